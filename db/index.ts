@@ -1,0 +1,42 @@
+/**
+ * Opens the libSQL database (embedded file or remote server) and applies the
+ * generated migrations in `db/migrations/`.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createClient, type Client } from "@libsql/client";
+import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import { migrate } from "drizzle-orm/libsql/migrator";
+import * as schema from "./schema.ts";
+
+export type Database = LibSQLDatabase<typeof schema>;
+export { schema };
+
+export const MIGRATIONS_DIR = join(import.meta.dir, "migrations");
+
+/**
+ * @param url        `file:./data/app.db`, `:memory:`, `libsql://…` or `http(s)://…`
+ * @param authToken  for a remote libSQL server (sqld / Turso)
+ * @returns the drizzle database and the raw client (close it on shutdown).
+ * Creates the parent directory of a `file:` URL. WAL mode and a busy timeout
+ * are set for embedded files so the web process and `bun run worker` can share one file.
+ */
+export async function openDatabase(url: string, authToken?: string): Promise<{ db: Database; client: Client }> {
+  if (url.startsWith("file:")) {
+    const path = url.slice("file:".length);
+    if (path && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  }
+  const client = createClient({ url, authToken });
+  if (url.startsWith("file:")) {
+    await client.execute("PRAGMA journal_mode = WAL");
+    await client.execute("PRAGMA busy_timeout = 5000");
+    await client.execute("PRAGMA foreign_keys = ON");
+  }
+  const db = drizzle(client, { schema });
+  return { db, client };
+}
+
+/** Applies every pending migration; idempotent. @throws on a failed migration. */
+export async function migrateDatabase(db: Database): Promise<void> {
+  await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+}

@@ -1,0 +1,80 @@
+/**
+ * The sandbox contract, in ioi/isolate's vocabulary (see isolate(1)): a pool
+ * hands out boxes; a box holds files and runs one command at a time under
+ * limits; the result is a typed record. Every backend (isolate, bwrap,
+ * unsafe-local) implements `SandboxBackend` and passes the contract suite.
+ */
+
+/**
+ * Result status of one run. Precedence when several apply (after CMS
+ * Sandbox.py): XX > TLE > MLE (an OOM kill) > OLE > SG > RE > OK.
+ * - `XX`: the sandbox itself failed: an infrastructure error, never a user verdict.
+ */
+export type RunStatus = "OK" | "TLE" | "MLE" | "RE" | "SG" | "OLE" | "XX";
+
+export interface RunLimits {
+  /** CPU time summed over all threads and processes, ms. */
+  cpuTimeLimitMs: number;
+  /** Wall-clock time, ms; the whole process tree is killed at this limit. */
+  wallTimeLimitMs: number;
+  /** Memory (cgroup, or address space where only rlimits exist), KiB. */
+  memoryLimitKib: number;
+  /** Processes plus threads. */
+  processLimit: number;
+  /** Bytes of stdout kept; more is OLE with the output capped at this size. */
+  outputLimitBytes: number;
+  /** Largest file the program may write, KiB. */
+  fileSizeLimitKib: number;
+}
+
+export interface RunRequest extends RunLimits {
+  /** argv; argv[0] is resolved inside the box (absolute paths preferred). Never a shell string. */
+  argv: string[];
+  /** Bytes or text fed to stdin; empty when absent. */
+  stdin?: string | Uint8Array;
+  /** Extra environment entries on top of the backend's fixed minimal environment. */
+  env?: Record<string, string>;
+  /** Bytes of stderr kept (default 64 KiB). */
+  stderrLimitBytes?: number;
+}
+
+export interface RunResult {
+  status: RunStatus;
+  /** Which limit caused a TLE. */
+  tleKind?: "cpu" | "wall";
+  /** Exit code when the program exited normally, else null. */
+  exitCode: number | null;
+  /** Signal number that killed the program, else null. */
+  signal: number | null;
+  cpuTimeMs: number;
+  wallTimeMs: number;
+  /** Peak memory, KiB. */
+  memoryKib: number;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  /** Human-readable reason, e.g. isolate's `message` or the backend failure for XX. */
+  message?: string;
+}
+
+export interface Box {
+  /** Box identifier, unique in the pool while acquired. */
+  readonly id: number;
+  /** Writes a file into the box's working directory (`name` is a plain file name, no `/`). */
+  writeFile(name: string, content: string | Uint8Array, mode?: number): Promise<void>;
+  /** Reads a regular file from the box; refuses symlinks, FIFOs and anything outside the box. Returns null when absent. */
+  readFile(name: string, maxBytes?: number): Promise<Uint8Array | null>;
+  /** Runs one command; never throws for the program's misbehaviour (that is the status). */
+  run(req: RunRequest): Promise<RunResult>;
+}
+
+export interface SandboxBackend {
+  /** `isolate`, `bwrap` or `unsafe-local`. */
+  readonly name: "isolate" | "bwrap" | "unsafe-local";
+  /** Waits for a free box, cleans it and hands it out. */
+  acquire(): Promise<Box>;
+  /** Cleans the box and returns it to the pool; always call it (try/finally). */
+  release(box: Box): Promise<void>;
+  /** Frees every box (on shutdown). */
+  close(): Promise<void>;
+}

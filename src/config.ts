@@ -1,0 +1,112 @@
+/**
+ * Configuration: the only module that reads the process environment.
+ *
+ * `loadConfig(env)` validates every key once with zod and returns a frozen,
+ * typed `Config`; everything else receives that object. Empty strings count as
+ * unset. A bad value throws `ConfigError` whose message names the variable, so
+ * the process can stop with a clear line instead of a stack trace.
+ * Every key is listed, with a comment, in `.env.example`.
+ */
+import { availableParallelism } from "node:os";
+import { z } from "zod";
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+const csv = z
+  .string()
+  .transform((s) =>
+    s
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.url({ message: "each entry must be an origin such as https://judge.example.edu" })));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** libSQL URL: `file:` for the embedded database, `libsql://`/`http(s)://` for a server. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|libsql:|https?:|wss?:)/, "must start with file:, libsql:, http(s): or ws(s):")
+    .default("file:./data/app.db"),
+  DATABASE_AUTH_TOKEN: z.string().optional(),
+  /** Directory for generated secrets, compile cache and other state. */
+  DATA_DIR: z.string().default("./data"),
+  /** HMAC key for session JWTs; at least 32 characters. Generated into DATA_DIR when unset. */
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Session lifetime in days (sliding: renewed when less than half remains). */
+  SESSION_TTL_DAYS: positiveInt.default(30),
+  CORS_ORIGINS: csv.default([]),
+  /** Serve the built client from this directory (SPA fallback to index.html). */
+  CLIENT_DIST: z.string().default("./client/dist"),
+  /** Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
+  TRUST_PROXY: bool.default(false),
+
+  SANDBOX: z.enum(["auto", "isolate", "bwrap", "unsafe-local"]).default("auto"),
+  /** Boxes in the pool = judging concurrency. Default: number of CPUs. */
+  SANDBOX_POOL_SIZE: positiveInt.default(availableParallelism()),
+  /** First isolate box id this server may use; two servers on one host need disjoint ranges. */
+  ISOLATE_BOX_ID_START: z.coerce.number().int().min(0).default(0),
+  ISOLATE_BOX_ID_COUNT: positiveInt.default(100),
+  /** Path of the isolate binary (looked up on PATH when unset). */
+  ISOLATE_BIN: z.string().default("isolate"),
+  /** Where the bwrap backend creates its box directories. */
+  SANDBOX_ROOT: z.string().default("/tmp/oj-boxes"),
+
+  /** Compile cache size bound in MiB. */
+  COMPILE_CACHE_MIB: positiveInt.default(512),
+  /** Runs (/api/compiler) per user per minute, and at most this many in flight per user. */
+  RUN_RATE_PER_MINUTE: positiveInt.default(30),
+  RUNS_IN_FLIGHT_PER_USER: positiveInt.default(2),
+  SUBMIT_RATE_PER_MINUTE: positiveInt.default(12),
+  /** Judge worker lease length in seconds: a job not renewed within it is taken over. */
+  JUDGE_LEASE_SECONDS: positiveInt.default(60),
+  /** Run the judge queue consumer inside the web process. */
+  JUDGE_IN_PROCESS: bool.default(true),
+
+  AI_PROVIDER: z.enum(["auto", "gemini", "openai", "offline"]).default("auto"),
+  GEMINI_API_KEY: z.string().optional(),
+  /** Override of the Gemini API base URL (tests point it at a local server). */
+  GEMINI_BASE_URL: z.url().optional(),
+  AI_BASE_URL: z.url().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().optional(),
+  AI_TIMEOUT_MS: positiveInt.default(30_000),
+  AI_RATE_PER_MINUTE: positiveInt.default(6),
+  AI_DAILY_QUOTA: positiveInt.default(100),
+
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Config = Readonly<z.infer<typeof schema>>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Parses and validates the environment.
+ * @param env  usually `process.env`; empty strings are treated as unset.
+ * @returns    the frozen config.
+ * @throws ConfigError naming every bad variable, e.g. `PORT: expected number`.
+ * @example loadConfig({ PORT: "8080" }).PORT // 8080
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value.trim() !== "" && key in schema.shape) cleaned[key] = value.trim();
+  }
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,70 @@
+/**
+ * The error catalogue: every error the API can answer with is one entry here,
+ * carrying its HTTP status, its tRPC code and its message. Procedures throw
+ * `AppError`; the tRPC error formatter and the REST adapter translate it.
+ * Judge failures are not here: a program's fault is a verdict (CE, WA, ...),
+ * the system's fault is IE (see src/judge).
+ */
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+
+interface CatalogueEntry {
+  status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503 | 504;
+  code: TRPC_ERROR_CODE_KEY;
+  message: string;
+}
+
+export const ERRORS = {
+  BAD_INPUT: { status: 400, code: "BAD_REQUEST", message: "Invalid input" },
+  UNAUTHENTICATED: { status: 401, code: "UNAUTHORIZED", message: "Authentication required" },
+  INVALID_CREDENTIALS: { status: 401, code: "UNAUTHORIZED", message: "Invalid email or password" },
+  EMAIL_TAKEN: { status: 409, code: "CONFLICT", message: "An account with this email already exists" },
+  TOO_MANY_LOGIN_ATTEMPTS: {
+    status: 429,
+    code: "TOO_MANY_REQUESTS",
+    message: "Too many failed sign-in attempts. Try again later.",
+  },
+  RATE_LIMITED: { status: 429, code: "TOO_MANY_REQUESTS", message: "Too many requests. Try again later." },
+  PROBLEM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Problem not found" },
+  SUBMISSION_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Submission not found" },
+  NOT_PROBLEM_OWNER_UPDATE: { status: 403, code: "FORBIDDEN", message: "You can only update your own problems" },
+  NOT_PROBLEM_OWNER_DELETE: { status: 403, code: "FORBIDDEN", message: "You can only delete your own problems" },
+  PAYLOAD_TOO_LARGE: { status: 413, code: "PAYLOAD_TOO_LARGE", message: "Payload too large" },
+  COMPILATION_ERROR: { status: 400, code: "BAD_REQUEST", message: "Compilation error" },
+  SANDBOX_UNAVAILABLE: { status: 503, code: "SERVICE_UNAVAILABLE", message: "Code execution is unavailable" },
+  AI_EMPTY_CODE: {
+    status: 400,
+    code: "BAD_REQUEST",
+    message: "Please write some code before requesting AI review.",
+  },
+  AI_PROVIDER_FAILED: { status: 502, code: "BAD_GATEWAY", message: "AI Review failed. Please try again later." },
+  AI_PROVIDER_TIMEOUT: { status: 504, code: "TIMEOUT", message: "AI Review failed. Please try again later." },
+  INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/**
+ * A catalogued error. `message` defaults to the catalogue's text; `field`
+ * names the offending input field for 400s; `details` is extra JSON for the
+ * body (e.g. `{ compileOutput }`), `retryAfterSeconds` sets `Retry-After`.
+ * @example throw new AppError("PROBLEM_NOT_FOUND")
+ */
+export class AppError extends Error {
+  override name = "AppError";
+  readonly status: CatalogueEntry["status"];
+  readonly code: TRPC_ERROR_CODE_KEY;
+  constructor(
+    readonly kind: ErrorName,
+    opts: { message?: string; field?: string; details?: Record<string, unknown>; retryAfterSeconds?: number } = {},
+  ) {
+    super(opts.message ?? ERRORS[kind].message);
+    this.status = ERRORS[kind].status;
+    this.code = ERRORS[kind].code;
+    this.field = opts.field;
+    this.details = opts.details;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+  }
+  readonly field?: string;
+  readonly details?: Record<string, unknown>;
+  readonly retryAfterSeconds?: number;
+}

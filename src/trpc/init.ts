@@ -1,0 +1,62 @@
+/**
+ * tRPC set up once. Exports only `router`, `publicProcedure`,
+ * `protectedProcedure` and `createCallerFactory`.
+ *
+ * Errors: procedures throw `AppError` (src/errors.ts); the formatter puts its
+ * catalogue name, the offending field and any details into `error.data`, and a
+ * zod input failure becomes BAD_INPUT naming the first bad field.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import { AppError } from "../errors.ts";
+import type { Context, SessionUser } from "../context.ts";
+
+export interface AppErrorData {
+  kind: string;
+  field?: string;
+  details?: Record<string, unknown>;
+  retryAfterSeconds?: number;
+}
+
+/** Turns a zod error into `{ field, message }` naming the first bad field, e.g. `email: Invalid email`. */
+export function describeZodError(err: ZodError): { field: string; message: string } {
+  const issue = err.issues[0];
+  const field = issue && issue.path.length ? issue.path.map(String).join(".") : "body";
+  return { field, message: `${field}: ${issue?.message ?? "invalid"}` };
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    let app: AppErrorData | undefined;
+    let message = shape.message;
+    if (cause instanceof AppError) {
+      app = { kind: cause.kind, field: cause.field, details: cause.details, retryAfterSeconds: cause.retryAfterSeconds };
+    } else if (cause instanceof ZodError) {
+      const z = describeZodError(cause);
+      app = { kind: "BAD_INPUT", field: z.field };
+      message = z.message;
+    } else if (error.code === "INTERNAL_SERVER_ERROR") {
+      message = "Internal server error";
+    }
+    return { ...shape, message, data: { ...shape.data, stack: undefined, app } };
+  },
+});
+
+/** Rethrows an AppError as a TRPCError carrying it as the cause, so its status and code survive. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: cause.code, message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure.use(appErrors);
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new AppError("UNAUTHENTICATED");
+  return next({ ctx: { ...ctx, user: ctx.user as SessionUser, sessionId: ctx.sessionId as string } });
+});
