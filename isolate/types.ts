@@ -25,6 +25,14 @@ export interface RunLimits {
   outputLimitBytes: number;
   /** Largest file the program may write, KiB. */
   fileSizeLimitKib: number;
+  /** Stack size, KiB (default: the smaller of memoryLimitKib and 64 MiB). */
+  stackLimitKib?: number;
+  /**
+   * Where only rlimits exist, enforce memoryLimitKib as an address-space limit
+   * (default true). Languages whose runtime reserves far more address space than
+   * it uses (the JVM) set false and bound memory themselves (-Xmx).
+   */
+  addressSpaceLimit?: boolean;
 }
 
 export interface RunRequest extends RunLimits {
@@ -66,11 +74,19 @@ export interface Box {
   readFile(name: string, maxBytes?: number): Promise<Uint8Array | null>;
   /** Runs one command; never throws for the program's misbehaviour (that is the status). */
   run(req: RunRequest): Promise<RunResult>;
+  /**
+   * Names of the regular files in the box's working directory (no
+   * subdirectories, symlinks or FIFOs). Every real backend implements it;
+   * Java's compile step needs it to collect the `.class` files.
+   */
+  listFiles?(): Promise<string[]>;
 }
 
 export interface SandboxBackend {
   /** `isolate`, `bwrap` or `unsafe-local`. */
   readonly name: "isolate" | "bwrap" | "unsafe-local";
+  /** One line for logs, `/api/health` and doctor, e.g. "bwrap 0.8.0, cgroup v1 (memory, pids, cpuacct)". */
+  readonly description?: string;
   /** Waits for a free box, cleans it and hands it out. */
   acquire(): Promise<Box>;
   /** Cleans the box and returns it to the pool; always call it (try/finally). */

@@ -1,0 +1,526 @@
+/**
+ * The bubblewrap backend: each run is a fresh set of namespaces (user, mount,
+ * pid, net, ipc, uts, cgroup) with read-only system directories, a private
+ * writable box at /box, a tmpfs /tmp, a fixed minimal environment and no
+ * network. When the server runs as root, each box has its own unprivileged
+ * uid (60000 + box id, as isolate does) and its own size-limited tmpfs; limits
+ * come from a fresh cgroup per run (v2 or v1; memory without swap, tasks, CPU
+ * summed over threads) plus rlimits (file size, stack, CPU backstop), or from
+ * rlimits alone where cgroups are not writable.
+ *
+ * Launch chain, all argument arrays and all `exec` (one pid):
+ *   sh (joins the run's cgroups; a fixed script) → setpriv (box uid) → prlimit → bwrap → program
+ * bwrap's --json-status-fd tells a sandbox set-up failure (XX) from the
+ * program's own exit; its pid-1 reaper and --die-with-parent make the whole
+ * process tree die with the run, and the cgroup kill loop removes stragglers.
+ */
+import { closeSync, openSync, constants, promises as fsp, readdirSync, lstatSync, readlinkSync, existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { detectCgroups, RunCgroup, type CgroupSupport } from "../cgroup.ts";
+import { BoxIdPool } from "../pool.ts";
+import { assertPlainName, emptyDir, listBoxFiles, readBoxFile, writeBoxFile } from "../boxfs.ts";
+import { classify, type Observation } from "../result.ts";
+import { PCH_MOUNT } from "../languages/cpp.ts";
+import { collectOutput, killTree, parseJsonStatus } from "./common.ts";
+import type { Box, RunRequest, RunResult, SandboxBackend } from "../types.ts";
+
+export interface BwrapOptions {
+  /** SANDBOX_ROOT: where box directories live (created 0755, must not be a symlink). */
+  root: string;
+  boxIdStart: number;
+  boxIdCount: number;
+  poolSize: number;
+  /** Host directory mounted read-only at /pch (the precompiled header); skipped while absent. */
+  pchDir?: string;
+  /** Default: `bwrap` on PATH. */
+  bwrapBin?: string;
+  /** Size of each box's tmpfs, MiB (root only; default 256). */
+  boxSizeMib?: number;
+  /** Files (inodes) per box (root only; default 4096). */
+  boxInodes?: number;
+  /** Size of the run's private /tmp, MiB (default 64). */
+  tmpSizeMib?: number;
+}
+
+/** First uid of the per-box users (isolate's default first_uid is 60000 as well). */
+export const BOX_UID_BASE = 60000;
+/** How often the runner samples CPU time and memory, ms. */
+export const POLL_MS = 10;
+/** Tasks the launch chain adds on top of the program's own (bwrap's monitor, which the join script became, and its pid-1 reaper). */
+export const BWRAP_OVERHEAD_TASKS = 2;
+
+/** Headroom of the RLIMIT_NPROC backstop over the pids cgroup's exact limit. */
+const NPROC_SLACK_WITH_CGROUP = 256;
+/** Headroom for not-yet-collected zombies of earlier runs when RLIMIT_NPROC is the only task limit. */
+const NPROC_SLACK = 8;
+
+/** Exit code of the cgroup-join script when writing cgroup.procs failed. */
+const JOIN_FAILED = 97;
+/** Joins every cgroup.procs given before `--`, then execs the rest. A constant: no user data is ever in it. */
+const JOIN_SCRIPT = `for f do if [ "$f" = -- ]; then shift; exec "$@"; fi; echo $$ > "$f" || exit ${JOIN_FAILED}; shift; done; exit ${JOIN_FAILED}`;
+
+/** Fixed environment inside the box; `RunRequest.env` adds to it. */
+export const BASE_ENV: Readonly<Record<string, string>> = Object.freeze({
+  PATH: "/usr/local/bin:/usr/bin:/bin",
+  HOME: "/box",
+  TMPDIR: "/tmp",
+  LANG: "C.UTF-8",
+  LC_ALL: "C.UTF-8",
+});
+
+/** Host capabilities the argv builder depends on (detected once). */
+export interface BwrapFeatures {
+  /** bwrap ≥ 0.8: `--size` for tmpfs. */
+  tmpfsSize: boolean;
+  /** bwrap ≥ 0.8: `--disable-userns`. */
+  disableUserns: boolean;
+  /** /etc paths to bind read-only (dynamic loader cache, JDK config, alternatives). */
+  etcBinds: string[];
+  /** Top-level directories: symlink (merged /usr) or directory to bind. */
+  topLevel: { name: string; symlinkTo?: string }[];
+}
+
+/** Everything one run's argv depends on. */
+export interface BwrapRunSpec {
+  boxDir: string;
+  uid: number;
+  /** null when not root (no uid switch). */
+  switchUser: boolean;
+  passwdFile: string;
+  groupFile: string;
+  req: RunRequest;
+  /** cgroup.procs files to join; empty without cgroups. */
+  procsFiles: string[];
+  /** Memory is limited by a cgroup (then no address-space rlimit is set). */
+  memoryByCgroup: boolean;
+  /** Tasks are limited by a cgroup (RLIMIT_NPROC stays as a backstop anyway). */
+  tasksByCgroup: boolean;
+  /** Host directory to bind read-only at /pch (readable by the box uid), or null. */
+  pchSource: string | null;
+  /** fd number of the json status file in the child. */
+  statusFd: number;
+  tmpSizeMib: number;
+  features: BwrapFeatures;
+}
+
+/**
+ * Builds the full launch argv for one run (pure; unit-tested). Unit
+ * conversions happen here: KiB → bytes for prlimit, ms → whole seconds for
+ * the CPU rlimit backstop (limit rounded up, plus one second of slack, because
+ * the poller enforces the exact limit and RLIMIT_CPU counts per process only).
+ */
+export function buildBwrapArgv(bwrapBin: string, s: BwrapRunSpec): string[] {
+  const r = s.req;
+  const cpuSoftS = Math.ceil(r.cpuTimeLimitMs / 1000) + 1;
+  const stackKib = r.stackLimitKib ?? Math.min(r.memoryLimitKib, 64 * 1024);
+  const rlimits = [
+    `--cpu=${cpuSoftS}:${cpuSoftS + 1}`,
+    `--fsize=${r.fileSizeLimitKib * 1024}`,
+    `--stack=${stackKib * 1024}`,
+    "--core=0",
+    "--nofile=512",
+    "--memlock=0",
+    "--msgqueue=0",
+  ];
+  // RLIMIT_NPROC counts every task of the real uid on the host, zombies included
+  // (bwrap's reaper of an earlier run may wait a moment for init to collect it), so
+  // it is only meaningful with a per-box uid, and only a loose backstop where the
+  // pids cgroup enforces the exact limit.
+  if (s.switchUser) rlimits.push(`--nproc=${r.processLimit + BWRAP_OVERHEAD_TASKS + (s.tasksByCgroup ? NPROC_SLACK_WITH_CGROUP : NPROC_SLACK)}`);
+  if (!s.memoryByCgroup && r.addressSpaceLimit !== false) rlimits.push(`--as=${r.memoryLimitKib * 1024}`);
+
+  const env = { ...BASE_ENV, ...(r.env ?? {}) };
+  const bw: string[] = [bwrapBin, "--unshare-all", "--unshare-user"];
+  if (s.features.disableUserns) bw.push("--disable-userns");
+  bw.push("--uid", String(s.uid), "--gid", String(s.uid), "--hostname", "box");
+  bw.push("--die-with-parent", "--new-session", "--clearenv");
+  for (const [k, v] of Object.entries(env)) bw.push("--setenv", k, v);
+  bw.push("--ro-bind", "/usr", "/usr");
+  for (const t of s.features.topLevel) {
+    if (t.symlinkTo !== undefined) bw.push("--symlink", t.symlinkTo, `/${t.name}`);
+    else bw.push("--ro-bind", `/${t.name}`, `/${t.name}`);
+  }
+  for (const e of s.features.etcBinds) bw.push("--ro-bind-try", e, e);
+  bw.push("--ro-bind", s.passwdFile, "/etc/passwd", "--ro-bind", s.groupFile, "/etc/group");
+  bw.push("--proc", "/proc", "--dev", "/dev");
+  if (s.features.tmpfsSize) bw.push("--size", String(s.tmpSizeMib * 1024 * 1024));
+  bw.push("--perms", "1777", "--tmpfs", "/tmp");
+  bw.push("--bind", s.boxDir, "/box");
+  if (s.pchSource !== null) bw.push("--ro-bind", s.pchSource, PCH_MOUNT);
+  bw.push("--chdir", "/box", "--json-status-fd", String(s.statusFd), "--", ...r.argv);
+
+  const chain: string[] = [];
+  if (s.procsFiles.length) chain.push("/bin/sh", "-c", JOIN_SCRIPT, "oj-sandbox-join", ...s.procsFiles, "--");
+  if (s.switchUser) chain.push("/usr/bin/setpriv", `--reuid=${s.uid}`, `--regid=${s.uid}`, "--clear-groups", "--");
+  chain.push("/usr/bin/prlimit", ...rlimits, "--", ...bw);
+  return chain;
+}
+
+/** Detects bwrap's version and the host layout the argv builder needs. @throws Error when bwrap is missing or broken. */
+export async function detectBwrap(bwrapBin: string): Promise<{ version: string; features: BwrapFeatures }> {
+  const run = async (args: string[]) => {
+    const p = Bun.spawn([bwrapBin, ...args], { stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+    const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+    await p.exited;
+    return out + err;
+  };
+  const version = (await run(["--version"])).trim();
+  if (!/bubblewrap/i.test(version)) throw new Error(`${bwrapBin} --version printed ${JSON.stringify(version.slice(0, 100))}`);
+  const help = await run(["--help"]);
+  const topLevel: BwrapFeatures["topLevel"] = [];
+  for (const name of ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]) {
+    try {
+      const st = lstatSync(`/${name}`);
+      if (st.isSymbolicLink()) topLevel.push({ name, symlinkTo: readlinkSync(`/${name}`) });
+      else if (st.isDirectory()) topLevel.push({ name });
+    } catch {
+      // absent on this host
+    }
+  }
+  const etcBinds = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"];
+  for (const e of readdirSync("/etc")) if (/^java-\d+-openjdk$/.test(e)) etcBinds.push(`/etc/${e}`);
+  return {
+    version,
+    features: { tmpfsSize: help.includes("--size"), disableUserns: help.includes("--disable-userns"), etcBinds, topLevel },
+  };
+}
+
+function isMountPoint(dir: string): boolean {
+  const abs = resolve(dir);
+  return readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .some((l) => l.split(" ")[4]?.replace(/\\040/g, " ") === abs);
+}
+
+async function runQuiet(argv: string[]): Promise<{ code: number; err: string }> {
+  const p = Bun.spawn(argv, { stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" } });
+  const err = await new Response(p.stderr).text();
+  return { code: await p.exited, err };
+}
+
+/**
+ * Starts the bwrap backend.
+ * @throws Error naming what is missing (bwrap, prlimit, a usable SANDBOX_ROOT).
+ */
+export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBackend> {
+  const bwrapBin = opts.bwrapBin ?? Bun.which("bwrap") ?? "";
+  if (!bwrapBin) throw new Error("bubblewrap (bwrap) is not installed: apt install bubblewrap");
+  if (!existsSync("/usr/bin/prlimit")) throw new Error("/usr/bin/prlimit is missing (util-linux)");
+  const { version, features } = await detectBwrap(bwrapBin);
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && !existsSync("/usr/bin/setpriv")) throw new Error("/usr/bin/setpriv is missing (util-linux)");
+  const cg = isRoot ? await detectCgroups() : { support: null, why: "not root: cgroups are not writable" };
+
+  const root = resolve(opts.root);
+  await fsp.mkdir(root, { recursive: true, mode: 0o755 });
+  const st = lstatSync(root);
+  if (!st.isDirectory() || st.isSymbolicLink() || st.uid !== (process.getuid?.() ?? st.uid)) {
+    throw new Error(`SANDBOX_ROOT ${root} must be a directory owned by the server's user (not a symlink)`);
+  }
+  await fsp.chmod(root, 0o755);
+  if (isRoot) {
+    // bwrap runs as the box uid and must reach the box directories through every ancestor.
+    for (let dir = dirname(root); ; dir = dirname(dir)) {
+      if (((await fsp.stat(dir)).mode & 0o001) === 0) {
+        throw new Error(`SANDBOX_ROOT ${root}: ancestor ${dir} is not searchable by other users (chmod o+x ${dir}, or choose another SANDBOX_ROOT)`);
+      }
+      if (dir === "/") break;
+    }
+  }
+  const runDir = join(root, "run");
+  await fsp.mkdir(runDir, { recursive: true, mode: 0o700 });
+  await fsp.chmod(runDir, 0o700);
+
+  const pool = new BoxIdPool(opts.boxIdStart, opts.boxIdCount, opts.poolSize);
+  // A crashed earlier server may have left run cgroups of our box ids behind.
+  if (cg.support) await RunCgroup.removeStale(cg.support, pool.ids.map((id) => `box-${id}-`));
+  const uidOf = (id: number) => (isRoot ? BOX_UID_BASE + id : process.getuid?.() ?? 1000);
+  const etcDir = join(root, "etc");
+  await fsp.mkdir(etcDir, { recursive: true, mode: 0o755 });
+  const passwdFile = join(etcDir, "passwd");
+  const groupFile = join(etcDir, "group");
+  const users = pool.ids.map((id) => uidOf(id));
+  await fsp.writeFile(passwdFile, [...new Set(users)].map((u) => `box:x:${u}:${u}:box:/box:/usr/sbin/nologin\n`).join(""), { mode: 0o644 });
+  await fsp.writeFile(groupFile, [...new Set(users)].map((u) => `box:x:${u}:\n`).join(""), { mode: 0o644 });
+
+  const boxSizeMib = opts.boxSizeMib ?? 256;
+  const boxInodes = opts.boxInodes ?? 4096;
+  const tmpSizeMib = opts.tmpSizeMib ?? 64;
+  const mounted = new Set<string>();
+  let tmpfsBoxes = isRoot;
+
+  async function prepareBoxDir(id: number): Promise<string> {
+    const dir = join(root, `box-${id}`);
+    const uid = uidOf(id);
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+    const dst = lstatSync(dir);
+    if (!dst.isDirectory() || dst.isSymbolicLink()) throw new Error(`${dir} is not a directory`);
+    if (tmpfsBoxes && !mounted.has(dir)) {
+      if (!isMountPoint(dir)) {
+        const m = await runQuiet([
+          "/usr/bin/mount", "-t", "tmpfs",
+          "-o", `size=${boxSizeMib}m,nr_inodes=${boxInodes},mode=0700,uid=${uid},gid=${uid},nosuid,nodev`,
+          `oj-box-${id}`, dir,
+        ]);
+        if (m.code !== 0) tmpfsBoxes = false;
+      }
+      if (tmpfsBoxes) mounted.add(dir);
+    }
+    await emptyDir(dir);
+    if (isRoot) await fsp.chown(dir, uid, uid);
+    await fsp.chmod(dir, 0o700);
+    return dir;
+  }
+
+  // /pch: as root, DATA_DIR/pch is bind-mounted read-only at SANDBOX_ROOT/pch
+  // (DATA_DIR itself may not be traversable by the box uids, and the box must
+  // see nothing else of it); without root, bwrap binds DATA_DIR/pch directly.
+  let pchSource: string | null = null;
+  if (opts.pchDir) {
+    await fsp.mkdir(opts.pchDir, { recursive: true, mode: 0o755 });
+    if (isRoot) {
+      const target = join(root, "pch");
+      await fsp.mkdir(target, { recursive: true, mode: 0o755 });
+      if (isMountPoint(target)) await runQuiet(["/usr/bin/umount", "-l", target]);
+      const bind = await runQuiet(["/usr/bin/mount", "--bind", resolve(opts.pchDir), target]);
+      const ro = bind.code === 0 ? await runQuiet(["/usr/bin/mount", "-o", "remount,bind,ro,nosuid,nodev", target]) : bind;
+      if (ro.code === 0) {
+        pchSource = target;
+        mounted.add(target);
+      } else if (bind.code === 0) {
+        await runQuiet(["/usr/bin/umount", "-l", target]);
+      }
+    } else {
+      pchSource = resolve(opts.pchDir);
+    }
+  }
+
+  const owner = (id: number) => (isRoot ? { uid: uidOf(id), gid: uidOf(id) } : undefined);
+
+  class BwrapBox implements Box {
+    busy = false;
+    seq = 0;
+    constructor(
+      readonly id: number,
+      readonly dir: string,
+    ) {}
+    writeFile(name: string, content: string | Uint8Array, mode = 0o644) {
+      return writeBoxFile(this.dir, name, content, mode, owner(this.id));
+    }
+    readFile(name: string, maxBytes?: number) {
+      return readBoxFile(this.dir, name, maxBytes);
+    }
+    listFiles() {
+      return listBoxFiles(this.dir);
+    }
+    async run(req: RunRequest): Promise<RunResult> {
+      validateRequest(req);
+      if (this.busy) throw new Error(`box ${this.id} is already running a command`);
+      this.busy = true;
+      try {
+        return await runOnce(this, req);
+      } finally {
+        this.busy = false;
+      }
+    }
+  }
+
+  async function runOnce(box: BwrapBox, req: RunRequest): Promise<RunResult> {
+    const tag = `box-${box.id}-${process.pid}-${++box.seq}`;
+    const stdinPath = join(runDir, `${tag}.stdin`);
+    const statusPath = join(runDir, `${tag}.status`);
+    const fds: number[] = [];
+    let cgroup: RunCgroup | null = null;
+    const started = performance.now();
+    const fail = (message: string, extra: Partial<Observation> = {}): RunResult =>
+      classify({
+        sandboxError: message,
+        exitCode: null,
+        signal: null,
+        cpuTimeMs: 0,
+        wallTimeMs: performance.now() - started,
+        memoryKib: 0,
+        cpuLimitHit: false,
+        wallLimitHit: false,
+        oomKilled: false,
+        outputLimitHit: false,
+        stdout: "",
+        stderr: "",
+        stdoutTruncated: false,
+        ...extra,
+      });
+    try {
+      const stdin = req.stdin ?? "";
+      await fsp.writeFile(stdinPath, stdin, { mode: 0o600 });
+      const stdinFd = openSync(stdinPath, constants.O_RDONLY);
+      fds.push(stdinFd);
+      const statusFd = openSync(statusPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
+      fds.push(statusFd);
+      const tasks = req.processLimit + BWRAP_OVERHEAD_TASKS;
+      if (cg.support) {
+        try {
+          cgroup = await RunCgroup.create(cg.support, tag, req.memoryLimitKib, tasks);
+        } catch (err) {
+          return fail(`cannot create the run's cgroup: ${(err as Error).message}`);
+        }
+      }
+      const argv = buildBwrapArgv(bwrapBin, {
+        boxDir: box.dir,
+        uid: uidOf(box.id),
+        switchUser: isRoot,
+        passwdFile,
+        groupFile,
+        req,
+        procsFiles: cgroup?.procsFiles ?? [],
+        memoryByCgroup: cgroup !== null,
+        tasksByCgroup: cgroup?.limitsTasks ?? false,
+        pchSource,
+        statusFd: 3,
+        tmpSizeMib,
+        features,
+      });
+      const stdio: (number | "pipe")[] = [stdinFd, "pipe", "pipe", statusFd];
+      const proc = Bun.spawn(argv, {
+        // Nothing of the server's environment: bwrap's reaper keeps the environment it was started with in /proc/1/environ.
+        env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
+        cwd: runDir,
+        stdio: stdio as never,
+      });
+      for (const fd of fds.splice(0)) closeSync(fd);
+
+      let cpuLimitHit = false;
+      let wallLimitHit = false;
+      let outputLimitHit = false;
+      let exited = false;
+      const output = collectOutput(proc.stdout as unknown as ReadableStream<Uint8Array>, proc.stderr as unknown as ReadableStream<Uint8Array>, req, () => {
+        outputLimitHit = true;
+        killTree(proc);
+      });
+      const exitedP = proc.exited.then(() => {
+        exited = true;
+      });
+      let lastCpuMs = 0;
+      while (!exited) {
+        await Promise.race([exitedP, Bun.sleep(POLL_MS)]);
+        if (exited) break;
+        const wall = performance.now() - started;
+        if (cgroup) {
+          lastCpuMs = (await cgroup.cpuTimeMs()) ?? lastCpuMs;
+          await cgroup.sample();
+        }
+        if (lastCpuMs > req.cpuTimeLimitMs) {
+          cpuLimitHit = true;
+          killTree(proc);
+          break;
+        }
+        if (wall > req.wallTimeLimitMs) {
+          wallLimitHit = true;
+          killTree(proc);
+          break;
+        }
+      }
+      await exitedP;
+      const wallTimeMs = performance.now() - started;
+      const { stdout, stderr, stdoutTruncated } = await output;
+
+      let cpuTimeMs: number;
+      let memoryKib: number;
+      let oomKilled = false;
+      const usage = proc.resourceUsage();
+      if (cgroup) {
+        await cgroup.killAll();
+        cpuTimeMs = (await cgroup.cpuTimeMs()) ?? Number(usage?.cpuTime.total ?? 0n) / 1000;
+        memoryKib = await cgroup.memoryPeakKib();
+        oomKilled = await cgroup.oomKilled();
+      } else {
+        cpuTimeMs = Number(usage?.cpuTime.total ?? 0n) / 1000;
+        memoryKib = (usage?.maxRSS ?? 0) / 1024;
+      }
+      if (cpuTimeMs > req.cpuTimeLimitMs) cpuLimitHit = true;
+      if (!cgroup && req.addressSpaceLimit !== false && memoryKib > req.memoryLimitKib) oomKilled = true;
+
+      const status = parseJsonStatus(await fsp.readFile(statusPath, "utf8").catch(() => ""));
+      const killedByUs = cpuLimitHit || wallLimitHit || outputLimitHit;
+      const common = { cpuTimeMs, wallTimeMs, memoryKib, stdout, stderr, stdoutTruncated };
+      if (status.childPid === null && !killedByUs) {
+        const why = proc.exitCode === JOIN_FAILED ? "could not join the run's cgroup" : "bubblewrap failed to set up the sandbox";
+        return fail(`${why}: ${stderr.trim().slice(0, 500) || `exit ${proc.exitCode ?? proc.signalCode}`}`, common);
+      }
+      let exitCode: number | null = null;
+      let signal: number | null = null;
+      if (status.exitCode !== null) {
+        // bwrap reports a signal death as 128 + signal (its reaper cannot tell more).
+        if (status.exitCode > 128 && status.exitCode <= 128 + 64) signal = status.exitCode - 128;
+        else exitCode = status.exitCode;
+      } else if (!killedByUs && !oomKilled) {
+        return fail(`the sandbox ended without reporting the program's exit (${proc.exitCode ?? proc.signalCode})`, common);
+      } else {
+        signal = 9;
+      }
+      return classify({ exitCode, signal, cpuLimitHit, wallLimitHit, oomKilled, outputLimitHit, ...common });
+    } catch (err) {
+      return fail(`bwrap backend error: ${(err as Error).message}`);
+    } finally {
+      for (const fd of fds) closeSync(fd);
+      if (cgroup) await cgroup.remove().catch(() => {});
+      await fsp.rm(stdinPath, { force: true }).catch(() => {});
+      await fsp.rm(statusPath, { force: true }).catch(() => {});
+    }
+  }
+
+  const active = new Set<BwrapBox>();
+  const description = `bwrap (${version}), ${cg.support ? `cgroup v${cg.support.version}` : `rlimits only (${cg.why})`}, ${
+    isRoot ? `per-box uid ${BOX_UID_BASE}+id${tmpfsBoxes ? ", tmpfs boxes" : ""}` : "unprivileged"
+  }${opts.pchDir && !pchSource ? ", no /pch (bind mount failed)" : ""}`;
+  return {
+    name: "bwrap",
+    get description() {
+      return description;
+    },
+    async acquire() {
+      const id = await pool.take();
+      try {
+        const box = new BwrapBox(id, await prepareBoxDir(id));
+        active.add(box);
+        return box;
+      } catch (err) {
+        pool.give(id);
+        throw err;
+      }
+    },
+    async release(box: Box) {
+      const b = box as BwrapBox;
+      if (!active.delete(b)) return;
+      try {
+        await emptyDir(b.dir);
+      } finally {
+        pool.give(b.id);
+      }
+    },
+    async close() {
+      pool.close();
+      for (const b of active) await emptyDir(b.dir).catch(() => {});
+      active.clear();
+      for (const dir of mounted) await runQuiet(["/usr/bin/umount", "-l", dir]);
+      mounted.clear();
+    },
+  } satisfies SandboxBackend;
+}
+
+/** Rejects malformed requests (programming errors, not program faults). @throws Error naming the field. */
+export function validateRequest(req: RunRequest): void {
+  if (!Array.isArray(req.argv) || req.argv.length === 0 || req.argv.some((a) => typeof a !== "string" || a.includes("\0"))) {
+    throw new Error("RunRequest.argv must be a non-empty array of strings without NUL");
+  }
+  for (const k of ["cpuTimeLimitMs", "wallTimeLimitMs", "memoryLimitKib", "processLimit", "outputLimitBytes", "fileSizeLimitKib"] as const) {
+    const v = req[k];
+    if (!Number.isInteger(v) || v <= 0) throw new Error(`RunRequest.${k} must be a positive integer, got ${v}`);
+  }
+  for (const k of Object.keys(req.env ?? {})) assertEnvName(k);
+}
+
+function assertEnvName(name: string): void {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid environment variable name: ${JSON.stringify(name)}`);
+}
+
+export { assertPlainName };

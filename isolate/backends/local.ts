@@ -1,0 +1,131 @@
+/**
+ * `unsafe-local`: a plain subprocess in a scratch directory with rlimits
+ * (prlimit, where present) and a wall-clock kill of its process group. It is
+ * NOT a sandbox: the program can read the user's files and use the network.
+ * Only for a developer's own code on a machine without bwrap or isolate
+ * (macOS); createSandbox refuses it when NODE_ENV=production.
+ */
+import { closeSync, constants, existsSync, openSync, promises as fsp } from "node:fs";
+import { join, resolve } from "node:path";
+import { constants as osConstants } from "node:os";
+import { BoxIdPool } from "../pool.ts";
+import { emptyDir, listBoxFiles, readBoxFile, writeBoxFile } from "../boxfs.ts";
+import { classify } from "../result.ts";
+import { BASE_ENV, validateRequest } from "./bwrap.ts";
+import { collectOutput } from "./common.ts";
+import type { Box, RunRequest, RunResult, SandboxBackend } from "../types.ts";
+
+export async function createLocalBackend(opts: { root: string; poolSize: number }): Promise<SandboxBackend> {
+  const root = resolve(opts.root, "unsafe-local");
+  await fsp.mkdir(root, { recursive: true, mode: 0o700 });
+  const pool = new BoxIdPool(0, opts.poolSize, opts.poolSize);
+  const prlimit = existsSync("/usr/bin/prlimit") ? "/usr/bin/prlimit" : null;
+  const setsid = existsSync("/usr/bin/setsid") ? "/usr/bin/setsid" : null;
+
+  class LocalBox implements Box {
+    seq = 0;
+    constructor(
+      readonly id: number,
+      readonly dir: string,
+    ) {}
+    writeFile(name: string, content: string | Uint8Array, mode = 0o644) {
+      return writeBoxFile(this.dir, name, content, mode);
+    }
+    readFile(name: string, maxBytes?: number) {
+      return readBoxFile(this.dir, name, maxBytes);
+    }
+    listFiles() {
+      return listBoxFiles(this.dir);
+    }
+    async run(req: RunRequest): Promise<RunResult> {
+      validateRequest(req);
+      const stdinPath = join(root, `stdin-${this.id}-${++this.seq}`);
+      await fsp.writeFile(stdinPath, req.stdin ?? "", { mode: 0o600 });
+      const stdinFd = openSync(stdinPath, constants.O_RDONLY);
+      const argv = [...req.argv];
+      if (prlimit) {
+        const cpuS = Math.ceil(req.cpuTimeLimitMs / 1000);
+        argv.unshift(
+          prlimit,
+          `--cpu=${cpuS}:${cpuS + 1}`,
+          `--fsize=${req.fileSizeLimitKib * 1024}`,
+          `--stack=${(req.stackLimitKib ?? Math.min(req.memoryLimitKib, 65536)) * 1024}`,
+          "--core=0",
+          ...(req.addressSpaceLimit !== false ? [`--as=${req.memoryLimitKib * 1024}`] : []),
+          "--",
+        );
+      }
+      if (setsid) argv.unshift(setsid);
+      const started = performance.now();
+      const proc = Bun.spawn(argv, {
+        cwd: this.dir,
+        env: { ...BASE_ENV, HOME: this.dir, ...(req.env ?? {}) },
+        stdio: [stdinFd, "pipe", "pipe"],
+      });
+      closeSync(stdinFd);
+      const killGroup = () => {
+        try {
+          process.kill(setsid ? -proc.pid : proc.pid, "SIGKILL");
+        } catch {
+          // gone
+        }
+      };
+      let outputLimitHit = false;
+      const output = collectOutput(proc.stdout, proc.stderr, req, () => {
+        outputLimitHit = true;
+        killGroup();
+      });
+      let wallLimitHit = false;
+      const timer = setTimeout(() => {
+        wallLimitHit = true;
+        killGroup();
+      }, req.wallTimeLimitMs);
+      await proc.exited;
+      clearTimeout(timer);
+      killGroup();
+      const out = await output;
+      await fsp.rm(stdinPath, { force: true });
+      const usage = proc.resourceUsage();
+      const cpuTimeMs = Number(usage?.cpuTime.total ?? 0n) / 1000;
+      const memoryKib = (usage?.maxRSS ?? 0) / 1024;
+      const sig = proc.signalCode ? ((osConstants.signals as Record<string, number>)[String(proc.signalCode)] ?? 9) : null;
+      return classify({
+        exitCode: sig === null ? proc.exitCode : null,
+        signal: sig,
+        cpuTimeMs,
+        wallTimeMs: performance.now() - started,
+        memoryKib,
+        cpuLimitHit: cpuTimeMs > req.cpuTimeLimitMs,
+        wallLimitHit,
+        oomKilled: req.addressSpaceLimit !== false && memoryKib >= req.memoryLimitKib,
+        outputLimitHit,
+        ...out,
+      });
+    }
+  }
+
+  const active = new Set<LocalBox>();
+  return {
+    name: "unsafe-local",
+    description: `unsafe-local (NOT a sandbox; ${prlimit ? "rlimits via prlimit" : "no rlimits: prlimit missing"})`,
+    async acquire() {
+      const id = await pool.take();
+      const dir = join(root, `box-${id}`);
+      await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+      await emptyDir(dir);
+      const box = new LocalBox(id, dir);
+      active.add(box);
+      return box;
+    },
+    async release(box: Box) {
+      const b = box as LocalBox;
+      if (!active.delete(b)) return;
+      await emptyDir(b.dir).finally(() => pool.give(b.id));
+    },
+    async close() {
+      pool.close();
+      for (const b of active) await emptyDir(b.dir).catch(() => {});
+      active.clear();
+    },
+  } satisfies SandboxBackend;
+}

@@ -1,0 +1,480 @@
+/**
+ * The sandbox contract suite: one list of hostile and ordinary programs, run
+ * against every real backend present on this machine (bwrap in CI; isolate
+ * wherever it is installed — otherwise its block is skipped with the reason
+ * in its name). Every case also proves that nothing it started survives the
+ * run (no process carrying the case's marker is left on the host).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compileSource, runProgram, type Artifact } from "./exec.ts";
+import { backendCandidates, processesWithMarker } from "./test-backends.ts";
+import type { Box, RunRequest, RunResult, SandboxBackend } from "./types.ts";
+
+const LIMITS = {
+  cpuTimeLimitMs: 1000,
+  wallTimeLimitMs: 3000,
+  memoryLimitKib: 128 * 1024,
+  processLimit: 16,
+  outputLimitBytes: 1024 * 1024,
+  fileSizeLimitKib: 1024,
+} satisfies Omit<RunRequest, "argv">;
+
+const SECRET = `oj-secret-${crypto.randomUUID()}`;
+// The server's own environment carries a secret the box must never see.
+process.env.OJ_CONTRACT_SECRET = SECRET;
+
+/** One C++ program with a behaviour per first word of stdin: one compile, many cases. */
+const CPP_MODES = String.raw`
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <thread>
+#include <vector>
+#include <stdexcept>
+#include <string>
+static double threadCpu() { timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec / 1e9; }
+static int deep(int n) { volatile char pad[512]; pad[0] = (char)n; return deep(n + 1) + pad[0]; }
+int main() {
+  char mode[32] = {0};
+  if (scanf("%31s", mode) != 1) return 99;
+  std::string m = mode;
+  if (m == "hello") { printf("hello, world\n"); return 0; }
+  if (m == "spin") { volatile unsigned long x = 0; for (;;) x++; }
+  if (m == "work2") {
+    // Two threads, 300 ms of CPU each: the reported CPU time must count both.
+    std::vector<std::thread> ts;
+    for (int i = 0; i < 2; i++) ts.emplace_back([] { volatile unsigned long x = 0; while (threadCpu() < 0.3) x++; });
+    for (auto& t : ts) t.join();
+    printf("done\n");
+    return 0;
+  }
+  if (m == "spin4") {
+    std::vector<std::thread> ts;
+    for (int i = 0; i < 4; i++) ts.emplace_back([] { volatile unsigned long x = 0; for (;;) x++; });
+    for (auto& t : ts) t.join();
+  }
+  if (m == "mem") {
+    std::vector<char*> keep;
+    for (int i = 0; i < 4096; i++) { char* p = (char*)malloc(1 << 20); if (!p) return 42; memset(p, i, 1 << 20); keep.push_back(p); }
+    printf("survived\n");
+    return 0;
+  }
+  if (m == "recurse") return deep(0);
+  if (m == "exit3") return 3;
+  if (m == "throw") throw std::runtime_error("boom");
+  if (m == "flood") { static char buf[65536]; memset(buf, 'x', sizeof buf); for (;;) fwrite(buf, 1, sizeof buf, stdout); }
+  return 98;
+}
+`;
+
+const JAVA_MODES = String.raw`
+import java.util.*;
+
+public class Solution {
+    static int deep(int n) { return deep(n + 1) + 1; }
+    public static void main(String[] args) throws Exception {
+        Scanner in = new Scanner(System.in);
+        String mode = in.next();
+        switch (mode) {
+            case "hello": System.out.println("hello, world"); break;
+            case "throw": throw new IllegalStateException("boom");
+            case "mem": { List<long[]> keep = new ArrayList<>(); while (true) keep.add(new long[1 << 20]); }
+            case "recurse": System.out.println(deep(0)); break;
+            case "spin": { long x = 0; while (true) x++; }
+            default: System.exit(98);
+        }
+    }
+}
+`;
+
+/** Runs a Python snippet directly (no compile step) with a marker in its argv. */
+function py(code: string, marker: string): string[] {
+  return ["/usr/bin/python3", "-B", "-I", "-c", code, marker];
+}
+
+async function expectNoLeftovers(marker: string): Promise<void> {
+  // The backend has returned: anything still alive would be an escape. Give the kernel a moment to reap.
+  for (let i = 0; i < 50; i++) {
+    if ((await processesWithMarker(marker)).length === 0) return;
+    await Bun.sleep(20);
+  }
+  expect(await processesWithMarker(marker)).toEqual([]);
+}
+
+for (const candidate of backendCandidates()) {
+  if (candidate.missing) {
+    describe(`contract: ${candidate.name}`, () => {
+      test.skip(`SKIPPED, ${candidate.missing}`, () => {});
+    });
+    continue;
+  }
+
+  describe(`contract: ${candidate.name}`, () => {
+    let backend: SandboxBackend;
+    let box: Box;
+    let other: Box;
+    let work: string;
+    let listener: { stop(closeActive?: boolean): void } | null = null;
+    let connections = 0;
+    let port = 0;
+
+    beforeAll(async () => {
+      work = mkdtempSync(join(tmpdir(), "oj-contract-"));
+      backend = await candidate.create({ boxIdStart: candidate.name === "isolate" ? 800 : 810 });
+      box = await backend.acquire();
+      other = await backend.acquire();
+      for (let p = 39000 + (process.pid % 50); p < 39100 && !listener; p++) {
+        try {
+          listener = Bun.listen({
+            hostname: "127.0.0.1",
+            port: p,
+            socket: {
+              open() {
+                connections++;
+              },
+              data() {},
+            },
+          });
+          port = p;
+        } catch {
+          // port taken: try the next
+        }
+      }
+    });
+
+    afterAll(async () => {
+      listener?.stop(true);
+      if (backend) {
+        await backend.release(box);
+        await backend.release(other);
+        await backend.close();
+      }
+      rmSync(work, { recursive: true, force: true });
+    });
+
+    const run = async (argv: string[], extra: Partial<RunRequest> = {}): Promise<RunResult> =>
+      box.run({ ...LIMITS, ...extra, argv });
+
+    describe("ordinary programs", () => {
+      test("hello world in python is OK with its output and measurements", async () => {
+        const marker = `m-${crypto.randomUUID()}`;
+        const r = await run(py("print('hello, world')", marker));
+        expect(r.status).toBe("OK");
+        expect(r.exitCode).toBe(0);
+        expect(r.stdout).toBe("hello, world\n");
+        expect(r.wallTimeMs).toBeGreaterThan(0);
+        expect(r.memoryKib).toBeGreaterThan(0);
+        await expectNoLeftovers(marker);
+      });
+
+      test("stdin reaches the program and stderr is kept apart", async () => {
+        const r = await run(py("import sys; d=sys.stdin.read(); print(d.upper(), end=''); print('note', file=sys.stderr)", "m"), {
+          stdin: "abc\ndef\n",
+        });
+        expect(r.status).toBe("OK");
+        expect(r.stdout).toBe("ABC\nDEF\n");
+        expect(r.stderr).toBe("note\n");
+      });
+
+      test("a file written into the box is readable by the program and its output file by the runner", async () => {
+        await box.writeFile("in.txt", "41");
+        const r = await run(py("open('out.txt','w').write(str(int(open('in.txt').read())+1))", "m"));
+        expect(r.status).toBe("OK");
+        expect(new TextDecoder().decode((await box.readFile("out.txt"))!)).toBe("42");
+        expect(await box.listFiles!()).toEqual(["in.txt", "out.txt"]);
+        expect(await box.readFile("absent.txt")).toBeNull();
+      });
+    });
+
+    describe("C++ through compileSource/runProgram", () => {
+      let artifacts: Artifact[] = [];
+      let entry = "";
+      beforeAll(async () => {
+        const c = await compileSource(box, "cpp", CPP_MODES);
+        if (!c.ok) throw new Error(`C++ test program did not compile: ${c.result.status} ${c.diagnostics}`);
+        artifacts = c.artifacts;
+        entry = c.entry;
+      });
+      // Wall limits are generous so that a loaded CI machine still ends CPU-bound cases by their CPU limit.
+      const cpp = (mode: string, over: { timeLimitMs?: number; memoryLimitKib?: number; outputLimitBytes?: number } = {}) =>
+        runProgram(other, "cpp", {
+          entry,
+          artifacts,
+          stdin: `${mode}\n`,
+          timeLimitMs: over.timeLimitMs ?? 1000,
+          wallTimeLimitMs: 10_000,
+          memoryLimitKib: over.memoryLimitKib ?? 128 * 1024,
+          outputLimitBytes: over.outputLimitBytes ?? 1024 * 1024,
+        });
+
+      test("hello world → OK", async () => {
+        const r = await cpp("hello");
+        expect(r.status).toBe("OK");
+        expect(r.stdout).toBe("hello, world\n");
+      });
+      test("busy loop → TLE (cpu), killed near the limit", async () => {
+        const r = await cpp("spin");
+        expect(r.status).toBe("TLE");
+        expect(r.tleKind).toBe("cpu");
+        expect(r.cpuTimeMs).toBeGreaterThanOrEqual(1000);
+        // Killed by the poller within a few of its periods, not at the wall limit.
+        expect(r.cpuTimeMs).toBeLessThan(1500);
+      });
+      test("two busy threads → CPU time summed over threads", async () => {
+        const r = await cpp("work2", { timeLimitMs: 3000 });
+        expect(r.status).toBe("OK");
+        expect(r.cpuTimeMs).toBeGreaterThanOrEqual(550);
+      });
+      test("four spinning threads → TLE (cpu) once their sum reaches the limit", async () => {
+        const r = await cpp("spin4");
+        expect(r.status).toBe("TLE");
+        expect(r.tleKind).toBe("cpu");
+      });
+      test("memory bomb → MLE", async () => {
+        const r = await cpp("mem", { memoryLimitKib: 64 * 1024 });
+        expect(r.status).toBe("MLE");
+      });
+      test("infinite recursion → SG (stack overflow) or MLE, never OK", async () => {
+        const r = await cpp("recurse", { memoryLimitKib: 64 * 1024 });
+        expect(["SG", "MLE"]).toContain(r.status);
+      });
+      test("non-zero exit → RE with its code", async () => {
+        const r = await cpp("exit3");
+        expect(r.status).toBe("RE");
+        expect(r.exitCode).toBe(3);
+      });
+      test("uncaught exception → SG (abort)", async () => {
+        const r = await cpp("throw");
+        expect(r.status).toBe("SG");
+        expect(r.signal).toBe(6);
+        expect(r.stderr).toContain("boom");
+      });
+      test("output flood → OLE with the output capped at the limit", async () => {
+        const r = await cpp("flood", { outputLimitBytes: 100_000 });
+        expect(r.status).toBe("OLE");
+        expect(r.stdoutTruncated).toBe(true);
+        expect(r.stdout.length).toBe(100_000);
+      });
+    });
+
+    describe("Java through compileSource/runProgram (sparingly: JVM start is slow)", () => {
+      let artifacts: Artifact[] = [];
+      let entry = "";
+      beforeAll(async () => {
+        const c = await compileSource(box, "java", JAVA_MODES);
+        if (!c.ok) throw new Error(`Java test program did not compile: ${c.result.status} ${c.diagnostics}`);
+        artifacts = c.artifacts;
+        entry = c.entry;
+      });
+      const java = (mode: string, memoryLimitKib = 128 * 1024) =>
+        runProgram(other, "java", { entry, artifacts, stdin: `${mode}\n`, timeLimitMs: 2000, memoryLimitKib });
+
+      test("the file is named after the public class; hello world → OK", async () => {
+        expect(entry).toBe("Solution.java");
+        const r = await java("hello");
+        expect(r.status).toBe("OK");
+        expect(r.stdout).toBe("hello, world\n");
+      });
+      test("uncaught exception → RE with the stack trace on stderr", async () => {
+        const r = await java("throw");
+        expect(r.status).toBe("RE");
+        expect(r.exitCode).toBe(1);
+        expect(r.stderr).toContain("IllegalStateException");
+      });
+      test("heap bomb → MLE (not mistaken for the JVM's reservations)", async () => {
+        const r = await java("mem", 64 * 1024);
+        expect(r.status).toBe("MLE");
+      });
+      test("deep recursion → RE (StackOverflowError)", async () => {
+        const r = await java("recurse");
+        expect(r.status).toBe("RE");
+        expect(r.stderr).toContain("StackOverflowError");
+      });
+    });
+
+    describe("Python", () => {
+      test("busy loop → TLE (cpu)", async () => {
+        const r = await run(py("while True: pass", "m"), { wallTimeLimitMs: 10_000 });
+        expect(r.status).toBe("TLE");
+        expect(r.tleKind).toBe("cpu");
+      });
+      test("sleeping → TLE (wall)", async () => {
+        const marker = `m-${crypto.randomUUID()}`;
+        const r = await run(py("import time; time.sleep(30)", marker), { wallTimeLimitMs: 1000 });
+        expect(r.status).toBe("TLE");
+        expect(r.tleKind).toBe("wall");
+        expect(r.wallTimeMs).toBeLessThan(2500);
+        await expectNoLeftovers(marker);
+      });
+      test("blocking on a read that never ends → TLE (wall)", async () => {
+        const r = await run(py("import os; r, w = os.pipe(); os.read(r, 1)", "m"), { wallTimeLimitMs: 1000 });
+        expect(r.status).toBe("TLE");
+        expect(r.tleKind).toBe("wall");
+      });
+      test("memory bomb → MLE", async () => {
+        const r = await run(py("x = b'x' * (1 << 30); print(len(x))", "m"), { memoryLimitKib: 64 * 1024 });
+        // With cgroups the OOM killer ends it (MLE); under rlimits alone Python raises MemoryError (RE; runProgram maps it to MLE).
+        expect(r.status === "MLE" || (r.status === "RE" && r.stderr.includes("MemoryError"))).toBe(true);
+      });
+      test("deep recursion → RE (RecursionError)", async () => {
+        const r = await run(py("def f(n): return f(n + 1) + 1\nf(0)", "m"));
+        expect(r.status).toBe("RE");
+        expect(r.stderr).toContain("RecursionError");
+      });
+      test("non-zero exit → RE with its code; uncaught exception → RE", async () => {
+        const a = await run(py("import sys; sys.exit(7)", "m"));
+        expect(a.status).toBe("RE");
+        expect(a.exitCode).toBe(7);
+        const b = await run(py("raise ValueError('nope')", "m"));
+        expect(b.status).toBe("RE");
+        expect(b.exitCode).toBe(1);
+        expect(b.stderr).toContain("ValueError: nope");
+      });
+      test("output flood → OLE, capped", async () => {
+        const r = await run(py("import sys\nwhile True: sys.stdout.write('y' * 65536)", "m"), { outputLimitBytes: 200_000 });
+        expect(r.status).toBe("OLE");
+        expect(r.stdoutTruncated).toBe(true);
+        expect(r.stdout.length).toBe(200_000);
+      });
+    });
+
+    describe("files and quotas", () => {
+      test("a huge file is stopped by the file-size limit", async () => {
+        const r = await run(py("f = open('big', 'wb')\nwhile True: f.write(b'z' * 65536)", "m"), { fileSizeLimitKib: 1024 });
+        // Python ignores SIGXFSZ, so the write fails with EFBIG (RE); C programs die of SIGXFSZ (SG).
+        expect(["RE", "SG"]).toContain(r.status);
+        expect(r.status === "RE" ? r.stderr : "File too large").toMatch(/File too large|EFBIG|27/);
+        expect((await box.readFile("big"))!.length).toBeLessThanOrEqual(1024 * 1024);
+      });
+      test("many files are stopped by the box's inode quota", async () => {
+        const code = "import os\nn = 0\ntry:\n    while n < 20000:\n        open('f%d' % n, 'w').close(); n += 1\nexcept OSError as e:\n    print('stopped', n, e.errno)\nelse:\n    print('created', n)";
+        const r = await run(py(code, "m"), { cpuTimeLimitMs: 3000, wallTimeLimitMs: 6000 });
+        if (candidate.name === "bwrap" && process.getuid?.() === 0) expect(r.stdout).toMatch(/^stopped \d+ 28/);
+        else expect(["OK", "RE"]).toContain(r.status);
+        const clean = await run(py("import glob, os\nfor f in glob.glob('f*'): os.remove(f)", "m"), { cpuTimeLimitMs: 3000 });
+        expect(clean.status).toBe("OK");
+      });
+      test("files written in one run are absent in the next run of another box, and after release", async () => {
+        const name = `left-${crypto.randomUUID()}`;
+        const w = await run(py(`open('/box/${name}','w').write('x'); open('/tmp/${name}','w').write('x')`, "m"));
+        expect(w.status).toBe("OK");
+        const r = await other.run({ ...LIMITS, argv: py(`import os; print(os.path.exists('/box/${name}'), os.path.exists('/tmp/${name}'))`, "m") });
+        expect(r.stdout).toBe("False False\n");
+        // /tmp is private to each run even in the same box.
+        const again = await run(py(`import os; print(os.path.exists('/tmp/${name}'))`, "m"));
+        expect(again.stdout).toBe("False\n");
+        // A released box comes back empty.
+        expect((await other.run({ ...LIMITS, argv: py(`open('/box/${name}','w').write('x')`, "m") })).status).toBe("OK");
+        await backend.release(other);
+        other = await backend.acquire();
+        const t = await other.run({ ...LIMITS, argv: py(`import os; print(sorted(os.listdir('/box')))`, "m") });
+        expect(t.stdout).toBe("[]\n");
+      });
+    });
+
+    describe("containment", () => {
+      test("fork bomb is contained, leaves nothing behind, and the host still spawns", async () => {
+        const marker = `m-${crypto.randomUUID()}`;
+        const code = "import os, time\nn = 0\nwhile True:\n    try:\n        os.fork(); n += 1\n    except OSError:\n        time.sleep(0.01)";
+        const r = await run(py(code, marker), { wallTimeLimitMs: 2000 });
+        expect(["TLE", "RE", "SG"]).toContain(r.status);
+        await expectNoLeftovers(marker);
+        const host = Bun.spawnSync(["/bin/true"]);
+        expect(host.exitCode).toBe(0);
+      });
+      test("thread bomb is capped by the process limit", async () => {
+        const code =
+          "import threading, time\nn = 0\ntry:\n    while n < 10000:\n        threading.Thread(target=time.sleep, args=(5,), daemon=True).start(); n += 1\nexcept RuntimeError:\n    pass\nprint(n)";
+        const r = await run(py(code, "m"), { processLimit: 16 });
+        expect(r.status).toBe("OK");
+        expect(Number(r.stdout)).toBeLessThan(16);
+      });
+      test("a process that daemonises (setsid, exit 0) is gone after the run", async () => {
+        const marker = `m-${crypto.randomUUID()}`;
+        const code = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(60)\n    os._exit(0)\nprint('parent done')";
+        const r = await run(py(code, marker));
+        expect(r.status).toBe("OK");
+        expect(r.stdout).toBe("parent done\n");
+        await expectNoLeftovers(marker);
+      });
+      test("connecting to the server's own port on 127.0.0.1 fails", async () => {
+        expect(port).toBeGreaterThan(0);
+        const code = `import socket\ns = socket.socket()\ns.settimeout(1)\ntry:\n    s.connect(('127.0.0.1', ${port})); print('connected')\nexcept OSError as e:\n    print('blocked')`;
+        const r = await run(py(code, "m"));
+        expect(r.stdout).toBe("blocked\n");
+        expect(connections).toBe(0);
+        // The probe itself works from the host.
+        const probe = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
+        probe.end();
+        await Bun.sleep(20);
+        expect(connections).toBe(1);
+      });
+      test("resolving a host name fails", async () => {
+        const code = "import socket\ntry:\n    socket.getaddrinfo('example.com', 80); print('resolved')\nexcept OSError:\n    print('no dns')";
+        const r = await run(py(code, "m"));
+        expect(r.stdout).toBe("no dns\n");
+      });
+      test("the database file, /etc/shadow and the server's environment are unreadable", async () => {
+        const dbDir = join(work, "data");
+        const db = join(dbDir, "app.db");
+        Bun.spawnSync(["mkdir", "-p", dbDir]);
+        writeFileSync(db, `SQLite format 3 ${SECRET}`);
+        const code = [
+          "import os, glob",
+          "hits = []",
+          `for p in ['${db}', '/etc/shadow', '/proc/1/environ', '/proc/self/environ'] + glob.glob('/proc/*/environ'):`,
+          "    try:",
+          "        data = open(p, 'rb').read()",
+          `        if b'${SECRET}' in data or p in ('${db}', '/etc/shadow'): hits.append(p)`,
+          "    except OSError:",
+          "        pass",
+          `if '${SECRET}' in str(os.environ): hits.append('environ')`,
+          "print(hits)",
+        ].join("\n");
+        const r = await run(py(code, "m"));
+        expect(r.status).toBe("OK");
+        expect(r.stdout).toBe("[]\n");
+        expect(readFileSync(db, "utf8")).toContain(SECRET);
+      });
+      test("another box's files are out of reach", async () => {
+        const name = `other-${crypto.randomUUID()}.txt`;
+        await other.writeFile(name, SECRET);
+        const code = [
+          "import os",
+          "found = []",
+          "for top in os.listdir('/'):",
+          "    if top in ('proc', 'sys', 'dev', 'usr'): continue",
+          "    for d, _, files in os.walk('/' + top):",
+          `        if '${name}' in files: found.append(d)`,
+          "print(found)",
+        ].join("\n");
+        const r = await run(py(code, "m"), { cpuTimeLimitMs: 3000, wallTimeLimitMs: 10_000 });
+        expect(r.status).toBe("OK");
+        expect(r.stdout).toBe("[]\n");
+      });
+      test("a symlink or FIFO left in the box cannot make the runner read or write outside it, or hang", async () => {
+        const target = join(work, "host-file.txt");
+        writeFileSync(target, "host content");
+        const code = `import os\nos.symlink('${target}', 'link')\nos.symlink('/etc/passwd', '.oj-stdout')\nos.mkfifo('fifo')\nprint('planted')`;
+        const r = await run(py(code, "m"));
+        expect(r.status).toBe("OK");
+        expect(r.stdout).toBe("planted\n");
+        const started = performance.now();
+        expect(await box.readFile("link")).toBeNull();
+        expect(await box.readFile("fifo")).toBeNull();
+        expect(performance.now() - started).toBeLessThan(1000);
+        expect(await box.listFiles!()).not.toContain("link");
+        await box.writeFile("link", "box content");
+        expect(readFileSync(target, "utf8")).toBe("host content");
+        expect(new TextDecoder().decode((await box.readFile("link"))!)).toBe("box content");
+        // The next run's output is still collected correctly.
+        const next = await run(py("print('fine')", "m"));
+        expect(next.stdout).toBe("fine\n");
+      });
+    });
+  });
+}

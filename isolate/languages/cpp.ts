@@ -1,0 +1,59 @@
+/**
+ * C++17 with GCC. `bits/stdc++.h` is precompiled for exactly `PCH_FLAGS`
+ * (isolate/pch.ts) and mounted read-only at `/pch` inside the box; `-I/pch`
+ * makes GCC find `/pch/bits/stdc++.h.gch` before the system header (GCC manual,
+ * "Using Precompiled Headers": a `.gch` beside a header in the search path wins
+ * when it was built with compatible options).
+ */
+import type { RunLimits } from "../types.ts";
+import type { Language } from "./types.ts";
+
+/** Mount point of the precompiled-header directory inside every box. */
+export const PCH_MOUNT = "/pch";
+
+/** Flags that change the generated code; the precompiled header is built with exactly these. */
+export const PCH_FLAGS: readonly string[] = ["-std=gnu++17", "-O2", "-DONLINE_JUDGE"];
+
+const MIB = 1024;
+
+export const cpp: Language = {
+  id: "cpp",
+  displayName: "C++17 (GCC)",
+  sourceFileName: () => "main.cpp",
+  compilerFlags: [...PCH_FLAGS, "-pipe", "-fmax-errors=20", `-I${PCH_MOUNT}`],
+  compileArgv(sourceFile, extraFlags) {
+    return ["/usr/bin/g++", ...this.compilerFlags, ...extraFlags, "-o", "prog", sourceFile];
+  },
+  compileLimits: {
+    cpuTimeLimitMs: 10_000,
+    wallTimeLimitMs: 20_000,
+    memoryLimitKib: 512 * MIB,
+    // cc1plus, as, collect2, ld: a few processes at once.
+    processLimit: 16,
+    outputLimitBytes: 64 * 1024,
+    // Bounds the linked program: a gigabyte initialised array cannot be written.
+    fileSizeLimitKib: 64 * MIB,
+  },
+  env: {},
+  selectArtifacts: (_source, boxFiles) => (boxFiles.includes("prog") ? ["prog"] : []),
+  runCommand(_mainFile, limits: RunLimits) {
+    return {
+      argv: ["./prog"],
+      // Stack up to three quarters of the memory limit: deep recursion works, infinite recursion ends in SIGSEGV.
+      limits: { ...limits, stackLimitKib: Math.max(8 * MIB, Math.floor((limits.memoryLimitKib * 3) / 4)) },
+    };
+  },
+  selfTest: {
+    code: `#include <bits/stdc++.h>
+using namespace std;
+int main() {
+  long long a, b;
+  cin >> a >> b;
+  vector<long long> v{a, b};
+  cout << accumulate(v.begin(), v.end(), 0LL) << "\\n";
+}
+`,
+    stdin: "40 2\n",
+    expectedStdout: "42\n",
+  },
+};

@@ -1,0 +1,59 @@
+/**
+ * Python 3, the system interpreter (`/usr/bin/python3`, not a user-level shim).
+ * "Compiling" is a syntax check with `compile()` that writes no bytecode, so a
+ * SyntaxError is a compile error; runs use `-B` (no .pyc) and `-I` (ignore
+ * PYTHON* variables, user site-packages and the script's directory on sys.path).
+ */
+import type { Language } from "./types.ts";
+
+const MIB = 1024;
+
+/** Syntax check: prints Python's own SyntaxError text and exits 1; writes nothing. */
+const SYNTAX_CHECK = [
+  "import sys, traceback",
+  "path = sys.argv[1]",
+  "src = open(path, 'rb').read()",
+  "try:",
+  "    compile(src, path, 'exec', dont_inherit=True)",
+  "except (SyntaxError, ValueError) as e:",
+  "    sys.stderr.write(''.join(traceback.format_exception_only(type(e), e)))",
+  "    sys.exit(1)",
+].join("\n");
+
+export const py: Language = {
+  id: "py",
+  displayName: "Python 3",
+  sourceFileName: () => "main.py",
+  compilerFlags: ["-B", "-I", "-c", SYNTAX_CHECK],
+  compileArgv(sourceFile, _extraFlags) {
+    return ["/usr/bin/python3", ...this.compilerFlags, sourceFile];
+  },
+  compileLimits: {
+    cpuTimeLimitMs: 10_000,
+    wallTimeLimitMs: 20_000,
+    memoryLimitKib: 512 * MIB,
+    processLimit: 4,
+    outputLimitBytes: 64 * 1024,
+    fileSizeLimitKib: 1 * MIB,
+  },
+  env: { PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8", PYTHONHASHSEED: "0" },
+  selectArtifacts: (source, boxFiles) => (boxFiles.includes(source) ? [source] : []),
+  runCommand(mainFile, limits) {
+    return {
+      argv: ["/usr/bin/python3", "-B", "-I", mainFile],
+      // The interpreter itself needs a few MiB of address space and a thread or two.
+      limits: { ...limits, processLimit: Math.max(limits.processLimit, 4) },
+    };
+  },
+  reclassify(result) {
+    if (result.status === "RE" && /(^|\n)MemoryError\b/.test(result.stderr)) {
+      return { ...result, status: "MLE", message: "MemoryError" };
+    }
+    return result;
+  },
+  selfTest: {
+    code: "a, b = map(int, input().split())\nprint(a + b)\n",
+    stdin: "40 2\n",
+    expectedStdout: "42\n",
+  },
+};

@@ -1,0 +1,51 @@
+/**
+ * What a language is, as data: the judge and the sandbox runner read these
+ * records; adding a language is one new file plus one line in the registry.
+ * Shape after DMOJ judge-server's executors (source name, commands, self-test).
+ */
+import type { RunLimits, RunResult } from "../types.ts";
+
+export type LanguageId = "cpp" | "java" | "py";
+
+/** Limits for the compile step (or Python's syntax check), fixed per language. */
+export interface CompileLimits extends RunLimits {}
+
+export interface Language {
+  readonly id: LanguageId;
+  /** Shown to users, e.g. "C++17 (GCC)". */
+  readonly displayName: string;
+  /**
+   * File name the source must be written under, derived from the code when the
+   * language needs it (Java: `<class declaring main>.java`). Always a plain name.
+   */
+  sourceFileName(code: string): string;
+  /**
+   * Compile step, run inside the box with `compileLimits`. For Python it is a
+   * syntax check that writes no bytecode. `extraFlags` (e.g. warnings) are
+   * appended before the source file.
+   */
+  compileArgv(sourceFile: string, extraFlags: readonly string[]): string[];
+  /** Exact compiler flags; the judge hashes them into its compile-cache key. */
+  readonly compilerFlags: readonly string[];
+  readonly compileLimits: CompileLimits;
+  /** Extra environment for compile and run (on top of the backend's minimal one). */
+  readonly env: Readonly<Record<string, string>>;
+  /**
+   * Which files of the box, after a successful compile, the run step needs.
+   * `boxFiles` lists the box's regular files after compiling.
+   */
+  selectArtifacts(sourceFile: string, boxFiles: readonly string[]): string[];
+  /**
+   * Run argv and sandbox limits for a requested memory limit; this is where a
+   * language adjusts limits (JVM heap inside the cgroup limit, thread allowance).
+   * `mainFile` is the source file name the code was compiled from.
+   */
+  runCommand(mainFile: string, limits: RunLimits): { argv: string[]; limits: RunLimits };
+  /**
+   * Turns a runtime's own out-of-memory report into MLE (Java's
+   * OutOfMemoryError, Python's MemoryError); other results pass unchanged.
+   */
+  reclassify?(result: RunResult): RunResult;
+  /** A program, its input and the expected output; `bun run doctor` runs it through the real sandbox. */
+  readonly selfTest: { readonly code: string; readonly stdin: string; readonly expectedStdout: string };
+}

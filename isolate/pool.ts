@@ -1,0 +1,44 @@
+/**
+ * A fixed set of box ids handed out one at a time; `acquire` waits (FIFO)
+ * when all are taken. Box ids come from the configured range
+ * [ISOLATE_BOX_ID_START, +ISOLATE_BOX_ID_COUNT) so that two servers on one
+ * host with disjoint ranges never share a box (never from submission ids).
+ */
+export class BoxIdPool {
+  private readonly free: number[];
+  private readonly waiters: ((id: number) => void)[] = [];
+  private closed = false;
+
+  /**
+   * @param start first box id; @param count ids in the range; @param size boxes in the pool (≤ count).
+   * @throws Error when the range is empty or size < 1.
+   */
+  constructor(start: number, count: number, size: number) {
+    const n = Math.min(count, size);
+    if (n < 1) throw new Error(`empty box pool (start ${start}, count ${count}, size ${size})`);
+    this.free = Array.from({ length: n }, (_, i) => start + i);
+    this.ids = [...this.free];
+  }
+
+  /** Every id of the pool (for start-up cleaning and shutdown). */
+  readonly ids: readonly number[];
+
+  /** Takes a free id, waiting when none is free. @throws Error after close(). */
+  async take(): Promise<number> {
+    if (this.closed) throw new Error("sandbox pool is closed");
+    const id = this.free.shift();
+    if (id !== undefined) return id;
+    return new Promise<number>((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Gives an id back (or straight to the longest waiter). */
+  give(id: number): void {
+    const w = this.waiters.shift();
+    if (w) w(id);
+    else this.free.push(id);
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * Pure parts of the runner: isolate's argument builder and meta-file parser
+ * (run everywhere, also where isolate is not installed), bwrap's argv,
+ * status precedence, Java's class naming, output capping.
+ */
+import { describe, expect, test } from "bun:test";
+import { buildIsolateRunArgs, msToSeconds, parseIsolateMeta, parseIsolateVersion, resultFromMeta } from "./backends/isolate.ts";
+import { buildBwrapArgv, type BwrapFeatures } from "./backends/bwrap.ts";
+import { parseJsonStatus } from "./backends/common.ts";
+import { classify, type Observation } from "./result.ts";
+import { mainClassName } from "./languages/java.ts";
+import { capUtf8 } from "./exec.ts";
+import { getLanguage, isLanguageId, COMPILER_FLAGS } from "./languages/index.ts";
+import type { RunRequest } from "./types.ts";
+
+const req: RunRequest = {
+  argv: ["./prog", "a b"],
+  cpuTimeLimitMs: 1500,
+  wallTimeLimitMs: 4000,
+  memoryLimitKib: 262144,
+  processLimit: 16,
+  outputLimitBytes: 1 << 20,
+  fileSizeLimitKib: 4096,
+};
+const io = { stdout: "", stderr: "", stdoutTruncated: false, isolateStderr: "" };
+
+describe("isolate argument builder", () => {
+  test("converts units at the boundary and keeps argv as separate arguments", () => {
+    const args = buildIsolateRunArgs("/usr/bin/isolate", { boxId: 7, cg: true, metaFile: "/tmp/m", req, binds: [["/pch", "/data/pch"]] });
+    expect(args.slice(0, 4)).toEqual(["/usr/bin/isolate", "--cg", "--box-id=7", "--meta=/tmp/m"]);
+    expect(args).toContain("--time=1.5");
+    expect(args).toContain("--wall-time=4");
+    expect(args).toContain("--extra-time=0");
+    expect(args).toContain("--cg-mem=262144");
+    expect(args.some((a) => a.startsWith("--mem="))).toBe(false);
+    expect(args).toContain("--processes=16");
+    expect(args).toContain("--stack=65536");
+    expect(args).toContain("--fsize=4096");
+    expect(args).toContain("--dir=/pch=/data/pch:maybe");
+    expect(args).toContain("--env=PATH=/usr/local/bin:/usr/bin:/bin");
+    expect(args.slice(-5)).toEqual(["--silent", "--run", "--", "./prog", "a b"]);
+  });
+  test("rlimit mode uses --mem unless the language opts out (JVM)", () => {
+    const plain = buildIsolateRunArgs("isolate", { boxId: 0, cg: false, metaFile: "m", req, binds: [] });
+    expect(plain).toContain("--mem=262144");
+    expect(plain).not.toContain("--cg");
+    const jvm = buildIsolateRunArgs("isolate", { boxId: 0, cg: false, metaFile: "m", req: { ...req, addressSpaceLimit: false }, binds: [] });
+    expect(jvm.some((a) => a.startsWith("--mem"))).toBe(false);
+  });
+  test("the file-size limit never truncates stdout below the output limit", () => {
+    const args = buildIsolateRunArgs("isolate", { boxId: 0, cg: true, metaFile: "m", req: { ...req, fileSizeLimitKib: 16, outputLimitBytes: 1 << 20 }, binds: [] });
+    expect(args).toContain("--fsize=1025");
+  });
+  test("msToSeconds", () => {
+    expect(msToSeconds(1000)).toBe("1");
+    expect(msToSeconds(250)).toBe("0.25");
+    expect(msToSeconds(1)).toBe("0.001");
+  });
+  test("version parsing", () => {
+    expect(parseIsolateVersion("The process isolator 2.1.2\n(c) 2012--2025 Martin Mares")).toEqual([2, 1, 2]);
+    expect(parseIsolateVersion("isolate 2.0")).toEqual([2, 0, 0]);
+    expect(parseIsolateVersion("nothing")).toBeNull();
+  });
+});
+
+describe("isolate meta file", () => {
+  test("parses every documented key", () => {
+    const m = parseIsolateMeta("time:0.512\ntime-wall:0.700\nmax-rss:10240\ncg-mem:20480\ncg-oom-killed:1\nexitsig:9\nkilled:1\nstatus:SG\nmessage:Caught fatal signal 9\ncsw-voluntary:3\n");
+    expect(m).toMatchObject({ time: 0.512, timeWall: 0.7, maxRss: 10240, cgMem: 20480, cgOomKilled: true, exitsig: 9, killed: true, status: "SG", message: "Caught fatal signal 9" });
+    expect(m.raw["csw-voluntary"]).toBe("3");
+  });
+  test("OK run", () => {
+    const r = resultFromMeta(0, "time:0.010\ntime-wall:0.020\nmax-rss:3000\ncg-mem:2500\nexitcode:0\n", req, { ...io, stdout: "hi\n" });
+    expect(r).toMatchObject({ status: "OK", exitCode: 0, signal: null, cpuTimeMs: 10, wallTimeMs: 20, memoryKib: 2500, stdout: "hi\n" });
+  });
+  test("RE with the exit code", () => {
+    expect(resultFromMeta(1, "time:0.01\ntime-wall:0.01\nexitcode:3\nstatus:RE\nmessage:Exited with error status 3\n", req, io)).toMatchObject({ status: "RE", exitCode: 3 });
+  });
+  test("TO is TLE, cpu or wall by the message", () => {
+    const cpu = resultFromMeta(1, "time:1.501\ntime-wall:1.6\nkilled:1\nstatus:TO\nmessage:Time limit exceeded\n", req, io);
+    expect(cpu).toMatchObject({ status: "TLE", tleKind: "cpu" });
+    const wall = resultFromMeta(1, "time:0.01\ntime-wall:4.0\nkilled:1\nstatus:TO\nmessage:Time limit exceeded (wall clock)\n", req, io);
+    expect(wall).toMatchObject({ status: "TLE", tleKind: "wall" });
+  });
+  test("MLE comes from cg-oom-killed (isolate has no MLE status)", () => {
+    const r = resultFromMeta(1, "time:0.2\ntime-wall:0.3\ncg-mem:262144\ncg-oom-killed:1\nexitsig:9\nkilled:1\nstatus:SG\nmessage:Caught fatal signal 9\n", req, io);
+    expect(r.status).toBe("MLE");
+    expect(r.signal).toBe(9);
+  });
+  test("a plain signal is SG", () => {
+    expect(resultFromMeta(1, "time:0.01\nexitsig:11\nstatus:SG\nmessage:Caught fatal signal 11\n", req, io)).toMatchObject({ status: "SG", signal: 11 });
+  });
+  test("exit code 2, status XX or a missing meta file is XX, never a user verdict", () => {
+    expect(resultFromMeta(2, "status:XX\n", req, io).status).toBe("XX");
+    expect(resultFromMeta(0, null, req, { ...io, isolateStderr: "Cannot run proxy" }).status).toBe("XX");
+    expect(resultFromMeta(0, null, req, { ...io, isolateStderr: "Cannot run proxy" }).message).toContain("Cannot run proxy");
+    expect(resultFromMeta(1, "status:XX\nmessage:Cannot create cgroup\n", req, io)).toMatchObject({ status: "XX" });
+    expect(resultFromMeta(null, "exitcode:0\n", req, io).status).toBe("XX");
+  });
+  test("a truncated stdout is OLE", () => {
+    expect(resultFromMeta(0, "time:0.1\nexitcode:0\n", req, { ...io, stdoutTruncated: true }).status).toBe("OLE");
+  });
+});
+
+describe("bwrap argv", () => {
+  const features: BwrapFeatures = { tmpfsSize: true, disableUserns: true, etcBinds: ["/etc/ld.so.cache"], topLevel: [{ name: "bin", symlinkTo: "usr/bin" }] };
+  const spec = {
+    boxDir: "/tmp/boxes/box-3",
+    uid: 60003,
+    switchUser: true,
+    passwdFile: "/tmp/boxes/etc/passwd",
+    groupFile: "/tmp/boxes/etc/group",
+    req,
+    procsFiles: ["/sys/fs/cgroup/memory/oj-sandbox/x/cgroup.procs"],
+    memoryByCgroup: true,
+    tasksByCgroup: true,
+    pchSource: "/tmp/boxes/pch",
+    statusFd: 3,
+    tmpSizeMib: 64,
+    features,
+  };
+  test("joins the cgroup, drops to the box uid, sets rlimits, then unshares everything", () => {
+    const a = buildBwrapArgv("/usr/bin/bwrap", spec);
+    expect(a.slice(0, 2)).toEqual(["/bin/sh", "-c"]);
+    expect(a.indexOf("/usr/bin/setpriv")).toBeGreaterThan(a.indexOf("/sys/fs/cgroup/memory/oj-sandbox/x/cgroup.procs"));
+    expect(a).toContain("--reuid=60003");
+    expect(a).toContain("--cpu=3:4");
+    expect(a).toContain(`--fsize=${4096 * 1024}`);
+    expect(a.some((x) => x.startsWith("--as="))).toBe(false);
+    for (const flag of ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv"]) expect(a).toContain(flag);
+    expect(a.join(" ")).toContain("--bind /tmp/boxes/box-3 /box");
+    expect(a.join(" ")).toContain("--ro-bind /tmp/boxes/pch /pch");
+    expect(a.join(" ")).toContain("--symlink usr/bin /bin");
+    expect(a.slice(-3)).toEqual(["--", "./prog", "a b"]);
+    expect(a.join(" ")).not.toContain("--share-net");
+  });
+  test("without cgroups: no join script, address-space limit unless the language opts out", () => {
+    const a = buildBwrapArgv("bwrap", { ...spec, procsFiles: [], memoryByCgroup: false, tasksByCgroup: false, switchUser: false });
+    expect(a[0]).toBe("/usr/bin/prlimit");
+    expect(a).toContain(`--as=${262144 * 1024}`);
+    expect(a.some((x) => x.startsWith("--nproc"))).toBe(false);
+    const jvm = buildBwrapArgv("bwrap", { ...spec, procsFiles: [], memoryByCgroup: false, req: { ...req, addressSpaceLimit: false } });
+    expect(jvm.some((x) => x.startsWith("--as="))).toBe(false);
+  });
+  test("bwrap's status lines", () => {
+    expect(parseJsonStatus('{ "child-pid": 12 }\n{ "exit-code": 137 }\n')).toEqual({ childPid: 12, exitCode: 137 });
+    expect(parseJsonStatus("")).toEqual({ childPid: null, exitCode: null });
+    expect(parseJsonStatus('{ "child-pid": 12 }\n{ "exit-')).toEqual({ childPid: 12, exitCode: null });
+  });
+});
+
+describe("status precedence XX > TLE > MLE > OLE > SG > RE > OK", () => {
+  const o: Observation = { exitCode: 0, signal: null, cpuTimeMs: 1, wallTimeMs: 1, memoryKib: 1, cpuLimitHit: false, wallLimitHit: false, oomKilled: false, outputLimitHit: false, stdout: "", stderr: "", stdoutTruncated: false };
+  test.each([
+    [{ sandboxError: "x", cpuLimitHit: true }, "XX"],
+    [{ cpuLimitHit: true, oomKilled: true, signal: 9, exitCode: null }, "TLE"],
+    [{ oomKilled: true, outputLimitHit: true, signal: 9, exitCode: null }, "MLE"],
+    [{ outputLimitHit: true, signal: 9, exitCode: null }, "OLE"],
+    [{ signal: 11, exitCode: null }, "SG"],
+    [{ exitCode: 1 }, "RE"],
+    [{}, "OK"],
+    [{ signal: 24, exitCode: null }, "TLE"],
+  ] as const)("%o → %s", (over, status) => {
+    expect(classify({ ...o, ...over }).status).toBe(status);
+  });
+});
+
+describe("languages", () => {
+  test("Java's source file is named after the public class, else the class with main", () => {
+    expect(mainClassName("public class Solution { public static void main(String[] a) {} }")).toBe("Solution");
+    expect(mainClassName("import java.util.*;\nclass Helper {}\nclass Main { public static void main(String... a) {} }")).toBe("Main");
+    expect(mainClassName("// public class Fake {}\n/* class Nope */ final class Real { static public void main(String[] a) { String s = \"class Str\"; } }")).toBe("Real");
+    expect(mainClassName("class A { class B { public static void main(String[] x) {} } }")).toBe("A");
+    expect(mainClassName("")).toBe("Main");
+    expect(getLanguage("java").sourceFileName("public class Foo {}")).toBe("Foo.java");
+  });
+  test("Java limits: heap is the user's limit, the box gets the JVM's overhead on top", () => {
+    const { argv, limits } = getLanguage("java").runCommand("Solution.java", { ...req, memoryLimitKib: 256 * 1024 });
+    expect(argv).toContain("-Xmx256m");
+    expect(argv).toContain("-XX:+UseSerialGC");
+    expect(argv.at(-1)).toBe("Solution");
+    expect(limits.memoryLimitKib).toBeGreaterThan(256 * 1024);
+    expect(limits.processLimit).toBeGreaterThan(req.processLimit);
+    expect(limits.addressSpaceLimit).toBe(false);
+  });
+  test("registry and compiler flags", () => {
+    expect(isLanguageId("cpp")).toBe(true);
+    expect(isLanguageId("rust")).toBe(false);
+    expect(() => getLanguage("rust")).toThrow("unknown language");
+    expect(COMPILER_FLAGS.cpp).toContain("-std=gnu++17");
+    expect(COMPILER_FLAGS.cpp).toContain("-O2");
+    expect(getLanguage("py").runCommand("main.py", req).argv).toEqual(["/usr/bin/python3", "-B", "-I", "main.py"]);
+  });
+  test("capUtf8 never splits a character", () => {
+    expect(capUtf8("héllo", 2)).toBe("h");
+    expect(capUtf8("abc", 10)).toBe("abc");
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * `bun run doctor`: checks this machine for running submitted code and says
+ * what to fix. Checks: the configuration, the sandbox backend SANDBOX selects
+ * (and why others were not taken), control groups, isolate's own environment
+ * check when isolate is installed, the compilers, the precompiled header, and
+ * every language's self-test run through the real sandbox.
+ * Exit status 0 when code can be judged here, 1 otherwise.
+ * Uses the last box id of the configured range and its own SANDBOX_ROOT
+ * (suffix -doctor), so it does not disturb a running server.
+ */
+import { loadConfig } from "../src/config.ts";
+import { createSandbox } from "../isolate/index.ts";
+import { detectCgroups } from "../isolate/cgroup.ts";
+import { pchIsCurrent, pchDir } from "../isolate/pch.ts";
+import { compileSource, runProgram } from "../isolate/exec.ts";
+import { LANGUAGE_IDS, getLanguage } from "../isolate/languages/index.ts";
+
+let failed = false;
+const ok = (what: string, detail: string) => console.log(`  ok    ${what}: ${detail}`);
+const warn = (what: string, detail: string, fix: string) => console.log(`  warn  ${what}: ${detail}\n        fix: ${fix}`);
+const fail = (what: string, detail: string, fix: string) => {
+  failed = true;
+  console.log(`  FAIL  ${what}: ${detail}\n        fix: ${fix}`);
+};
+
+async function output(argv: string[]): Promise<{ code: number; text: string }> {
+  try {
+    const p = Bun.spawn(argv, { stdout: "pipe", stderr: "pipe" });
+    const [o, e] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+    return { code: await p.exited, text: (o + e).trim() };
+  } catch (err) {
+    return { code: -1, text: (err as Error).message };
+  }
+}
+
+console.log("doctor: checking this machine for running submitted code\n");
+
+let config;
+try {
+  config = loadConfig(process.env);
+  ok("configuration", `SANDBOX=${config.SANDBOX}, pool ${config.SANDBOX_POOL_SIZE}, box ids ${config.ISOLATE_BOX_ID_START}..${config.ISOLATE_BOX_ID_START + config.ISOLATE_BOX_ID_COUNT - 1}`);
+} catch (err) {
+  fail("configuration", (err as Error).message, "fix the variable named above (see .env.example)");
+  process.exit(1);
+}
+
+// Compilers and runtimes, at the absolute paths the languages use inside the box.
+for (const [name, argv] of [
+  ["g++", ["/usr/bin/g++", "--version"]],
+  ["javac", ["/usr/bin/javac", "-version"]],
+  ["java", ["/usr/bin/java", "-version"]],
+  ["python3", ["/usr/bin/python3", "--version"]],
+] as const) {
+  const r = await output([...argv]);
+  if (r.code === 0) ok(name, r.text.split("\n")[0]!);
+  else fail(name, `not usable at ${argv[0]} (${r.text.slice(0, 120)})`, "apt install g++ default-jdk-headless python3");
+}
+
+// Control groups (bwrap uses them directly; isolate needs its own cgroup v2 delegation).
+const cg = await detectCgroups();
+if (cg.support) ok("control groups", `${cg.why}: memory, tasks and CPU time are limited per run`);
+else warn("control groups", cg.why, "run the server as root on a host with cgroup v2 (or v1 memory/pids/cpuacct) so memory and process limits are exact; rlimits are used meanwhile");
+
+// isolate's own environment check, when isolate is installed.
+const isolateBin = config.ISOLATE_BIN.includes("/") ? config.ISOLATE_BIN : Bun.which(config.ISOLATE_BIN);
+if (isolateBin) {
+  const v = await output([isolateBin, "--version"]);
+  ok("isolate", v.text.split("\n")[0] ?? "present");
+  const check = Bun.which("isolate-check-environment");
+  if (check) {
+    const r = await output([check]);
+    if (r.code === 0) ok("isolate-check-environment", "no problems reported");
+    else warn("isolate-check-environment", r.text.split("\n").filter((l) => /FAIL|WARN/i.test(l)).slice(0, 5).join("; ") || `exit ${r.code}`, "see docs/sandbox.md (isolate-check-environment --execute applies the fixes)");
+  }
+} else {
+  console.log("  info  isolate: not installed (optional; the production choice, see docs/sandbox.md)");
+}
+
+// Precompiled header.
+if (await pchIsCurrent(config.DATA_DIR)) ok("precompiled bits/stdc++.h", pchDir(config.DATA_DIR));
+else warn("precompiled bits/stdc++.h", `missing or stale in ${pchDir(config.DATA_DIR)}`, "bun scripts/prepare-sandbox.ts (C++ with bits/stdc++.h compiles ~5x slower meanwhile)");
+
+// The backend, proven by the languages' self-tests.
+const doctorConfig = loadConfig({
+  ...process.env,
+  SANDBOX_ROOT: `${config.SANDBOX_ROOT}-doctor`,
+  SANDBOX_POOL_SIZE: "1",
+  ISOLATE_BOX_ID_START: String(config.ISOLATE_BOX_ID_START + config.ISOLATE_BOX_ID_COUNT - 1),
+  ISOLATE_BOX_ID_COUNT: "1",
+});
+const notes: string[] = [];
+const sel = await createSandbox(doctorConfig, (m) => notes.push(m), { buildPch: false });
+if (!sel.backend) {
+  fail("sandbox", sel.reason ?? "none", "install bubblewrap (apt install bubblewrap) or isolate (docs/sandbox.md), or check SANDBOX");
+} else {
+  if (sel.name === "unsafe-local") warn("sandbox", "SANDBOX=unsafe-local is NOT a sandbox", "install bubblewrap or isolate and set SANDBOX=auto");
+  else ok("sandbox", sel.backend.description ?? sel.name);
+  if (sel.reason) console.log(`        note: ${sel.reason}`);
+  const box = await sel.backend.acquire();
+  try {
+    for (const id of LANGUAGE_IDS) {
+      const lang = getLanguage(id);
+      const started = performance.now();
+      const c = await compileSource(box, id, lang.selfTest.code);
+      if (!c.ok) {
+        fail(`self-test ${id}`, `compile ${c.result.status}: ${c.diagnostics.slice(0, 300)}`, c.result.status === "XX" ? "the sandbox failed: see the message" : `check ${lang.displayName}'s installation`);
+        continue;
+      }
+      const r = await runProgram(box, id, { entry: c.entry, artifacts: c.artifacts, stdin: lang.selfTest.stdin, timeLimitMs: 5000, memoryLimitKib: 256 * 1024 });
+      const ms = Math.round(performance.now() - started);
+      if (r.status === "OK" && r.stdout === lang.selfTest.expectedStdout) ok(`self-test ${id}`, `${lang.displayName}: compiled and ran in ${ms} ms (run ${r.cpuTimeMs} ms CPU, ${r.memoryKib} KiB)`);
+      else fail(`self-test ${id}`, `${r.status}${r.message ? ` (${r.message})` : ""}, output ${JSON.stringify(r.stdout.slice(0, 80))}, stderr ${JSON.stringify(r.stderr.slice(0, 200))}`, "see the message; run the contract suite: bun test isolate/contract.test.ts");
+    }
+  } finally {
+    await sel.backend.release(box);
+    await sel.backend.close();
+  }
+}
+
+console.log(failed ? "\ndoctor: problems found (see FAIL above)" : "\ndoctor: this machine can judge submissions");
+process.exit(failed ? 1 : 0);
