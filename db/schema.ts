@@ -128,6 +128,8 @@ export const submissions = sqliteTable(
     leaseOwner: text("lease_owner"),
     leaseExpiresAt: integer("lease_expires_at", { mode: "timestamp_ms" }),
     attempts: integer("attempts").notNull().default(0),
+    /** When the latest judging attempt claimed the job; the queue's fair share serves the least recently served user first. */
+    claimedAt: integer("claimed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     judgedAt: integer("judged_at", { mode: "timestamp_ms" }),
   },
@@ -183,3 +185,13 @@ export const aiRequests = sqliteTable(
   },
   (t) => [index("ai_requests_user_idx").on(t.userId, t.createdAt)],
 );
+
+/**
+ * Change counters bumped by triggers (migration 0003): `problems` counts every
+ * insert, update and delete on problems and test_cases, whoever makes it. The
+ * problem list cache (src/trpc/routers/problems.ts) compares it per request.
+ */
+export const revisions = sqliteTable("revisions", {
+  name: text("name").primaryKey(),
+  value: integer("value").notNull().default(0),
+});

@@ -1,15 +1,75 @@
 /**
- * The services every procedure can reach, built once at start (src/server.ts)
- * and passed down; and the per-request context that tRPC and the REST adapter
- * both build from a Hono request.
+ * The services every procedure can reach, built once at start (src/server.ts,
+ * via `buildServices`) and passed down; and the per-request context that tRPC
+ * and the REST adapter both build from a Hono request (`createContext`).
  */
+import type { Context as HonoContext } from "hono";
 import type { Config } from "./config.ts";
 import type { Database } from "../db/index.ts";
+import type { SandboxSelection } from "../isolate/index.ts";
+import type { Logger } from "./log.ts";
+import type { JudgeService } from "./judge/service.ts";
+import type { AiService } from "./ai/service.ts";
+import { RateLimiter } from "./lib/rate-limit.ts";
+import { readSessionToken, validateSessionToken } from "./auth/session.ts";
 
-/** Long-lived services. Issues that add a service add a field here. */
+/** The sandbox chosen at start by `createSandbox` (isolate/index.ts); `backend` is null when none is usable. */
+export type { SandboxSelection } from "../isolate/index.ts";
+
+/**
+ * Per-process rate limiters of the account and contact routes. Numbers and
+ * reasons: docs/decisions/022-login-throttling.md.
+ */
+export interface Limiters {
+  /** Failed sign-ins per normalised email: 5 per 15 minutes. */
+  loginByEmail: RateLimiter;
+  /** Failed sign-ins per client address: 100 per 15 minutes (campus NAT shares one address). */
+  loginByIp: RateLimiter;
+  /** Accounts created per client address: 20 per hour. */
+  registerByIp: RateLimiter;
+  /** Contact messages per client address: 5 per 10 minutes. */
+  contactByIp: RateLimiter;
+}
+
+/** Long-lived services. Issues that add a service add a field here (and a line in `buildServices`' callers). */
 export interface Services {
   config: Config;
   db: Database;
+  log: Logger;
+  /** HMAC-SHA256 key for session JWTs: SESSION_SECRET, or the one generated into DATA_DIR. */
+  sessionKey: Uint8Array;
+  sandbox: SandboxSelection;
+  limiters: Limiters;
+  /**
+   * Run, submit and the judge queue (src/judge/service.ts), created at start by
+   * `JudgeService.create`. Absent only in tests that do not judge; the judge
+   * procedures then answer SANDBOX_UNAVAILABLE.
+   */
+  judge?: JudgeService;
+  /**
+   * AI code review (src/ai/service.ts), created at start by `createAiService`.
+   * When absent, the ai router builds one from config, db, log and sandbox.
+   */
+  ai?: AiService;
+}
+
+/** Builds the default limiters; `now` lets tests drive the clock. */
+export function createLimiters(now?: () => number): Limiters {
+  const min = 60_000;
+  return {
+    loginByEmail: new RateLimiter({ limit: 5, windowMs: 15 * min, now }),
+    loginByIp: new RateLimiter({ limit: 100, windowMs: 15 * min, now }),
+    registerByIp: new RateLimiter({ limit: 20, windowMs: 60 * min, now }),
+    contactByIp: new RateLimiter({ limit: 5, windowMs: 10 * min, now }),
+  };
+}
+
+/**
+ * Assembles Services from the parts opened at start; fills in fresh limiters
+ * unless given.
+ */
+export function buildServices(parts: Omit<Services, "limiters"> & { limiters?: Limiters }): Services {
+  return { ...parts, limiters: parts.limiters ?? createLimiters() };
 }
 
 /** The signed-in user as procedures see it (public columns only). */
@@ -25,8 +85,71 @@ export interface Context extends Services {
   user: SessionUser | null;
   /** Hashed id of the current session (for logout), null when signed out. */
   sessionId: string | null;
-  /** Client address (honours X-Forwarded-For only with TRUST_PROXY). */
+  /** Client address (honours X-Forwarded-For only with TRUST_PROXY); "unknown" when not known. */
   ip: string;
+  /** The request reached us over HTTPS (directly, or per X-Forwarded-Proto with TRUST_PROXY): cookies get `Secure`. */
+  https: boolean;
   /** Headers to add to the response (Set-Cookie on login/logout/renewal). */
   resHeaders: Headers;
+}
+
+/** What Bun.serve passes as Hono's `env`: only requestIP is used. */
+interface BunServerEnv {
+  requestIP?: (req: Request) => { address: string } | null;
+}
+
+/**
+ * The client address: with TRUST_PROXY, the last X-Forwarded-For entry (the
+ * one our own proxy appended; earlier entries are client-controlled);
+ * otherwise the socket's peer address from Bun.serve.
+ */
+export function clientIp(c: HonoContext, trustProxy: boolean): string {
+  if (trustProxy) {
+    const xff = c.req.header("x-forwarded-for");
+    const last = xff?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+    if (last) return last;
+  }
+  const env = c.env as BunServerEnv | undefined;
+  try {
+    return env?.requestIP?.(c.req.raw)?.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Whether the request came over HTTPS (X-Forwarded-Proto counts only with TRUST_PROXY). */
+export function isHttps(c: HonoContext, trustProxy: boolean): boolean {
+  if (new URL(c.req.url).protocol === "https:") return true;
+  return trustProxy && c.req.header("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+}
+
+/**
+ * Builds the per-request context: authenticates the `Authorization: Bearer`
+ * token, or (when no Authorization header is present) the session cookie, and
+ * renews a session past half its life (Set-Cookie plus `X-Session-Token` on
+ * `resHeaders`).
+ * @param resHeaders headers merged into the response (the tRPC fetch adapter passes its own).
+ */
+export async function createContext(
+  services: Services,
+  c: HonoContext,
+  resHeaders: Headers = new Headers(),
+): Promise<Context> {
+  const ip = clientIp(c, services.config.TRUST_PROXY);
+  const https = isHttps(c, services.config.TRUST_PROXY);
+  const token = readSessionToken(c.req.header("authorization"), c.req.header("cookie"));
+  let user: SessionUser | null = null;
+  let sessionId: string | null = null;
+  if (token) {
+    const session = await validateSessionToken(services, token);
+    if (session) {
+      user = session.user;
+      sessionId = session.sessionId;
+      if (session.renewed) {
+        resHeaders.append("Set-Cookie", session.renewed.cookie(https));
+        resHeaders.set("X-Session-Token", session.renewed.token);
+      }
+    }
+  }
+  return { ...services, user, sessionId, ip, https, resHeaders };
 }

@@ -24,6 +24,7 @@ export const ERRORS = {
     message: "Too many failed sign-in attempts. Try again later.",
   },
   RATE_LIMITED: { status: 429, code: "TOO_MANY_REQUESTS", message: "Too many requests. Try again later." },
+  FORBIDDEN_ORIGIN: { status: 403, code: "FORBIDDEN", message: "Cross-site request refused" },
   PROBLEM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Problem not found" },
   SUBMISSION_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Submission not found" },
   NOT_PROBLEM_OWNER_UPDATE: { status: 403, code: "FORBIDDEN", message: "You can only update your own problems" },

@@ -26,6 +26,9 @@ export function describeZodError(err: ZodError): { field: string; message: strin
 }
 
 const t = initTRPC.context<Context>().create({
+  // Subscriptions stream over SSE through the fetch adapter; a ping every 10 s
+  // keeps proxies and Bun.serve's idle timeout (src/server.ts) from closing them.
+  sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 30_000 } },
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     let app: AppErrorData | undefined;

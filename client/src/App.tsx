@@ -1,0 +1,95 @@
+/**
+ * Routes (spec §2) and their guards. Guests are sent from signed-in pages to
+ * /signin; signed-in users are sent from /signin and /signup to /problems.
+ * While the start-up session check runs, guarded routes show Loading...
+ * The solving page (Monaco) and the history page (syntax highlighter) are
+ * separate chunks, loaded only when visited.
+ */
+import { lazy, Suspense, type ReactNode } from "react";
+import { Redirect, Route, Switch } from "wouter";
+import { useAuth } from "./lib/auth.tsx";
+import { LandingPage } from "./pages/LandingPage.tsx";
+import { SignInPage } from "./pages/SignInPage.tsx";
+import { SignUpPage } from "./pages/SignUpPage.tsx";
+import { ProblemsPage } from "./pages/ProblemsPage.tsx";
+import { AboutPage } from "./pages/AboutPage.tsx";
+import { ContactPage } from "./pages/ContactPage.tsx";
+import { PrivacyPage } from "./pages/PrivacyPage.tsx";
+import { TermsPage } from "./pages/TermsPage.tsx";
+import { NotFoundPage } from "./pages/NotFoundPage.tsx";
+import { FullPageLoading } from "./components/Loading.tsx";
+
+const SolvePage = lazy(() => import("./pages/SolvePage.tsx"));
+const MySubmissionsPage = lazy(() => import("./pages/MySubmissionsPage.tsx"));
+
+/** Renders children only for a signed-in user; guests go to /signin. */
+function RequireAuth({ children }: { children: ReactNode }) {
+  const { status } = useAuth();
+  if (status === "loading") return <FullPageLoading />;
+  if (status === "unauthenticated") return <Redirect to="/signin" replace />;
+  return <>{children}</>;
+}
+
+/** Renders children only for a guest; signed-in users go to /problems. */
+function GuestOnly({ children }: { children: ReactNode }) {
+  const { status } = useAuth();
+  if (status === "loading") return <FullPageLoading />;
+  if (status === "authenticated") return <Redirect to="/problems" replace />;
+  return <>{children}</>;
+}
+
+export function App() {
+  return (
+    <Suspense fallback={<FullPageLoading />}>
+      <Switch>
+        <Route path="/">
+          <LandingPage />
+        </Route>
+        <Route path="/signin">
+          <GuestOnly>
+            <SignInPage />
+          </GuestOnly>
+        </Route>
+        <Route path="/signup">
+          <GuestOnly>
+            <SignUpPage />
+          </GuestOnly>
+        </Route>
+        <Route path="/problems">
+          <RequireAuth>
+            <ProblemsPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/solve/:id">
+          {(params) => (
+            <RequireAuth>
+              <SolvePage key={params.id} problemId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/my-submissions/:problemId">
+          {(params) => (
+            <RequireAuth>
+              <MySubmissionsPage key={params.problemId} problemId={params.problemId} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/about">
+          <AboutPage />
+        </Route>
+        <Route path="/contact">
+          <ContactPage />
+        </Route>
+        <Route path="/privacy">
+          <PrivacyPage />
+        </Route>
+        <Route path="/terms">
+          <TermsPage />
+        </Route>
+        <Route>
+          <NotFoundPage />
+        </Route>
+      </Switch>
+    </Suspense>
+  );
+}

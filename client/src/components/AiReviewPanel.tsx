@@ -1,0 +1,92 @@
+/**
+ * The AI review panel (spec §2, §4, §8, §9: min 250 px, max 500 px, scrolls):
+ * closable, titled AI Code Review; busy text `AI is analyzing your code...`;
+ * markdown rendered by react-markdown with raw HTML dropped and sanitized
+ * (rehype-sanitize), links opened safely. Streams text in as it arrives.
+ * Re-analyze and `Review completed successfully` only once a review exists
+ * and none is loading.
+ */
+import Markdown, { type Components } from "react-markdown";
+import rehypeSanitize from "rehype-sanitize";
+
+export interface AiPanelState {
+  loading: boolean;
+  /** The review so far (grows while streaming). */
+  review: string;
+  /** A message shown instead of a review (empty code, failure). */
+  message: string | null;
+  /** Which reviewer answered, once the server has said so. */
+  source?: { provider: string; model: string; cached: boolean };
+}
+
+const PROVIDER_LABEL: Record<string, string> = {
+  offline: "Offline reviewer (compiler, sample run and heuristics; no AI model)",
+  gemini: "Gemini",
+  openai: "AI model",
+};
+
+function sourceLabel(source: NonNullable<AiPanelState["source"]>): string {
+  const name = PROVIDER_LABEL[source.provider] ?? source.provider;
+  const model = source.provider !== "offline" && source.model ? ` · ${source.model}` : "";
+  return `${name}${model}${source.cached ? " · cached" : ""}`;
+}
+
+const components: Components = {
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+      {children}
+    </a>
+  ),
+};
+
+interface Props {
+  state: AiPanelState;
+  onClose: () => void;
+  onReanalyze: () => void;
+  disabled: boolean;
+}
+
+export function AiReviewPanel({ state, onClose, onReanalyze, disabled }: Props) {
+  const complete = !state.loading && state.review !== "" && state.message === null;
+  return (
+    <section className="card ai-panel" aria-labelledby="ai-panel-title" aria-busy={state.loading}>
+      <div className="ai-panel-head">
+        <h2 id="ai-panel-title">
+          <svg width="18" height="18" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" className="ai-icon">
+            <path d="M12 2l1.9 5.6L19.5 9.5l-5.6 1.9L12 17l-1.9-5.6L4.5 9.5l5.6-1.9zM19 14l.9 2.6 2.6.9-2.6.9L19 21l-.9-2.6-2.6-.9 2.6-.9zM5 15l.7 1.8 1.8.7-1.8.7L5 20l-.7-1.8-1.8-.7 1.8-.7z" />
+          </svg>{" "}
+          AI Code Review
+        </h2>
+        <button type="button" className="icon-button" aria-label="Close AI review" onClick={onClose}>
+          ✕
+        </button>
+      </div>
+      <div className="ai-panel-body" tabIndex={0} role="region" aria-label="Review" aria-live="polite">
+        {state.message !== null && <p className={state.loading ? "muted" : "error-text"}>{state.message}</p>}
+        {state.review !== "" && (
+          <div className="markdown">
+            <Markdown skipHtml rehypePlugins={[rehypeSanitize]} components={components}>
+              {state.review}
+            </Markdown>
+          </div>
+        )}
+        {state.loading && (
+          <p className="pending-line muted">
+            <span className="spinner" aria-hidden="true" /> AI is analyzing your code...
+          </p>
+        )}
+      </div>
+      {complete && (
+        <div className="ai-panel-foot">
+          <span className="ok-text" role="status">
+            ✓ Review completed successfully
+          </span>
+          {state.source && <span className="muted ai-source">{sourceLabel(state.source)}</span>}
+          <button type="button" className="btn btn-ghost btn-sm" onClick={onReanalyze} disabled={disabled}>
+            Re-analyze
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+/** Read-only code with syntax highlighting (prism-react-renderer), themed for light and dark mode. */
+import { Highlight, Prism, themes } from "prism-react-renderer";
+import { useTheme } from "../lib/theme.tsx";
+
+// prism-react-renderer bundles C++ and Python but not Java: a compact Java
+// grammar on top of clike, after prismjs's prism-java component.
+if (!Prism.languages.java) {
+  Prism.languages.java = Prism.languages.extend("clike", {
+    "class-name": /\b[A-Z]\w*(?=\s*(?:[<\[(.]|\w+\s*[=;,)]))|(?<=\b(?:class|interface|enum|extends|implements|new|record)\s+)[A-Z]\w*/,
+    keyword:
+      /\b(?:abstract|assert|boolean|break|byte|case|catch|char|class|const|continue|default|do|double|else|enum|exports|extends|final|finally|float|for|goto|if|implements|import|instanceof|int|interface|long|module|native|new|non-sealed|null|open|opens|package|permits|private|protected|provides|public|record|requires|return|sealed|short|static|strictfp|super|switch|synchronized|this|throw|throws|to|transient|transitive|try|uses|var|void|volatile|while|with|yield)\b/,
+    number: /\b0b[01][01_]*L?\b|\b0x(?:\.[\da-f_p+-]+|[\da-f_]+(?:\.[\da-f_p+-]+)?)\b|(?:\b\d[\d_]*(?:\.[\d_]*)?|\B\.\d[\d_]*)(?:e[+-]?\d[\d_]*)?[dfl]?/i,
+    operator: /<<=?|>>>?=?|->|--|\+\+|&&|\|\||::|[?:~]|[-+*/%&|^!=<>]=?/,
+  });
+}
+
+const PRISM_LANGUAGE: Record<string, string> = { cpp: "cpp", java: "java", py: "python" };
+
+export function CodeBlock({ code, language }: { code: string; language: string }) {
+  const { dark } = useTheme();
+  return (
+    <Highlight code={code.replace(/\s+$/, "")} language={PRISM_LANGUAGE[language] ?? "clike"} theme={dark ? themes.vsDark : themes.github}>
+      {({ className, style, tokens, getLineProps, getTokenProps }) => (
+        <pre className={`code-block ${className}`} style={style} tabIndex={0} aria-label={`Submitted ${language} code`}>
+          {tokens.map((line, i) => {
+            const { key: _lineKey, ...lineProps } = getLineProps({ line, key: i });
+            return (
+              <div key={i} {...lineProps}>
+                <span className="line-no" aria-hidden="true">
+                  {i + 1}
+                </span>
+                {line.map((token, j) => {
+                  const { key: _tokenKey, ...tokenProps } = getTokenProps({ token, key: j });
+                  return <span key={j} {...tokenProps} />;
+                })}
+              </div>
+            );
+          })}
+        </pre>
+      )}
+    </Highlight>
+  );
+}

@@ -1,0 +1,247 @@
+/**
+ * The solving page's output panel (spec §2, §4, §9: min 180 px, max 300 px,
+ * scrolls). Shows, in order of a run's life: `Compiling...` or
+ * `Submitting...`; then the custom-input run and the sample run (output,
+ * expected output, result, time, memory); or, for a submission, a progress
+ * bar and one row per test as the server judges, the final verdict and
+ * `Submission saved.`. Hidden tests show verdict, time and memory only. A
+ * compile error shows the spec's headline with the compiler's diagnostics.
+ */
+import { useLayoutEffect, useRef } from "react";
+import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
+
+export interface RunOutcome {
+  output: string;
+  stderr: string;
+  verdict: string;
+  exitCode: number | null;
+  timeMs: number;
+  memoryKib: number;
+}
+
+export interface SampleOutcome extends RunOutcome {
+  expected: string;
+  correct: boolean;
+}
+
+export interface TestRow {
+  index: number;
+  isSample: boolean;
+  verdict: string;
+  timeMs: number;
+  memoryKib: number;
+}
+
+export interface SubmissionProgress {
+  status: "queued" | "compiling" | "running" | "done";
+  /** Tests finished so far and tests in all (sample + hidden); total 0 until known. */
+  testsDone: number;
+  testsTotal: number;
+  tests: TestRow[];
+  verdict: string | null;
+  compileOutput: string | null;
+}
+
+export type OutputState =
+  | { kind: "empty" }
+  | { kind: "pending"; text: "Compiling..." | "Submitting..." }
+  | { kind: "run"; custom?: RunOutcome; sample?: SampleOutcome; notes: string[] }
+  | { kind: "compileError"; diagnostics: string }
+  | { kind: "error"; message: string }
+  | { kind: "submission"; progress: SubmissionProgress; saved: boolean };
+
+/** The spec's headline for a compile error (spec §8). */
+export const SYNTAX_ERROR_HEADLINE = "❌ Error: There is a syntax error in your program.";
+
+function Metrics({ r }: { r: { timeMs: number; memoryKib: number; verdict: string; exitCode?: number | null } }) {
+  return (
+    <p className="metrics">
+      <span>Time: {formatMs(r.timeMs)}</span>
+      <span>Memory: {formatKib(r.memoryKib)}</span>
+      {r.verdict !== "AC" && r.verdict !== "OK" && r.verdict !== "WA" && (
+        <span className="error-text">
+          {verdictName(r.verdict)}
+          {r.exitCode ? ` (exit code ${r.exitCode})` : ""}
+        </span>
+      )}
+    </p>
+  );
+}
+
+function RunBlock({ title, r }: { title: string; r: RunOutcome }) {
+  return (
+    <section className="out-section">
+      <h3>{title}</h3>
+      <pre className="pre-box">{r.output || <span className="muted">(no output)</span>}</pre>
+      {r.stderr && (
+        <>
+          <h4>Standard Error</h4>
+          <pre className="pre-box error-text">{r.stderr}</pre>
+        </>
+      )}
+      <Metrics r={r} />
+    </section>
+  );
+}
+
+function progressText(p: SubmissionProgress): string {
+  if (p.status === "queued") return "Queued...";
+  if (p.status === "compiling") return "Compiling...";
+  if (p.status === "running") {
+    const current = Math.min(p.testsDone + 1, p.testsTotal);
+    return p.testsTotal ? `Running test ${current} of ${p.testsTotal}...` : "Running...";
+  }
+  return "Judged";
+}
+
+export function OutputPanel({ state }: { state: OutputState }) {
+  const panel = useRef<HTMLDivElement>(null);
+  // Follow a submission like a log: new test rows, the verdict and "Submission saved." stay in view.
+  useLayoutEffect(() => {
+    const el = panel.current;
+    if (el && state.kind === "submission") el.scrollTop = el.scrollHeight;
+    else if (el) el.scrollTop = 0;
+  }, [state]);
+  return (
+    <div ref={panel} className="output-panel" aria-live="polite" aria-label="Output" role="region" tabIndex={0}>
+      {renderState(state)}
+    </div>
+  );
+}
+
+function renderState(state: OutputState) {
+  switch (state.kind) {
+    case "empty":
+      return <p className="muted">Your output will appear here...</p>;
+    case "pending":
+      return (
+        <p className="pending-line">
+          <span className="spinner" aria-hidden="true" /> {state.text}
+        </p>
+      );
+    case "error":
+      return <p className="error-text">{state.message}</p>;
+    case "compileError":
+      return (
+        <section>
+          <p className="error-text strong">{SYNTAX_ERROR_HEADLINE}</p>
+          {state.diagnostics && <pre className="pre-box diagnostics">{state.diagnostics}</pre>}
+        </section>
+      );
+    case "run":
+      return (
+        <>
+          {state.custom && <RunBlock title="Custom Input Output" r={state.custom} />}
+          {state.sample && (
+            <section className="out-section">
+              <h3>Sample Test</h3>
+              <div className="io-grid">
+                <div>
+                  <h4>Your Output</h4>
+                  <pre className="pre-box">{state.sample.output || <span className="muted">(no output)</span>}</pre>
+                </div>
+                <div>
+                  <h4>Expected Output</h4>
+                  <pre className="pre-box">{state.sample.expected}</pre>
+                </div>
+              </div>
+              {state.sample.stderr && (
+                <>
+                  <h4>Standard Error</h4>
+                  <pre className="pre-box error-text">{state.sample.stderr}</pre>
+                </>
+              )}
+              <p className={`result-line ${state.sample.correct ? "ok" : "bad"}`}>
+                {state.sample.correct ? "✅ Sample test passed" : "❌ Sample test failed"}
+              </p>
+              <Metrics r={state.sample} />
+            </section>
+          )}
+          {state.notes.map((n) => (
+            <p key={n} className="muted">
+              {n}
+            </p>
+          ))}
+        </>
+      );
+    case "submission": {
+      const p = state.progress;
+      const done = p.status === "done";
+      const percent = done ? 100 : p.testsTotal ? Math.round((p.testsDone / p.testsTotal) * 100) : 0;
+      return (
+        <section>
+          <div className="progress-head">
+            <span>
+              {done && p.verdict ? (
+                <>
+                  Judging complete: <strong className={p.verdict === "AC" ? "ok" : "bad"}>{verdictName(p.verdict)}</strong>
+                </>
+              ) : (
+                progressText(p)
+              )}
+            </span>
+            {p.testsTotal > 0 && (
+              <span className="muted">
+                {p.testsDone}/{p.testsTotal} tests
+              </span>
+            )}
+          </div>
+          <div
+            className="progress-bar"
+            role="progressbar"
+            aria-label="Judging progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+          >
+            <div className={`progress-fill${done && p.verdict && p.verdict !== "AC" ? " failed" : ""}`} style={{ width: `${percent}%` }} />
+          </div>
+          {p.tests.length > 0 && (
+            <table className="test-table">
+              <caption className="sr-only">Test results</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Test</th>
+                  <th scope="col">Verdict</th>
+                  <th scope="col">Time</th>
+                  <th scope="col">Memory</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.tests.map((t) => (
+                  <tr key={t.index} data-testid="test-row">
+                    <td>{t.isSample ? "Sample" : `Test ${t.index}`}</td>
+                    <td>
+                      <span className={`verdict-chip ${t.verdict === "AC" ? "verdict-ac" : "verdict-fail"}`}>{t.verdict}</span>{" "}
+                      <span className="verdict-full">{verdictName(t.verdict)}</span>
+                    </td>
+                    <td>{formatMs(t.timeMs)}</td>
+                    <td>{formatKib(t.memoryKib)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {done && p.verdict === "CE" && (
+            <>
+              <p className="error-text strong">{SYNTAX_ERROR_HEADLINE}</p>
+              {p.compileOutput && <pre className="pre-box diagnostics">{p.compileOutput}</pre>}
+            </>
+          )}
+          {done && p.verdict && (
+            <p className={`final-verdict ${p.verdict === "AC" ? "ok" : "bad"}`} data-testid="final-verdict">
+              {p.verdict === "AC" ? "✅" : "❌"} {verdictName(p.verdict)}
+              {p.testsTotal > 0 && (
+                <span className="muted">
+                  {" "}
+                  · {p.tests.filter((t) => t.verdict === "AC").length}/{p.testsTotal} tests passed
+                </span>
+              )}
+            </p>
+          )}
+          {state.saved && <p className="saved-line">Submission saved.</p>}
+        </section>
+      );
+    }
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Create/Edit problem modal (spec §2, §4, §5): all statement fields,
+ * difficulty, the judge's time limit, memory limit and checker, and the
+ * repeatable hidden test cases (one empty case to start, + Add Test Case,
+ * Remove). Native <dialog> gives focus trapping and Escape (= Cancel).
+ */
+import { useEffect, useRef, type FormEvent } from "react";
+import type { Checker, Difficulty } from "../lib/types.ts";
+import { Spinner } from "./Loading.tsx";
+
+export interface ProblemFormValues {
+  title: string;
+  description: string;
+  inputFormat: string;
+  outputFormat: string;
+  constraints: string;
+  sampleInput: string;
+  sampleOutput: string;
+  difficulty: Difficulty;
+  /** Per-test CPU time limit, milliseconds. */
+  timeLimitMs: number;
+  /** Memory limit shown in MiB; converted to KiB (`memoryLimitKib`) when sent. */
+  memoryLimitMib: number;
+  checker: Checker;
+  hiddenTestCases: { input: string; expectedOutput: string }[];
+}
+
+/** Server bounds (src/trpc/routers/problems.ts PROBLEM_LIMITS) mirrored for the inputs' min/max. */
+export const TIME_LIMIT_MS = { min: 100, max: 10_000, default: 2000 };
+export const MEMORY_LIMIT_MIB = { min: 16, max: 1024, default: 256 };
+
+/** A blank form: difficulty easy, default limits, line checker, one empty hidden test case (spec §4). */
+export function blankProblemForm(): ProblemFormValues {
+  return {
+    title: "",
+    description: "",
+    inputFormat: "",
+    outputFormat: "",
+    constraints: "",
+    sampleInput: "",
+    sampleOutput: "",
+    difficulty: "easy",
+    timeLimitMs: TIME_LIMIT_MS.default,
+    memoryLimitMib: MEMORY_LIMIT_MIB.default,
+    checker: "lines",
+    hiddenTestCases: [{ input: "", expectedOutput: "" }],
+  };
+}
+
+const CHECKER_OPTIONS: { value: Checker; label: string }[] = [
+  { value: "lines", label: "Lines (ignore trailing whitespace)" },
+  { value: "tokens", label: "Tokens (any whitespace)" },
+  { value: "float", label: "Floating point (1e-6 tolerance)" },
+];
+
+type TextKey = "title" | "description" | "inputFormat" | "outputFormat" | "constraints" | "sampleInput" | "sampleOutput";
+const TEXT_FIELDS: { key: TextKey; label: string; multiline: boolean; mono?: boolean; placeholder: string }[] = [
+  { key: "title", label: "Problem Title", multiline: false, placeholder: "e.g. Sum of Two Numbers" },
+  { key: "description", label: "Problem Description", multiline: true, placeholder: "Describe the task..." },
+  { key: "inputFormat", label: "Input Format", multiline: true, placeholder: "What the input looks like" },
+  { key: "outputFormat", label: "Output Format", multiline: true, placeholder: "What the program must print" },
+  { key: "constraints", label: "Constraints", multiline: true, placeholder: "e.g. 1 ≤ n ≤ 10^5" },
+  { key: "sampleInput", label: "Sample Input", multiline: true, mono: true, placeholder: "Sample input" },
+  { key: "sampleOutput", label: "Sample Output", multiline: true, mono: true, placeholder: "Expected output for the sample" },
+];
+
+interface Props {
+  open: boolean;
+  mode: "create" | "edit";
+  values: ProblemFormValues;
+  onChange: (values: ProblemFormValues) => void;
+  onSubmit: () => void;
+  onCancel: () => void;
+  saving: boolean;
+  error: string | null;
+}
+
+export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCancel, saving, error }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+
+  const set = <K extends keyof ProblemFormValues>(key: K, value: ProblemFormValues[K]) => onChange({ ...values, [key]: value });
+  const setCase = (index: number, key: "input" | "expectedOutput", value: string) =>
+    set(
+      "hiddenTestCases",
+      values.hiddenTestCases.map((tc, i) => (i === index ? { ...tc, [key]: value } : tc)),
+    );
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    onSubmit();
+  }
+
+  const title = mode === "edit" ? "Edit Problem" : "Create New Problem";
+  return (
+    <dialog
+      ref={dialog}
+      className="modal"
+      aria-labelledby="problem-form-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      {open && (
+        <form className="modal-body form" onSubmit={submit}>
+          <div className="modal-head">
+            <h2 id="problem-form-title">{title}</h2>
+            <button type="button" className="icon-button" aria-label="Close" onClick={onCancel}>
+              ✕
+            </button>
+          </div>
+          {TEXT_FIELDS.map((f) => (
+            <div className="field" key={f.key}>
+              <label htmlFor={`pf-${f.key}`}>{f.label}</label>
+              {f.multiline ? (
+                <textarea
+                  id={`pf-${f.key}`}
+                  required
+                  rows={f.key === "description" ? 5 : 3}
+                  className={f.mono ? "mono" : undefined}
+                  placeholder={f.placeholder}
+                  value={values[f.key]}
+                  onChange={(e) => set(f.key, e.target.value)}
+                />
+              ) : (
+                <input id={`pf-${f.key}`} required placeholder={f.placeholder} value={values[f.key]} onChange={(e) => set(f.key, e.target.value)} autoFocus />
+              )}
+            </div>
+          ))}
+          <div className="field-row three">
+            <div className="field">
+              <label htmlFor="pf-difficulty">Difficulty Level</label>
+              <select id="pf-difficulty" value={values.difficulty} onChange={(e) => set("difficulty", e.target.value as Difficulty)}>
+                <option value="easy">Easy</option>
+                <option value="medium">Medium</option>
+                <option value="hard">Hard</option>
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="pf-time">Time Limit (ms)</label>
+              <input
+                id="pf-time"
+                type="number"
+                required
+                min={TIME_LIMIT_MS.min}
+                max={TIME_LIMIT_MS.max}
+                step={100}
+                value={Number.isNaN(values.timeLimitMs) ? "" : values.timeLimitMs}
+                onChange={(e) => set("timeLimitMs", e.target.valueAsNumber)}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="pf-memory">Memory Limit (MiB)</label>
+              <input
+                id="pf-memory"
+                type="number"
+                required
+                min={MEMORY_LIMIT_MIB.min}
+                max={MEMORY_LIMIT_MIB.max}
+                step={1}
+                value={Number.isNaN(values.memoryLimitMib) ? "" : values.memoryLimitMib}
+                onChange={(e) => set("memoryLimitMib", e.target.valueAsNumber)}
+              />
+            </div>
+          </div>
+          <div className="field">
+            <label htmlFor="pf-checker">Output Checker</label>
+            <select id="pf-checker" value={values.checker} onChange={(e) => set("checker", e.target.value as Checker)}>
+              {CHECKER_OPTIONS.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </div>
+
+          <fieldset className="test-cases">
+            <legend>Hidden Test Cases</legend>
+            {values.hiddenTestCases.map((tc, i) => (
+              <div className="test-case" key={i}>
+                <div className="test-case-head">
+                  <span className="test-case-title">Test Case {i + 1}</span>
+                  <button
+                    type="button"
+                    className="btn btn-danger-ghost btn-sm"
+                    aria-label={`Remove test case ${i + 1}`}
+                    onClick={() => set("hiddenTestCases", values.hiddenTestCases.filter((_, j) => j !== i))}
+                  >
+                    Remove
+                  </button>
+                </div>
+                <div className="field-row">
+                  <div className="field">
+                    <label htmlFor={`pf-tc-${i}-input`}>Input</label>
+                    <textarea id={`pf-tc-${i}-input`} className="mono" rows={3} value={tc.input} onChange={(e) => setCase(i, "input", e.target.value)} />
+                  </div>
+                  <div className="field">
+                    <label htmlFor={`pf-tc-${i}-output`}>Expected Output</label>
+                    <textarea id={`pf-tc-${i}-output`} className="mono" rows={3} value={tc.expectedOutput} onChange={(e) => setCase(i, "expectedOutput", e.target.value)} />
+                  </div>
+                </div>
+              </div>
+            ))}
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              onClick={() => set("hiddenTestCases", [...values.hiddenTestCases, { input: "", expectedOutput: "" }])}
+            >
+              + Add Test Case
+            </button>
+          </fieldset>
+
+          {error && (
+            <p className="alert alert-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="modal-actions">
+            <button type="button" className="btn btn-ghost" onClick={onCancel}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary" disabled={saving}>
+              {saving && <Spinner />} {mode === "edit" ? "Update Problem" : "Create Problem"}
+            </button>
+          </div>
+        </form>
+      )}
+    </dialog>
+  );
+}

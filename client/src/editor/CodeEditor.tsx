@@ -1,0 +1,38 @@
+/**
+ * The code editor: Monaco through @monaco-editor/react, using the locally
+ * bundled monaco-editor (./monaco-setup.ts), 400 px high, dark theme, font
+ * size 16, no minimap (spec §2, §9). Default export so the solving page can
+ * load it lazily: Monaco's chunk is fetched only here.
+ */
+import "./monaco-setup.ts";
+import Editor from "@monaco-editor/react";
+
+const MONACO_LANGUAGE: Record<string, string> = { cpp: "cpp", java: "java", py: "python" };
+
+interface Props {
+  value: string;
+  language: string;
+  onChange: (code: string) => void;
+}
+
+export default function CodeEditor({ value, language, onChange }: Props) {
+  return (
+    <Editor
+      height="400px"
+      theme="vs-dark"
+      language={MONACO_LANGUAGE[language] ?? "plaintext"}
+      value={value}
+      onChange={(v) => onChange(v ?? "")}
+      loading={<div className="editor-loading">Loading editor...</div>}
+      options={{
+        fontSize: 16,
+        minimap: { enabled: false },
+        automaticLayout: true,
+        scrollBeyondLastLine: false,
+        tabSize: 4,
+        ariaLabel: "Code editor",
+        fixedOverflowWidgets: true,
+      }}
+    />
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * Session state (spec §4): `loading` until the start-up check ends, then
+ * `authenticated` or `unauthenticated`.
+ *
+ * At start: no stored token → unauthenticated; otherwise `GET /api/auth/me`
+ * with the bearer token; 200 → authenticated, anything else removes the token
+ * (a 401 silently, other failures logged). `login` stores the token;
+ * `logout` calls the server and always ends signed out, even if that fails.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { keepRenewedToken, useTRPCClient } from "./trpc.ts";
+import { getToken, removeToken, setToken } from "./storage.ts";
+
+export type SessionStatus = "loading" | "authenticated" | "unauthenticated";
+
+export interface SessionUserView {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+interface AuthValue {
+  status: SessionStatus;
+  user: SessionUserView | null;
+  /** Stores the token from a successful login and marks the session authenticated. */
+  login: (token: string, user: SessionUserView | null) => void;
+  /** Calls the server's logout, then always removes the token and signs out. */
+  logout: () => Promise<void>;
+  /** Drops a session the server no longer accepts (a 401 mid-session), without calling the server. */
+  expire: () => void;
+}
+
+const AuthContext = createContext<AuthValue | null>(null);
+
+function readUser(body: unknown): SessionUserView | null {
+  if (body && typeof body === "object" && "user" in body) {
+    const u = body.user as Partial<SessionUserView> | null;
+    if (u && typeof u.id === "string") {
+      return { id: u.id, firstName: u.firstName ?? "", lastName: u.lastName ?? "", email: u.email ?? "" };
+    }
+  }
+  return null;
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<SessionStatus>(() => (getToken() ? "loading" : "unauthenticated"));
+  const [user, setUser] = useState<SessionUserView | null>(null);
+
+  useEffect(() => {
+    const token = getToken();
+    if (!token) return;
+    let cancelled = false;
+    (async () => {
+      try {
+        const res = await fetch("/api/auth/me", {
+          headers: { Authorization: `Bearer ${token}` },
+          credentials: "include",
+        });
+        if (cancelled) return;
+        if (res.status === 200) {
+          keepRenewedToken(res);
+          setUser(readUser(await res.json().catch(() => null)));
+          setStatus("authenticated");
+          return;
+        }
+        if (res.status !== 401) console.warn(`Session check failed with status ${res.status}`);
+      } catch (err) {
+        if (cancelled) return;
+        console.warn("Session check failed:", err);
+      }
+      removeToken();
+      setUser(null);
+      setStatus("unauthenticated");
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const login = useCallback((token: string, loggedIn: SessionUserView | null) => {
+    setToken(token);
+    setUser(loggedIn);
+    setStatus("authenticated");
+  }, []);
+
+  const expire = useCallback(() => {
+    removeToken();
+    setUser(null);
+    setStatus("unauthenticated");
+    queryClient.clear();
+  }, [queryClient]);
+
+  const logout = useCallback(async () => {
+    try {
+      await client.auth.logout.mutate();
+    } catch (err) {
+      console.warn("Logout call failed:", err);
+    } finally {
+      expire();
+    }
+  }, [client, expire]);
+
+  const value = useMemo(() => ({ status, user, login, logout, expire }), [status, user, login, logout, expire]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/**
+ * @returns the session state and actions.
+ * @throws Error when used outside `<AuthProvider>` (a developer error, spec §8).
+ */
+export function useAuth(): AuthValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error("useAuth must be used within an AuthProvider");
+  return value;
+}

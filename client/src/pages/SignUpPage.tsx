@@ -1,0 +1,89 @@
+/**
+ * Registration (spec §2, §4, §8): on success shows the server's message and
+ * goes to /signin after 1.5 s; on failure the server's message, else the
+ * error's own, else "Something went wrong.".
+ */
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Link, useLocation } from "wouter";
+import { useMutation } from "@tanstack/react-query";
+import { AuthLayout } from "../components/AuthLayout.tsx";
+import { Spinner } from "../components/Loading.tsx";
+import { useTRPC } from "../lib/trpc.ts";
+
+/** Spec §9: registration redirect delay. */
+const REDIRECT_DELAY_MS = 1500;
+
+export function SignUpPage() {
+  const trpc = useTRPC();
+  const [, navigate] = useLocation();
+  const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
+  const [message, setMessage] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const register = useMutation(trpc.auth.register.mutationOptions());
+
+  const update = (key: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setMessage(null);
+    try {
+      const res = await register.mutateAsync(form);
+      setMessage({ kind: "success", text: res.message || "Registration successful!" });
+      timer.current = setTimeout(() => navigate("/signin"), REDIRECT_DELAY_MS);
+    } catch (err) {
+      const text = err instanceof Error && err.message ? err.message : "Something went wrong.";
+      setMessage({ kind: "error", text });
+    }
+  }
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">Join Our Community</h1>
+      <p className="auth-subtitle muted">Create your account to start coding.</p>
+      <form className="form" onSubmit={onSubmit}>
+        <div className="field-row">
+          <div className="field">
+            <label htmlFor="signup-first">First Name</label>
+            <input id="signup-first" required value={form.firstName} onChange={update("firstName")} autoComplete="given-name" placeholder="Ada" />
+          </div>
+          <div className="field">
+            <label htmlFor="signup-last">Last Name</label>
+            <input id="signup-last" required value={form.lastName} onChange={update("lastName")} autoComplete="family-name" placeholder="Lovelace" />
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="signup-email">Email Address</label>
+          <input id="signup-email" type="email" required value={form.email} onChange={update("email")} autoComplete="email" placeholder="you@example.com" />
+        </div>
+        <div className="field">
+          <label htmlFor="signup-password">Password</label>
+          <input
+            id="signup-password"
+            type="password"
+            required
+            value={form.password}
+            onChange={update("password")}
+            autoComplete="new-password"
+            aria-describedby="signup-password-hint"
+          />
+          <p id="signup-password-hint" className="hint">
+            Password should be at least 8 characters long.
+          </p>
+        </div>
+        <button type="submit" className="btn btn-primary btn-block" disabled={register.isPending}>
+          {register.isPending && <Spinner />} Create Account
+        </button>
+        {message && (
+          <p className={`alert ${message.kind === "success" ? "alert-success" : "alert-error"}`} role={message.kind === "error" ? "alert" : "status"}>
+            {message.text}
+          </p>
+        )}
+      </form>
+      <p className="auth-switch">
+        Already have an account? <Link href="/signin">Sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}

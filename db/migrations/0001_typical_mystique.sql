@@ -1,0 +1,1 @@
+ALTER TABLE `submissions` ADD `claimed_at` integer;

@@ -1,0 +1,194 @@
+/**
+ * End-to-end harness: builds the client when client/dist is stale, starts the
+ * real server (src/server.ts) on a fresh database in a temp directory, and
+ * launches Debian's Chromium through playwright-core (never a downloaded
+ * browser). Browser console errors and uncaught page errors are collected per
+ * page so tests can assert there were none.
+ */
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+export const ROOT = resolve(import.meta.dir, "..");
+const CLIENT = join(ROOT, "client");
+const DIST_INDEX = join(CLIENT, "dist", "index.html");
+
+/** Chromium flags: no sandbox (we run as root), no GPU, nothing that reaches the network. */
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function newestMtimeMs(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === "dist" || entry === "node_modules") continue;
+    newest = Math.max(newest, newestMtimeMs(join(path, entry)));
+  }
+  return newest;
+}
+
+/** Builds client/dist unless it is newer than every client source file. */
+export function ensureClientBuilt(): void {
+  let fresh = false;
+  try {
+    fresh = statSync(DIST_INDEX).mtimeMs > newestMtimeMs(CLIENT);
+  } catch {
+    fresh = false;
+  }
+  if (fresh) return;
+  // bun test sets NODE_ENV=test, which would make Vite bundle React's development build.
+  const build = Bun.spawnSync(["bun", "run", "build"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  if (build.exitCode !== 0) {
+    throw new Error(`client build failed:\n${build.stdout.toString()}\n${build.stderr.toString()}`);
+  }
+}
+
+export interface TestServer {
+  url: string;
+  /** libSQL URL of the server's database, for checking what was stored. */
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts src/server.ts on `port` with a fresh data directory and database,
+ * the offline AI reviewer and the built client; resolves once /api/health answers.
+ * @throws when the server exits or is not healthy within 30 s (with its log).
+ */
+export async function startServer(port: number): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), "oj-e2e-"));
+  // The sandbox runs programs under unprivileged uids that must reach the box root.
+  chmodSync(dir, 0o755);
+  const databaseUrl = `file:${join(dir, "app.db")}`;
+  const proc = Bun.spawn(["bun", "src/server.ts"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      HOME: process.env.HOME ?? dir,
+      NODE_ENV: "test",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dir,
+      DATABASE_URL: databaseUrl,
+      CLIENT_DIST: join(CLIENT, "dist"),
+      SANDBOX_ROOT: join(dir, "boxes"),
+      AI_PROVIDER: "offline",
+      LOG_LEVEL: "warn",
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let log = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      log += decoder.decode(value, { stream: true });
+    }
+  };
+  void collect(proc.stdout);
+  void collect(proc.stderr);
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${log}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      proc.kill();
+      throw new Error(`server not healthy after 30 s:\n${log}`);
+    }
+    await Bun.sleep(200);
+  }
+  return {
+    url,
+    databaseUrl,
+    async stop() {
+      proc.kill("SIGTERM");
+      const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+      if (!exited) proc.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches headless Debian Chromium (playwright-core gives each launch a fresh temporary profile). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions seen so far. */
+  errors: string[];
+  /** Requests to anywhere but the app's own origin (there must be none: no CDN, works offline). */
+  foreignRequests: string[];
+}
+
+/**
+ * Opens a page in a new context (own storage, like a separate person) and
+ * records console errors. Chromium's own "Failed to load resource: ... 4xx"
+ * lines for expected refusals (a wrong password's 401) are not app errors and
+ * are left out.
+ */
+export async function openPage(browser: Browser, baseURL: string, viewport = { width: 1366, height: 900 }): Promise<WatchedPage> {
+  const context = await browser.newContext({ baseURL, viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() !== "error") return;
+    const text = msg.text();
+    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(text)) return;
+    errors.push(text);
+  });
+  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+  const origin = new URL(baseURL).origin;
+  const foreignRequests: string[] = [];
+  context.on("request", (req) => {
+    const url = req.url();
+    if (url.startsWith("data:") || url.startsWith("blob:")) return;
+    if (new URL(url).origin !== origin) foreignRequests.push(url);
+  });
+  return { page, context, errors, foreignRequests };
+}
+
+/**
+ * Replaces the Monaco editor's whole text with `code` as a user would: focus,
+ * select all, paste (typing would get Monaco's auto-indent and auto-closed
+ * brackets), then waits until the app has stored exactly that code.
+ */
+export async function setEditorCode(page: Page, code: string): Promise<void> {
+  const editor = page.locator(".monaco-editor").first();
+  await editor.waitFor({ state: "visible", timeout: 30_000 });
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.evaluate((text) => navigator.clipboard.writeText(text), code);
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.press("ControlOrMeta+V");
+  await page.waitForFunction(
+    (expected) => Object.keys(localStorage).some((k) => k.startsWith("code:") && localStorage.getItem(k) === expected),
+    code,
+  );
+}

@@ -1,0 +1,517 @@
+/**
+ * The product's main journeys in a real browser (Debian Chromium through
+ * playwright-core) against the real server on a fresh database: guards,
+ * sign-up and sign-in, the problem list and authoring, ownership, solving in
+ * C++, Java and Python with live judging, the history, the AI review (offline
+ * provider), dark mode, the contact form and logout.
+ *
+ * Tests run in order and share one server, one browser and the first user's
+ * page, like one person's session.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { createClient } from "@libsql/client";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { ensureClientBuilt, launchBrowser, openPage, setEditorCode, startServer, type TestServer, type WatchedPage } from "./harness.ts";
+
+const PORT = 3310;
+const SLOW = 120_000;
+
+const USER = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", password: "analytical-engine" };
+const OTHER = { firstName: "Alan", lastName: "Turing", email: "alan@example.com", password: "enigma-machine" };
+
+const CPP_AC = `#include <bits/stdc++.h>
+using namespace std;
+
+int main() {
+    long long a, b;
+    cin >> a >> b;
+    cout << a + b << "\\n";
+    return 0;
+}
+`;
+const CPP_CE = `#include <bits/stdc++.h>
+int main() {
+    int x = ;
+}
+`;
+const PY_WA = `a, b = map(int, input().split())
+print(a - b)
+`;
+const JAVA_AC = `import java.util.*;
+
+public class Main {
+    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        long a = in.nextLong(), b = in.nextLong();
+        System.out.println(a + b);
+    }
+}
+`;
+
+let server: TestServer;
+let browser: Browser;
+let main: WatchedPage;
+let page: Page;
+const shotDir = mkdtempSync(join(tmpdir(), "oj-e2e-shots-"));
+const watched: WatchedPage[] = [];
+
+async function open(viewport?: { width: number; height: number }): Promise<WatchedPage> {
+  const w = await openPage(browser, server.url, viewport);
+  watched.push(w);
+  return w;
+}
+
+async function signIn(p: Page, user: { email: string; password: string }) {
+  await p.goto("/signin");
+  await p.getByLabel("Email Address").fill(user.email);
+  await p.getByLabel("Password").fill(user.password);
+  await p.getByRole("button", { name: "Sign In" }).click();
+  await p.waitForURL("**/problems");
+}
+
+function card(p: Page, title: string) {
+  return p.getByTestId("problem-card").filter({ has: p.getByRole("heading", { name: title, exact: true }) });
+}
+
+async function problemIdByTitle(title: string): Promise<string> {
+  const db = createClient({ url: server.databaseUrl });
+  try {
+    const rs = await db.execute({ sql: "select id from problems where title = ? and deleted_at is null", args: [title] });
+    return String(rs.rows[0]!.id);
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  server = await startServer(PORT);
+  browser = await launchBrowser();
+  main = await open();
+  page = main.page;
+}, SLOW);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+// No console errors or uncaught exceptions on any page, and no request leaves the app's origin (no CDN).
+afterEach(() => {
+  for (const w of watched) {
+    expect(w.errors.splice(0)).toEqual([]);
+    expect(w.foreignRequests.splice(0)).toEqual([]);
+  }
+});
+
+describe("public pages and guest guards", () => {
+  test("landing, static pages, not-found, and guests sent to /signin", async () => {
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toContain("Solve Coding Challenges.");
+    await page.getByText("Sharpen Your Skills.").waitFor();
+    for (const text of ["Key Features", "Multiple Languages", "Live Code Execution", "Quick Links", "Legal & Support"]) {
+      await page.getByText(text, { exact: true }).first().waitFor();
+    }
+    await page.getByRole("link", { name: "Get Started" }).click();
+    await page.waitForURL("**/signin"); // /problems is for signed-in users only
+
+    for (const path of ["/problems", "/solve/anything", "/my-submissions/anything"]) {
+      await page.goto(path);
+      await page.waitForURL("**/signin");
+    }
+
+    await page.goto("/about");
+    await page.getByRole("heading", { name: "About Us" }).waitFor();
+    await page.getByText("AI-powered code review").waitFor();
+    await page.goto("/privacy");
+    for (const h of ["Information We Collect", "How We Use Information", "Data Security", "Cookies and Local Storage", "Changes to This Policy"]) {
+      await page.getByRole("heading", { name: h }).waitFor();
+    }
+    await page.goto("/terms");
+    for (const h of ["Use License", "User Conduct", "Disclaimer", "Limitations", "Governing Law"]) {
+      await page.getByRole("heading", { name: h, exact: true }).waitFor();
+    }
+    await page.goto("/no/such/page");
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
+  }, SLOW);
+
+  test("phone width: the menu lists the anchors, Sign In, Sign Up and the theme switch", async () => {
+    const phone = await open({ width: 360, height: 740 });
+    const p = phone.page;
+    await p.goto("/");
+    expect(await p.getByRole("link", { name: "Sign Up" }).isVisible()).toBe(false);
+    await p.getByRole("button", { name: "Open menu" }).click();
+    const menu = p.getByRole("navigation", { name: "Mobile" });
+    for (const name of ["All Problems", "Easy", "Medium", "Hard", "Sign In", "Sign Up"]) {
+      await menu.getByRole("link", { name, exact: true }).waitFor();
+    }
+    await menu.getByRole("link", { name: "Medium", exact: true }).click();
+    await p.waitForURL("**/#medium");
+    await p.getByRole("button", { name: "Open menu" }).click();
+    await p.getByRole("navigation", { name: "Mobile" }).getByRole("button", { name: "Dark Mode" }).click();
+    expect(await p.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    // Nothing overflows sideways at 360 px.
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await phone.context.close();
+  }, SLOW);
+});
+
+describe("accounts", () => {
+  test("sign up shows the server's message and goes to /signin after 1.5 s; duplicates are refused", async () => {
+    await page.goto("/signup");
+    await page.getByRole("heading", { name: "Join Our Community" }).waitFor();
+    await page.getByText("Create your account to start coding.").waitFor();
+    await page.getByText("Password should be at least 8 characters long.").waitFor();
+    await page.getByLabel("First Name").fill(USER.firstName);
+    await page.getByLabel("Last Name").fill(USER.lastName);
+    await page.getByLabel("Email Address").fill(USER.email);
+    await page.getByLabel("Password").fill(USER.password);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.getByText("Registration successful! Please sign in.").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/signup"); // still here: the redirect waits 1.5 s
+    await page.waitForURL("**/signin", { timeout: 5000 });
+
+    await page.goto("/signup");
+    await page.getByLabel("First Name").fill(USER.firstName);
+    await page.getByLabel("Last Name").fill(USER.lastName);
+    await page.getByLabel("Email Address").fill(USER.email.toUpperCase());
+    await page.getByLabel("Password").fill(USER.password);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.getByRole("alert").filter({ hasText: "already exists" }).waitFor();
+  }, SLOW);
+
+  test("sign in: wrong password refused, right one opens /problems; signed-in users kept off /signin and /signup", async () => {
+    await page.goto("/signin");
+    await page.getByRole("heading", { name: "Welcome Back" }).waitFor();
+    await page.getByLabel("Email Address").fill(USER.email);
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("alert").filter({ hasText: "Invalid email or password" }).waitFor();
+
+    await signIn(page, USER);
+    await page.getByRole("heading", { name: "Problems To Solve" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+
+    for (const path of ["/signin", "/signup"]) {
+      await page.goto(path);
+      await page.waitForURL("**/problems");
+    }
+  }, SLOW);
+});
+
+describe("problems", () => {
+  test("tabs with counts list the seeded problems; seeded ones belong to another user", async () => {
+    await page.goto("/problems");
+    await page.getByText("Explore coding challenges and test your skills.").waitFor();
+    const easyTab = page.getByRole("tab", { name: /easy/i });
+    expect(await easyTab.getAttribute("aria-selected")).toBe("true");
+    await card(page, "Sum of Two Numbers").waitFor();
+    const sum = card(page, "Sum of Two Numbers");
+    await sum.getByText("Created by another user").waitFor();
+    expect(await sum.getByRole("button", { name: /Edit|Delete/ }).count()).toBe(0);
+    expect(await sum.getByText("EASY", { exact: true }).count()).toBe(1);
+
+    await page.getByRole("tab", { name: /medium/i }).click();
+    await card(page, "Balanced Brackets").waitFor();
+    expect(await card(page, "Sum of Two Numbers").count()).toBe(0);
+    const mediumCount = Number(await page.getByRole("tab", { name: /medium/i }).locator(".tab-count").innerText());
+    expect(await page.getByTestId("problem-card").count()).toBe(mediumCount);
+  }, SLOW);
+
+  test("create a problem with hidden tests and limits, edit it, delete another", async () => {
+    await page.goto("/problems");
+    await page.getByRole("button", { name: "Create Problem" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Problem" });
+    await dialog.waitFor();
+    expect(await dialog.getByText(/^Test Case \d+$/).count()).toBe(1); // one empty test case to start
+    await dialog.getByLabel("Problem Title").fill("Double It");
+    await dialog.getByLabel("Problem Description").fill("Read an integer n and print 2n.");
+    await dialog.getByLabel("Input Format").fill("One integer n.");
+    await dialog.getByLabel("Output Format").fill("One integer: 2n.");
+    await dialog.getByLabel("Constraints").fill("|n| <= 10^9");
+    await dialog.getByLabel("Sample Input").fill("21\n");
+    await dialog.getByLabel("Sample Output").fill("42\n");
+    await dialog.getByLabel("Difficulty Level").selectOption("hard");
+    await dialog.getByLabel("Time Limit (ms)").fill("1000");
+    await dialog.getByLabel("Memory Limit (MiB)").fill("128");
+    await dialog.getByLabel("Output Checker").selectOption("tokens");
+    await dialog.locator("#pf-tc-0-input").fill("5\n");
+    await dialog.locator("#pf-tc-0-output").fill("10\n");
+    await dialog.getByRole("button", { name: "+ Add Test Case" }).click();
+    await dialog.locator("#pf-tc-1-input").fill("-7\n");
+    await dialog.locator("#pf-tc-1-output").fill("-14\n");
+    await dialog.getByRole("button", { name: "+ Add Test Case" }).click();
+    expect(await dialog.getByText(/^Test Case \d+$/).count()).toBe(3);
+    await dialog.getByRole("button", { name: "Remove test case 3" }).click();
+    expect(await dialog.getByText(/^Test Case \d+$/).count()).toBe(2);
+    await dialog.getByRole("button", { name: "Create Problem" }).click();
+
+    await page.getByText("Problem saved successfully!").waitFor();
+    await page.getByText("Problem saved successfully!").waitFor({ state: "detached", timeout: 4000 }); // clears after 2 s
+    await page.getByRole("tab", { name: /hard/i }).click();
+    const mine = card(page, "Double It");
+    await mine.waitFor();
+    expect(await mine.getByText("Created by another user").count()).toBe(0);
+
+    // The server stored the limits and both hidden tests.
+    const id = await problemIdByTitle("Double It");
+    const db = createClient({ url: server.databaseUrl });
+    try {
+      const p = await db.execute({ sql: "select time_limit_ms, memory_limit_kib, checker from problems where id = ?", args: [id] });
+      expect(p.rows[0]).toMatchObject({ time_limit_ms: 1000, memory_limit_kib: 131072, checker: "tokens" });
+      const t = await db.execute({ sql: "select count(*) as n from test_cases where problem_id = ?", args: [id] });
+      expect(Number(t.rows[0]!.n)).toBe(2);
+    } finally {
+      db.close();
+    }
+
+    await mine.getByRole("button", { name: "Edit Double It" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit Problem" });
+    await edit.waitFor();
+    expect(await edit.getByLabel("Problem Title").inputValue()).toBe("Double It");
+    expect(await edit.getByLabel("Time Limit (ms)").inputValue()).toBe("1000");
+    expect(await edit.getByLabel("Memory Limit (MiB)").inputValue()).toBe("128");
+    expect(await edit.locator("#pf-tc-1-output").inputValue()).toBe("-14\n");
+    await edit.getByLabel("Problem Title").fill("Double It Twice");
+    await edit.getByRole("button", { name: "Update Problem" }).click();
+    await page.getByText("Problem saved successfully!").waitFor();
+    await card(page, "Double It Twice").waitFor();
+
+    // Cancel resets the form to a blank create form.
+    await page.getByRole("button", { name: "Create Problem" }).click();
+    const again = page.getByRole("dialog", { name: "Create New Problem" });
+    expect(await again.getByLabel("Problem Title").inputValue()).toBe("");
+    await again.getByRole("button", { name: "Cancel" }).click();
+    await again.waitFor({ state: "hidden" });
+
+    // A second problem, then delete it.
+    await page.getByRole("button", { name: "Create Problem" }).click();
+    const second = page.getByRole("dialog", { name: "Create New Problem" });
+    for (const [label, value] of [
+      ["Problem Title", "Throwaway"],
+      ["Problem Description", "To be deleted."],
+      ["Input Format", "Nothing."],
+      ["Output Format", "Nothing."],
+      ["Constraints", "None."],
+      ["Sample Input", "1"],
+      ["Sample Output", "1"],
+    ] as const) {
+      await second.getByLabel(label).fill(value);
+    }
+    await second.getByRole("button", { name: "Create Problem" }).click();
+    await page.getByRole("tab", { name: /easy/i }).click();
+    const throwaway = card(page, "Throwaway");
+    await throwaway.waitFor();
+    await throwaway.getByRole("button", { name: "Delete Throwaway" }).click();
+    await throwaway.getByRole("button", { name: "Confirm Delete" }).click();
+    await page.getByText("Problem deleted successfully!").waitFor();
+    await throwaway.waitFor({ state: "detached" });
+  }, SLOW);
+
+  test("another user sees Created by another user and no Edit/Delete", async () => {
+    const other = await open();
+    const p = other.page;
+    const res = await fetch(`${server.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(OTHER),
+    });
+    expect(res.status).toBe(200);
+    await signIn(p, OTHER);
+    await p.getByRole("tab", { name: /hard/i }).click();
+    const theirs = card(p, "Double It Twice");
+    await theirs.getByText("Created by another user").waitFor();
+    expect(await theirs.getByRole("button", { name: /Edit|Delete/ }).count()).toBe(0);
+    await other.context.close();
+  }, SLOW);
+});
+
+describe("solving", () => {
+  let sumId = "";
+
+  test("C++: Run shows custom and sample results; Submit shows progress, per-test rows and Accepted", async () => {
+    sumId = await problemIdByTitle("Sum of Two Numbers");
+    await page.goto("/problems");
+    await card(page, "Sum of Two Numbers").getByRole("link", { name: "Solve" }).click();
+    await page.waitForURL(`**/solve/${sumId}`);
+    await page.getByRole("heading", { name: "Sum of Two Numbers" }).waitFor();
+    for (const h of ["Description", "Input Format", "Output Format", "Constraints", "Sample Input", "Sample Output"]) {
+      await page.getByRole("heading", { name: h, exact: true }).waitFor();
+    }
+    expect(await page.getByLabel("Language").inputValue()).toBe("cpp");
+    await page.getByText("Your output will appear here...").waitFor();
+    await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
+    await page.locator(".view-lines").getByText("// Your code here").waitFor();
+    expect(await page.getByLabel("Custom Input (optional)").getAttribute("placeholder")).toBe("Enter custom input here...");
+
+    await setEditorCode(page, CPP_AC);
+    await page.getByLabel("Custom Input (optional)").fill("40 2");
+    await page.getByRole("button", { name: "Run Code" }).click();
+    await page.getByRole("button", { name: "Running..." }).waitFor();
+    expect(await page.getByRole("button", { name: "Submit Code" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "AI Review" }).isDisabled()).toBe(true);
+    const output = page.getByRole("region", { name: "Output" });
+    await output.getByText("✅ Sample test passed").waitFor({ timeout: 60_000 });
+    expect(await output.locator("pre").first().innerText()).toBe("42\n");
+    await output.getByText(/^Time: \d+ ms$/).first().waitFor();
+    await output.getByText(/^Memory: /).first().waitFor();
+
+    await page.getByRole("button", { name: "Submit Code" }).click();
+    await page.getByRole("button", { name: "Submitting..." }).waitFor();
+    await output.getByRole("progressbar", { name: "Judging progress" }).waitFor({ timeout: 30_000 });
+    await output.getByText("Submission saved.").waitFor({ timeout: 90_000 });
+    expect(await output.getByTestId("final-verdict").innerText()).toContain("Accepted");
+    const rows = output.getByTestId("test-row");
+    const total = await rows.count();
+    expect(total).toBeGreaterThan(5); // the sample and every hidden test
+    expect(await rows.filter({ hasText: "AC" }).count()).toBe(total);
+    expect(await output.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
+    await page.getByRole("button", { name: "Submit Code" }).waitFor();
+    await page.screenshot({ path: join(shotDir, "solve-cpp-accepted.png"), fullPage: true });
+  }, SLOW);
+
+  test("a compile error shows the headline and the compiler's diagnostics", async () => {
+    await setEditorCode(page, CPP_CE);
+    await page.getByRole("button", { name: "Run Code" }).click();
+    const output = page.getByRole("region", { name: "Output" });
+    await output.getByText("❌ Error: There is a syntax error in your program.").waitFor({ timeout: 60_000 });
+    expect(await output.locator("pre.diagnostics").innerText()).toMatch(/error/i);
+  }, SLOW);
+
+  test("Python wrong answer and Java accepted, judged live", async () => {
+    const output = page.getByRole("region", { name: "Output" });
+    await page.getByLabel("Language").selectOption("py");
+    await page.getByRole("button", { name: "Reset to Boilerplate" }).click();
+    await page.locator(".view-lines").getByText("# Your code here").waitFor();
+    await setEditorCode(page, PY_WA);
+    await page.getByRole("button", { name: "Submit Code" }).click();
+    await output.getByText("Submission saved.").waitFor({ timeout: 90_000 });
+    expect(await output.getByTestId("final-verdict").innerText()).toContain("Wrong Answer");
+    expect(await output.getByTestId("test-row").first().innerText()).toContain("WA");
+
+    await page.getByLabel("Language").selectOption("java");
+    await page.getByRole("button", { name: "Reset to Boilerplate" }).click();
+    await page.locator(".view-lines").getByText("public class Main").waitFor();
+    await setEditorCode(page, JAVA_AC);
+    await page.getByRole("button", { name: "Submit Code" }).click();
+    await output.getByText("Submission saved.").waitFor({ timeout: 90_000 });
+    expect(await output.getByTestId("final-verdict").innerText()).toContain("Accepted");
+  }, SLOW);
+
+  test("unsaved code survives a reload, per language", async () => {
+    await page.reload();
+    await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
+    // The page opens in C++ with the last C++ code kept.
+    await page.locator(".view-lines").getByText("int x = ;").waitFor();
+    await page.getByLabel("Language").selectOption("java");
+    await page.locator(".view-lines").getByText("long a = in.nextLong(), b = in.nextLong();").waitFor();
+  }, SLOW);
+
+  test("AI review: empty code is refused without a call; a review arrives and can be re-analyzed and closed", async () => {
+    await setEditorCode(page, "   ");
+    await page.getByRole("button", { name: "AI Review" }).click();
+    const panel = page.getByRole("region", { name: "AI Code Review" });
+    await panel.getByText("Please write some code before requesting AI review.").waitFor();
+    await panel.getByRole("button", { name: "Close AI review" }).click();
+    await panel.waitFor({ state: "detached" });
+
+    await setEditorCode(page, JAVA_AC);
+    await page.getByRole("button", { name: "AI Review" }).click();
+    await panel.waitFor();
+    await panel.getByText("Review completed successfully").waitFor({ timeout: 60_000 });
+    expect((await panel.locator(".markdown").innerText()).toLowerCase()).toContain("offline");
+    await panel.getByRole("button", { name: "Re-analyze" }).click();
+    await panel.getByText("Review completed successfully").waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(shotDir, "solve-ai-review.png"), fullPage: true });
+    await panel.getByRole("button", { name: "Close AI review" }).click();
+    await panel.waitFor({ state: "detached" });
+  }, SLOW);
+
+  test("My Submissions: counters, badges, dates, outputs; empty state elsewhere", async () => {
+    await page.goto(`/my-submissions/${sumId}`);
+    await page.getByRole("heading", { name: "My Submissions" }).waitFor();
+    await page.getByText("Sum of Two Numbers", { exact: true }).waitFor();
+    const counter = (label: string) => page.locator(".counter", { hasText: label }).locator(".counter-value").innerText();
+    await page.getByTestId("submission-card").nth(2).waitFor();
+    expect(await counter("Total")).toBe("3");
+    expect(await counter("Passed")).toBe("2");
+    expect(await counter("Failed")).toBe("1");
+    const cards = page.getByTestId("submission-card");
+    expect(await cards.count()).toBe(3);
+    // Newest first: Java AC, Python WA, C++ AC.
+    expect(await cards.nth(0).locator(".verdict-badge").innerText()).toBe("Accepted");
+    expect(await cards.nth(1).locator(".verdict-badge").innerText()).toBe("Wrong Answer");
+    expect(await cards.nth(1).locator(".pass-marker").innerText()).toContain("Failed");
+    expect(await cards.nth(2).locator(".pass-marker").innerText()).toContain("Passed");
+    expect(await cards.nth(0).locator("time").innerText()).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4} • \d{2}:\d{2}$/);
+    await cards.nth(1).getByRole("heading", { name: "Your Output" }).waitFor();
+    await cards.nth(1).getByRole("heading", { name: "Expected Output" }).waitFor();
+    expect(await cards.nth(1).locator(".code-block").innerText()).toContain("print(a - b)");
+
+    const bracketsId = await problemIdByTitle("Balanced Brackets");
+    await page.goto(`/my-submissions/${bracketsId}`);
+    await page.getByText("No submissions yet").waitFor();
+    await page.getByText("You haven't submitted any solutions for this problem.").waitFor();
+    await page.getByRole("link", { name: "Go Back to Problem" }).click();
+    await page.waitForURL(`**/solve/${bracketsId}`);
+    await page.getByRole("heading", { name: "Balanced Brackets" }).waitFor();
+  }, SLOW);
+});
+
+describe("preferences, contact, logout", () => {
+  test("dark mode persists across a reload, applied before first paint", async () => {
+    await page.goto("/problems");
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(false);
+    await page.getByRole("button", { name: "Toggle dark mode" }).click();
+    expect(await page.evaluate(() => localStorage.getItem("darkMode"))).toBe("true");
+    await page.reload({ waitUntil: "commit" });
+    await page.waitForFunction(() => document.body !== null);
+    // Checked as soon as the body exists, before React has rendered anything.
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    await page.getByRole("heading", { name: "Problems To Solve" }).waitFor();
+    await page.screenshot({ path: join(shotDir, "problems-dark.png") });
+    await page.getByRole("button", { name: "Toggle dark mode" }).click();
+    expect(await page.evaluate(() => localStorage.getItem("darkMode"))).toBe("false");
+  }, SLOW);
+
+  test("the contact form stores the message and shows the success text", async () => {
+    await page.goto("/contact");
+    await page.getByLabel("Full Name").fill("Ada Lovelace");
+    await page.getByLabel("Email Address").fill("ada.contact@example.com");
+    await page.getByLabel("Message").fill("The judge is wonderful. One question about Java limits.");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await page.getByText("Your message has been sent successfully!").waitFor();
+    expect(await page.getByLabel("Full Name").inputValue()).toBe("");
+    expect(await page.getByLabel("Message").inputValue()).toBe("");
+    const db = createClient({ url: server.databaseUrl });
+    try {
+      const rs = await db.execute({ sql: "select name, message from contact_messages where email = ?", args: ["ada.contact@example.com"] });
+      expect(rs.rows.length).toBe(1);
+      expect(rs.rows[0]).toMatchObject({ name: "Ada Lovelace", message: "The judge is wonderful. One question about Java limits." });
+    } finally {
+      db.close();
+    }
+  }, SLOW);
+
+  test("logout goes to /, forgets the token, revokes the session, and guards apply again", async () => {
+    await page.goto("/problems");
+    const token = await page.evaluate(() => localStorage.getItem("token"));
+    expect(token).not.toBeNull();
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL(/\/$/);
+    await page.waitForFunction(() => localStorage.getItem("token") === null);
+    const me = await fetch(`${server.url}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(401);
+    await page.goto("/problems");
+    await page.waitForURL("**/signin");
+
+    // A stale token is dropped at start-up: the session check fails and the user is a guest.
+    await page.evaluate((t) => localStorage.setItem("token", t), token!);
+    await page.goto("/problems");
+    await page.waitForURL("**/signin");
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+  }, SLOW);
+});

@@ -1,0 +1,143 @@
+/**
+ * The one Hono app: REST routes under /api/*, tRPC under /trpc/*, health, and
+ * the built client with SPA fallback. `createApp(services)` builds it without
+ * starting a server, so tests call `app.request()` directly.
+ *
+ * Mount points (one line each for the other issues):
+ * - judging: `src/rest/judge.ts` (POST /api/compiler, POST /api/submissions) → `app.route("/api", judgeRoutes)`
+ * - AI review: `src/rest/ai.ts` (POST /api/ai/ai-review) → `app.route("/api/ai", aiRoutes)`
+ */
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { AppError } from "./errors.ts";
+import { createContext, type Services } from "./context.ts";
+import { errorResponse, type AppEnv } from "./rest/call.ts";
+import { authRoutes } from "./rest/auth.ts";
+import { contactRoutes } from "./rest/contact.ts";
+import { healthRoutes } from "./rest/health.ts";
+import { problemsRoutes } from "./rest/problems.ts";
+import { submissionsRoutes } from "./rest/submissions.ts";
+import { judgeRoutes } from "./rest/judge.ts";
+import { aiRoutes } from "./rest/ai.ts";
+import { serveClient } from "./static.ts";
+import { appRouter } from "./trpc/router.ts";
+
+/**
+ * Largest request body, bytes: a problem's tests may hold 64 MiB, and JSON
+ * escaping (every newline becomes `\n`) can add up to that again in the worst
+ * case, plus the statement. Bun.serve's own cap (src/server.ts) sits above it.
+ */
+export const MAX_BODY_BYTES = 144 * 1024 * 1024;
+
+/**
+ * Refuses cross-site form-style writes (CSRF): an unsafe request whose
+ * content type a plain HTML form can send must come from our own host or a
+ * CORS_ORIGINS origin when the browser names its origin. JSON requests need a
+ * CORS preflight anyway; requests without Origin/Sec-Fetch-Site come from
+ * non-browser clients, which carry no ambient cookies to abuse.
+ */
+function csrfGuard(allowedOrigins: readonly string[], trustProxy: boolean): MiddlewareHandler {
+  const formLike = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)/i;
+  return async (c, next) => {
+    if (/^(GET|HEAD|OPTIONS)$/.test(c.req.method)) return next();
+    const type = c.req.header("content-type");
+    if (type !== undefined && !formLike.test(type)) return next();
+    const origin = c.req.header("origin");
+    const site = c.req.header("sec-fetch-site");
+    if (origin !== undefined && origin !== "null") {
+      const host = (trustProxy && c.req.header("x-forwarded-host")) || c.req.header("host");
+      let ok = allowedOrigins.includes(origin);
+      try {
+        ok ||= new URL(origin).host === host;
+      } catch {
+        ok = false;
+      }
+      if (!ok) throw new AppError("FORBIDDEN_ORIGIN");
+    } else if (site !== undefined && site !== "same-origin" && site !== "none") {
+      throw new AppError("FORBIDDEN_ORIGIN");
+    }
+    return next();
+  };
+}
+
+/**
+ * Builds the app.
+ * @param services the long-lived services (config, db, sandbox, ...).
+ * @returns a Hono app; serve it with `Bun.serve({ fetch: app.fetch })`.
+ */
+export function createApp(services: Services): Hono<AppEnv> {
+  const { config, log } = services;
+  const app = new Hono<AppEnv>();
+
+  app.use("*", async (c, next) => {
+    c.set("services", services);
+    await next();
+  });
+
+  if (config.CORS_ORIGINS.length) {
+    const corsMw = cors({
+      origin: [...config.CORS_ORIGINS],
+      credentials: true,
+      allowHeaders: ["Content-Type", "Authorization", "trpc-accept", "x-trpc-source"],
+      allowMethods: ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"],
+      exposeHeaders: ["Retry-After", "X-Session-Token"],
+      maxAge: 600,
+    });
+    app.use("/api/*", corsMw);
+    app.use("/trpc/*", corsMw);
+  }
+
+  const guard = csrfGuard(config.CORS_ORIGINS, config.TRUST_PROXY);
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError("PAYLOAD_TOO_LARGE", { field: "body", message: "body: request larger than 144 MiB" });
+    },
+  });
+  app.use("/api/*", guard, limit);
+  app.use("/trpc/*", guard, limit);
+
+  app.route("/api/health", healthRoutes);
+  app.route("/api/auth", authRoutes);
+  app.route("/api/problems", problemsRoutes);
+  app.route("/api/submissions", submissionsRoutes);
+  app.route("/api/contact", contactRoutes);
+  app.route("/api", judgeRoutes);
+  app.route("/api/ai", aiRoutes);
+  app.all("/api/*", (c) => c.json({ error: "Not found", message: "Not found", code: "NOT_FOUND" }, 404));
+
+  app.all("/trpc/*", (c) =>
+    fetchRequestHandler({
+      endpoint: "/trpc",
+      req: c.req.raw,
+      router: appRouter,
+      createContext: ({ resHeaders }) => createContext(services, c, resHeaders),
+      responseMeta({ errors }) {
+        const retry = errors.map((e) => e.cause).find((e): e is AppError => e instanceof AppError && !!e.retryAfterSeconds);
+        return retry ? { headers: { "Retry-After": String(Math.ceil(retry.retryAfterSeconds!)) } } : {};
+      },
+      onError({ error, path }) {
+        if (error.code === "INTERNAL_SERVER_ERROR") {
+          const real = error.cause ?? error;
+          log.error(`trpc ${path ?? "?"} failed`, { error: real instanceof Error ? (real.stack ?? real.message) : String(real) });
+        }
+      },
+    }),
+  );
+
+  const client = serveClient(config.CLIENT_DIST);
+  app.get("*", client);
+
+  app.onError((err, c) => {
+    const res = errorResponse(err, log);
+    // Keep headers the handler already set (e.g. a renewed session cookie).
+    c.res.headers.forEach((value, name) => {
+      if (name.toLowerCase() === "set-cookie" || name.toLowerCase().startsWith("x-session")) res.headers.append(name, value);
+    });
+    return res;
+  });
+  app.notFound((c) => c.json({ error: "Not found", message: "Not found", code: "NOT_FOUND" }, 404));
+  return app;
+}

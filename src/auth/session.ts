@@ -1,0 +1,212 @@
+/**
+ * Sessions the way the Lucia guide describes them (server-side rows, expiry,
+ * sliding renewal), carried in a signed JWT so the spec's client can read the
+ * user's id from the token's middle part.
+ *
+ * Token: HS256 JWT (alg pinned on verify), payload `{ id, sid, iat, exp }`.
+ * `sid` is 100 random bits; the sessions table stores only SHA-256(sid) hex,
+ * so a leaked table or backup grants nothing. A token counts only if its
+ * signature, algorithm and expiry are right AND its session row exists, has
+ * not expired and belongs to `id`. Renewal: once less than half the lifetime
+ * remains, the row's expiry is pushed to now + SESSION_TTL_DAYS and a fresh
+ * token is issued (cookie + `X-Session-Token` response header).
+ * Why JWT plus rows: docs/decisions/020-jwt-with-server-sessions.md.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { eq, sql } from "drizzle-orm";
+import { SignJWT, jwtVerify } from "jose";
+import { z } from "zod";
+import type { Config } from "../config.ts";
+import type { Database } from "../../db/index.ts";
+import { sessions, users } from "../../db/schema.ts";
+import type { SessionUser } from "../context.ts";
+
+export const SESSION_COOKIE = "oj_session";
+const DAY_MS = 86_400_000;
+
+/** Minimal shape needed here (a subset of Services, so scripts can call it too). */
+interface SessionServices {
+  config: Config;
+  db: Database;
+  sessionKey: Uint8Array;
+}
+
+/**
+ * The session HMAC key: SESSION_SECRET when set, else the secret kept in
+ * `DATA_DIR/session-secret` (created once with 32 random bytes, mode 0600),
+ * so restarts keep sessions valid.
+ * @throws when DATA_DIR cannot be created or the file cannot be read/written.
+ */
+export function resolveSessionKey(config: Config): Uint8Array {
+  if (config.SESSION_SECRET) return new TextEncoder().encode(config.SESSION_SECRET);
+  const file = join(config.DATA_DIR, "session-secret");
+  if (!existsSync(file)) {
+    mkdirSync(config.DATA_DIR, { recursive: true });
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    // `wx`: never overwrite a secret another process created in the meantime.
+    try {
+      writeFileSync(file, encodeHexLowerCase(bytes) + "\n", { mode: 0o600, flag: "wx" });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
+  chmodSync(file, 0o600);
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < 32) throw new Error(`${file}: session secret shorter than 32 characters; delete it to regenerate`);
+  return new TextEncoder().encode(secret);
+}
+
+/** SHA-256 hex of a session id: the sessions table's primary key. */
+export function hashSessionId(sid: string): string {
+  return createHash("sha256").update(sid).digest("hex");
+}
+
+/** `Set-Cookie` value for a session token; `Secure` when the request came over HTTPS. */
+export function sessionCookie(token: string, expiresAt: Date, secure: boolean): string {
+  const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
+}
+
+/** `Set-Cookie` value that clears the session cookie. */
+export function blankSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+}
+
+// The HMAC key imported once per secret: jose would re-import raw bytes on every call.
+const importedKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function hmacKey(secret: Uint8Array): Promise<CryptoKey> {
+  let key = importedKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    importedKeys.set(secret, key);
+  }
+  return key;
+}
+
+async function signToken(secret: Uint8Array, userId: string, sid: string, expiresAt: Date): Promise<string> {
+  return new SignJWT({ id: userId, sid })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .sign(await hmacKey(secret));
+}
+
+export interface IssuedSession {
+  /** The JWT to hand to the client. */
+  token: string;
+  /** Hashed session id (the row's primary key). */
+  sessionId: string;
+  expiresAt: Date;
+  /** The Set-Cookie value for this token. */
+  cookie(secure: boolean): string;
+}
+
+/** Creates a session row for the user and signs its token. */
+export async function createSession(services: SessionServices, userId: string): Promise<IssuedSession> {
+  const sid = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
+  const sessionId = hashSessionId(sid);
+  const expiresAt = new Date(Date.now() + services.config.SESSION_TTL_DAYS * DAY_MS);
+  await services.db.insert(sessions).values({ id: sessionId, userId, expiresAt });
+  const token = await signToken(services.sessionKey, userId, sid, expiresAt);
+  return { token, sessionId, expiresAt, cookie: (secure) => sessionCookie(token, expiresAt, secure) };
+}
+
+/** The per-request session query, prepared once per database handle (4x cheaper than building it each time). */
+const lookups = new WeakMap<Database, ReturnType<typeof prepareLookup>>();
+function prepareLookup(db: Database) {
+  return db
+    .select({
+      userId: sessions.userId,
+      expiresAt: sessions.expiresAt,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder("sessionId")))
+    .limit(1)
+    .prepare();
+}
+function sessionLookup(db: Database): ReturnType<typeof prepareLookup> {
+  let q = lookups.get(db);
+  if (!q) lookups.set(db, (q = prepareLookup(db)));
+  return q;
+}
+
+const payloadSchema = z.object({ id: z.string().min(1), sid: z.string().min(1) });
+
+export interface ValidSession {
+  user: SessionUser;
+  sessionId: string;
+  /** Set when the session was renewed by this request. */
+  renewed?: IssuedSession;
+}
+
+/**
+ * Verifies a token and its session row; renews the session past half its life.
+ * @returns null for any bad token (signature, alg, expiry, shape, revoked or expired session).
+ */
+export async function validateSessionToken(services: SessionServices, token: string): Promise<ValidSession | null> {
+  let claims: z.infer<typeof payloadSchema>;
+  try {
+    const { payload } = await jwtVerify(token, await hmacKey(services.sessionKey), { algorithms: ["HS256"] });
+    const parsed = payloadSchema.safeParse(payload);
+    if (!parsed.success) return null;
+    claims = parsed.data;
+  } catch {
+    return null;
+  }
+  const sessionId = hashSessionId(claims.sid);
+  const [row] = await sessionLookup(services.db).execute({ sessionId });
+  if (!row || row.userId !== claims.id) return null;
+  const now = Date.now();
+  if (row.expiresAt.getTime() <= now) {
+    await services.db.delete(sessions).where(eq(sessions.id, sessionId));
+    return null;
+  }
+  const user: SessionUser = { id: row.userId, firstName: row.firstName, lastName: row.lastName, email: row.email };
+  const ttlMs = services.config.SESSION_TTL_DAYS * DAY_MS;
+  if (row.expiresAt.getTime() - now >= ttlMs / 2) return { user, sessionId };
+
+  const expiresAt = new Date(now + ttlMs);
+  await services.db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+  const renewedToken = await signToken(services.sessionKey, user.id, claims.sid, expiresAt);
+  return {
+    user,
+    sessionId,
+    renewed: {
+      token: renewedToken,
+      sessionId,
+      expiresAt,
+      cookie: (secure) => sessionCookie(renewedToken, expiresAt, secure),
+    },
+  };
+}
+
+/** Deletes one session (logout); the token is refused from then on. */
+export async function invalidateSession(db: Database, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/**
+ * Picks the token of a request: the `Authorization: Bearer` header when an
+ * Authorization header is present (explicit credentials win, and a bad one is
+ * not silently replaced by the cookie), else the session cookie.
+ */
+export function readSessionToken(authorization: string | undefined, cookieHeader: string | undefined): string | null {
+  if (authorization !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return m?.[1] ?? null;
+  }
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(";")) {
+    const eqAt = part.indexOf("=");
+    if (eqAt < 0) continue;
+    if (part.slice(0, eqAt).trim() === SESSION_COOKIE) return part.slice(eqAt + 1).trim() || null;
+  }
+  return null;
+}

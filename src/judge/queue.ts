@@ -1,0 +1,207 @@
+/**
+ * The judge queue: jobs are `submissions` rows, so nothing lives only in
+ * memory and several processes (the web server's consumer, `bun run worker`
+ * on other hosts against a shared libSQL server) can share it.
+ *
+ * Life of a job: `queued` → claimed (status `compiling`, `leaseOwner` set,
+ * `leaseExpiresAt` in the future, `attempts`+1) → `running` → `done`. The
+ * holder renews its lease while judging; a lease that expires, or whose owner
+ * is a dead process on this host, is re-queued by `recover()`, and a job
+ * interrupted `MAX_ATTEMPTS` times is finished as IE instead of looping
+ * forever. Every write of a holder is conditional on still holding the lease.
+ *
+ * Fair share: a claim picks the user with the fewest jobs being judged, then
+ * the least recently served user, then the oldest job — round-robin across
+ * users, so one user's burst cannot starve the others.
+ */
+import { hostname } from "node:os";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { submissions, submissionTests } from "../../db/schema.ts";
+
+export type SubmissionRow = typeof submissions.$inferSelect;
+
+/** A job interrupted this many times (worker crashes) is finished as IE. */
+export const MAX_ATTEMPTS = 3;
+
+/**
+ * A worker identity: `host:pid:random`. The host and pid let a process on the
+ * same host see at once that the holder is dead (no need to wait for expiry).
+ */
+export function newOwnerId(): string {
+  return `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** Whether `owner` names a process on this host that no longer exists. */
+export function ownerIsDeadLocally(owner: string): boolean {
+  const [host, pidText] = owner.split(":");
+  if (host !== hostname() || !pidText) return false;
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+export interface QueueOptions {
+  /** This worker's identity (see `newOwnerId`). */
+  owner: string;
+  /** Lease length, ms (JUDGE_LEASE_SECONDS × 1000). */
+  leaseMs: number;
+  /** Clock, ms since the epoch (tests inject one). */
+  now?: () => number;
+}
+
+export class JudgeQueue {
+  readonly owner: string;
+  readonly leaseMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: Database,
+    opts: QueueOptions,
+  ) {
+    this.owner = opts.owner;
+    this.leaseMs = opts.leaseMs;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /**
+   * Claims the next job by fair share, atomically (one UPDATE … RETURNING, so
+   * two workers never claim the same row).
+   * @returns the claimed row (status `compiling`, leased to this owner), or null when the queue is empty.
+   */
+  async claim(): Promise<SubmissionRow | null> {
+    const now = this.now();
+    const rows = await this.db.all<{ id: string }>(sql`
+      UPDATE submissions
+         SET status = 'compiling', lease_owner = ${this.owner}, lease_expires_at = ${now + this.leaseMs},
+             attempts = attempts + 1, claimed_at = ${now}
+       WHERE status = 'queued' AND id = (
+         SELECT s.id FROM submissions s
+          WHERE s.status = 'queued'
+          ORDER BY
+            (SELECT count(*) FROM submissions r WHERE r.user_id = s.user_id AND r.status IN ('compiling', 'running')),
+            (SELECT coalesce(max(r.claimed_at), 0) FROM submissions r WHERE r.user_id = s.user_id),
+            s.created_at, s.id
+          LIMIT 1)
+      RETURNING id`);
+    const id = rows[0]?.id;
+    if (!id) return null;
+    const row = await this.db.query.submissions.findFirst({ where: eq(submissions.id, id) });
+    return row ?? null;
+  }
+
+  /**
+   * Extends this owner's lease on `id`.
+   * @returns false when the lease was lost (expired and taken over): the caller must stop judging.
+   */
+  async renew(id: string): Promise<boolean> {
+    const res = await this.db
+      .update(submissions)
+      .set({ leaseExpiresAt: new Date(this.now() + this.leaseMs) })
+      .where(and(eq(submissions.id, id), eq(submissions.leaseOwner, this.owner)))
+      .returning({ id: submissions.id });
+    return res.length === 1;
+  }
+
+  /**
+   * Updates the row only while this owner holds its lease.
+   * @returns false when the lease was lost.
+   */
+  async update(id: string, values: Partial<SubmissionRow>): Promise<boolean> {
+    const res = await this.db
+      .update(submissions)
+      .set(values)
+      .where(and(eq(submissions.id, id), eq(submissions.leaseOwner, this.owner)))
+      .returning({ id: submissions.id });
+    return res.length === 1;
+  }
+
+  /**
+   * Records one finished test, only while this owner holds the lease (one
+   * statement: INSERT … SELECT … WHERE the lease is ours).
+   * @returns false when the lease was lost.
+   */
+  async addTest(
+    id: string,
+    test: { index: number; isSample: boolean; verdict: string; timeMs: number; memoryKib: number },
+  ): Promise<boolean> {
+    const rows = await this.db.all<{ index: number }>(sql`
+      INSERT INTO submission_tests (submission_id, "index", is_sample, verdict, time_ms, memory_kib)
+      SELECT ${id}, ${test.index}, ${test.isSample ? 1 : 0}, ${test.verdict}, ${test.timeMs}, ${test.memoryKib}
+       WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ${id} AND lease_owner = ${this.owner})
+      ON CONFLICT (submission_id, "index") DO UPDATE SET
+        verdict = excluded.verdict, time_ms = excluded.time_ms, memory_kib = excluded.memory_kib
+      RETURNING "index"`);
+    return rows.length === 1;
+  }
+
+  /** Deletes the per-test rows of an earlier, interrupted attempt (only while holding the lease). */
+  async clearTests(id: string): Promise<void> {
+    await this.db.run(sql`
+      DELETE FROM submission_tests WHERE submission_id = ${id}
+         AND EXISTS (SELECT 1 FROM submissions WHERE id = ${id} AND lease_owner = ${this.owner})`);
+  }
+
+  /**
+   * Finishes the job: writes the final fields, status `done`, and drops the lease.
+   * @returns false when the lease was lost (another worker owns the job now).
+   */
+  async finish(id: string, values: Partial<SubmissionRow>): Promise<boolean> {
+    return this.update(id, { ...values, status: "done", leaseOwner: null, leaseExpiresAt: null, judgedAt: new Date(this.now()) });
+  }
+
+  /**
+   * Gives a job back to the queue (e.g. on shutdown), if this owner holds it.
+   * The attempt is not counted against the job.
+   */
+  async release(id: string): Promise<void> {
+    await this.db
+      .update(submissions)
+      .set({ status: "queued", leaseOwner: null, leaseExpiresAt: null, attempts: sql`max(${submissions.attempts} - 1, 0)` })
+      .where(and(eq(submissions.id, id), eq(submissions.leaseOwner, this.owner)));
+  }
+
+  /**
+   * Re-queues jobs whose lease expired or whose holder is a dead process on
+   * this host; finishes as IE those already tried `MAX_ATTEMPTS` times. Run at
+   * start and periodically. Each row is changed only if its holder is still
+   * the one seen (a holder renewing at the same moment wins).
+   * @returns ids re-queued and ids failed.
+   */
+  async recover(): Promise<{ requeued: string[]; failed: string[] }> {
+    const now = this.now();
+    const held = await this.db
+      .select({ id: submissions.id, owner: submissions.leaseOwner, expires: submissions.leaseExpiresAt, attempts: submissions.attempts })
+      .from(submissions)
+      .where(inArray(submissions.status, ["compiling", "running"]));
+    const requeued: string[] = [];
+    const failed: string[] = [];
+    for (const row of held) {
+      const expired = !row.owner || !row.expires || row.expires.getTime() <= now || ownerIsDeadLocally(row.owner);
+      if (!expired || row.owner === this.owner) continue;
+      const sameHolder = row.owner === null ? sql`lease_owner IS NULL` : sql`lease_owner = ${row.owner}`;
+      if (row.attempts >= MAX_ATTEMPTS) {
+        const res = await this.db.all<{ id: string }>(sql`
+          UPDATE submissions SET status = 'done', verdict = 'IE', is_passed = 0, lease_owner = NULL, lease_expires_at = NULL,
+                 error_detail = ${`judging was interrupted ${row.attempts} times`}, judged_at = ${now}
+           WHERE id = ${row.id} AND status IN ('compiling', 'running') AND ${sameHolder}
+          RETURNING id`);
+        if (res.length) failed.push(row.id);
+      } else {
+        const res = await this.db.all<{ id: string }>(sql`
+          UPDATE submissions SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
+           WHERE id = ${row.id} AND status IN ('compiling', 'running') AND ${sameHolder}
+          RETURNING id`);
+        if (res.length) requeued.push(row.id);
+      }
+    }
+    if (failed.length) await this.db.delete(submissionTests).where(inArray(submissionTests.submissionId, failed));
+    return { requeued, failed };
+  }
+}

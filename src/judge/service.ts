@@ -1,0 +1,453 @@
+/**
+ * The judge service: what the judge router (and through it the REST routes)
+ * calls. Run (compile and run once on custom input), submit (store and queue a
+ * submission), read one submission, wait for its verdict, and stream its
+ * progress; plus the in-process queue consumer's start and stop.
+ *
+ * Per-user limits live here (per process): RUN_RATE_PER_MINUTE and
+ * RUNS_IN_FLIGHT_PER_USER for runs, SUBMIT_RATE_PER_MINUTE for submissions.
+ */
+import { join } from "node:path";
+import { and, asc, count, eq, lt, sql } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { problems, submissions, submissionTests, type SubmissionStatus, type Verdict } from "../../db/schema.ts";
+import { capUtf8, runProgram } from "../../isolate/exec.ts";
+import type { LanguageId } from "../../isolate/languages/index.ts";
+import type { SandboxBackend } from "../../isolate/types.ts";
+import type { Config } from "../config.ts";
+import { AppError } from "../errors.ts";
+import { RateLimiter } from "../lib/rate-limit.ts";
+import type { Logger } from "../log.ts";
+import type { SubmissionShape, SubmissionTestShape } from "../trpc/routers/submissions.ts";
+import type { CheckerName } from "./checker.ts";
+import { CompileCache } from "./compile-cache.ts";
+import { JudgeConsumer } from "./consumer.ts";
+import { JudgeEvents } from "./events.ts";
+import { DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "./limits.ts";
+import { compileCached, reportedTimeMs, retryOnSandboxFailure, runOptions } from "./pipeline.ts";
+import { JudgeQueue, newOwnerId } from "./queue.ts";
+import { decideVerdict, type TestVerdict } from "./verdict.ts";
+
+/** Output returned by Run, UTF-8 bytes at most (the program may print up to the OLE limit; the browser gets this much). */
+export const RUN_OUTPUT_RETURN_MAX_BYTES = 1024 * 1024;
+
+/** How often a waiter or subscription re-reads a submission without a doorbell (another process judging it), ms. */
+export const PROGRESS_POLL_MS = 500;
+
+export interface RunInput {
+  language: LanguageId;
+  code: string;
+  /** Custom input or the sample input. */
+  input: string;
+  /** When given, the output is checked against it and `correct` is returned. */
+  expectedOutput?: string;
+  /** Optional: run under this problem's limits and checker instead of the defaults. */
+  problemId?: string;
+}
+
+/**
+ * Run's answer. `verdict` is a test verdict when `expectedOutput` was sent;
+ * without it a normal exit is `OK` (nothing to compare), otherwise TLE, MLE,
+ * RE, OLE or IE. `correct` is present exactly when `expectedOutput` was sent.
+ */
+export interface RunResponse {
+  output: string;
+  correct?: boolean;
+  verdict: TestVerdict | "OK";
+  stderr: string;
+  /** Null when the program was killed by a signal or a limit. */
+  exitCode: number | null;
+  /** CPU time (wall time for a wall-clock TLE), ms. */
+  timeMs: number;
+  memoryKib: number;
+  /** True when `output` was cut to RUN_OUTPUT_RETURN_MAX_BYTES or at the output limit. */
+  outputTruncated: boolean;
+  /** Whether the compile step was answered from the compile cache. */
+  compileCached: boolean;
+}
+
+export interface SubmitInput {
+  problemId: string;
+  code: string;
+  language: LanguageId;
+}
+
+/** Live progress of one submission (what `judge.progress` streams). Never carries hidden data. */
+export type JudgeProgress =
+  | { status: "queued"; submissionId: string; /** Submissions queued before this one (all users). */ ahead: number }
+  | { status: "compiling"; submissionId: string }
+  | {
+      status: "running";
+      submissionId: string;
+      /** 1-based number of the test being run now, of `of`. */
+      test: number;
+      of: number;
+      /** Finished tests so far. */
+      tests: SubmissionTestShape[];
+    }
+  | { status: "done"; submissionId: string; submission: SubmissionShape };
+
+export interface JudgeServiceOptions {
+  config: Config;
+  db: Database;
+  log: Logger;
+  /** The sandbox chosen at start; null backend: runs answer SANDBOX_UNAVAILABLE with `reason`. */
+  sandbox: { backend: SandboxBackend | null; reason?: string };
+  /** Compile cache directory; default `<DATA_DIR>/compile-cache`. */
+  cacheDir?: string;
+  /** Consumer identity; default `newOwnerId()`. */
+  owner?: string;
+  /** Idle consumer poll interval, ms (default 1000). */
+  pollMs?: number;
+}
+
+export class JudgeService {
+  readonly events = new JudgeEvents();
+  readonly queue: JudgeQueue;
+  private consumer: JudgeConsumer | null = null;
+  private readonly runLimiter: RateLimiter;
+  private readonly submitLimiter: RateLimiter;
+  private readonly runsInFlight = new Map<string, number>();
+  private readonly db: Database;
+  private readonly config: Config;
+  private readonly log: Logger;
+
+  private constructor(
+    private readonly opts: JudgeServiceOptions,
+    readonly cache: CompileCache,
+  ) {
+    this.db = opts.db;
+    this.config = opts.config;
+    this.log = opts.log;
+    this.queue = new JudgeQueue(opts.db, { owner: opts.owner ?? newOwnerId(), leaseMs: opts.config.JUDGE_LEASE_SECONDS * 1000 });
+    this.runLimiter = new RateLimiter({ limit: opts.config.RUN_RATE_PER_MINUTE, windowMs: 60_000 });
+    this.submitLimiter = new RateLimiter({ limit: opts.config.SUBMIT_RATE_PER_MINUTE, windowMs: 60_000 });
+  }
+
+  /**
+   * Opens the compile cache (COMPILE_CACHE_MIB under DATA_DIR) and builds the service.
+   * Call `start()` to consume the queue in this process.
+   */
+  static async create(opts: JudgeServiceOptions): Promise<JudgeService> {
+    const dir = opts.cacheDir ?? join(opts.config.DATA_DIR, "compile-cache");
+    const cache = await CompileCache.open(dir, opts.config.COMPILE_CACHE_MIB * 1024 * 1024);
+    return new JudgeService(opts, cache);
+  }
+
+  get backend(): SandboxBackend | null {
+    return this.opts.sandbox.backend;
+  }
+
+  /** The queue consumer, when started. */
+  get activeConsumer(): JudgeConsumer | null {
+    return this.consumer;
+  }
+
+  /**
+   * Starts consuming the queue in this process with SANDBOX_POOL_SIZE slots
+   * (re-queuing jobs abandoned by a crashed process first). Does nothing
+   * without a sandbox.
+   */
+  async start(): Promise<void> {
+    const backend = this.opts.sandbox.backend;
+    if (!backend || this.consumer) return;
+    this.consumer = new JudgeConsumer({
+      db: this.db,
+      backend,
+      cache: this.cache,
+      queue: this.queue,
+      events: this.events,
+      log: this.log,
+      concurrency: this.config.SANDBOX_POOL_SIZE,
+      pollMs: this.opts.pollMs,
+    });
+    await this.consumer.start();
+    this.log.info("judge: consuming the queue", { owner: this.queue.owner, concurrency: this.config.SANDBOX_POOL_SIZE });
+  }
+
+  /** Stops the consumer; jobs in progress go back to the queue. */
+  async stop(): Promise<void> {
+    await this.consumer?.stop();
+    this.consumer = null;
+  }
+
+  private requireBackend(): SandboxBackend {
+    const backend = this.opts.sandbox.backend;
+    if (!backend) {
+      throw new AppError("SANDBOX_UNAVAILABLE", {
+        message: `Code execution is unavailable: ${this.opts.sandbox.reason ?? "no sandbox"}`,
+      });
+    }
+    return backend;
+  }
+
+  /**
+   * Compiles (through the compile cache) and runs `code` once on `input`.
+   * @throws SANDBOX_UNAVAILABLE (503) without a sandbox; RATE_LIMITED (429)
+   *   past RUN_RATE_PER_MINUTE or with RUNS_IN_FLIGHT_PER_USER runs already in
+   *   flight; PROBLEM_NOT_FOUND (404) for an unknown `problemId`;
+   *   COMPILATION_ERROR (400) with `details.compileOutput` on a compile error.
+   */
+  async run(userId: string, input: RunInput): Promise<RunResponse> {
+    const backend = this.requireBackend();
+    const inFlight = this.runsInFlight.get(userId) ?? 0;
+    if (inFlight >= this.config.RUNS_IN_FLIGHT_PER_USER) {
+      throw new AppError("RATE_LIMITED", {
+        message: `At most ${this.config.RUNS_IN_FLIGHT_PER_USER} runs at a time. Wait for the running ones to finish.`,
+        retryAfterSeconds: 1,
+      });
+    }
+    const rate = this.runLimiter.hit(userId);
+    if (!rate.ok) {
+      throw new AppError("RATE_LIMITED", {
+        message: `At most ${this.config.RUN_RATE_PER_MINUTE} runs per minute. Try again in ${rate.retryAfterSeconds} s.`,
+        retryAfterSeconds: rate.retryAfterSeconds,
+      });
+    }
+    let timeLimitMs = DEFAULT_TIME_LIMIT_MS;
+    let memoryLimitKib = DEFAULT_MEMORY_LIMIT_KIB;
+    let checker: CheckerName = "lines";
+    if (input.problemId !== undefined) {
+      const problem = await this.db.query.problems.findFirst({ where: eq(problems.id, input.problemId) });
+      if (!problem || problem.deletedAt) throw new AppError("PROBLEM_NOT_FOUND");
+      ({ timeLimitMs, memoryLimitKib } = problem);
+      checker = problem.checker;
+    }
+
+    this.runsInFlight.set(userId, inFlight + 1);
+    try {
+      const box = await backend.acquire();
+      try {
+        const compiled = await compileCached(this.cache, box, input.language, input.code, this.log);
+        if (compiled.kind === "ce") {
+          throw new AppError("COMPILATION_ERROR", {
+            message: "Compilation error: the compiler rejected the program",
+            details: { compileOutput: compiled.diagnostics },
+          });
+        }
+        if (compiled.kind === "ie") {
+          this.log.warn("judge: sandbox failure while compiling a run", { detail: compiled.detail });
+          return internalErrorRun(input.expectedOutput !== undefined, false);
+        }
+        const result = await retryOnSandboxFailure(
+          () =>
+            runProgram(box, input.language, {
+              entry: compiled.entry.sourceFile,
+              // Compiled in this very box: the artifacts are already there.
+              artifacts: compiled.cached ? compiled.entry.files : undefined,
+              stdin: input.input,
+              ...runOptions(input.language, timeLimitMs, memoryLimitKib),
+            }),
+          (r) => r,
+          (message, attempt) => this.log.warn("judge: sandbox failure, retrying the run", { attempt, message }),
+        );
+        const hasExpected = input.expectedOutput !== undefined;
+        const { verdict } = decideVerdict(result, input.expectedOutput ?? "", checker);
+        if (verdict === "IE") this.log.warn("judge: sandbox failure during a run", { detail: result.message });
+        const output = capUtf8(result.stdout, RUN_OUTPUT_RETURN_MAX_BYTES);
+        const response: RunResponse = {
+          output,
+          verdict: !hasExpected && (verdict === "AC" || verdict === "WA") ? "OK" : verdict,
+          stderr: result.stderr,
+          exitCode: result.exitCode,
+          timeMs: reportedTimeMs(result),
+          memoryKib: result.memoryKib,
+          outputTruncated: result.stdoutTruncated || output.length !== result.stdout.length,
+          compileCached: compiled.cached,
+        };
+        if (hasExpected) response.correct = verdict === "AC";
+        return response;
+      } finally {
+        await backend.release(box);
+      }
+    } finally {
+      const n = (this.runsInFlight.get(userId) ?? 1) - 1;
+      if (n <= 0) this.runsInFlight.delete(userId);
+      else this.runsInFlight.set(userId, n);
+    }
+  }
+
+  /**
+   * Stores a submission and queues it for judging.
+   * @returns the new submission's id.
+   * @throws SANDBOX_UNAVAILABLE (503) when this process judges (JUDGE_IN_PROCESS) but has no sandbox;
+   *   RATE_LIMITED (429) past SUBMIT_RATE_PER_MINUTE; PROBLEM_NOT_FOUND (404).
+   */
+  async submit(userId: string, input: SubmitInput): Promise<{ id: string }> {
+    if (this.config.JUDGE_IN_PROCESS) this.requireBackend();
+    const problem = await this.db.query.problems.findFirst({
+      where: eq(problems.id, input.problemId),
+      columns: { id: true, deletedAt: true },
+    });
+    if (!problem || problem.deletedAt) throw new AppError("PROBLEM_NOT_FOUND");
+    const rate = this.submitLimiter.hit(userId);
+    if (!rate.ok) {
+      throw new AppError("RATE_LIMITED", {
+        message: `At most ${this.config.SUBMIT_RATE_PER_MINUTE} submissions per minute. Try again in ${rate.retryAfterSeconds} s.`,
+        retryAfterSeconds: rate.retryAfterSeconds,
+      });
+    }
+    const [row] = await this.db
+      .insert(submissions)
+      .values({ userId, problemId: input.problemId, language: input.language, code: input.code, status: "queued" })
+      .returning({ id: submissions.id });
+    this.events.queued();
+    return { id: row!.id };
+  }
+
+  /**
+   * One submission of `userId`, with its finished tests.
+   * @throws SUBMISSION_NOT_FOUND (404) when absent or someone else's.
+   */
+  async byId(userId: string, id: string): Promise<SubmissionShape> {
+    const shape = await this.read(id);
+    if (!shape || shape.userId !== userId) throw new AppError("SUBMISSION_NOT_FOUND");
+    return shape.submission;
+  }
+
+  /**
+   * Waits until the submission is judged (or `timeoutMs` passes, or `signal` aborts).
+   * @returns the submission as it is then (status `done` unless the wait ended early).
+   * @throws SUBMISSION_NOT_FOUND (404) when absent or someone else's.
+   */
+  async wait(userId: string, id: string, timeoutMs: number, signal?: AbortSignal): Promise<SubmissionShape> {
+    const deadline = Date.now() + timeoutMs;
+    const first = await this.byId(userId, id);
+    if (first.status === "done") return first;
+    // Poll one small row (the doorbell wakes us at once for judging in this process).
+    while (Date.now() < deadline && !signal?.aborted) {
+      await this.events.waitChanged(id, Math.min(PROGRESS_POLL_MS, Math.max(1, deadline - Date.now())), signal);
+      if ((await this.fingerprint(id))?.status === "done") break;
+    }
+    return this.byId(userId, id);
+  }
+
+  /**
+   * Streams the submission's progress: one event per change, ending with
+   * `done`. Re-checks on every doorbell and every PROGRESS_POLL_MS (a cheap
+   * fingerprint query; the full read only when it changed), so it follows
+   * judging done by another process too.
+   * @throws SUBMISSION_NOT_FOUND (404) when absent or someone else's.
+   */
+  async *progress(userId: string, id: string, signal?: AbortSignal): AsyncGenerator<JudgeProgress, void, unknown> {
+    await this.byId(userId, id);
+    let lastPrint = "";
+    let last = "";
+    while (!signal?.aborted) {
+      const fp = await this.fingerprint(id);
+      if (!fp) throw new AppError("SUBMISSION_NOT_FOUND");
+      const print = JSON.stringify(fp);
+      if (print !== lastPrint) {
+        lastPrint = print;
+        const event = await this.progressEvent(id);
+        const key = JSON.stringify(event);
+        if (key !== last) {
+          last = key;
+          yield event;
+        }
+        if (event.status === "done") return;
+      }
+      await this.events.waitChanged(id, PROGRESS_POLL_MS, signal);
+    }
+  }
+
+  /** What changes while a submission is judged: status, tests finished, and the queue ahead of it while queued. */
+  private async fingerprint(id: string): Promise<{ status: string; total: number; done: number; ahead: number } | null> {
+    const rows = await this.db.all<{ status: string; total: number; done: number; ahead: number }>(sql`
+      SELECT s.status AS status, s.tests_total AS total,
+             (SELECT count(*) FROM submission_tests t WHERE t.submission_id = s.id) AS done,
+             CASE WHEN s.status = 'queued'
+                  THEN (SELECT count(*) FROM submissions q WHERE q.status = 'queued' AND q.created_at < s.created_at)
+                  ELSE 0 END AS ahead
+        FROM submissions s WHERE s.id = ${id}`);
+    return rows[0] ?? null;
+  }
+
+  private async progressEvent(id: string): Promise<JudgeProgress> {
+    const found = await this.read(id);
+    if (!found) throw new AppError("SUBMISSION_NOT_FOUND");
+    const s = found.submission;
+    switch (s.status) {
+      case "queued": {
+        const [ahead] = await this.db
+          .select({ n: count() })
+          .from(submissions)
+          .where(and(eq(submissions.status, "queued"), lt(submissions.createdAt, new Date(s.createdAt))));
+        return { status: "queued", submissionId: id, ahead: ahead?.n ?? 0 };
+      }
+      case "compiling":
+        return { status: "compiling", submissionId: id };
+      case "running":
+        return {
+          status: "running",
+          submissionId: id,
+          test: Math.min(s.tests.length + 1, s.testsTotal),
+          of: s.testsTotal,
+          tests: s.tests,
+        };
+      case "done":
+        return { status: "done", submissionId: id, submission: s };
+    }
+  }
+
+  private async read(id: string): Promise<{ userId: string; submission: SubmissionShape } | null> {
+    const row = await this.db.query.submissions.findFirst({ where: eq(submissions.id, id) });
+    if (!row) return null;
+    const [problem] = await this.db
+      .select({ title: problems.title, deletedAt: problems.deletedAt })
+      .from(problems)
+      .where(eq(problems.id, row.problemId))
+      .limit(1);
+    const tests = await this.db
+      .select()
+      .from(submissionTests)
+      .where(eq(submissionTests.submissionId, id))
+      .orderBy(asc(submissionTests.index));
+    return { userId: row.userId, submission: toSubmissionShape(row, problem, tests) };
+  }
+}
+
+/**
+ * The public shape of a submission (the history's `SubmissionShape`): never
+ * the lease, the attempts, the operator's `errorDetail` or anything of the hidden tests.
+ */
+export function toSubmissionShape(
+  row: typeof submissions.$inferSelect,
+  problem: { title: string; deletedAt: Date | null } | undefined,
+  tests: (typeof submissionTests.$inferSelect)[],
+): SubmissionShape {
+  return {
+    _id: row.id,
+    problemId: row.problemId,
+    problemTitle: problem?.title ?? "",
+    problemDeleted: !problem || problem.deletedAt !== null,
+    code: row.code,
+    language: row.language,
+    output: row.output,
+    expectedOutput: row.expectedOutput,
+    isPassed: row.isPassed,
+    verdict: row.verdict as Verdict | null,
+    status: row.status as SubmissionStatus,
+    compileOutput: row.compileOutput,
+    timeMs: row.timeMs,
+    memoryKib: row.memoryKib,
+    testsPassed: row.testsPassed,
+    testsTotal: row.testsTotal,
+    tests: tests.map((t) => ({ index: t.index, isSample: t.isSample, verdict: t.verdict, timeMs: t.timeMs, memoryKib: t.memoryKib })),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function internalErrorRun(hasExpected: boolean, cached: boolean): RunResponse {
+  return {
+    output: "",
+    ...(hasExpected ? { correct: false } : {}),
+    verdict: "IE",
+    stderr: "",
+    exitCode: null,
+    timeMs: 0,
+    memoryKib: 0,
+    outputTruncated: false,
+    compileCached: cached,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The verdict of one test, decided from the sandbox's RunResult and the
+ * checker. A sandbox failure (XX) is the system's fault and becomes IE, never
+ * a user verdict (house style, after CMS Sandbox.py and go-judge).
+ */
+import type { RunResult } from "../../isolate/types.ts";
+import type { Verdict } from "../../db/schema.ts";
+import { check, type CheckerName } from "./checker.ts";
+
+/** Verdicts of a single test: CE is decided by the compile step, never here. */
+export type TestVerdict = Exclude<Verdict, "CE">;
+
+/** Signal number of SIGXFSZ (file size limit exceeded) on Linux. */
+const SIGXFSZ = 25;
+
+/**
+ * Decides a test's verdict.
+ * Order: XX → IE; TLE; MLE; OLE (incl. SIGXFSZ, a file written past the file
+ * size limit); SG/RE → RE; OK → the checker decides AC or WA. A runtime's own
+ * out-of-memory report (JVM heap, Python MemoryError) is already MLE: the
+ * language records reclassify it (isolate/languages/*.ts).
+ * @param result   the sandbox's result of running the program on the test input
+ * @param expected the test's expected output
+ * @param checker  the problem's checker
+ * @returns the verdict and, for IE/WA, an internal reason (never hidden data).
+ */
+export function decideVerdict(
+  result: RunResult,
+  expected: string,
+  checker: CheckerName,
+): { verdict: TestVerdict; reason?: string } {
+  switch (result.status) {
+    case "XX":
+      return { verdict: "IE", reason: `sandbox failure: ${result.message ?? "unknown"}` };
+    case "TLE":
+      return { verdict: "TLE" };
+    case "MLE":
+      return { verdict: "MLE" };
+    case "OLE":
+      return { verdict: "OLE" };
+    case "SG":
+    case "RE": {
+      if (result.signal === SIGXFSZ) return { verdict: "OLE" };
+      return { verdict: "RE" };
+    }
+    case "OK": {
+      const outcome = check(checker, result.stdout, expected);
+      return outcome.ok ? { verdict: "AC" } : { verdict: "WA", reason: outcome.reason };
+    }
+  }
+}

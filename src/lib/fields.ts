@@ -1,0 +1,62 @@
+/**
+ * Zod building blocks shared by the routers, so every field answers with the
+ * same wording: `title: Required`, `title: At most 200 characters`, ...
+ * (describeZodError in src/trpc/init.ts prefixes the field path).
+ */
+import { z } from "zod";
+
+/** UTF-8 size of a string in bytes. */
+export function utf8Bytes(s: string): number {
+  return Buffer.byteLength(s, "utf8");
+}
+
+/** Human size for messages: 65536 → "64 KiB", 16777216 → "16 MiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+const typeError = (iss: { input: unknown }) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text");
+
+/**
+ * A required string, trimmed, non-blank, at most `maxChars` characters.
+ * @example requiredText(200).parse("  Two Sum ") // "Two Sum"
+ */
+export function requiredText(maxChars: number) {
+  return z
+    .string({ error: typeError })
+    .trim()
+    .min(1, { error: "Required" })
+    .max(maxChars, { error: `At most ${maxChars} characters` });
+}
+
+/**
+ * A required, non-blank string kept as typed (statements and sample data keep
+ * their whitespace), at most `maxBytes` UTF-8 bytes.
+ */
+export function requiredBlock(maxBytes: number) {
+  return z
+    .string({ error: typeError })
+    .refine((s) => s.trim().length > 0, { error: "Required" })
+    .refine((s) => utf8Bytes(s) <= maxBytes, { error: `At most ${formatBytes(maxBytes)}` });
+}
+
+/** An email address, trimmed, at most 254 characters (RFC 5321 path limit). */
+export function emailField() {
+  return z
+    .string({ error: typeError })
+    .trim()
+    .min(1, { error: "Required" })
+    .max(254, { error: "At most 254 characters" })
+    .pipe(z.email({ error: "Must be a valid email address" }));
+}
+
+/** A row id as the routes receive it (opaque, bounded). */
+export function idField() {
+  return z
+    .string({ error: typeError })
+    .trim()
+    .min(1, { error: "Required" })
+    .max(64, { error: "At most 64 characters" });
+}

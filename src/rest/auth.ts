@@ -1,0 +1,11 @@
+/** REST door for accounts (spec §7): /api/auth/register, login, me, logout. */
+import { Hono } from "hono";
+import { call, jsonBody, type AppEnv } from "./call.ts";
+
+// Bodies are unvalidated JSON: `as never` hands them to the procedure, whose zod input validates them.
+
+export const authRoutes = new Hono<AppEnv>()
+  .post("/register", async (c) => c.json(await call(c, async (api) => api.auth.register((await jsonBody(c)) as never))))
+  .post("/login", async (c) => c.json(await call(c, async (api) => api.auth.login((await jsonBody(c)) as never))))
+  .get("/me", async (c) => c.json(await call(c, (api) => api.auth.me())))
+  .post("/logout", async (c) => c.json(await call(c, (api) => api.auth.logout())));

@@ -1,0 +1,34 @@
+/**
+ * REST doors of judging (spec §7), over the judge router's procedures:
+ * - POST /api/compiler `{language, code, input, expectedOutput?}` → 200
+ *   `{output, correct?, verdict, stderr, exitCode, timeMs, memoryKib, ...}`;
+ *   a compile error → 400 `{error: "Compilation error: …", compileOutput}`.
+ * - POST /api/submissions `{problemId, code, language, ...}` → judged on the
+ *   server; answers 201 with the judged submission once judging ends, or with
+ *   `?wait=false` at once 202 `{id, _id, status: "queued"}`. Should judging
+ *   outlast WAIT_MAX_MS, 202 with the submission as it is then.
+ */
+import { Hono } from "hono";
+import { call, jsonBody, type AppEnv } from "./call.ts";
+
+/** Bun's server as Hono's `env`: `timeout(req, 0)` lifts the idle timeout for one long request. */
+interface BunServerEnv {
+  timeout?: (req: Request, seconds: number) => void;
+}
+
+// Bodies are validated by the procedures' zod inputs; `as never` hands the raw JSON over.
+export const judgeRoutes = new Hono<AppEnv>()
+  .post("/compiler", async (c) => c.json(await call(c, async (api) => api.judge.run((await jsonBody(c)) as never))))
+  .post("/submissions", async (c) => {
+    const wait = c.req.query("wait") !== "false";
+    const body = await jsonBody(c);
+    const result = await call(c, async (api) => {
+      const created = await api.judge.submit(body as never);
+      if (!wait) return { created, judged: null };
+      // Judging may take longer than the server's idle timeout with nothing sent meanwhile.
+      (c.env as BunServerEnv | undefined)?.timeout?.(c.req.raw, 0);
+      return { created, judged: await api.judge.wait({ id: created.id }) };
+    });
+    if (!result.judged) return c.json(result.created, 202);
+    return c.json(result.judged, result.judged.status === "done" ? 201 : 202);
+  });

@@ -1,0 +1,10 @@
+/**
+ * REST door for the submission history (spec §7): GET /api/submissions/:problemId.
+ * POST /api/submissions (create and judge) lives in src/rest/judge.ts.
+ */
+import { Hono } from "hono";
+import { call, type AppEnv } from "./call.ts";
+
+export const submissionsRoutes = new Hono<AppEnv>().get("/:problemId", async (c) =>
+  c.json(await call(c, (api) => api.submissions.list({ problemId: c.req.param("problemId") }))),
+);

@@ -1,0 +1,85 @@
+/**
+ * The server's entry point. Start-up reads top to bottom: parse the config,
+ * open the database, apply migrations, seed the classic problems when missing,
+ * choose the sandbox, build the app, serve. A bad config stops the process
+ * with one message naming the variable.
+ */
+import { openDatabase, migrateDatabase } from "../db/index.ts";
+import { seedDatabase } from "../db/seed/index.ts";
+import { createSandbox } from "../isolate/index.ts";
+import { createApp } from "./app.ts";
+import { resolveSessionKey } from "./auth/session.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { buildServices, type Services } from "./context.ts";
+import { createLogger } from "./log.ts";
+import { JudgeService } from "./judge/service.ts";
+import { createAiService } from "./ai/service.ts";
+
+/** Bun.serve's request body cap, bytes (the app's own limit, MAX_BODY_BYTES, answers 413 below it). */
+const BUN_MAX_BODY_BYTES = 160 * 1024 * 1024;
+
+export interface RunningServer {
+  services: Services;
+  server: Bun.Server<undefined>;
+  /** Stops accepting, closes the sandbox and the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the whole server from a parsed config.
+ * @throws when the database cannot be opened or migrated.
+ */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const log = createLogger(config.LOG_LEVEL);
+  const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
+  await migrateDatabase(db);
+  const seeded = await seedDatabase(db);
+  if (seeded.inserted) log.info(`seed: added ${seeded.inserted} classic problems`);
+  const sessionKey = resolveSessionKey(config);
+  const sandbox = await createSandbox(config, (m) => log.info(m));
+  // Judge: re-queues jobs a killed server left behind, then consumes the queue (JUDGE_IN_PROCESS).
+  const judge = await JudgeService.create({ config, db, log, sandbox });
+  if (config.JUDGE_IN_PROCESS) await judge.start();
+  const ai = createAiService({ config, db, log, sandbox: sandbox.backend });
+  const services = buildServices({ config, db, log, sessionKey, sandbox, judge, ai });
+  const app = createApp(services);
+  const server = Bun.serve({
+    port: config.PORT,
+    hostname: config.HOST,
+    fetch: app.fetch,
+    maxRequestBodySize: BUN_MAX_BODY_BYTES,
+    // Seconds without traffic before a connection closes; SSE subscriptions ping every 10 s (src/trpc/init.ts).
+    idleTimeout: 60,
+  });
+  log.info(`listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${server.port} (sandbox: ${sandbox.name})`);
+  return {
+    services,
+    server,
+    async stop() {
+      await server.stop();
+      await judge.stop();
+      await sandbox.backend?.close();
+      client.close();
+    },
+  };
+}
+
+if (import.meta.main) {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const running = await startServer(config);
+  const shutdown = async () => {
+    await running.stop();
+    process.exit(0);
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}

@@ -1,0 +1,52 @@
+/**
+ * Serves the built client (CLIENT_DIST) with SPA fallback: a GET for a path
+ * that is not a file answers index.html so the client's router takes over.
+ * Hashed files under /assets/ are cached for a year; everything else,
+ * index.html included, is revalidated on every load.
+ */
+import { statSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import type { Context } from "hono";
+
+function fileAt(path: string): string | null {
+  try {
+    return statSync(path).isFile() ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param distDir the client build directory (relative to the working directory or absolute).
+ * @returns a Hono handler for GET/HEAD; answers 404 text when the client is not built.
+ */
+export function serveClient(distDir: string) {
+  const root = resolve(distDir);
+  return (c: Context): Response => {
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(c.req.url).pathname);
+    } catch {
+      return c.text("Bad request path", 400);
+    }
+    const candidate = resolve(join(root, pathname));
+    const inside = candidate === root || candidate.startsWith(root + sep);
+    const direct = inside && !pathname.includes("\0") ? fileAt(candidate) : null;
+    if (direct) {
+      const immutable = pathname.startsWith("/assets/");
+      return new Response(Bun.file(direct), {
+        headers: { "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache" },
+      });
+    }
+    // A missing file (a name with an extension) is a 404, not the page: a stale
+    // asset URL must fail loudly rather than load HTML as a script.
+    if (/\.[^/]+$/.test(pathname)) return c.text("Not found", 404);
+    const index = fileAt(join(root, "index.html"));
+    if (!index) {
+      return c.text(`The client is not built (${join(distDir, "index.html")} is missing): run \`bun run build\`.`, 404);
+    }
+    return new Response(Bun.file(index), {
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
+    });
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * AI code review: `ai.stream` (an SSE subscription that streams the review as
+ * it is generated), `ai.review` (the whole text; the REST door
+ * POST /api/ai/ai-review calls it) and `ai.info` (which reviewer answers).
+ * The logic lives in src/ai/service.ts.
+ */
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { createAiService, MAX_CODE_BYTES, type AiService } from "../../ai/service.ts";
+import { LANGUAGES } from "../../ai/provider.ts";
+import type { Context } from "../../context.ts";
+import { AppError } from "../../errors.ts";
+import { formatBytes, idField, utf8Bytes } from "../../lib/fields.ts";
+import { protectedProcedure, router } from "../init.ts";
+
+/**
+ * `code` may be missing or blank: the service answers the spec's
+ * "Please write some code before requesting AI review." (AI_EMPTY_CODE).
+ */
+export const reviewInput = z.object({
+  code: z
+    .string({ error: "Must be text" })
+    .default("")
+    .refine((s) => utf8Bytes(s) <= MAX_CODE_BYTES, { error: `At most ${formatBytes(MAX_CODE_BYTES)}` }),
+  language: z.enum(LANGUAGES, { error: "Must be one of cpp, java, py" }).optional(),
+  problemId: idField().optional(),
+  force: z.boolean({ error: "Must be true or false" }).default(false),
+});
+
+// Servers built before the AI service existed (some tests) get one made from their services, once.
+const fallback = new WeakMap<object, AiService>();
+function aiOf(ctx: Context): AiService {
+  if (ctx.ai) return ctx.ai;
+  let service = fallback.get(ctx.db);
+  if (!service) {
+    service = createAiService({ config: ctx.config, db: ctx.db, log: ctx.log, sandbox: ctx.sandbox.backend });
+    fallback.set(ctx.db, service);
+  }
+  return service;
+}
+
+/** Subscription errors surface after the middleware chain has returned, so carry the catalogue code ourselves. */
+function asTrpc(err: unknown): unknown {
+  return err instanceof AppError ? new TRPCError({ code: err.code, message: err.message, cause: err }) : err;
+}
+
+export const aiRouter = router({
+  /** Which reviewer answers (for the panel's label); never a key or URL. */
+  info: protectedProcedure.query(({ ctx }) => ({ provider: aiOf(ctx).providerName })),
+
+  /**
+   * The whole review as markdown.
+   * @throws AI_EMPTY_CODE (400), BAD_INPUT (400), PROBLEM_NOT_FOUND (404), RATE_LIMITED (429),
+   *         AI_PROVIDER_FAILED (502), AI_PROVIDER_TIMEOUT (504)
+   */
+  review: protectedProcedure.input(reviewInput).mutation(({ ctx, input, signal }) => aiOf(ctx).review(ctx.user.id, input, signal)),
+
+  /**
+   * Streams `{type:"start", provider, model, cached}`, then `{type:"delta", text}`
+   * chunks (concatenated they are the review), then `{type:"done"}`. Same errors as `review`.
+   */
+  stream: protectedProcedure.input(reviewInput).subscription(async function* ({ ctx, input, signal }) {
+    try {
+      yield* aiOf(ctx).stream(ctx.user.id, input, signal);
+    } catch (err) {
+      throw asTrpc(err);
+    }
+  }),
+});

@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { long long n; scanf("%lld", &n); printf("%lld\n", n * n); }

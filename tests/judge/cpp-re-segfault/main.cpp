@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { volatile int* p = nullptr; *p = 1; printf("3\n"); }

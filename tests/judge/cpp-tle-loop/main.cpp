@@ -1,0 +1,4 @@
+int main() {
+  volatile unsigned long long x = 0;
+  for (;;) x++;
+}

@@ -1,0 +1,185 @@
+/**
+ * Judge test helpers: rows inserted straight into a real test database, a
+ * config for judge tests (own box-id range and box root, silent log), the
+ * shared DATA_DIR that holds the precompiled header between runs, and a fake
+ * sandbox backend of queued results — for testing the pipeline's logic only
+ * (verdict order, first-failure stop, lease loss, IE handling); verdicts from
+ * real programs are tested through the real sandbox.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Database } from "../../db/index.ts";
+import { problems, testCases, users } from "../../db/schema.ts";
+import { ensurePch } from "../../isolate/pch.ts";
+import type { Box, RunRequest, RunResult, SandboxBackend } from "../../isolate/types.ts";
+import { loadConfig, type Config } from "../../src/config.ts";
+import { createLogger } from "../../src/log.ts";
+
+/** First box id of judge tests (disjoint from the dev server's 0.. and other suites). */
+export const JUDGE_TEST_BOX_ID_START = 3500;
+
+/** DATA_DIR shared by judge tests for the precompiled header (built once, reused). */
+export const SHARED_DATA_DIR = join(tmpdir(), "oj-judge-tests-data");
+
+/** Builds the precompiled header into SHARED_DATA_DIR if missing or stale. */
+export async function preparePch(): Promise<void> {
+  await ensurePch(SHARED_DATA_DIR);
+}
+
+/** A silent logger for services under test. */
+export const silentLog = createLogger("silent");
+
+/**
+ * Config for judge tests. `boxIdOffset` separates processes of one test (web and workers).
+ */
+export function judgeConfig(dbUrl: string, env: Record<string, string> = {}, boxIdOffset = 0): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATABASE_URL: dbUrl,
+    DATA_DIR: SHARED_DATA_DIR,
+    SANDBOX: "bwrap",
+    SANDBOX_ROOT: mkdtempSync(join(tmpdir(), "oj-judge-boxes-")),
+    ISOLATE_BOX_ID_START: String(JUDGE_TEST_BOX_ID_START + boxIdOffset),
+    ISOLATE_BOX_ID_COUNT: "20",
+    SANDBOX_POOL_SIZE: "2",
+    ...env,
+  });
+}
+
+let userCounter = 0;
+
+/** Inserts a user row; returns its id. */
+export async function insertUser(db: Database, name = "user"): Promise<string> {
+  userCounter++;
+  const [row] = await db
+    .insert(users)
+    .values({
+      firstName: name,
+      lastName: "Test",
+      email: `${name}${userCounter}@example.com`,
+      emailNormalized: `${name}${userCounter}@example.com`,
+      passwordHash: null,
+    })
+    .returning({ id: users.id });
+  return row!.id;
+}
+
+export interface ProblemSpec {
+  sampleInput?: string;
+  sampleOutput?: string;
+  tests?: { input: string; output: string }[];
+  timeLimitMs?: number;
+  memoryLimitKib?: number;
+  checker?: "lines" | "tokens" | "float";
+}
+
+/** Inserts a problem with its hidden tests; returns its id. */
+export async function insertProblem(db: Database, userId: string, spec: ProblemSpec = {}): Promise<string> {
+  const [row] = await db
+    .insert(problems)
+    .values({
+      title: "Test problem",
+      description: "d",
+      inputFormat: "i",
+      outputFormat: "o",
+      constraints: "c",
+      sampleInput: spec.sampleInput ?? "",
+      sampleOutput: spec.sampleOutput ?? "",
+      difficulty: "easy",
+      userId,
+      ...(spec.timeLimitMs ? { timeLimitMs: spec.timeLimitMs } : {}),
+      ...(spec.memoryLimitKib ? { memoryLimitKib: spec.memoryLimitKib } : {}),
+      ...(spec.checker ? { checker: spec.checker } : {}),
+    })
+    .returning({ id: problems.id });
+  const tests = spec.tests ?? [];
+  if (tests.length) {
+    await db.insert(testCases).values(tests.map((t, i) => ({ problemId: row!.id, ordinal: i, input: t.input, expectedOutput: t.output })));
+  }
+  return row!.id;
+}
+
+/** One scripted answer of the fake backend to the next `box.run`. */
+export interface FakeStep {
+  result: Partial<RunResult>;
+  /** Files the "program" leaves in the box (e.g. `prog` after a compile). */
+  creates?: string[];
+  /** Runs before the answer (e.g. to steal the lease mid-judging). */
+  before?: (req: RunRequest) => Promise<void> | void;
+}
+
+/** A sandbox backend of queued results, for pipeline-logic tests only. */
+export class FakeBackend implements SandboxBackend {
+  readonly name = "unsafe-local" as const;
+  readonly requests: RunRequest[] = [];
+  readonly steps: FakeStep[] = [];
+  acquired = 0;
+  released = 0;
+
+  /** Queues answers, in order. */
+  push(...steps: FakeStep[]): this {
+    this.steps.push(...steps);
+    return this;
+  }
+
+  async acquire(): Promise<Box> {
+    this.acquired++;
+    const files = new Map<string, Uint8Array>();
+    const backend = this;
+    return {
+      id: 1,
+      async writeFile(name, content) {
+        files.set(name, typeof content === "string" ? new TextEncoder().encode(content) : content);
+      },
+      async readFile(name) {
+        return files.get(name) ?? null;
+      },
+      async listFiles() {
+        return [...files.keys()];
+      },
+      async run(req) {
+        backend.requests.push(req);
+        const step = backend.steps.shift();
+        if (!step) throw new Error(`fake backend: no scripted result for ${req.argv.join(" ")}`);
+        await step.before?.(req);
+        for (const f of step.creates ?? []) files.set(f, new TextEncoder().encode(`artifact ${f}`));
+        return okResult(step.result);
+      },
+    };
+  }
+
+  async release(): Promise<void> {
+    this.released++;
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** A RunResult with defaults of a clean, quick run. */
+export function okResult(over: Partial<RunResult> = {}): RunResult {
+  return {
+    status: "OK",
+    exitCode: 0,
+    signal: null,
+    cpuTimeMs: 5,
+    wallTimeMs: 8,
+    memoryKib: 2048,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    ...over,
+  };
+}
+
+/** Polls `fn` until it returns a truthy value or `timeoutMs` passes. */
+export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await Bun.sleep(everyMs);
+  }
+}

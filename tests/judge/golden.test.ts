@@ -1,0 +1,129 @@
+// Golden verdict suite (in the style of DMOJ's testsuite): every folder
+// tests/judge/<case>/ holds a source file and case.json {language, source,
+// problem, expect}; problems live in tests/judge/_problems/<name>.json. All
+// cases are submitted to one real database and judged by the real queue
+// consumer through the real sandbox (bwrap), SANDBOX_POOL_SIZE at a time;
+// each case then checks its verdict, per-test verdicts (first-failure stop)
+// and compile diagnostics.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { submissions } from "../../db/schema.ts";
+import { createSandbox } from "../../isolate/index.ts";
+import { JudgeService } from "../../src/judge/service.ts";
+import { createTestDb } from "../db.ts";
+import { insertProblem, insertUser, judgeConfig, preparePch, silentLog } from "./fixtures.ts";
+
+const ROOT = import.meta.dir;
+const VERDICT = z.enum(["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "IE"]);
+const caseSchema = z.object({
+  about: z.string(),
+  language: z.enum(["cpp", "java", "py"]),
+  source: z.string(),
+  problem: z.string(),
+  expect: z.object({
+    verdict: VERDICT,
+    tests: z.array(VERDICT).optional(),
+    compileOutputContains: z.string().optional(),
+  }),
+});
+const problemSchema = z.object({
+  about: z.string(),
+  sampleInput: z.string(),
+  sampleOutput: z.string(),
+  tests: z.array(z.object({ input: z.string(), output: z.string() })),
+  timeLimitMs: z.number().optional(),
+  memoryLimitKib: z.number().optional(),
+  checker: z.enum(["lines", "tokens", "float"]).optional(),
+});
+
+const cases = readdirSync(ROOT)
+  .filter((name) => !name.startsWith("_") && statSync(join(ROOT, name)).isDirectory())
+  .sort()
+  .map((name) => {
+    const spec = caseSchema.parse(JSON.parse(readFileSync(join(ROOT, name, "case.json"), "utf8")));
+    return { name, spec, code: readFileSync(join(ROOT, name, spec.source), "utf8") };
+  });
+
+let t: Awaited<ReturnType<typeof createTestDb>>;
+let judge: JudgeService;
+let closeSandbox: () => Promise<void>;
+const ids = new Map<string, string>();
+
+beforeAll(async () => {
+  t = await createTestDb();
+  const config = judgeConfig(t.url);
+  await preparePch();
+  const sandbox = await createSandbox(config, () => {}, { buildPch: false });
+  if (!sandbox.backend) throw new Error(`golden suite needs a sandbox: ${sandbox.reason}`);
+  closeSandbox = () => sandbox.backend!.close();
+  judge = await JudgeService.create({ config, db: t.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 100 });
+
+  const userId = await insertUser(t.db, "golden");
+  const problemIds = new Map<string, string>();
+  for (const c of cases) {
+    if (!problemIds.has(c.spec.problem)) {
+      const p = problemSchema.parse(JSON.parse(readFileSync(join(ROOT, "_problems", `${c.spec.problem}.json`), "utf8")));
+      problemIds.set(c.spec.problem, await insertProblem(t.db, userId, { ...p }));
+    }
+  }
+  // Java first: JVM cases are the slowest, so they start while the rest queue behind.
+  const ordered = [...cases].sort((a, b) => Number(b.spec.language === "java") - Number(a.spec.language === "java"));
+  for (const c of ordered) {
+    const [row] = await t.db
+      .insert(submissions)
+      .values({ userId, problemId: problemIds.get(c.spec.problem)!, language: c.spec.language, code: c.code })
+      .returning({ id: submissions.id });
+    ids.set(c.name, row!.id);
+  }
+  await judge.start();
+}, 120_000);
+
+afterAll(async () => {
+  await judge?.stop();
+  await closeSandbox?.();
+  t?.cleanup();
+});
+
+describe("golden verdict suite", () => {
+  test("has at least 30 cases covering every verdict in every language", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(30);
+    const verdicts = new Set(cases.map((c) => c.spec.expect.verdict));
+    expect([...verdicts].sort()).toEqual([...VERDICT.options].sort());
+    for (const lang of ["cpp", "java", "py"]) {
+      const mine = new Set(cases.filter((c) => c.spec.language === lang).map((c) => c.spec.expect.verdict));
+      for (const v of ["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE"]) expect(`${lang}:${mine.has(v as never) ? v : "missing " + v}`).toBe(`${lang}:${v}`);
+    }
+  });
+
+  for (const c of cases) {
+    test(`${c.name}: ${c.spec.expect.verdict} — ${c.spec.about}`, async () => {
+      const s = await judge.wait(await ownerOf(ids.get(c.name)!), ids.get(c.name)!, 150_000);
+      expect(s.status).toBe("done");
+      // On a mismatch, show the operator's detail (IE) too.
+      const detail = s.verdict === c.spec.expect.verdict ? "" : ` (${await errorDetailOf(ids.get(c.name)!)})`;
+      expect(`${s.verdict}${detail}`).toBe(c.spec.expect.verdict);
+      expect(s.isPassed).toBe(c.spec.expect.verdict === "AC");
+      if (c.spec.expect.tests) expect(s.tests.map((x) => x.verdict)).toEqual(c.spec.expect.tests);
+      if (c.spec.expect.verdict === "CE") {
+        expect(s.tests).toEqual([]);
+        expect(s.compileOutput ?? "").toContain(c.spec.expect.compileOutputContains ?? "");
+        expect((s.compileOutput ?? "").length).toBeGreaterThan(0);
+      } else {
+        expect(s.compileOutput).toBeNull();
+      }
+      expect(s.testsPassed).toBe(s.tests.filter((x) => x.verdict === "AC").length);
+    }, 160_000);
+  }
+});
+
+async function ownerOf(id: string): Promise<string> {
+  const row = await t.db.query.submissions.findFirst({ where: (s, { eq }) => eq(s.id, id), columns: { userId: true } });
+  return row!.userId;
+}
+
+async function errorDetailOf(id: string): Promise<string> {
+  const row = await t.db.query.submissions.findFirst({ where: (s, { eq }) => eq(s.id, id), columns: { errorDetail: true } });
+  return row?.errorDetail ?? "no detail";
+}

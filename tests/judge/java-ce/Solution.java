@@ -1,0 +1,5 @@
+public class Solution {
+    public static void main(String[] args) {
+        int x = "text";
+    }
+}

@@ -1,0 +1,2 @@
+import sys
+sys.stdout.write('a b\nc')

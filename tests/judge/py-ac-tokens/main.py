@@ -1,0 +1,2 @@
+n = int(input())
+print(*sorted(map(int, input().split())), sep='\n')

@@ -1,0 +1,57 @@
+/**
+ * Test helper: real Services over a fresh migrated libSQL file (tests/db.ts),
+ * a parsed config (NODE_ENV=test, LOG_LEVEL=silent unless overridden), a fixed
+ * session secret, and no sandbox unless one is passed in. Nothing is faked but
+ * the sandbox choice; pass `sandbox` from `createSandbox(config)` to run code.
+ *
+ * @example
+ * const t = await createTestServices();
+ * const app = createApp(t.services);
+ * afterAll(t.cleanup);
+ */
+import { loadConfig, type Config } from "../src/config.ts";
+import { buildServices, createLimiters, type SandboxSelection, type Services } from "../src/context.ts";
+import { createLogger, type Logger } from "../src/log.ts";
+import { createTestDb } from "./db.ts";
+
+export const TEST_SESSION_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+
+export interface TestServices {
+  services: Services;
+  config: Config;
+  /** The database's `file:` URL. */
+  url: string;
+  /** A temporary directory (DATA_DIR) removed by cleanup. */
+  dir: string;
+  cleanup(): void;
+}
+
+/**
+ * @param opts.env     extra environment entries for loadConfig (strings, as in process.env).
+ * @param opts.now     clock for the rate limiters (ms since the epoch).
+ * @param opts.sandbox the sandbox selection (default: none).
+ * @param opts.log     a logger (default: silent).
+ */
+export async function createTestServices(
+  opts: { env?: Record<string, string>; now?: () => number; sandbox?: SandboxSelection; log?: Logger } = {},
+): Promise<TestServices> {
+  const { db, url, dir, cleanup } = await createTestDb();
+  const config = loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    DATABASE_URL: url,
+    DATA_DIR: dir,
+    CLIENT_DIST: `${dir}/client-dist`,
+    ...opts.env,
+  });
+  const services = buildServices({
+    config,
+    db,
+    log: opts.log ?? createLogger(config.LOG_LEVEL),
+    sessionKey: new TextEncoder().encode(config.SESSION_SECRET!),
+    sandbox: opts.sandbox ?? { backend: null, name: "none", reason: "no sandbox in this test" },
+    limiters: createLimiters(opts.now),
+  });
+  return { services, config, url, dir, cleanup };
+}
