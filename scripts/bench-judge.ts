@@ -13,12 +13,12 @@
  * (c) Resubmission: a fresh C++ submission, then the identical code again
  *     (compile cache hit); median over 5 pairs of submit-to-verdict time.
  *
- * Replaces the "## Judge" section of docs/benchmarks.md (other sections stay).
+ * Replaces the "## Judge (scripts/bench-judge.ts)" section of docs/benchmarks.md (other sections stay).
  * Usage: bun scripts/bench-judge.ts [--no-write] [--runs 10]
  * Targets (issue #4): Run latency ≤ 1.3 × baseline per language; throughput ≥ 60/min.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { migrateDatabase, openDatabase } from "../db/index.ts";
@@ -39,6 +39,7 @@ const { values: args } = parseArgs({
   options: { "no-write": { type: "boolean", default: false }, runs: { type: "string", default: "10" } },
 });
 const RUNS = Number(args.runs);
+const loadAtStart = loadavg().map((x) => x.toFixed(1)).join(" / ");
 
 const HELLO: Record<LanguageId, (tag: string) => string> = {
   cpp: (tag) => `#include <bits/stdc++.h>\nint main() { std::cout << "Hello, World!" << std::endl; }\n// ${tag}\n`,
@@ -191,9 +192,9 @@ try {
       return `| ${l.lang} | ${l.sandboxMs.toFixed(0)} ms | ${l.bareMs.toFixed(0)} ms | ${ratio.toFixed(2)}× | ${ratio <= 1.3 ? "met" : "missed"} | ${l.cachedMs.toFixed(0)} ms |`;
     })
     .join("\n");
-  const section = `## Judge
+  const section = `## Judge (scripts/bench-judge.ts)
 
-\`bun scripts/bench-judge.ts\` — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, sandbox: ${sandbox.name}, pool ${config.SANDBOX_POOL_SIZE}.
+\`bun scripts/bench-judge.ts\` — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, Bun ${Bun.version}, sandbox: ${sandbox.name}, pool ${config.SANDBOX_POOL_SIZE}. Load average at start ${loadAtStart}, at the end ${loadavg().map((x) => x.toFixed(1)).join(" / ")} (other work shares these cores; figures are noisy).
 
 **(a) Run latency** — POST /api/compiler, hello world, median of ${RUNS}, every run with distinct code (compiles). Baseline: the same compile and run commands (same flags, same precompiled header) spawned directly outside the sandbox, in the same run. Target: ≤ 1.3 × baseline.
 
@@ -201,13 +202,15 @@ try {
 |---|---|---|---|---|---|
 ${rows}
 
+Python's "compile" is a syntax check in its own sandboxed run, so a Python Run is two sandbox starts (≈ 25 ms each here, see "Sandbox runner") against two bare interpreter starts of ≈ 14 ms: the ratio target cannot be met by the judge alone; the absolute figure is under the issue's "py about 0.1 s".
+
 **(b) Throughput** — 60 distinct C++ submissions × 10 tests (sample + 9 hidden), submitted at once by 6 users: all judged AC in ${throughputSeconds.toFixed(1)} s = **${perMinute.toFixed(0)} submissions per minute** (target ≥ 60).
 
 **(c) Resubmission of identical code** — submit-to-verdict, median of 5 pairs: ${freshMs.toFixed(0)} ms fresh, ${againMs.toFixed(0)} ms for the identical resubmission (compile cache hit): **${(freshMs - againMs).toFixed(0)} ms saved (${(((freshMs - againMs) / freshMs) * 100).toFixed(0)}%)**.
 `;
   console.log(section);
   if (!args["no-write"]) {
-    writeSection(join(root, "docs", "benchmarks.md"), "## Judge", section);
+    writeSection(join(root, "docs", "benchmarks.md"), "## Judge (scripts/bench-judge.ts)", section);
     console.log("bench-judge: wrote docs/benchmarks.md");
   }
 } finally {

@@ -50,7 +50,7 @@ async function judgeApp(env: Record<string, string> = {}, opts: { start?: boolea
 
 beforeAll(async () => {
   await preparePch();
-  sandbox = await createSandbox(judgeConfig("file::memory:", {}, 40), () => {}, { buildPch: false });
+  sandbox = await createSandbox(judgeConfig("file::memory:", {}, 90), () => {}, { buildPch: false });
   if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
 }, 60_000);
 

@@ -16,7 +16,10 @@ import type { Box, RunRequest, RunResult, SandboxBackend } from "../../isolate/t
 import { loadConfig, type Config } from "../../src/config.ts";
 import { createLogger } from "../../src/log.ts";
 
-/** First box id of judge tests (disjoint from the dev server's 0.. and other suites). */
+/**
+ * First box id of judge tests (disjoint from the dev server's 0.. and other suites). Offsets in use:
+ * golden 0, crash 20-70 (one per process), api 90; scripts/bench-judge.ts uses 3580.
+ */
 export const JUDGE_TEST_BOX_ID_START = 3500;
 
 /** DATA_DIR shared by judge tests for the precompiled header (built once, reused). */
