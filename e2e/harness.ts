@@ -143,6 +143,8 @@ export interface WatchedPage {
   context: BrowserContext;
   /** Console errors and uncaught exceptions seen so far. */
   errors: string[];
+  /** Console warnings (the app logs failures it recovers from, e.g. a broken progress stream). */
+  warnings: string[];
   /** Requests to anywhere but the app's own origin (there must be none: no CDN, works offline). */
   foreignRequests: string[];
 }
@@ -157,7 +159,9 @@ export async function openPage(browser: Browser, baseURL: string, viewport = { w
   const context = await browser.newContext({ baseURL, viewport });
   const page = await context.newPage();
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on("console", (msg) => {
+    if (msg.type() === "warning") warnings.push(msg.text());
     if (msg.type() !== "error") return;
     const text = msg.text();
     if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(text)) return;
@@ -171,7 +175,7 @@ export async function openPage(browser: Browser, baseURL: string, viewport = { w
     if (url.startsWith("data:") || url.startsWith("blob:")) return;
     if (new URL(url).origin !== origin) foreignRequests.push(url);
   });
-  return { page, context, errors, foreignRequests };
+  return { page, context, errors, warnings, foreignRequests };
 }
 
 /**

@@ -10,8 +10,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { createClient } from "@libsql/client";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ensureClientBuilt, launchBrowser, openPage, setEditorCode, startServer, type TestServer, type WatchedPage } from "./harness.ts";
@@ -55,7 +53,11 @@ let server: TestServer;
 let browser: Browser;
 let main: WatchedPage;
 let page: Page;
-const shotDir = mkdtempSync(join(tmpdir(), "oj-e2e-shots-"));
+/** Set E2E_SCREENSHOT_DIR to keep screenshots of the solving page and dark mode for a look. */
+const shotDir = process.env.E2E_SCREENSHOT_DIR;
+async function shot(p: Page, name: string, fullPage = false) {
+  if (shotDir) await p.screenshot({ path: join(shotDir, name), fullPage });
+}
 const watched: WatchedPage[] = [];
 
 async function open(viewport?: { width: number; height: number }): Promise<WatchedPage> {
@@ -105,6 +107,8 @@ afterEach(() => {
     expect(w.errors.splice(0)).toEqual([]);
     expect(w.foreignRequests.splice(0)).toEqual([]);
   }
+  // The signed-in user's page has the session cookie: live streams work, no fallback is needed.
+  expect(main.warnings.splice(0)).toEqual([]);
 });
 
 describe("public pages and guest guards", () => {
@@ -370,7 +374,7 @@ describe("solving", () => {
     expect(await rows.filter({ hasText: "AC" }).count()).toBe(total);
     expect(await output.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
     await page.getByRole("button", { name: "Submit Code" }).waitFor();
-    await page.screenshot({ path: join(shotDir, "solve-cpp-accepted.png"), fullPage: true });
+    await shot(page, "solve-cpp-accepted.png", true);
   }, SLOW);
 
   test("a compile error shows the headline and the compiler's diagnostics", async () => {
@@ -425,7 +429,7 @@ describe("solving", () => {
     expect((await panel.locator(".markdown").innerText()).toLowerCase()).toContain("offline");
     await panel.getByRole("button", { name: "Re-analyze" }).click();
     await panel.getByText("Review completed successfully").waitFor({ timeout: 60_000 });
-    await page.screenshot({ path: join(shotDir, "solve-ai-review.png"), fullPage: true });
+    await shot(page, "solve-ai-review.png", true);
     await panel.getByRole("button", { name: "Close AI review" }).click();
     await panel.waitFor({ state: "detached" });
   }, SLOW);
@@ -461,6 +465,35 @@ describe("solving", () => {
   }, SLOW);
 });
 
+describe("phone width", () => {
+  test("the signed-in screens fit 360 px; with a token but no cookie, reviews still arrive", async () => {
+    const token = await page.evaluate(() => localStorage.getItem("token"));
+    const phone = await open({ width: 360, height: 740 });
+    await phone.context.addInitScript((t) => localStorage.setItem("token", t), token!);
+    const p = phone.page;
+    const sumId = await problemIdByTitle("Sum of Two Numbers");
+    for (const [path, ready] of [
+      ["/problems", () => p.getByTestId("problem-card").first().waitFor()],
+      [
+        `/solve/${sumId}`,
+        async () => {
+          await p.locator(".monaco-editor").waitFor({ timeout: 30_000 });
+          // EventSource cannot send the bearer token and this context has no cookie:
+          // the streamed review is refused and the client asks for the whole text instead.
+          await p.getByRole("button", { name: "AI Review" }).click();
+          await p.getByText("Review completed successfully").waitFor({ timeout: 60_000 });
+        },
+      ],
+      [`/my-submissions/${sumId}`, () => p.getByTestId("submission-card").first().waitFor()],
+    ] as const) {
+      await p.goto(path);
+      await ready();
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    }
+    await phone.context.close();
+  }, SLOW);
+});
+
 describe("preferences, contact, logout", () => {
   test("dark mode persists across a reload, applied before first paint", async () => {
     await page.goto("/problems");
@@ -472,7 +505,7 @@ describe("preferences, contact, logout", () => {
     // Checked as soon as the body exists, before React has rendered anything.
     expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
     await page.getByRole("heading", { name: "Problems To Solve" }).waitFor();
-    await page.screenshot({ path: join(shotDir, "problems-dark.png") });
+    await shot(page, "problems-dark.png");
     await page.getByRole("button", { name: "Toggle dark mode" }).click();
     expect(await page.evaluate(() => localStorage.getItem("darkMode"))).toBe("false");
   }, SLOW);

@@ -14,7 +14,7 @@ echo "test: bun test"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 set +e
-bun test 2>&1 | tee "$log"
+bun test --timeout 60000 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 passed=$(grep -Eo '^ *[0-9]+ pass$' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)

@@ -40,6 +40,8 @@ export interface SubmissionProgress {
   tests: TestRow[];
   verdict: string | null;
   compileOutput: string | null;
+  /** While queued: submissions waiting before this one. */
+  ahead?: number;
 }
 
 export type OutputState =
@@ -85,7 +87,7 @@ function RunBlock({ title, r }: { title: string; r: RunOutcome }) {
 }
 
 function progressText(p: SubmissionProgress): string {
-  if (p.status === "queued") return "Queued...";
+  if (p.status === "queued") return p.ahead ? `Queued (${p.ahead} ahead)...` : "Queued...";
   if (p.status === "compiling") return "Compiling...";
   if (p.status === "running") {
     const current = Math.min(p.testsDone + 1, p.testsTotal);

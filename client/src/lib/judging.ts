@@ -110,7 +110,7 @@ export async function submitAndFollow(
         onData(event) {
           switch (event.status) {
             case "queued":
-              onProgress({ status: "queued", testsDone: 0, testsTotal: 0, tests: [], verdict: null, compileOutput: null });
+              onProgress({ status: "queued", testsDone: 0, testsTotal: 0, tests: [], verdict: null, compileOutput: null, ahead: event.ahead });
               break;
             case "compiling":
               onProgress({ status: "compiling", testsDone: 0, testsTotal: 0, tests: [], verdict: null, compileOutput: null });

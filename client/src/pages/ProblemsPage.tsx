@@ -185,7 +185,25 @@ export function ProblemsPage() {
           </p>
         )}
 
-        <div className="tabs" role="tablist" aria-label="Difficulty">
+        <div
+          className="tabs"
+          role="tablist"
+          aria-label="Difficulty"
+          onKeyDown={(e) => {
+            // WAI-ARIA tabs pattern: arrow keys, Home and End move between tabs.
+            const i = DIFFICULTIES.indexOf(tab);
+            const next =
+              e.key === "ArrowRight" ? DIFFICULTIES[(i + 1) % DIFFICULTIES.length]
+              : e.key === "ArrowLeft" ? DIFFICULTIES[(i + DIFFICULTIES.length - 1) % DIFFICULTIES.length]
+              : e.key === "Home" ? DIFFICULTIES[0]
+              : e.key === "End" ? DIFFICULTIES[DIFFICULTIES.length - 1]
+              : undefined;
+            if (!next) return;
+            e.preventDefault();
+            setTab(next);
+            document.getElementById(`tab-${next}`)?.focus();
+          }}
+        >
           {DIFFICULTIES.map((d) => (
             <button
               key={d}
@@ -193,6 +211,7 @@ export function ProblemsPage() {
               role="tab"
               id={`tab-${d}`}
               aria-selected={tab === d}
+              tabIndex={tab === d ? 0 : -1}
               aria-controls="problems-panel"
               className={`tab tab-${d}${tab === d ? " active" : ""}`}
               onClick={() => setTab(d)}

@@ -1,0 +1,26 @@
+import { expect, test } from "bun:test";
+import { formatKib, formatMs, verdictName } from "./verdicts.ts";
+
+test("verdict names: the spec's badge words for AC/WA, full names for the rest", () => {
+  expect(verdictName("AC")).toBe("Accepted");
+  expect(verdictName("WA")).toBe("Wrong Answer");
+  expect(verdictName("TLE")).toBe("Time Limit Exceeded");
+  expect(verdictName("MLE")).toBe("Memory Limit Exceeded");
+  expect(verdictName("RE")).toBe("Runtime Error");
+  expect(verdictName("CE")).toBe("Compilation Error");
+  expect(verdictName("OLE")).toBe("Output Limit Exceeded");
+  expect(verdictName("IE")).toBe("Internal Error");
+  expect(verdictName("XYZ")).toBe("XYZ");
+});
+
+test("times and sizes carry their unit", () => {
+  expect(formatMs(0)).toBe("0 ms");
+  expect(formatMs(999.4)).toBe("999 ms");
+  expect(formatMs(2000)).toBe("2 s");
+  expect(formatMs(1234)).toBe("1.23 s");
+  expect(formatMs(null)).toBe("—");
+  expect(formatKib(512)).toBe("512 KiB");
+  expect(formatKib(262144)).toBe("256 MiB");
+  expect(formatKib(1536)).toBe("1.5 MiB");
+  expect(formatKib(undefined)).toBe("—");
+});
