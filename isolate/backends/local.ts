@@ -97,7 +97,11 @@ export async function createLocalBackend(opts: { root: string; poolSize: number 
         memoryKib,
         cpuLimitHit: cpuTimeMs > req.cpuTimeLimitMs,
         wallLimitHit,
-        oomKilled: req.addressSpaceLimit !== false && memoryKib >= req.memoryLimitKib,
+        // ru_maxrss survives execve, so a child forked from a large Bun process
+        // starts with the parent's high-water mark: maxRSS is only an upper bound
+        // here and cannot decide MLE. The address-space rlimit makes allocations
+        // fail instead; the language layer maps MemoryError/OutOfMemoryError to MLE.
+        oomKilled: false,
         outputLimitHit,
         ...out,
       });
