@@ -1,7 +1,7 @@
 // AI review end to end: REST and tRPC (SSE) through the real app and database, against local Gemini/OpenAI protocol servers.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
-import { aiRequests, submissions } from "../../db/schema.ts";
+import { aiRequests, aiReviews, submissions } from "../../db/schema.ts";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import type { Logger } from "../log.ts";
@@ -244,6 +244,140 @@ describe("with an OpenAI-compatible server configured (auto)", () => {
     expect(user).toContain("C++");
     expect(user).toContain("has not submitted a solution");
     expect(JSON.stringify(chat.body)).not.toContain(HIDDEN_IN);
+    expect(JSON.stringify(res.body)).not.toContain(OPENAI_KEY);
+  });
+
+  test("a 401 that echoes the key, as OpenAI's does, reaches neither the client nor the logs", async () => {
+    openai.script = { kind: "error", status: 401, message: `Incorrect API key provided: ${OPENAI_KEY}.` };
+    const res = await review(h, { code: "print('key echo')\n", language: "py", force: true });
+    expect(res.status).toBe(502);
+    expect(JSON.stringify(res.body)).not.toContain(OPENAI_KEY);
+    expect(h.log.lines.some((l) => l.includes("review failed (failed)") && l.includes("[redacted]"))).toBe(true);
+    expect(h.log.lines.join("\n")).not.toContain(OPENAI_KEY);
+  });
+});
+
+/** Ports of this file's short-lived servers (the AI tests' range is 3400-3499). */
+const SERVICE_TEST_PORT = 3420;
+
+/** Polls `done` every 20 ms until it holds or `ms` pass; returns whether it held. */
+async function eventually(done: () => boolean, ms: number): Promise<boolean> {
+  const until = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > until) return false;
+    await Bun.sleep(20);
+  }
+  return true;
+}
+
+describe("client disconnects, cut-off streams and secrets in error texts", () => {
+  let gemini: FakeServer;
+  let h: Harness;
+  let server: ReturnType<typeof Bun.serve>;
+  let base: string;
+  const TIMEOUT_MS = 10_000;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini({ apiKey: GEMINI_KEY });
+    // A long provider timeout, so only the client's going away can end a stalled call early.
+    h = await harness({ GEMINI_API_KEY: GEMINI_KEY, GEMINI_BASE_URL: gemini.url, AI_TIMEOUT_MS: String(TIMEOUT_MS) });
+    server = Bun.serve({ port: SERVICE_TEST_PORT, hostname: "127.0.0.1", fetch: h.app.fetch, idleTimeout: 0 });
+    base = `http://127.0.0.1:${server.port}`;
+  });
+  afterAll(async () => {
+    await server.stop(true);
+    await gemini.stop();
+    h.t.cleanup();
+  });
+
+  const charged = async () => (await h.t.services.db.select().from(aiRequests)).length;
+  const cachedReviews = async () => (await h.t.services.db.select().from(aiReviews)).length;
+
+  test("REST: a client that disconnects aborts the model call at once, is not charged, and nothing is cached", async () => {
+    gemini.requests = [];
+    gemini.aborted = 0;
+    gemini.script = { kind: "slow", chunks: ["**Summary** first words", " never sent"], delayMs: 5000 };
+    const before = { charged: await charged(), cached: await cachedReviews() };
+    const client = new AbortController();
+    const started = performance.now();
+    const res = fetch(`${base}/api/ai/ai-review`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.user.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ code: "print('rest disconnect')\n", language: "py" }),
+      signal: client.signal,
+    }).catch((err: Error) => err.name);
+    expect(await eventually(() => gemini.requests.length === 1, 5000)).toBe(true);
+    client.abort();
+    expect(await res).toBe("AbortError");
+    expect(await eventually(() => gemini.aborted === 1, 3000)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS / 2);
+    // The refund and the log line come once the service has seen the abort.
+    expect(await eventually(() => h.log.lines.some((l) => l.includes("review aborted by the client")), 3000)).toBe(true);
+    expect(await charged()).toBe(before.charged);
+    expect(await cachedReviews()).toBe(before.cached);
+  });
+
+  test("SSE: closing the subscription aborts the model call mid-stream", async () => {
+    gemini.requests = [];
+    gemini.aborted = 0;
+    gemini.script = { kind: "slow", chunks: ["**Summary** streamed part", " never sent"], delayMs: 5000 };
+    const before = await charged();
+    const abortLines = () => h.log.lines.filter((l) => l.includes("review aborted by the client")).length;
+    const abortsLogged = abortLines();
+    const client = new AbortController();
+    const input = encodeURIComponent(JSON.stringify({ code: "print('sse disconnect')\n", language: "py" }));
+    const res = await fetch(`${base}/trpc/ai.stream?input=${input}`, {
+      headers: { authorization: `Bearer ${h.user.token}` },
+      signal: client.signal,
+    });
+    const reader = res.body!.getReader();
+    let seen = "";
+    while (!seen.includes("streamed part")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    expect(seen).toContain('"type":"delta","text":"**Summary** streamed part"');
+    client.abort();
+    expect(await eventually(() => gemini.aborted === 1, 3000)).toBe(true);
+    expect(await eventually(() => abortLines() === abortsLogged + 1, 3000)).toBe(true);
+    expect(await charged()).toBe(before);
+  });
+
+  test("SSE: a stream cut off after some text ends in the catalogue error, is not cached and not charged", async () => {
+    gemini.requests = [];
+    gemini.script = { kind: "cut", chunks: ["**Summary** part one.", " Part two."] };
+    const before = await charged();
+    const input = encodeURIComponent(JSON.stringify({ code: "print('cut')\n", language: "py" }));
+    const get = () => fetch(`${base}/trpc/ai.stream?input=${input}`, { headers: { authorization: `Bearer ${h.user.token}` } });
+    const events = parseSse(await (await get()).text());
+    const data = events.filter((e) => e.event === undefined).map((e) => JSON.parse(e.data));
+    expect(data[0]).toMatchObject({ type: "start", provider: "gemini", cached: false });
+    expect(data.filter((d) => d.type === "delta").map((d) => d.text).join("")).toBe("**Summary** part one. Part two.");
+    expect(data.some((d) => d.type === "done")).toBe(false);
+    const err = events.find((e) => e.event === "serialized-error");
+    expect(JSON.parse(err!.data)).toMatchObject({
+      message: "AI Review failed. Please try again later.",
+      data: { app: { kind: "AI_PROVIDER_FAILED" } },
+    });
+    expect(await charged()).toBe(before);
+    // The half review was not cached: the same request asks the model again.
+    gemini.script = { kind: "text", chunks: ["Whole review."] };
+    const again = parseSse(await (await get()).text()).filter((e) => e.event === undefined).map((e) => JSON.parse(e.data));
+    expect(again[0]).toMatchObject({ type: "start", cached: false });
+    expect(again.filter((d) => d.type === "delta").map((d) => d.text).join("")).toBe("Whole review.");
+    expect(gemini.requests).toHaveLength(2);
+  });
+
+  test("a provider error that echoes the key reaches neither the client nor the logs", async () => {
+    gemini.script = { kind: "error", status: 400, message: `API key not valid: ${GEMINI_KEY}` };
+    const res = await review(h, { code: "print('echo')\n", language: "py" });
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ code: "AI_PROVIDER_FAILED", message: "AI Review failed. Please try again later." });
+    expect(JSON.stringify(res.body)).not.toContain(GEMINI_KEY);
+    // The failure was logged (with the provider's reason, redacted), and no line holds the key.
+    expect(h.log.lines.some((l) => l.includes("review failed (failed)") && l.includes("[redacted]"))).toBe(true);
+    expect(h.log.lines.join("\n")).not.toContain(GEMINI_KEY);
   });
 });
 
@@ -271,6 +405,14 @@ describe("limits", () => {
     expect(limited.body.code).toBe("RATE_LIMITED");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    // Over SSE the refusal is tRPC's error event, carrying the catalogue kind and the wait in seconds.
+    const input = encodeURIComponent(JSON.stringify({ code: "print(5)\n", language: "py" }));
+    const sse = await h.app.request(`/trpc/ai.stream?input=${input}`, { headers: { authorization: `Bearer ${h.user.token}` } });
+    const refused = parseSse(await sse.text()).find((e) => e.event === "serialized-error");
+    const refusedData = JSON.parse(refused!.data);
+    expect(refusedData.data.app.kind).toBe("RATE_LIMITED");
+    expect(refusedData.data.app.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refusedData.data.app.retryAfterSeconds).toBeLessThanOrEqual(60);
     // A cached review is not a model request.
     expect((await ask(1)).body.data.cached).toBe(true);
 

@@ -52,15 +52,21 @@ export type AppCaller = ReturnType<typeof createCaller>;
 /**
  * Runs `run` with a caller acting as the request's user, and copies the
  * context's response headers onto the Hono response.
+ * @param opts.signal handed to the procedures as their `signal` (e.g. `c.req.raw.signal`, which
+ *                    Bun aborts when the client disconnects), so long work can stop early; none by default.
  * @returns whatever `run` returns (the procedure's result).
  * @throws the procedure's error (a TRPCError wrapping an AppError or ZodError), rendered by app.onError.
  * @example return c.json(await call(c, (api) => api.problems.list()));
  */
-export async function call<T>(c: HonoContext<AppEnv>, run: (api: AppCaller, ctx: Context) => Promise<T>): Promise<T> {
+export async function call<T>(
+  c: HonoContext<AppEnv>,
+  run: (api: AppCaller, ctx: Context) => Promise<T>,
+  opts: { signal?: AbortSignal } = {},
+): Promise<T> {
   const resHeaders = new Headers();
   const ctx = await createContext(c.get("services"), c, resHeaders);
   try {
-    return await run(createCaller(ctx), ctx);
+    return await run(createCaller(ctx, { signal: opts.signal }), ctx);
   } finally {
     resHeaders.forEach((value, name) => {
       if (name.toLowerCase() !== "set-cookie") c.header(name, value);

@@ -62,6 +62,40 @@ describe("C-like loop reading", () => {
   });
 });
 
+describe("loop kinds: linear shapes are not nested loops over the input", () => {
+  const depthOf = (body: string) => {
+    const shape = analyseLoops(`int main() {\n${body}\n}`);
+    return [shape.maxDepth, shape.logDepth];
+  };
+
+  test("binary search, halving, doubling, square root and sieve steps count as a log factor", () => {
+    expect(depthOf("for (int i = 0; i < n; i++) { int lo = 0, hi = n; while (lo < hi) { int m = (lo + hi) / 2; if (a[m] < x) lo = m + 1; else hi = m; } }")).toEqual([1, 1]);
+    expect(depthOf("for (int i = 0; i < n; i++) while (x > 0) x >>= 1;")).toEqual([1, 1]);
+    expect(depthOf("for (int i = 0; i < n; i++) for (int b = 1; b <= n; b *= 2) s++;")).toEqual([1, 1]);
+    expect(depthOf("for (int i = 2; i < n; i++) for (int d = 2; d * d <= i; d++) s++;")).toEqual([1, 1]);
+    expect(depthOf("for (int i = 2; i <= n; i++) for (int j = i; j <= n; j += i) s++;")).toEqual([1, 1]);
+  });
+
+  test("small constant bounds and direction arrays add nothing", () => {
+    expect(depthOf("for (int i = 0; i < n; i++) for (int k = 0; k < 4; k++) for (int c = 0; c < 26; c++) s++;")).toEqual([1, 0]);
+    expect(depthOf("for (int i = 0; i < n; i++) for (auto [dx, dy] : dirs) s++;")).toEqual([1, 0]);
+    expect(depthOf("for (int i = 0; i < n; i++) for (int k = 0; k < 1000; k++) s++;")).toEqual([2, 0]);
+  });
+
+  test("a drained queue with the neighbours of each node is one pass; nested in a size loop it adds no factor", () => {
+    expect(depthOf("while (!q.empty()) { int u = q.front(); q.pop(); for (int v : adj[u]) q.push(v); }")).toEqual([1, 0]);
+    expect(depthOf("for (int s = 0; s < n; s++) { while (q.size() > 0) { for (auto v : g.get(u)) {} } }")).toEqual([1, 0]);
+    // ...while a loop over a whole container, or a two-pointer `while (i < n)`, is a size loop.
+    expect(depthOf("for (int x : a) for (int y : a) s += x * y;")).toEqual([2, 0]);
+    expect(depthOf("for (int i = 0; i < n; i++) { int j = i; while (j < n) j++; }")).toEqual([2, 0]);
+  });
+
+  test("Java: enhanced for over adj.get(u) inside a queue loop", () => {
+    const shape = analyseLoops(`class Main { void bfs() { while (!q.isEmpty()) { int u = q.poll(); for (int v : adj.get(u)) { if (!seen[v]) q.add(v); } } } }`);
+    expect([shape.maxDepth, shape.logDepth]).toEqual([1, 0]);
+  });
+});
+
 describe("compiler warnings", () => {
   test("GCC and javac formats, with explanations", () => {
     const gcc = [
@@ -134,6 +168,36 @@ describe("observations", () => {
     const text = observe({ language: "java", code, problem: SUM_PROBLEM, py: null }).map((o) => o.text).join("\n");
     expect(text).toContain("BufferedReader");
     expect(text).toContain("StringBuilder");
+  });
+});
+
+describe("observations weighed against the limits", () => {
+  const problem = (constraints: string, timeLimitMs: number) => ({ ...SUM_PROBLEM, constraints, timeLimitMs });
+  const texts = (language: "cpp" | "java", code: string, constraints: string, timeLimitMs = 1000) =>
+    observe({ language, code, problem: problem(constraints, timeLimitMs), py: null }).map((o) => `${o.severity}: ${o.text}`).join("\n");
+
+  test("`endl` in a hot loop is named with its cost; in a loop of 10^5 lines under 2 s, or after which the loop ends, it is not", () => {
+    const code = "int main(){int n; cin>>n; for(int i=1;i<=n;i++) cout<<i<<endl;}";
+    expect(texts("cpp", code, "1 <= n <= 10^6")).toContain("medium: `endl` inside a loop (line 1) flushes the output on every line: for up to 10^6 lines that is about 1.0 s of the 1 s limit");
+    expect(texts("cpp", code, "1 <= n <= 100000", 2000)).not.toContain("endl");
+    const once = "int main(){int n; cin>>n; for(int i=1;i<=n;i++) if (i*i==n) { cout<<i<<endl; return 0; } }";
+    expect(texts("cpp", once, "1 <= n <= 10^6")).not.toContain("endl");
+  });
+
+  test("Java println in a loop: medium when it eats half the limit", () => {
+    const code = "public class Main { public static void main(String[] a) { int n = 5; long s = 0; for (int i = 0; i < n; i++) { s += i; System.out.println(s); } } }";
+    expect(texts("java", code, "1 <= n <= 2*10^5")).toContain("medium: `System.out.print` inside a loop (line 1) writes unbuffered: for up to 2·10^5 lines that is about 1.0 s of the 1 s limit");
+    expect(texts("java", code, "1 <= n <= 20000")).not.toContain("System.out.print");
+  });
+
+  test("overflow: named for running totals, not for an int maximum, a count or `dp[j] + 1`", () => {
+    const c = "1 <= n <= 10^5, 1 <= a_i <= 10^9";
+    expect(texts("cpp", "int main(){int n,s=0; cin>>n; for(int i=0;i<n;i++){int x; cin>>x; s+=x;} cout<<s;}", c)).toContain("Overflow risk");
+    expect(texts("cpp", "int main(){int n; int a[100000], pre[100001]; pre[0]=0; for(int i=0;i<n;i++) pre[i+1] = pre[i] + a[i];}", c)).toContain("Overflow risk");
+    expect(texts("cpp", "int main(){int n,s=0; for(int i=0;i<n;i++){int x; cin>>x; s = s + x;} cout<<s;}", c)).toContain("Overflow risk");
+    expect(texts("cpp", "int main(){int n,b=0; cin>>n; for(int i=0;i<n;i++){int x; cin>>x; b=max(b,x);} cout<<b;}", c)).not.toContain("verflow");
+    expect(texts("cpp", "int main(){int n,c=0; int a[100000], d[100000]; for(int i=0;i<n;i++) for(int j=0;j<i;j++) if(a[j]<a[i]) { d[i]=max(d[i], d[j] + 1); c++; } }", c)).not.toContain("verflow");
+    expect(texts("cpp", "int main(){int lo=0,hi=1000000000; while(lo<hi){int mid=(lo+hi)/2; if(ok(mid)) hi=mid; else lo=mid+1;} }", c)).not.toContain("verflow");
   });
 });
 

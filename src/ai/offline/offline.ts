@@ -22,7 +22,7 @@ import { observe, type Observation, type PyFindings } from "./heuristics.ts";
 import { explainWarning, parseCompilerWarnings, type CompilerWarning } from "./warnings.ts";
 
 /** Bump when the review's rules or wording change: it is the cache key's model. */
-export const OFFLINE_MODEL = "offline-v1";
+export const OFFLINE_MODEL = "offline-v2";
 
 /** Warning flags per language (GCC manual "Warning Options"; javac `-Xlint`). */
 export const WARNING_FLAGS = { cpp: ["-Wall", "-Wextra"], java: ["-Xlint:all"], py: [] } as const;

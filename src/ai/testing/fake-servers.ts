@@ -5,8 +5,9 @@
  * (`POST /v1/chat/completions`, streaming or not, and `GET /v1/models`), so
  * the real client libraries can be tested offline. Each server checks the key
  * header the way the real service does (a wrong key is an error answer),
- * records every request for the test to inspect, and answers from a script:
- * text in chunks, an HTTP error, a slow answer, or a stream cut off.
+ * records every request for the test to inspect (and counts the ones the
+ * client abandoned), and answers from a script: text in chunks, an HTTP
+ * error, a slow answer, or a stream cut off.
  *
  * For tests and local development only; never imported by the server.
  */
@@ -38,6 +39,8 @@ export interface FakeServer {
   /** Base URL to hand to the client (Gemini: `http://127.0.0.1:port`; OpenAI: `http://127.0.0.1:port/v1`). */
   url: string;
   requests: RecordedRequest[];
+  /** Requests whose client went away before the answer was complete (the client's abort reached the server). */
+  aborted: number;
   script: FakeScript;
   stop(): Promise<void>;
 }
@@ -94,6 +97,7 @@ export async function startFakeGemini(opts: { apiKey: string; port?: number }): 
   const state: FakeServer = {
     url: "",
     requests: [],
+    aborted: 0,
     script: { kind: "text", chunks: ["A fine review."] },
     stop: async () => server.stop(true),
   };
@@ -116,6 +120,8 @@ export async function startFakeGemini(opts: { apiKey: string; port?: number }): 
     hostname: "127.0.0.1",
     idleTimeout: 0,
     async fetch(req) {
+      // Bun aborts the request's signal when the client disconnects before the response is done.
+      req.signal.addEventListener("abort", () => state.aborted++, { once: true });
       const rec = await record(req);
       state.requests.push(rec);
       const m = /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(rec.path);
@@ -161,6 +167,7 @@ export async function startFakeOpenAi(opts: { apiKey?: string; port?: number; mo
   const state: FakeServer = {
     url: "",
     requests: [],
+    aborted: 0,
     script: { kind: "text", chunks: ["A fine review."] },
     stop: async () => server.stop(true),
   };
@@ -173,6 +180,8 @@ export async function startFakeOpenAi(opts: { apiKey?: string; port?: number; mo
     hostname: "127.0.0.1",
     idleTimeout: 0,
     async fetch(req) {
+      // Bun aborts the request's signal when the client disconnects before the response is done.
+      req.signal.addEventListener("abort", () => state.aborted++, { once: true });
       const rec = await record(req);
       state.requests.push(rec);
       if (opts.apiKey && req.headers.get("authorization") !== `Bearer ${opts.apiKey}`) {

@@ -1,5 +1,10 @@
-/** Review subjects shared by the AI tests: a real problem statement, code and a judged verdict. */
-import type { ReviewSubject } from "../provider.ts";
+/** Review subjects shared by the AI tests: a real problem statement, code and a judged verdict; the seeded problems. */
+import { buildSeedProblem, SEED_PROBLEMS } from "../../../db/seed/index.ts";
+import type { ProblemFacts, ReviewSubject } from "../provider.ts";
+
+/** The limits db/seed/index.ts gives a seed problem that names none. */
+const SEED_TIME_LIMIT_MS = 2000;
+const SEED_MEMORY_LIMIT_KIB = 262144;
 
 export const SUM_PROBLEM = {
   id: "prob-sum-001",
@@ -42,5 +47,29 @@ export function wrongAnswerSubject(): ReviewSubject {
       testsPassed: 0,
       testsTotal: 4,
     },
+  };
+}
+
+/**
+ * A seeded problem (db/seed/problems/) as the reviewer sees it: statement,
+ * constraints, limits and the sample with its output from the reference solution.
+ * @throws when no seed problem has this slug
+ */
+export function seedProblemFacts(slug: string): ProblemFacts {
+  const p = SEED_PROBLEMS.find((x) => x.slug === slug);
+  if (!p) throw new Error(`no seed problem ${slug}`);
+  return {
+    id: `seed-${slug}`,
+    title: p.title,
+    description: p.description,
+    inputFormat: p.inputFormat,
+    outputFormat: p.outputFormat,
+    constraints: p.constraints,
+    sampleInput: p.sampleInput,
+    sampleOutput: buildSeedProblem(p).sampleOutput,
+    timeLimitMs: p.timeLimitMs ?? SEED_TIME_LIMIT_MS,
+    memoryLimitKib: p.memoryLimitKib ?? SEED_MEMORY_LIMIT_KIB,
+    checker: p.checker ?? "lines",
+    version: 0,
   };
 }
