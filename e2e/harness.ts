@@ -65,11 +65,21 @@ export interface TestServer {
 }
 
 /**
+ * Per-user rate limits for the browser tests, per minute. One test user
+ * submits about a dozen solutions within a minute, which the production
+ * defaults (src/config.ts) would refuse; the limits themselves are tested by
+ * the server's own tests.
+ */
+const E2E_RATE_LIMITS = { RUN_RATE_PER_MINUTE: "300", SUBMIT_RATE_PER_MINUTE: "120", AI_RATE_PER_MINUTE: "60" };
+
+/**
  * Starts src/server.ts on `port` with a fresh data directory and database,
- * the offline AI reviewer and the built client; resolves once /api/health answers.
+ * the offline AI reviewer (unless `env` says otherwise) and the built client;
+ * resolves once /api/health answers.
+ * @param env extra environment for the server, e.g. `{ AI_PROVIDER: "openai", AI_BASE_URL: ... }`
  * @throws when the server exits or is not healthy within 30 s (with its log).
  */
-export async function startServer(port: number): Promise<TestServer> {
+export async function startServer(port: number, env: Record<string, string> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "oj-e2e-"));
   // The sandbox runs programs under unprivileged uids that must reach the box root.
   chmodSync(dir, 0o755);
@@ -88,10 +98,15 @@ export async function startServer(port: number): Promise<TestServer> {
       SANDBOX_ROOT: join(dir, "boxes"),
       AI_PROVIDER: "offline",
       LOG_LEVEL: "warn",
+      ...E2E_RATE_LIMITS,
+      ...env,
     },
     stdout: "pipe",
     stderr: "pipe",
   });
+  // If the test process ends without stop() (a crash, Ctrl+C), the server must not outlive it.
+  const killOnExit = () => proc.kill("SIGKILL");
+  process.once("exit", killOnExit);
   let log = "";
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder();
@@ -125,6 +140,7 @@ export async function startServer(port: number): Promise<TestServer> {
     url,
     databaseUrl,
     async stop() {
+      process.off("exit", killOnExit);
       proc.kill("SIGTERM");
       const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
       if (!exited) proc.kill("SIGKILL");

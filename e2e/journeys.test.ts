@@ -313,6 +313,7 @@ describe("problems", () => {
     await throwaway.getByRole("button", { name: "Confirm Delete" }).click();
     await page.getByText("Problem deleted successfully!").waitFor();
     await throwaway.waitFor({ state: "detached" });
+    await page.getByText("Problem deleted successfully!").waitFor({ state: "detached", timeout: 5000 }); // clears after 3 s
   }, SLOW);
 
   test("another user sees Created by another user and no Edit/Delete", async () => {
@@ -462,6 +463,119 @@ describe("solving", () => {
     await page.getByRole("link", { name: "Go Back to Problem" }).click();
     await page.waitForURL(`**/solve/${bracketsId}`);
     await page.getByRole("heading", { name: "Balanced Brackets" }).waitFor();
+  }, SLOW);
+});
+
+describe("the problem created above, solved by its author", () => {
+  const DOUBLE = {
+    cpp: {
+      ac: "#include <iostream>\nint main() {\n    long long n;\n    std::cin >> n;\n    std::cout << 2 * n << std::endl;\n}\n",
+      wa: "#include <iostream>\nint main() {\n    long long n;\n    std::cin >> n;\n    std::cout << n + 1 << std::endl;\n}\n",
+    },
+    java: {
+      ac: "import java.util.*;\n\npublic class Main {\n    public static void main(String[] args) {\n        long n = new Scanner(System.in).nextLong();\n        System.out.println(2 * n);\n    }\n}\n",
+      wa: "import java.util.*;\n\npublic class Main {\n    public static void main(String[] args) {\n        long n = new Scanner(System.in).nextLong();\n        System.out.println(3 * n);\n    }\n}\n",
+    },
+    py: {
+      // Sleeps on every test so that the judging is slow enough to be watched test by test.
+      ac: "import sys, time\n\nn = int(sys.stdin.read())\ntime.sleep(0.4)\nprint(2 * n)\n",
+      wa: "print(int(input()))\n",
+    },
+  } as const;
+  const CPP_CE_DOUBLE = "int main() {\n    return undeclared;\n}\n";
+
+  test("C++, Java and Python each accepted and wrong, a compile error, progress watched live, then the history", async () => {
+    const id = await problemIdByTitle("Double It Twice");
+    await page.goto("/problems");
+    await page.getByRole("tab", { name: /hard/i }).click();
+    await card(page, "Double It Twice").getByRole("link", { name: "Solve" }).click();
+    await page.waitForURL(`**/solve/${id}`);
+    await page.getByRole("heading", { name: "Double It Twice" }).waitFor();
+    await page.getByText("Time limit: 1 s · Memory limit: 128 MiB").waitFor();
+    await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
+    const output = page.getByRole("region", { name: "Output" });
+
+    async function submit(language: "cpp" | "java" | "py", code: string): Promise<string> {
+      await page.getByLabel("Language").selectOption(language);
+      await setEditorCode(page, code);
+      await page.getByRole("button", { name: "Submit Code" }).click();
+      await page.getByRole("button", { name: "Submitting..." }).waitFor();
+      await output.getByText("Submission saved.").waitFor({ timeout: 90_000 });
+      return output.getByTestId("final-verdict").innerText();
+    }
+
+    for (const language of ["cpp", "java"] as const) {
+      expect(await submit(language, DOUBLE[language].wa)).toContain("Wrong Answer");
+      expect(await output.getByTestId("test-row").first().innerText()).toContain("WA");
+      expect(await submit(language, DOUBLE[language].ac)).toContain("Accepted");
+      // The sample and both hidden tests, each with its verdict, time and memory.
+      const rows = output.getByTestId("test-row");
+      expect(await rows.count()).toBe(3);
+      expect(await rows.nth(2).innerText()).toMatch(/^Test 2\s+AC\s+Accepted\s+\d+ ms\s+[\d.]+ (KiB|MiB)$/);
+    }
+    expect(await submit("py", DOUBLE.py.wa)).toContain("Wrong Answer");
+
+    // Watch the progress of a slow submission: record every state the panel goes through.
+    await page.evaluate(() => {
+      const panel = document.querySelector('[role="region"][aria-label="Output"]')!;
+      const seen: { head: string; value: string | null; rows: number }[] = [];
+      (window as unknown as { __progress: typeof seen }).__progress = seen;
+      new MutationObserver(() => {
+        seen.push({
+          head: panel.querySelector(".progress-head")?.textContent ?? "",
+          value: panel.querySelector('[role="progressbar"]')?.getAttribute("aria-valuenow") ?? null,
+          rows: panel.querySelectorAll('[data-testid="test-row"]').length,
+        });
+      }).observe(panel, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    expect(await submit("py", DOUBLE.py.ac)).toContain("Accepted");
+    const seen = await page.evaluate(() => (window as unknown as { __progress: { head: string; value: string | null; rows: number }[] }).__progress);
+    expect(seen.some((s) => /Running test [123] of 3/.test(s.head))).toBe(true);
+    const values = new Set(seen.map((s) => Number(s.value)).filter((v) => v > 0 && v < 100));
+    expect(values.size).toBeGreaterThan(0); // the bar stood part-way at least once
+    const rowCounts = new Set(seen.map((s) => s.rows));
+    expect(rowCounts.has(1) && rowCounts.has(2) && rowCounts.has(3)).toBe(true); // rows arrived one by one
+    expect(await output.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
+
+    // A compile error through Submit: the spec's headline, the diagnostics, the verdict by name.
+    expect(await submit("cpp", CPP_CE_DOUBLE)).toContain("Compilation Error");
+    await output.getByText("❌ Error: There is a syntax error in your program.").waitFor();
+    expect(await output.locator("pre.diagnostics").innerText()).toContain("undeclared");
+
+    await page.getByRole("link", { name: "My Submissions" }).click();
+    await page.waitForURL(`**/my-submissions/${id}`);
+    await page.getByText("Double It Twice", { exact: true }).waitFor();
+    const cards = page.getByTestId("submission-card");
+    await cards.nth(6).waitFor();
+    const counter = (label: string) => page.locator(".counter", { hasText: label }).locator(".counter-value").innerText();
+    expect(await counter("Total")).toBe("7");
+    expect(await counter("Passed")).toBe("3");
+    expect(await counter("Failed")).toBe("4");
+    // Newest first.
+    const expected = [
+      ["Compilation Error", "Failed", "C++"],
+      ["Accepted", "Passed", "Python"],
+      ["Wrong Answer", "Failed", "Python"],
+      ["Accepted", "Passed", "Java"],
+      ["Wrong Answer", "Failed", "Java"],
+      ["Accepted", "Passed", "C++"],
+      ["Wrong Answer", "Failed", "C++"],
+    ];
+    for (const [i, [badge, marker, language]] of expected.entries()) {
+      expect(await cards.nth(i).locator(".verdict-badge").innerText()).toBe(badge!);
+      expect(await cards.nth(i).locator(".pass-marker").innerText()).toContain(marker!);
+      expect(await cards.nth(i).locator(".submission-meta").innerText()).toContain(language!);
+    }
+    // Highlighted code, and the entrance animation staggered 0.1 s per card.
+    expect(await cards.nth(3).locator(".code-block .token.keyword").count()).toBeGreaterThan(0);
+    expect(await cards.nth(0).evaluate((el) => getComputedStyle(el).animationName)).not.toBe("none");
+    for (const i of [0, 1, 6]) {
+      expect(await cards.nth(i).evaluate((el) => getComputedStyle(el).animationDelay)).toBe(`${(i * 0.1).toFixed(1).replace(/\.0$/, "")}s`);
+    }
+    await cards.nth(0).getByRole("heading", { name: "Compiler Output" }).waitFor();
+    expect(await cards.nth(0).getByText("No output", { exact: true }).count()).toBe(1);
+    expect(await cards.nth(1).locator(".io-grid pre").first().innerText()).toMatch(/^42\s*$/);
+    expect(await cards.nth(1).locator(".submission-meta").innerText()).toContain("Tests passed: 3/3");
   }, SLOW);
 });
 

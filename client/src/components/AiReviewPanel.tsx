@@ -6,8 +6,10 @@
  * Re-analyze and `Review completed successfully` only once a review exists
  * and none is loading.
  */
+import { useEffect, useRef } from "react";
 import Markdown, { type Components } from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
+import { revealElement } from "./OutputPanel.tsx";
 
 export interface AiPanelState {
   loading: boolean;
@@ -48,8 +50,13 @@ interface Props {
 
 export function AiReviewPanel({ state, onClose, onReanalyze, disabled }: Props) {
   const complete = !state.loading && state.review !== "" && state.message === null;
+  const panel = useRef<HTMLElement>(null);
+  // The panel opens below the output panel, often below the fold: show it when it opens.
+  useEffect(() => {
+    if (panel.current) revealElement(panel.current);
+  }, []);
   return (
-    <section className="card ai-panel" aria-labelledby="ai-panel-title" aria-busy={state.loading}>
+    <section ref={panel} className="card ai-panel" aria-labelledby="ai-panel-title" aria-busy={state.loading}>
       <div className="ai-panel-head">
         <h2 id="ai-panel-title">
           <svg width="18" height="18" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" className="ai-icon">

@@ -96,8 +96,19 @@ function progressText(p: SubmissionProgress): string {
   return "Judged";
 }
 
+/** Scrolls `el` just into view (no jump when it already is), smoothly unless the user asked for less motion. */
+export function revealElement(el: Element): void {
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  el.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
+}
+
 export function OutputPanel({ state }: { state: OutputState }) {
   const panel = useRef<HTMLDivElement>(null);
+  // Run and Submit are below the editor: bring the panel into view when they start, so the result is seen.
+  const pending = state.kind === "pending";
+  useLayoutEffect(() => {
+    if (pending && panel.current) revealElement(panel.current);
+  }, [pending]);
   // Follow a submission like a log: new test rows, the verdict and "Submission saved." stay in view.
   useLayoutEffect(() => {
     const el = panel.current;
@@ -127,7 +138,7 @@ function renderState(state: OutputState) {
       return (
         <section>
           <p className="error-text strong">{SYNTAX_ERROR_HEADLINE}</p>
-          {state.diagnostics && <pre className="pre-box diagnostics">{state.diagnostics}</pre>}
+          {state.diagnostics && <pre className="pre-box diagnostics" tabIndex={0}>{state.diagnostics}</pre>}
         </section>
       );
     case "run":
@@ -172,31 +183,34 @@ function renderState(state: OutputState) {
       const percent = done ? 100 : p.testsTotal ? Math.round((p.testsDone / p.testsTotal) * 100) : 0;
       return (
         <section>
-          <div className="progress-head">
-            <span>
-              {done && p.verdict ? (
-                <>
-                  Judging complete: <strong className={p.verdict === "AC" ? "ok" : "bad"}>{verdictName(p.verdict)}</strong>
-                </>
-              ) : (
-                progressText(p)
-              )}
-            </span>
-            {p.testsTotal > 0 && (
-              <span className="muted">
-                {p.testsDone}/{p.testsTotal} tests
+          {/* Stays at the top of the panel while the test rows scroll under it. */}
+          <div className="progress-sticky">
+            <div className="progress-head">
+              <span>
+                {done && p.verdict ? (
+                  <>
+                    Judging complete: <strong className={p.verdict === "AC" ? "ok" : "bad"}>{verdictName(p.verdict)}</strong>
+                  </>
+                ) : (
+                  progressText(p)
+                )}
               </span>
-            )}
-          </div>
-          <div
-            className="progress-bar"
-            role="progressbar"
-            aria-label="Judging progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-          >
-            <div className={`progress-fill${done && p.verdict && p.verdict !== "AC" ? " failed" : ""}`} style={{ width: `${percent}%` }} />
+              {p.testsTotal > 0 && (
+                <span className="muted">
+                  {p.testsDone}/{p.testsTotal} tests
+                </span>
+              )}
+            </div>
+            <div
+              className="progress-bar"
+              role="progressbar"
+              aria-label="Judging progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+            >
+              <div className={`progress-fill${done && p.verdict && p.verdict !== "AC" ? " failed" : ""}`} style={{ width: `${percent}%` }} />
+            </div>
           </div>
           {p.tests.length > 0 && (
             <table className="test-table">
@@ -227,7 +241,7 @@ function renderState(state: OutputState) {
           {done && p.verdict === "CE" && (
             <>
               <p className="error-text strong">{SYNTAX_ERROR_HEADLINE}</p>
-              {p.compileOutput && <pre className="pre-box diagnostics">{p.compileOutput}</pre>}
+              {p.compileOutput && <pre className="pre-box diagnostics" tabIndex={0}>{p.compileOutput}</pre>}
             </>
           )}
           {done && p.verdict && (

@@ -184,9 +184,11 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
           <fieldset className="test-cases">
             <legend>Hidden Test Cases</legend>
             {values.hiddenTestCases.map((tc, i) => (
-              <div className="test-case" key={i}>
+              <div className="test-case" key={i} role="group" aria-labelledby={`pf-tc-${i}-title`}>
                 <div className="test-case-head">
-                  <span className="test-case-title">Test Case {i + 1}</span>
+                  <span className="test-case-title" id={`pf-tc-${i}-title`}>
+                    Test Case {i + 1}
+                  </span>
                   <button
                     type="button"
                     className="btn btn-danger-ghost btn-sm"

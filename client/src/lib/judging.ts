@@ -128,6 +128,13 @@ export async function submitAndFollow(
           console.warn("Judging progress stream failed; waiting for the verdict instead:", err);
           finish(null);
         },
+        // A stream that cannot be opened or breaks (network, a proxy that refuses SSE, a 5xx) would
+        // otherwise be reopened forever by EventSource: wait for the verdict over a plain call instead.
+        onConnectionStateChange(state) {
+          if (state.state !== "connecting" || !state.error) return;
+          console.warn("Judging progress stream broke; waiting for the verdict instead:", state.error);
+          finish(null);
+        },
         onComplete() {
           finish(null);
         },
@@ -154,8 +161,10 @@ export interface ReviewSource {
 
 /**
  * Asks for an AI review over the ai.stream subscription (SSE): `start`, then
- * `delta` chunks that concatenate to the review, then `done`. A reconnect
- * makes the server start over with a new `start`, so the text is reset then.
+ * `delta` chunks that concatenate to the review, then `done`. When the stream
+ * is refused for want of a cookie (401) or cannot be opened at all, the
+ * whole text is asked for once with `ai.review` instead; any other error
+ * (the server's answer) is thrown as it is.
  * @param input     `force` skips the server's review cache (Re-analyze)
  * @param onText    called with the review so far while it streams in
  * @param onSource  called once the server says which reviewer answers
@@ -172,9 +181,14 @@ export async function requestReview(
   try {
     return await streamReview(client, input, signal, onText, onSource);
   } catch (err) {
-    // EventSource cannot send the bearer token; without the session cookie the
-    // stream is refused. The whole-text call carries the token.
-    if (httpStatusOf(err) !== 401 || signal.aborted) throw err;
+    if (signal.aborted) throw err;
+    // The server's answer (the reviewer failed, rate limit, ...) stands, except a
+    // 401: EventSource cannot send the bearer token, so without the session
+    // cookie the stream is refused. That, or a stream that could not be opened
+    // at all (no status), is retried once as the whole-text call, which
+    // carries the token.
+    const status = httpStatusOf(err);
+    if (status !== null && status !== 401) throw err;
     const result = await client.ai.review.mutate(input, { signal });
     onSource?.({ provider: result.provider, model: result.model, cached: result.cached });
     onText(result.review);
@@ -214,6 +228,15 @@ function streamReview(
       },
       onError(err) {
         settle(() => reject(err));
+      },
+      // tRPC reopens a broken stream, and treats a 5xx answer (a failed
+      // reviewer is a 502) as a broken stream; reopening would ask the
+      // reviewer again and again. Stop at the first break instead.
+      onConnectionStateChange(state) {
+        if (state.state === "connecting" && state.error) {
+          const error = state.error;
+          settle(() => reject(error));
+        }
       },
       onComplete() {
         settle(() => (text ? resolve(text) : reject(new Error("The review ended without any text"))));

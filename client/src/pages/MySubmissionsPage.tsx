@@ -114,8 +114,8 @@ function SubmissionCard({ submission: s, delayS }: { submission: Submission; del
             <span>
               Tests passed: {s.testsPassed}/{s.testsTotal}
             </span>
-            <span>Time: {formatMs(s.timeMs)}</span>
-            <span>Memory: {formatKib(s.memoryKib)}</span>
+            {s.timeMs !== null && <span>Time: {formatMs(s.timeMs)}</span>}
+            {s.memoryKib !== null && <span>Memory: {formatKib(s.memoryKib)}</span>}
           </>
         )}
       </div>
@@ -123,7 +123,9 @@ function SubmissionCard({ submission: s, delayS }: { submission: Submission; del
       {s.compileOutput && (
         <div className="io-block">
           <h3>Compiler Output</h3>
-          <pre className="pre-box error-text">{s.compileOutput}</pre>
+          <pre className="pre-box diagnostics" tabIndex={0}>
+            {s.compileOutput}
+          </pre>
         </div>
       )}
       <div className="io-grid">
@@ -150,7 +152,7 @@ function SubmissionCard({ submission: s, delayS }: { submission: Submission; del
           <tbody>
             {s.tests.map((t) => (
               <tr key={t.index}>
-                <td>{t.isSample ? "Sample" : `#${t.index}`}</td>
+                <td>{t.isSample ? "Sample" : `Test ${t.index}`}</td>
                 <td>
                   <span className={`verdict-chip ${t.verdict === "AC" ? "verdict-ac" : "verdict-fail"}`} title={verdictName(t.verdict)}>
                     {t.verdict}
