@@ -8,7 +8,7 @@
  * /proc/self/mountinfo; nothing is assumed about where hierarchies live.
  * Files: Documentation/admin-guide/cgroup-v2.rst and cgroup-v1/memory.rst.
  */
-import { promises as fsp, readFileSync } from "node:fs";
+import { mkdirSync, promises as fsp, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export type CgroupSupport =
@@ -142,22 +142,49 @@ async function probeFile(parent: string, file: string): Promise<boolean> {
   }
 }
 
-async function readNumber(path: string): Promise<number | null> {
+/*
+ * Per-run operations below use synchronous calls on purpose: cgroupfs files
+ * live in kernel memory (no disk I/O), each call takes microseconds, and a
+ * synchronous call saves the round trip through the I/O thread pool that an
+ * asynchronous one costs on every step of every run (more on a loaded machine).
+ */
+
+function readNumber(path: string): number | null {
   try {
-    const n = Number((await fsp.readFile(path, "utf8")).trim());
+    const n = Number(readFileSync(path, "utf8").trim());
     return Number.isFinite(n) ? n : null;
   } catch {
     return null;
   }
 }
 
-async function readKey(path: string, key: string): Promise<number | null> {
+function readKey(path: string, key: string): number | null {
   try {
-    const text = await fsp.readFile(path, "utf8");
+    const text = readFileSync(path, "utf8");
     const m = new RegExp(`^${key} (\\d+)$`, "m").exec(text);
     return m ? Number(m[1]) : null;
   } catch {
     return null;
+  }
+}
+
+/** mkdir that tolerates an existing directory. @returns true when it existed. @throws Error for any other failure. */
+function makeDir(dir: string): boolean {
+  try {
+    mkdirSync(dir);
+    return false;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    return true;
+  }
+}
+
+function tryWrite(path: string, value: string): boolean {
+  try {
+    writeFileSync(path, value);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -180,29 +207,48 @@ export class RunCgroup {
     const bytes = String(memoryLimitKib * 1024);
     if (support.version === 2) {
       const dir = join(support.parent, name);
-      await fsp.rm(dir, { recursive: false, force: true }).catch(() => {});
-      await fsp.mkdir(dir);
+      try {
+        rmdirSync(dir);
+      } catch {
+        // usually absent
+      }
+      mkdirSync(dir);
       const cg = new RunCgroup(support, [dir]);
-      await fsp.writeFile(join(dir, "memory.max"), bytes);
-      await fsp.writeFile(join(dir, "memory.swap.max"), "0").catch(() => {});
-      await fsp.writeFile(join(dir, "pids.max"), String(taskLimit));
+      writeFileSync(join(dir, "memory.max"), bytes);
+      tryWrite(join(dir, "memory.swap.max"), "0");
+      writeFileSync(join(dir, "pids.max"), String(taskLimit));
       return cg;
     }
     const dirs = [support.memory, support.pids, support.cpuacct].filter((d): d is string => d !== null).map((d) => join(d, name));
-    for (const d of dirs) await fsp.mkdir(d).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== "EEXIST") throw err;
-    });
-    const cg = new RunCgroup(support, dirs);
-    const mem = dirs[0]!;
-    // memsw must stay >= limit: lower it last when shrinking, raise it first when growing.
-    await fsp.writeFile(join(mem, "memory.limit_in_bytes"), bytes).catch(async () => {
-      if (support.hasMemsw) await fsp.writeFile(join(mem, "memory.memsw.limit_in_bytes"), bytes);
-      await fsp.writeFile(join(mem, "memory.limit_in_bytes"), bytes);
-    });
-    if (support.hasMemsw) await fsp.writeFile(join(mem, "memory.memsw.limit_in_bytes"), bytes);
-    await fsp.writeFile(join(mem, "memory.max_usage_in_bytes"), "0").catch(() => {});
-    if (support.pids) await fsp.writeFile(join(support.pids, name, "pids.max"), String(taskLimit));
-    return cg;
+    const made: string[] = [];
+    try {
+      const existed = dirs.map((d) => {
+        const e = makeDir(d);
+        made.push(d);
+        return e;
+      });
+      const mem = dirs[0]!;
+      // memsw must stay >= limit: lower it last when shrinking, raise it first when growing.
+      if (!tryWrite(join(mem, "memory.limit_in_bytes"), bytes)) {
+        if (support.hasMemsw) writeFileSync(join(mem, "memory.memsw.limit_in_bytes"), bytes);
+        writeFileSync(join(mem, "memory.limit_in_bytes"), bytes);
+      }
+      if (support.hasMemsw) writeFileSync(join(mem, "memory.memsw.limit_in_bytes"), bytes);
+      if (support.pids) writeFileSync(join(support.pids, name, "pids.max"), String(taskLimit));
+      // A new cgroup starts from zero; only a leftover one (same name) needs its counters reset.
+      if (existed[0]) tryWrite(join(mem, "memory.max_usage_in_bytes"), "0");
+      if (support.cpuacct && existed[dirs.length - 1]) tryWrite(join(support.cpuacct, name, "cpuacct.usage"), "0");
+      return new RunCgroup(support, dirs);
+    } catch (err) {
+      for (const d of made.reverse()) {
+        try {
+          rmdirSync(d);
+        } catch {
+          // not empty or gone: removeStale takes it at the next start
+        }
+      }
+      throw err;
+    }
   }
 
   /**
@@ -234,11 +280,11 @@ export class RunCgroup {
   /** CPU time of every task that ever ran in the cgroup, ms; null without CPU accounting (v1 without cpuacct). */
   async cpuTimeMs(): Promise<number | null> {
     if (this.support.version === 2) {
-      const usec = await readKey(join(this.dirs[0]!, "cpu.stat"), "usage_usec");
+      const usec = readKey(join(this.dirs[0]!, "cpu.stat"), "usage_usec");
       return usec === null ? null : usec / 1000;
     }
     if (!this.support.cpuacct) return null;
-    const ns = await readNumber(join(this.support.cpuacct, this.name, "cpuacct.usage"));
+    const ns = readNumber(join(this.support.cpuacct, this.name, "cpuacct.usage"));
     return ns === null ? null : ns / 1e6;
   }
 
@@ -249,7 +295,7 @@ export class RunCgroup {
   /** Samples current usage so that peak memory is known on v2 kernels without memory.peak. */
   async sample(): Promise<void> {
     if (this.support.version === 2 && !this.support.hasPeak) {
-      const cur = await readNumber(join(this.dirs[0]!, "memory.current"));
+      const cur = readNumber(join(this.dirs[0]!, "memory.current"));
       if (cur !== null) this.peakKib = Math.max(this.peakKib, cur / 1024);
     }
   }
@@ -258,25 +304,30 @@ export class RunCgroup {
   async memoryPeakKib(): Promise<number> {
     const dir = this.dirs[0]!;
     if (this.support.version === 2) {
-      if (this.support.hasPeak) return ((await readNumber(join(dir, "memory.peak"))) ?? 0) / 1024;
+      if (this.support.hasPeak) return (readNumber(join(dir, "memory.peak")) ?? 0) / 1024;
       await this.sample();
       return this.peakKib;
     }
-    return ((await readNumber(join(dir, "memory.max_usage_in_bytes"))) ?? 0) / 1024;
+    return (readNumber(join(dir, "memory.max_usage_in_bytes")) ?? 0) / 1024;
   }
 
   /** True when the OOM killer acted in this cgroup, or the limit was hit (v1 failcnt) — callers combine it with a SIGKILL. */
   async oomKilled(): Promise<boolean> {
     const dir = this.dirs[0]!;
-    if (this.support.version === 2) return ((await readKey(join(dir, "memory.events"), "oom_kill")) ?? 0) > 0;
-    return ((await readKey(join(dir, "memory.oom_control"), "oom_kill")) ?? 0) > 0;
+    if (this.support.version === 2) return (readKey(join(dir, "memory.events"), "oom_kill") ?? 0) > 0;
+    return (readKey(join(dir, "memory.oom_control"), "oom_kill") ?? 0) > 0;
   }
 
   /** Host pids still in the cgroup. */
   async pids(): Promise<number[]> {
     const out = new Set<number>();
     for (const f of this.procsFiles) {
-      const text = await fsp.readFile(f, "utf8").catch(() => "");
+      let text = "";
+      try {
+        text = readFileSync(f, "utf8");
+      } catch {
+        // removed meanwhile
+      }
       for (const l of text.split("\n")) if (l.trim()) out.add(Number(l));
     }
     return [...out];
@@ -284,7 +335,7 @@ export class RunCgroup {
 
   /** SIGKILLs every task until the cgroup is empty (cgroup.kill on v2 5.14+, else a kill loop). @returns pids that survived ~2 s. */
   async killAll(): Promise<number[]> {
-    if (this.support.version === 2 && this.support.hasKill) await fsp.writeFile(join(this.dirs[0]!, "cgroup.kill"), "1").catch(() => {});
+    if (this.support.version === 2 && this.support.hasKill) tryWrite(join(this.dirs[0]!, "cgroup.kill"), "1");
     for (let i = 0; i < 200; i++) {
       const left = await this.pids();
       if (left.length === 0) return [];
@@ -306,7 +357,7 @@ export class RunCgroup {
     for (const d of [...this.dirs].reverse()) {
       for (let i = 0; i < 100; i++) {
         try {
-          await fsp.rmdir(d);
+          rmdirSync(d);
           break;
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code === "ENOENT") break;

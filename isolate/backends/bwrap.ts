@@ -9,12 +9,20 @@
  * rlimits alone where cgroups are not writable.
  *
  * Launch chain, all argument arrays and all `exec` (one pid):
- *   sh (joins the run's cgroups; a fixed script) → setpriv (box uid) → prlimit → bwrap → program
+ *   oj-launch (joins the run's cgroups, sets rlimits and no_new_privs, drops to
+ *   the box uid; a fixed static C helper, see launcher.ts) → bwrap → program
+ * or, where the launcher cannot be built or run (no C compiler, a noexec
+ * SANDBOX_ROOT), the same steps as
+ *   sh (a fixed join script) → setpriv (box uid) → prlimit → bwrap → program
+ * /etc and /dev are prepared directories under SANDBOX_ROOT, one mount each
+ * (prepareSandboxEtc, prepareSandboxDev): bwrap re-reads the host's mount
+ * table after every bind mount, so the number of mounts is most of a run's
+ * set-up cost beyond the namespaces (docs/decisions/003, addendum).
  * bwrap's --json-status-fd tells a sandbox set-up failure (XX) from the
  * program's own exit; its pid-1 reaper and --die-with-parent make the whole
  * process tree die with the run, and the cgroup kill loop removes stragglers.
  */
-import { closeSync, openSync, constants, promises as fsp, readdirSync, lstatSync, readlinkSync, existsSync, readFileSync } from "node:fs";
+import { closeSync, openSync, constants, existsSync, promises as fsp, readdirSync, lstatSync, readlinkSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { detectCgroups, RunCgroup, type CgroupSupport } from "../cgroup.ts";
 import { BoxIdPool } from "../pool.ts";
@@ -22,6 +30,7 @@ import { assertPlainName, emptyDir, listBoxFiles, readBoxFile, writeBoxFile } fr
 import { classify, type Observation } from "../result.ts";
 import { PCH_MOUNT } from "../languages/cpp.ts";
 import { collectOutput, killTree, parseJsonStatus } from "./common.ts";
+import { ensureLauncher, LAUNCH_FAILED, LAUNCH_JOIN_FAILED } from "./launcher.ts";
 import type { Box, RunRequest, RunResult, SandboxBackend } from "../types.ts";
 
 export interface BwrapOptions {
@@ -40,6 +49,39 @@ export interface BwrapOptions {
   boxInodes?: number;
   /** Size of the run's private /tmp, MiB (default 64). */
   tmpSizeMib?: number;
+  /**
+   * Called after each run (once its clean-up is done) with where its time
+   * went; scripts/bench-sandbox.ts prints the medians.
+   */
+  onRunTimings?: (timings: BwrapRunTimings) => void;
+  /**
+   * Turns start-up savings off (default: all on), so that
+   * scripts/bench-sandbox.ts can show what each saves in the same run, and as
+   * an escape hatch should one misbehave on some host. `launcher: false`: the
+   * sh → setpriv → prlimit chain instead of oj-launch. `preparedEtcDev: false`:
+   * /etc files bound one by one and bwrap's own `--dev`. The walls are the same
+   * either way.
+   */
+  tuning?: { launcher?: boolean; preparedEtcDev?: boolean };
+}
+
+/**
+ * Where one run's time went, ms, in order: `prepare` (stdin and status files,
+ * the run's cgroup, the argv), `spawn` (Bun.spawn returning), `exit` (until the
+ * launch chain's process exited: launcher, bwrap's set-up, the program, bwrap's
+ * teardown), `output` (draining stdout/stderr after the exit), `collect`
+ * (checking the cgroup is empty, reading CPU, memory, OOM and bwrap's status),
+ * `total` (start of run() to its result). `cleanup` (removing the cgroup and
+ * the run's files) happens after the result is handed back, off the run's path.
+ */
+export interface BwrapRunTimings {
+  prepare: number;
+  spawn: number;
+  exit: number;
+  output: number;
+  collect: number;
+  total: number;
+  cleanup: number;
 }
 
 /** First uid of the per-box users (isolate's default first_uid is 60000 as well). */
@@ -49,13 +91,16 @@ export const POLL_MS = 10;
 /** Tasks the launch chain adds on top of the program's own (bwrap's monitor, which the join script became, and its pid-1 reaper). */
 export const BWRAP_OVERHEAD_TASKS = 2;
 
+/** Stdin up to this many characters is written synchronously (a few microseconds), bigger through the I/O pool. */
+const SYNC_WRITE_MAX = 64 * 1024;
+
 /** Headroom of the RLIMIT_NPROC backstop over the pids cgroup's exact limit. */
 const NPROC_SLACK_WITH_CGROUP = 256;
 /** Headroom for not-yet-collected zombies of earlier runs when RLIMIT_NPROC is the only task limit. */
 const NPROC_SLACK = 8;
 
-/** Exit code of the cgroup-join script when writing cgroup.procs failed. */
-const JOIN_FAILED = 97;
+/** Exit code of the launcher (or the cgroup-join script) when writing cgroup.procs failed. */
+const JOIN_FAILED = LAUNCH_JOIN_FAILED;
 /** Joins every cgroup.procs given before `--`, then execs the rest. A constant: no user data is ever in it. */
 const JOIN_SCRIPT = `for f do if [ "$f" = -- ]; then shift; exec "$@"; fi; echo $$ > "$f" || exit ${JOIN_FAILED}; shift; done; exit ${JOIN_FAILED}`;
 
@@ -99,6 +144,23 @@ export interface BwrapRunSpec {
   pchSource: string | null;
   /** fd number of the json status file in the child. */
   statusFd: number;
+  /**
+   * Absolute path of the oj-launch helper (launcher.ts), which then replaces the
+   * sh/setpriv/prlimit chain; null or absent: that chain.
+   */
+  launcher?: string | null;
+  /**
+   * A prepared /etc (passwd, group and copies of `features.etcBinds`, see
+   * prepareSandboxEtc) bound read-only in one mount; null or absent: each of
+   * those files bound on its own (eight mounts).
+   */
+  etcDir?: string | null;
+  /**
+   * A prepared /dev (the device nodes and symlinks bwrap's `--dev` makes, see
+   * prepareSandboxDev) bound in one mount, plus a private size-limited tmpfs at
+   * /dev/shm; null or absent: bwrap's `--dev` (a tmpfs, six bind mounts, devpts).
+   */
+  devDir?: string | null;
   tmpSizeMib: number;
   features: BwrapFeatures;
 }
@@ -113,21 +175,25 @@ export function buildBwrapArgv(bwrapBin: string, s: BwrapRunSpec): string[] {
   const r = s.req;
   const cpuSoftS = Math.ceil(r.cpuTimeLimitMs / 1000) + 1;
   const stackKib = r.stackLimitKib ?? Math.min(r.memoryLimitKib, 64 * 1024);
-  const rlimits = [
-    `--cpu=${cpuSoftS}:${cpuSoftS + 1}`,
-    `--fsize=${r.fileSizeLimitKib * 1024}`,
-    `--stack=${stackKib * 1024}`,
-    "--core=0",
-    "--nofile=512",
-    "--memlock=0",
-    "--msgqueue=0",
+  /** [name, soft, hard]; names are prlimit(1)'s, and the launcher's. */
+  const limits: [string, number, number][] = [
+    ["cpu", cpuSoftS, cpuSoftS + 1],
+    ["fsize", r.fileSizeLimitKib * 1024, r.fileSizeLimitKib * 1024],
+    ["stack", stackKib * 1024, stackKib * 1024],
+    ["core", 0, 0],
+    ["nofile", 512, 512],
+    ["memlock", 0, 0],
+    ["msgqueue", 0, 0],
   ];
   // RLIMIT_NPROC counts every task of the real uid on the host, zombies included
   // (bwrap's reaper of an earlier run may wait a moment for init to collect it), so
   // it is only meaningful with a per-box uid, and only a loose backstop where the
   // pids cgroup enforces the exact limit.
-  if (s.switchUser) rlimits.push(`--nproc=${r.processLimit + BWRAP_OVERHEAD_TASKS + (s.tasksByCgroup ? NPROC_SLACK_WITH_CGROUP : NPROC_SLACK)}`);
-  if (!s.memoryByCgroup && r.addressSpaceLimit !== false) rlimits.push(`--as=${r.memoryLimitKib * 1024}`);
+  if (s.switchUser) {
+    const nproc = r.processLimit + BWRAP_OVERHEAD_TASKS + (s.tasksByCgroup ? NPROC_SLACK_WITH_CGROUP : NPROC_SLACK);
+    limits.push(["nproc", nproc, nproc]);
+  }
+  if (!s.memoryByCgroup && r.addressSpaceLimit !== false) limits.push(["as", r.memoryLimitKib * 1024, r.memoryLimitKib * 1024]);
 
   const env = { ...BASE_ENV, ...(r.env ?? {}) };
   const bw: string[] = [bwrapBin, "--unshare-all", "--unshare-user"];
@@ -140,19 +206,34 @@ export function buildBwrapArgv(bwrapBin: string, s: BwrapRunSpec): string[] {
     if (t.symlinkTo !== undefined) bw.push("--symlink", t.symlinkTo, `/${t.name}`);
     else bw.push("--ro-bind", `/${t.name}`, `/${t.name}`);
   }
-  for (const e of s.features.etcBinds) bw.push("--ro-bind-try", e, e);
-  bw.push("--ro-bind", s.passwdFile, "/etc/passwd", "--ro-bind", s.groupFile, "/etc/group");
-  bw.push("--proc", "/proc", "--dev", "/dev");
-  if (s.features.tmpfsSize) bw.push("--size", String(s.tmpSizeMib * 1024 * 1024));
-  bw.push("--perms", "1777", "--tmpfs", "/tmp");
+  // Every bind mount makes bwrap re-read the whole mount table, so fewer mounts
+  // is most of what a run's set-up costs beyond the namespaces themselves.
+  if (s.etcDir) bw.push("--ro-bind", s.etcDir, "/etc");
+  else {
+    for (const e of s.features.etcBinds) bw.push("--ro-bind-try", e, e);
+    bw.push("--ro-bind", s.passwdFile, "/etc/passwd", "--ro-bind", s.groupFile, "/etc/group");
+  }
+  bw.push("--proc", "/proc");
+  const tmpfsSize = s.features.tmpfsSize ? ["--size", String(s.tmpSizeMib * 1024 * 1024)] : [];
+  if (s.devDir) bw.push("--dev-bind", s.devDir, "/dev", ...tmpfsSize, "--perms", "1777", "--tmpfs", "/dev/shm");
+  else bw.push("--dev", "/dev");
+  bw.push(...tmpfsSize, "--perms", "1777", "--tmpfs", "/tmp");
   bw.push("--bind", s.boxDir, "/box");
   if (s.pchSource !== null) bw.push("--ro-bind", s.pchSource, PCH_MOUNT);
   bw.push("--chdir", "/box", "--json-status-fd", String(s.statusFd), "--", ...r.argv);
 
   const chain: string[] = [];
+  if (s.launcher) {
+    chain.push(s.launcher);
+    for (const f of s.procsFiles) chain.push("--cgroup", f);
+    for (const [name, soft, hard] of limits) chain.push("--rlimit", `${name}=${soft}:${hard}`);
+    if (s.switchUser) chain.push("--user", `${s.uid}:${s.uid}`);
+    chain.push("--", ...bw);
+    return chain;
+  }
   if (s.procsFiles.length) chain.push("/bin/sh", "-c", JOIN_SCRIPT, "oj-sandbox-join", ...s.procsFiles, "--");
   if (s.switchUser) chain.push("/usr/bin/setpriv", `--reuid=${s.uid}`, `--regid=${s.uid}`, "--clear-groups", "--");
-  chain.push("/usr/bin/prlimit", ...rlimits, "--", ...bw);
+  chain.push("/usr/bin/prlimit", ...limits.map(([name, soft, hard]) => `--${name}=${soft === hard && name !== "cpu" ? soft : `${soft}:${hard}`}`), "--", ...bw);
   return chain;
 }
 
@@ -198,17 +279,130 @@ async function runQuiet(argv: string[]): Promise<{ code: number; err: string }> 
   return { code: await p.exited, err };
 }
 
+/** Replaces directory `dir` by the directory `fresh` (same parent); `dir` may be absent. */
+async function swapDir(fresh: string, dir: string): Promise<void> {
+  const old = `${dir}.old-${process.pid}`;
+  await fsp.rm(old, { recursive: true, force: true });
+  await fsp.rename(dir, old).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== "ENOENT") throw err;
+  });
+  await fsp.rename(fresh, dir);
+  await fsp.rm(old, { recursive: true, force: true });
+}
+
+/**
+ * Builds the box's /etc as one directory `dir` (bound read-only at /etc in one
+ * mount): `passwd` and `group` naming the box users, plus copies (symlinks
+ * kept as symlinks, modes kept) of exactly the host paths that used to be bound
+ * one by one (`etcPaths`: the dynamic loader's cache and configuration,
+ * alternatives, localtime, the JDK's configuration). Absent paths are skipped,
+ * as `--ro-bind-try` did. The copies are taken at start-up: a package installed
+ * while the server runs is seen by the boxes after a restart.
+ */
+export async function prepareSandboxEtc(dir: string, passwd: string, group: string, etcPaths: readonly string[]): Promise<void> {
+  const fresh = `${dir}.new-${process.pid}`;
+  await fsp.rm(fresh, { recursive: true, force: true });
+  await fsp.mkdir(fresh, { mode: 0o755 });
+  for (const path of etcPaths) {
+    const name = path.startsWith("/etc/") ? path.slice("/etc/".length) : "";
+    if (!name || name.includes("/")) throw new Error(`not a top-level /etc path: ${path}`);
+    if (name === "passwd" || name === "group") continue;
+    if (!lstatSync(path, { throwIfNoEntry: false })) continue;
+    await fsp.cp(path, join(fresh, name), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, errorOnExist: true, force: false });
+  }
+  await fsp.writeFile(join(fresh, "passwd"), passwd, { mode: 0o644 });
+  await fsp.writeFile(join(fresh, "group"), group, { mode: 0o644 });
+  await fsp.chmod(fresh, 0o755);
+  await swapDir(fresh, dir);
+}
+
+/** The device nodes of bwrap's `--dev`: name, major, minor (all mode 0666). */
+const DEV_NODES: readonly [string, number, number][] = [
+  ["null", 1, 3],
+  ["zero", 1, 5],
+  ["full", 1, 7],
+  ["random", 1, 8],
+  ["urandom", 1, 9],
+  ["tty", 5, 0],
+];
+/** The symlinks of bwrap's `--dev` (not ptmx: no devpts is mounted). */
+const DEV_LINKS: readonly [string, string][] = [
+  ["fd", "/proc/self/fd"],
+  ["stdin", "/proc/self/fd/0"],
+  ["stdout", "/proc/self/fd/1"],
+  ["stderr", "/proc/self/fd/2"],
+  ["core", "/proc/kcore"],
+];
+
+/** True when `dir` holds exactly DEV_NODES, DEV_LINKS and an empty `shm`, owned by us and writable by nobody else. */
+function isSandboxDev(dir: string): boolean {
+  const me = process.getuid?.();
+  const ours = (st: { uid: number }) => me === undefined || st.uid === me;
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st || !st.isDirectory() || !ours(st) || (st.mode & 0o7777) !== 0o755) return false;
+  const want = new Set([...DEV_NODES.map((n) => n[0]), ...DEV_LINKS.map((l) => l[0]), "shm"]);
+  const names = readdirSync(dir);
+  if (names.length !== want.size || names.some((n) => !want.has(n))) return false;
+  for (const [name, major, minor] of DEV_NODES) {
+    const n = lstatSync(join(dir, name));
+    if (!n.isCharacterDevice() || !ours(n) || (n.mode & 0o7777) !== 0o666 || n.rdev !== major * 256 + minor) return false;
+  }
+  for (const [name, target] of DEV_LINKS) {
+    const l = lstatSync(join(dir, name));
+    if (!l.isSymbolicLink() || readlinkSync(join(dir, name)) !== target) return false;
+  }
+  const shm = lstatSync(join(dir, "shm"));
+  return shm.isDirectory() && ours(shm) && (shm.mode & 0o7777) === 0o755 && readdirSync(join(dir, "shm")).length === 0;
+}
+
+/**
+ * Builds (or checks) the box's /dev as one directory `dir`: the same device
+ * nodes and symlinks as bwrap's `--dev`, bound at /dev in one mount instead of
+ * a tmpfs plus six bind mounts; /dev/shm gets a private tmpfs per run.
+ * Needs root (mknod) and a file system that allows device nodes.
+ * @returns false when that is not possible here (the caller uses `--dev`).
+ */
+export async function prepareSandboxDev(dir: string): Promise<boolean> {
+  if (process.getuid?.() !== 0) return false;
+  if (!isSandboxDev(dir)) {
+    const fresh = `${dir}.new-${process.pid}`;
+    await fsp.rm(fresh, { recursive: true, force: true });
+    await fsp.mkdir(fresh, { mode: 0o755 });
+    for (const [name, major, minor] of DEV_NODES) {
+      const m = await runQuiet(["/usr/bin/mknod", "-m", "0666", join(fresh, name), "c", String(major), String(minor)]);
+      if (m.code !== 0) {
+        await fsp.rm(fresh, { recursive: true, force: true });
+        return false;
+      }
+    }
+    for (const [name, target] of DEV_LINKS) await fsp.symlink(target, join(fresh, name));
+    await fsp.mkdir(join(fresh, "shm"), { mode: 0o755 });
+    await fsp.chmod(fresh, 0o755);
+    await swapDir(fresh, dir);
+    if (!isSandboxDev(dir)) return false;
+  }
+  // A file system mounted nodev refuses to open the nodes (even for root).
+  try {
+    const fd = openSync(join(dir, "null"), constants.O_WRONLY);
+    closeSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Starts the bwrap backend.
- * @throws Error naming what is missing (bwrap, prlimit, a usable SANDBOX_ROOT).
+ * @throws Error naming what is missing (bwrap, a usable SANDBOX_ROOT, and
+ *         prlimit/setpriv when the launcher cannot be built).
  */
 export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBackend> {
-  const bwrapBin = opts.bwrapBin ?? Bun.which("bwrap") ?? "";
-  if (!bwrapBin) throw new Error("bubblewrap (bwrap) is not installed: apt install bubblewrap");
-  if (!existsSync("/usr/bin/prlimit")) throw new Error("/usr/bin/prlimit is missing (util-linux)");
+  const found = opts.bwrapBin ?? Bun.which("bwrap") ?? "";
+  if (!found) throw new Error("bubblewrap (bwrap) is not installed: apt install bubblewrap");
+  // The launcher execs bwrap by absolute path (no PATH search).
+  const bwrapBin = found.startsWith("/") ? found : (Bun.which(found) ?? resolve(found));
   const { version, features } = await detectBwrap(bwrapBin);
   const isRoot = process.getuid?.() === 0;
-  if (isRoot && !existsSync("/usr/bin/setpriv")) throw new Error("/usr/bin/setpriv is missing (util-linux)");
   const cg = isRoot ? await detectCgroups() : { support: null, why: "not root: cgroups are not writable" };
 
   const root = resolve(opts.root);
@@ -218,6 +412,13 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
     throw new Error(`SANDBOX_ROOT ${root} must be a directory owned by the server's user (not a symlink)`);
   }
   await fsp.chmod(root, 0o755);
+  const built = opts.tuning?.launcher === false ? { why: "turned off (tuning.launcher)" } : await ensureLauncher(root);
+  const launcher = "path" in built ? built.path : null;
+  const noLauncher = "why" in built ? built.why : null;
+  if (noLauncher) {
+    if (!existsSync("/usr/bin/prlimit")) throw new Error(`/usr/bin/prlimit is missing (util-linux), and ${noLauncher}`);
+    if (isRoot && !existsSync("/usr/bin/setpriv")) throw new Error(`/usr/bin/setpriv is missing (util-linux), and ${noLauncher}`);
+  }
   if (isRoot) {
     // bwrap runs as the box uid and must reach the box directories through every ancestor.
     for (let dir = dirname(root); ; dir = dirname(dir)) {
@@ -235,13 +436,19 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
   // A crashed earlier server may have left run cgroups of our box ids behind.
   if (cg.support) await RunCgroup.removeStale(cg.support, pool.ids.map((id) => `box-${id}-`));
   const uidOf = (id: number) => (isRoot ? BOX_UID_BASE + id : process.getuid?.() ?? 1000);
-  const etcDir = join(root, "etc");
-  await fsp.mkdir(etcDir, { recursive: true, mode: 0o755 });
+  const users = [...new Set(pool.ids.map((id) => uidOf(id)))];
+  // The box's /etc, one directory per pool (two servers sharing SANDBOX_ROOT use disjoint box ids).
+  const etcDir = join(root, `etc-${pool.ids[0]}`);
+  await prepareSandboxEtc(
+    etcDir,
+    users.map((u) => `box:x:${u}:${u}:box:/box:/usr/sbin/nologin\n`).join(""),
+    users.map((u) => `box:x:${u}:\n`).join(""),
+    features.etcBinds,
+  );
   const passwdFile = join(etcDir, "passwd");
   const groupFile = join(etcDir, "group");
-  const users = pool.ids.map((id) => uidOf(id));
-  await fsp.writeFile(passwdFile, [...new Set(users)].map((u) => `box:x:${u}:${u}:box:/box:/usr/sbin/nologin\n`).join(""), { mode: 0o644 });
-  await fsp.writeFile(groupFile, [...new Set(users)].map((u) => `box:x:${u}:\n`).join(""), { mode: 0o644 });
+  const prepared = opts.tuning?.preparedEtcDev !== false;
+  const devDir = prepared && (await prepareSandboxDev(join(root, "dev"))) ? join(root, "dev") : null;
 
   const boxSizeMib = opts.boxSizeMib ?? 256;
   const boxInodes = opts.boxInodes ?? 4096;
@@ -300,6 +507,8 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
   class BwrapBox implements Box {
     busy = false;
     seq = 0;
+    /** The last run's clean-up (never rejects); awaited before the next run, release and close. */
+    cleanup: Promise<void> = Promise.resolve();
     constructor(
       readonly id: number,
       readonly dir: string,
@@ -326,12 +535,23 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
   }
 
   async function runOnce(box: BwrapBox, req: RunRequest): Promise<RunResult> {
+    // The previous run's clean-up (cgroup removal, its files) finishes first.
+    await box.cleanup;
     const tag = `box-${box.id}-${process.pid}-${++box.seq}`;
     const stdinPath = join(runDir, `${tag}.stdin`);
     const statusPath = join(runDir, `${tag}.status`);
     const fds: number[] = [];
     let cgroup: RunCgroup | null = null;
+    /** Set once the cgroup was seen empty after the run (then removing it can wait). */
+    let emptied = false;
     const started = performance.now();
+    const timings: BwrapRunTimings = { prepare: 0, spawn: 0, exit: 0, output: 0, collect: 0, total: 0, cleanup: 0 };
+    let last = started;
+    const mark = (phase: Exclude<keyof BwrapRunTimings, "total" | "cleanup">) => {
+      const now = performance.now();
+      timings[phase] = now - last;
+      last = now;
+    };
     const fail = (message: string, extra: Partial<Observation> = {}): RunResult =>
       classify({
         sandboxError: message,
@@ -350,20 +570,25 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
         ...extra,
       });
     try {
+      const tasks = req.processLimit + BWRAP_OVERHEAD_TASKS;
+      // The stdin file and the cgroup are independent: set both up at once.
       const stdin = req.stdin ?? "";
-      await fsp.writeFile(stdinPath, stdin, { mode: 0o600 });
+      const [, made] = await Promise.all([
+        // Small inputs (the usual case) are written directly; big ones through the I/O pool.
+        stdin.length <= SYNC_WRITE_MAX ? writeFileSync(stdinPath, stdin, { mode: 0o600 }) : fsp.writeFile(stdinPath, stdin, { mode: 0o600 }),
+        cg.support
+          ? RunCgroup.create(cg.support, tag, req.memoryLimitKib, tasks).then(
+              (c) => ({ cgroup: c, error: null }),
+              (err: Error) => ({ cgroup: null, error: err }),
+            )
+          : { cgroup: null, error: null },
+      ]);
+      cgroup = made.cgroup;
+      if (made.error) return fail(`cannot create the run's cgroup: ${made.error.message}`);
       const stdinFd = openSync(stdinPath, constants.O_RDONLY);
       fds.push(stdinFd);
       const statusFd = openSync(statusPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
       fds.push(statusFd);
-      const tasks = req.processLimit + BWRAP_OVERHEAD_TASKS;
-      if (cg.support) {
-        try {
-          cgroup = await RunCgroup.create(cg.support, tag, req.memoryLimitKib, tasks);
-        } catch (err) {
-          return fail(`cannot create the run's cgroup: ${(err as Error).message}`);
-        }
-      }
       const argv = buildBwrapArgv(bwrapBin, {
         boxDir: box.dir,
         uid: uidOf(box.id),
@@ -378,7 +603,11 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
         statusFd: 3,
         tmpSizeMib,
         features,
+        launcher,
+        etcDir: prepared ? etcDir : null,
+        devDir,
       });
+      mark("prepare");
       const stdio: (number | "pipe")[] = [stdinFd, "pipe", "pipe", statusFd];
       const proc = Bun.spawn(argv, {
         // Nothing of the server's environment: bwrap's reaper keeps the environment it was started with in /proc/1/environ.
@@ -387,6 +616,7 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
         stdio: stdio as never,
       });
       for (const fd of fds.splice(0)) closeSync(fd);
+      mark("spawn");
 
       let cpuLimitHit = false;
       let wallLimitHit = false;
@@ -399,6 +629,8 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       const exitedP = proc.exited.then(() => {
         exited = true;
       });
+      // The result waits for the process's exit, never for a poll: polling only
+      // enforces the CPU and wall limits while the program runs.
       let lastCpuMs = 0;
       while (!exited) {
         await Promise.race([exitedP, Bun.sleep(POLL_MS)]);
@@ -421,17 +653,27 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       }
       await exitedP;
       const wallTimeMs = performance.now() - started;
+      mark("exit");
       const { stdout, stderr, stdoutTruncated } = await output;
+      mark("output");
 
       let cpuTimeMs: number;
       let memoryKib: number;
       let oomKilled = false;
       const usage = proc.resourceUsage();
+      let statusText = "";
+      try {
+        statusText = readFileSync(statusPath, "utf8");
+      } catch {
+        // absent: reported below as a set-up failure
+      }
       if (cgroup) {
-        await cgroup.killAll();
-        cpuTimeMs = (await cgroup.cpuTimeMs()) ?? Number(usage?.cpuTime.total ?? 0n) / 1000;
-        memoryKib = await cgroup.memoryPeakKib();
-        oomKilled = await cgroup.oomKilled();
+        // Nothing of the run may outlive it: empty the cgroup before reading its totals.
+        emptied = (await cgroup.killAll()).length === 0;
+        const [cpu, peak, oom] = await Promise.all([cgroup.cpuTimeMs(), cgroup.memoryPeakKib(), cgroup.oomKilled()]);
+        cpuTimeMs = cpu ?? Number(usage?.cpuTime.total ?? 0n) / 1000;
+        memoryKib = peak;
+        oomKilled = oom;
       } else {
         cpuTimeMs = Number(usage?.cpuTime.total ?? 0n) / 1000;
         memoryKib = (usage?.maxRSS ?? 0) / 1024;
@@ -439,11 +681,17 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       if (cpuTimeMs > req.cpuTimeLimitMs) cpuLimitHit = true;
       if (!cgroup && req.addressSpaceLimit !== false && memoryKib > req.memoryLimitKib) oomKilled = true;
 
-      const status = parseJsonStatus(await fsp.readFile(statusPath, "utf8").catch(() => ""));
+      const status = parseJsonStatus(statusText);
+      mark("collect");
       const killedByUs = cpuLimitHit || wallLimitHit || outputLimitHit;
       const common = { cpuTimeMs, wallTimeMs, memoryKib, stdout, stderr, stdoutTruncated };
       if (status.childPid === null && !killedByUs) {
-        const why = proc.exitCode === JOIN_FAILED ? "could not join the run's cgroup" : "bubblewrap failed to set up the sandbox";
+        const why =
+          proc.exitCode === JOIN_FAILED
+            ? "could not join the run's cgroup"
+            : launcher && proc.exitCode === LAUNCH_FAILED && stderr.startsWith("oj-launch:")
+              ? "the launcher failed"
+              : "bubblewrap failed to set up the sandbox";
         return fail(`${why}: ${stderr.trim().slice(0, 500) || `exit ${proc.exitCode ?? proc.signalCode}`}`, common);
       }
       let exitCode: number | null = null;
@@ -462,15 +710,33 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       return fail(`bwrap backend error: ${(err as Error).message}`);
     } finally {
       for (const fd of fds) closeSync(fd);
-      if (cgroup) await cgroup.remove().catch(() => {});
-      await fsp.rm(stdinPath, { force: true }).catch(() => {});
-      await fsp.rm(statusPath, { force: true }).catch(() => {});
+      timings.total = performance.now() - started;
+      // Removing an emptied cgroup and the run's files happens after the result
+      // is handed back (the next run of this box, release() and close() wait
+      // for it); a cgroup not seen empty (a run that failed half-way) is
+      // emptied and removed before the result.
+      const cleanupStarted = performance.now();
+      const run = cgroup;
+      const cleanup = async () => {
+        if (run) await run.remove().catch(() => {});
+        await Promise.all([fsp.rm(stdinPath, { force: true }).catch(() => {}), fsp.rm(statusPath, { force: true }).catch(() => {})]);
+        timings.cleanup = performance.now() - cleanupStarted;
+        try {
+          opts.onRunTimings?.(timings);
+        } catch {
+          // a measuring hook must not break the box
+        }
+      };
+      if (run && !emptied) await cleanup();
+      else box.cleanup = cleanup();
     }
   }
 
   const active = new Set<BwrapBox>();
   const description = `bwrap (${version}), ${cg.support ? `cgroup v${cg.support.version}` : `rlimits only (${cg.why})`}, ${
     isRoot ? `per-box uid ${BOX_UID_BASE}+id${tmpfsBoxes ? ", tmpfs boxes" : ""}` : "unprivileged"
+  }${noLauncher ? `, sh/setpriv/prlimit launch chain (slower: ${noLauncher})` : ""}${
+    !prepared ? ", /etc and /dev mounted file by file" : devDir ? "" : ", bwrap's --dev (device nodes cannot be prepared here)"
   }${opts.pchDir && !pchSource ? ", no /pch (bind mount failed)" : ""}`;
   return {
     name: "bwrap",
@@ -492,6 +758,7 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       const b = box as BwrapBox;
       if (!active.delete(b)) return;
       try {
+        await b.cleanup;
         await emptyDir(b.dir);
       } finally {
         pool.give(b.id);
@@ -499,7 +766,10 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
     },
     async close() {
       pool.close();
-      for (const b of active) await emptyDir(b.dir).catch(() => {});
+      for (const b of active) {
+        await b.cleanup;
+        await emptyDir(b.dir).catch(() => {});
+      }
       active.clear();
       for (const dir of mounted) await runQuiet(["/usr/bin/umount", "-l", dir]);
       mounted.clear();
