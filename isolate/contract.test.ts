@@ -6,7 +6,7 @@
  * run (no process carrying the case's marker is left on the host).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileSource, runProgram, type Artifact } from "./exec.ts";
@@ -36,6 +36,7 @@ const CPP_MODES = String.raw`
 #include <vector>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 static double threadCpu() { timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec / 1e9; }
 static int deep(int n) { volatile char pad[512]; pad[0] = (char)n; return deep(n + 1) + pad[0]; }
 int main() {
@@ -67,6 +68,24 @@ int main() {
   if (m == "exit3") return 3;
   if (m == "throw") throw std::runtime_error("boom");
   if (m == "flood") { static char buf[65536]; memset(buf, 'x', sizeof buf); for (;;) fwrite(buf, 1, sizeof buf, stdout); }
+  if (m == "sleep") { sleep(30); return 0; }
+  if (m == "bigfile") {
+    // No SIGXFSZ handler: the write past the file-size limit kills the program.
+    FILE* f = fopen("big", "wb"); static char buf[65536]; memset(buf, 'z', sizeof buf);
+    for (;;) fwrite(buf, 1, sizeof buf, f);
+  }
+  if (m == "forkbomb") { for (;;) fork(); }
+  if (m == "threads") {
+    // Sleeping threads until creation fails; prints how many were made.
+    int n = 0;
+    try { for (; n < 10000; n++) std::thread([] { sleep(5); }).detach(); } catch (...) {}
+    printf("%d\n", n); fflush(stdout); _exit(0);
+  }
+  if (m == "daemon") {
+    if (fork() == 0) { setsid(); if (fork() == 0) { sleep(60); _exit(0); } _exit(0); }
+    printf("parent done\n");
+    return 0;
+  }
   return 98;
 }
 `;
@@ -85,6 +104,18 @@ public class Solution {
             case "mem": { List<long[]> keep = new ArrayList<>(); while (true) keep.add(new long[1 << 20]); }
             case "recurse": System.out.println(deep(0)); break;
             case "spin": { long x = 0; while (true) x++; }
+            case "exit3": System.exit(3);
+            case "sleep": Thread.sleep(30_000); break;
+            case "flood": { String line = "x".repeat(4095); while (true) System.out.println(line); }
+            case "threads": {
+                // Sleeping threads until the JVM cannot start another; prints how many were made.
+                int n = 0;
+                try {
+                    for (; n < 10_000; n++) { Thread t = new Thread(() -> { try { Thread.sleep(5_000); } catch (InterruptedException e) { } }); t.setDaemon(true); t.start(); }
+                } catch (Throwable e) { }
+                System.out.println(n);
+                System.exit(0);
+            }
             default: System.exit(98);
         }
     }
@@ -200,13 +231,17 @@ for (const candidate of backendCandidates()) {
         entry = c.entry;
       });
       // Wall limits are generous so that a loaded CI machine still ends CPU-bound cases by their CPU limit.
-      const cpp = (mode: string, over: { timeLimitMs?: number; memoryLimitKib?: number; outputLimitBytes?: number } = {}) =>
+      const cpp = (
+        mode: string,
+        over: { timeLimitMs?: number; wallTimeLimitMs?: number; memoryLimitKib?: number; outputLimitBytes?: number; fileSizeLimitKib?: number } = {},
+      ) =>
         runProgram(other, "cpp", {
           entry,
           artifacts,
           stdin: `${mode}\n`,
           timeLimitMs: over.timeLimitMs ?? 1000,
-          wallTimeLimitMs: 10_000,
+          wallTimeLimitMs: over.wallTimeLimitMs ?? 10_000,
+          ...(over.fileSizeLimitKib ? { fileSizeLimitKib: over.fileSizeLimitKib } : {}),
           memoryLimitKib: over.memoryLimitKib ?? 128 * 1024,
           outputLimitBytes: over.outputLimitBytes ?? 1024 * 1024,
         });
@@ -259,6 +294,46 @@ for (const candidate of backendCandidates()) {
         expect(r.stdoutTruncated).toBe(true);
         expect(r.stdout.length).toBe(100_000);
       });
+      test("sleeping → TLE (wall), killed at the wall limit", async () => {
+        const r = await cpp("sleep", { wallTimeLimitMs: 1000 });
+        expect(r.status).toBe("TLE");
+        expect(r.tleKind).toBe("wall");
+        expect(r.wallTimeMs).toBeLessThan(2500);
+      });
+      test("a huge file is stopped by the file-size limit (SIGXFSZ)", async () => {
+        const r = await cpp("bigfile", { fileSizeLimitKib: 1024 });
+        expect(r.status).toBe("SG");
+        expect(r.signal).toBe(25);
+        expect((await other.readFile("big"))!.length).toBeLessThanOrEqual(1024 * 1024);
+      });
+
+      // The program is started by hand with a marker argument (it ignores its argv), so that
+      // whatever it forks can be looked for on the host afterwards.
+      const cppMarked = (mode: string, marker: string, extra: Partial<RunRequest> = {}) =>
+        other.run({ ...LIMITS, cpuTimeLimitMs: 1000, wallTimeLimitMs: 4000, ...extra, argv: ["./prog", marker], stdin: `${mode}\n` });
+
+      test("fork bomb is contained, leaves nothing behind, and the host still spawns", async () => {
+        const marker = `m-${crypto.randomUUID()}`;
+        const r = await cppMarked("forkbomb", marker);
+        expect(["TLE", "RE", "SG"]).toContain(r.status);
+        await expectNoLeftovers(marker);
+        expect(Bun.spawnSync(["/bin/true"]).exitCode).toBe(0);
+      });
+      test("thread bomb is capped by the process limit", async () => {
+        const marker = `m-${crypto.randomUUID()}`;
+        const r = await cppMarked("threads", marker, { processLimit: 16 });
+        expect(r.status).toBe("OK");
+        expect(Number(r.stdout)).toBeGreaterThan(0);
+        expect(Number(r.stdout)).toBeLessThan(16);
+        await expectNoLeftovers(marker);
+      });
+      test("a process that daemonises (setsid, exit 0) is gone after the run", async () => {
+        const marker = `m-${crypto.randomUUID()}`;
+        const r = await cppMarked("daemon", marker);
+        expect(r.status).toBe("OK");
+        expect(r.stdout).toBe("parent done\n");
+        await expectNoLeftovers(marker);
+      });
     });
 
     describe("Java through compileSource/runProgram (sparingly: JVM start is slow)", () => {
@@ -270,8 +345,8 @@ for (const candidate of backendCandidates()) {
         artifacts = c.artifacts;
         entry = c.entry;
       });
-      const java = (mode: string, memoryLimitKib = 128 * 1024) =>
-        runProgram(other, "java", { entry, artifacts, stdin: `${mode}\n`, timeLimitMs: 2000, memoryLimitKib });
+      const java = (mode: string, memoryLimitKib = 128 * 1024, over: { timeLimitMs?: number; wallTimeLimitMs?: number; outputLimitBytes?: number } = {}) =>
+        runProgram(other, "java", { entry, artifacts, stdin: `${mode}\n`, timeLimitMs: over.timeLimitMs ?? 2000, memoryLimitKib, ...over });
 
       test("the file is named after the public class; hello world → OK", async () => {
         expect(entry).toBe("Solution.java");
@@ -293,6 +368,36 @@ for (const candidate of backendCandidates()) {
         const r = await java("recurse");
         expect(r.status).toBe("RE");
         expect(r.stderr).toContain("StackOverflowError");
+      });
+      test("non-zero exit → RE with its code", async () => {
+        const r = await java("exit3");
+        expect(r.status).toBe("RE");
+        expect(r.exitCode).toBe(3);
+      });
+      test("busy loop → TLE (cpu)", async () => {
+        const r = await java("spin", 128 * 1024, { timeLimitMs: 1000, wallTimeLimitMs: 10_000 });
+        expect(r.status).toBe("TLE");
+        expect(r.tleKind).toBe("cpu");
+      });
+      test("sleeping → TLE (wall)", async () => {
+        const r = await java("sleep", 128 * 1024, { wallTimeLimitMs: 1500 });
+        expect(r.status).toBe("TLE");
+        expect(r.tleKind).toBe("wall");
+      });
+      test("thread bomb is capped by the process limit (the JVM's own threads plus the program's)", async () => {
+        const r = await java("threads");
+        expect(r.status).toBe("OK");
+        // Only the program's own output: the JVM's warnings about the failed thread go to stderr.
+        expect(r.stdout).toMatch(/^\d+\n$/);
+        expect(Number(r.stdout)).toBeGreaterThan(0);
+        // runProgram allows RUN_DEFAULTS.processLimit (16) plus JVM_THREADS (48) tasks.
+        expect(Number(r.stdout)).toBeLessThan(16 + 48);
+      });
+      test("output flood → OLE, capped", async () => {
+        const r = await java("flood", 128 * 1024, { outputLimitBytes: 300_000 });
+        expect(r.status).toBe("OLE");
+        expect(r.stdoutTruncated).toBe(true);
+        expect(r.stdout.length).toBe(300_000);
       });
     });
 
@@ -413,10 +518,25 @@ for (const candidate of backendCandidates()) {
         await Bun.sleep(20);
         expect(connections).toBe(1);
       });
-      test("resolving a host name fails", async () => {
+      test("resolving a host name fails, and the box has no network interface but its own loopback", async () => {
         const code = "import socket\ntry:\n    socket.getaddrinfo('example.com', 80); print('resolved')\nexcept OSError:\n    print('no dns')";
         const r = await run(py(code, "m"));
         expect(r.stdout).toBe("no dns\n");
+        // Without a network of its own the box would see the host's interfaces (and name servers).
+        const ifs = await run(py("import socket; print(sorted(n for _, n in socket.if_nameindex()))", "m"));
+        expect(ifs.stdout).toBe("['lo']\n");
+      });
+      test("/dev/shm is writable and private: another box does not see what one box put there, nor does the host", async () => {
+        const name = `shm-${crypto.randomUUID()}`;
+        try {
+          const w = await run(py(`open('/dev/shm/${name}', 'w').write('x'); import os; print(os.path.exists('/dev/shm/${name}'))`, "m"));
+          expect(w.stdout).toBe("True\n");
+          const r = await other.run({ ...LIMITS, argv: py(`import os; print(os.path.exists('/dev/shm/${name}'))`, "m") });
+          expect(r.stdout).toBe("False\n");
+          expect(existsSync(`/dev/shm/${name}`)).toBe(false);
+        } finally {
+          rmSync(`/dev/shm/${name}`, { force: true });
+        }
       });
       test("the database file, /etc/shadow and the server's environment are unreadable", async () => {
         const dbDir = join(work, "data");
@@ -459,14 +579,26 @@ for (const candidate of backendCandidates()) {
       test("a symlink or FIFO left in the box cannot make the runner read or write outside it, or hang", async () => {
         const target = join(work, "host-file.txt");
         writeFileSync(target, "host content");
-        const code = `import os\nos.symlink('${target}', 'link')\nos.symlink('/etc/passwd', '.oj-stdout')\nos.mkfifo('fifo')\nprint('planted')`;
+        // Plants links and FIFOs under ordinary names and under the names of the runner's own files
+        // (isolate's backend collects the program's stderr from .oj-stderr in the box).
+        const code = [
+          "import os",
+          `os.symlink('${target}', 'link')`,
+          "os.mkfifo('fifo')",
+          "for n, make in (('.oj-stdout', lambda n: os.symlink('/etc/passwd', n)), ('.oj-stderr', os.mkfifo)):",
+          "    try: os.remove(n)",
+          "    except OSError: pass",
+          "    make(n)",
+          "print('planted')",
+        ].join("\n");
+        const started = performance.now();
         const r = await run(py(code, "m"));
         expect(r.status).toBe("OK");
         expect(r.stdout).toBe("planted\n");
-        const started = performance.now();
+        expect(r.stdout + r.stderr).not.toContain("root:");
         expect(await box.readFile("link")).toBeNull();
         expect(await box.readFile("fifo")).toBeNull();
-        expect(performance.now() - started).toBeLessThan(1000);
+        expect(performance.now() - started).toBeLessThan(LIMITS.wallTimeLimitMs);
         expect(await box.listFiles!()).not.toContain("link");
         await box.writeFile("link", "box content");
         expect(readFileSync(target, "utf8")).toBe("host content");
@@ -474,6 +606,7 @@ for (const candidate of backendCandidates()) {
         // The next run's output is still collected correctly.
         const next = await run(py("print('fine')", "m"));
         expect(next.stdout).toBe("fine\n");
+        expect(next.status).toBe("OK");
       });
     });
   });

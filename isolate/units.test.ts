@@ -4,8 +4,11 @@
  * status precedence, Java's class naming, output capping.
  */
 import { describe, expect, test } from "bun:test";
-import { buildIsolateRunArgs, msToSeconds, parseIsolateMeta, parseIsolateVersion, resultFromMeta } from "./backends/isolate.ts";
-import { buildBwrapArgv, type BwrapFeatures } from "./backends/bwrap.ts";
+import { buildIsolateRunArgs, missingProgram, msToSeconds, parseIsolateMeta, parseIsolateVersion, resultFromMeta } from "./backends/isolate.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { boxUidConflict, buildBwrapArgv, type BwrapFeatures } from "./backends/bwrap.ts";
 import { parseJsonStatus } from "./backends/common.ts";
 import { classify, type Observation } from "./result.ts";
 import { mainClassName } from "./languages/java.ts";
@@ -47,9 +50,45 @@ describe("isolate argument builder", () => {
     const jvm = buildIsolateRunArgs("isolate", { boxId: 0, cg: false, metaFile: "m", req: { ...req, addressSpaceLimit: false }, binds: [] });
     expect(jvm.some((a) => a.startsWith("--mem"))).toBe(false);
   });
-  test("the file-size limit never truncates stdout below the output limit", () => {
+  test("stdout stays the runner's pipe (no --stdout), so --fsize is exactly the file-size limit; stderr goes to the box file", () => {
     const args = buildIsolateRunArgs("isolate", { boxId: 0, cg: true, metaFile: "m", req: { ...req, fileSizeLimitKib: 16, outputLimitBytes: 1 << 20 }, binds: [] });
-    expect(args).toContain("--fsize=1025");
+    expect(args).toContain("--fsize=16");
+    expect(args.some((a) => a.startsWith("--stdout") || a.startsWith("--stdin") || a === "--stderr-to-stdout")).toBe(false);
+    expect(args).toContain("--stderr=.oj-stderr");
+  });
+  test("uses only options of isolate(1) (2.x option table), with a private /dev/shm and none that open a wall", () => {
+    // isolate(1) OPTIONS / ENVIRONMENT RULES / DIRECTORY RULES / CONTROL GROUPS, and isolate.c's long_opts for 2.x.
+    const documented = new Set([
+      "box-id", "cg", "cg-mem", "chdir", "core", "dir", "no-default-dirs", "fsize", "env", "extra-time", "full-env",
+      "inherit-fds", "mem", "meta", "processes", "quota", "share-net", "silent", "stack", "open-files", "special-files",
+      "stderr", "stderr-to-stdout", "stdin", "stdout", "time", "tty-hack", "verbose", "wait", "wall-time", "run",
+    ]);
+    for (const cg of [true, false]) {
+      const args = buildIsolateRunArgs("/usr/bin/isolate", { boxId: 3, cg, metaFile: "/tmp/m", req, binds: [["/etc/alternatives", "/etc/alternatives"]] });
+      const options = args.slice(1, args.indexOf("--"));
+      for (const o of options) expect(documented.has(/^--([a-z-]+)/.exec(o)?.[1] ?? o)).toBe(true);
+      expect(options).toContain("--dir=/dev/shm:tmp");
+      expect(options).toContain("--dir=/etc/alternatives=/etc/alternatives:maybe");
+      expect(options).toContain("--open-files=512");
+      expect(options).toContain("--silent");
+      for (const wall of ["--share-net", "--full-env", "-e", "--inherit-fds", "--special-files", "--no-default-dirs", "--tty-hack"]) expect(options).not.toContain(wall);
+      // Control-group options are refused by isolate without --cg.
+      expect(options.some((o) => o.startsWith("--cg-mem"))).toBe(cg);
+      expect(options.includes("--cg")).toBe(cg);
+      // Exactly one command, and the program's argv after "--" untouched.
+      expect(options.filter((o) => o === "--run" || o === "--init" || o === "--cleanup")).toEqual(["--run"]);
+    }
+  });
+  test("limits in isolate's units: seconds with fractions, KiB", () => {
+    const odd = { ...req, cpuTimeLimitMs: 2, wallTimeLimitMs: 1250, memoryLimitKib: 1000, fileSizeLimitKib: 5000, outputLimitBytes: 10, processLimit: 3, stackLimitKib: 777 };
+    const args = buildIsolateRunArgs("isolate", { boxId: 0, cg: true, metaFile: "m", req: odd, binds: [] });
+    expect(args).toContain("--time=0.002");
+    expect(args).toContain("--wall-time=1.25");
+    expect(args).toContain("--cg-mem=1000");
+    expect(args).toContain("--fsize=5000");
+    expect(args).toContain("--stack=777");
+    expect(args).toContain("--processes=3");
+    expect(args).toContain("--meta=m");
   });
   test("msToSeconds", () => {
     expect(msToSeconds(1000)).toBe("1");
@@ -97,6 +136,43 @@ describe("isolate meta file", () => {
     expect(resultFromMeta(1, "status:XX\nmessage:Cannot create cgroup\n", req, io)).toMatchObject({ status: "XX" });
     expect(resultFromMeta(null, "exitcode:0\n", req, io).status).toBe("XX");
   });
+  test("exit codes other than 0 and 1 are XX whatever the meta file says", () => {
+    for (const code of [2, 3, 127, 255]) expect(resultFromMeta(code, "time:0.01\nexitcode:0\n", req, io).status).toBe("XX");
+  });
+  test("exit 127 with an execve(...) message stays RE: a program can print that itself", () => {
+    const meta = "time:0.000\ntime-wall:0.003\nexitcode:127\nstatus:RE\nmessage:Exited with error status 127\n";
+    expect(resultFromMeta(1, meta, req, { ...io, stderr: 'execve("/usr/bin/g++"): No such file or directory\n' })).toMatchObject({ status: "RE", exitCode: 127 });
+  });
+  test("a program missing from the box or the host is found before the run", () => {
+    const box = mkdtempSync(join(tmpdir(), "oj-missing-"));
+    try {
+      writeFileSync(join(box, "prog"), "");
+      expect(missingProgram("./prog", box)).toBeNull();
+      expect(missingProgram("/box/prog", box)).toBeNull();
+      expect(missingProgram("./absent", box)).toBe("./absent");
+      expect(missingProgram("/box/absent", box)).toBe("/box/absent");
+      expect(missingProgram("/usr/bin/python3", box)).toBeNull();
+      expect(missingProgram("/usr/bin/no-such-compiler", box)).toBe("/usr/bin/no-such-compiler");
+      // Paths isolate does not bind by default, and escapes, are not judged from outside.
+      expect(missingProgram("/pch/x", box)).toBeNull();
+      expect(missingProgram("../prog", box)).toBeNull();
+    } finally {
+      rmSync(box, { recursive: true, force: true });
+    }
+  });
+  test("no status and no message on a normal exit (isolate(1): not all keys have to be present)", () => {
+    expect(resultFromMeta(0, "time:0.004\ntime-wall:0.010\nmax-rss:1536\ncsw-voluntary:1\ncsw-forced:0\nexitcode:0\n", req, io)).toMatchObject({
+      status: "OK",
+      exitCode: 0,
+      cpuTimeMs: 4,
+      wallTimeMs: 10,
+      memoryKib: 1536,
+    });
+  });
+  test("rlimit mode: a SIGKILL with the memory at the limit is MLE; a SIGKILL far below it is SG", () => {
+    expect(resultFromMeta(1, "time:0.1\nmax-rss:262000\nexitsig:9\nstatus:SG\nmessage:Caught fatal signal 9\n", req, io).status).toBe("MLE");
+    expect(resultFromMeta(1, "time:0.1\nmax-rss:2000\nexitsig:9\nstatus:SG\nmessage:Caught fatal signal 9\n", req, io).status).toBe("SG");
+  });
   test("a truncated stdout is OLE", () => {
     expect(resultFromMeta(0, "time:0.1\nexitcode:0\n", req, { ...io, stdoutTruncated: true }).status).toBe("OLE");
   });
@@ -141,6 +217,16 @@ describe("bwrap argv", () => {
     expect(a.some((x) => x.startsWith("--nproc"))).toBe(false);
     const jvm = buildBwrapArgv("bwrap", { ...spec, procsFiles: [], memoryByCgroup: false, req: { ...req, addressSpaceLimit: false } });
     expect(jvm.some((x) => x.startsWith("--as="))).toBe(false);
+  });
+  test("box uids must be nobody's: not a user's, not a group's, not the overflow uid", () => {
+    const passwd = "root:x:0:0:root:/root:/bin/bash\nalice:x:60005:60005::/home/alice:/bin/sh\n";
+    const group = "root:x:0:\nbuilders:x:60007:\n";
+    expect(boxUidConflict([60000, 60001], passwd, group)).toBeNull();
+    expect(boxUidConflict([60004, 60005], passwd, group)).toContain("box uid 60005 (60000 + box id 5) is already taken by alice in /etc/passwd");
+    expect(boxUidConflict([60007], passwd, group)).toContain("builders in /etc/group");
+    expect(boxUidConflict([65534], passwd, group)).toContain("overflow uid");
+    // The host's own account files are read by default.
+    expect(boxUidConflict([0])).toContain("root in /etc/passwd");
   });
   test("bwrap's status lines", () => {
     expect(parseJsonStatus('{ "child-pid": 12 }\n{ "exit-code": 137 }\n')).toEqual({ childPid: 12, exitCode: 137 });

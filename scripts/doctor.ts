@@ -45,15 +45,20 @@ try {
 }
 
 // Compilers and runtimes, at the absolute paths the languages use inside the box.
-for (const [name, argv] of [
-  ["g++", ["/usr/bin/g++", "--version"]],
-  ["javac", ["/usr/bin/javac", "-version"]],
-  ["java", ["/usr/bin/java", "-version"]],
-  ["python3", ["/usr/bin/python3", "--version"]],
-] as const) {
-  const r = await output([...argv]);
-  if (r.code === 0) ok(name, r.text.split("\n")[0]!);
-  else fail(name, `not usable at ${argv[0]} (${r.text.slice(0, 120)})`, "apt install g++ default-jdk-headless python3");
+/** Debian packages to install per language whose tools are missing (named again at its self-test). */
+const missingPackages = new Map<string, string[]>();
+const checkedTools = new Set<string>();
+for (const id of LANGUAGE_IDS) {
+  for (const tool of getLanguage(id).requires) {
+    if (checkedTools.has(tool.path)) continue;
+    checkedTools.add(tool.path);
+    const r = await output([tool.path, ...tool.versionArgs]);
+    if (r.code === 0) ok(tool.path, r.text.split("\n")[0]!);
+    else {
+      fail(tool.path, `not usable (${r.text.slice(0, 120)})`, `apt install ${tool.debianPackage}`);
+      missingPackages.set(id, [...new Set([...(missingPackages.get(id) ?? []), tool.debianPackage])]);
+    }
+  }
 }
 
 // Control groups (bwrap uses them directly; isolate needs its own cgroup v2 delegation).
@@ -95,6 +100,13 @@ if (!sel.backend) {
 } else {
   if (sel.name === "unsafe-local") warn("sandbox", "SANDBOX=unsafe-local is NOT a sandbox", "install bubblewrap or isolate and set SANDBOX=auto");
   else ok("sandbox", sel.backend.description ?? sel.name);
+  const description = sel.backend.description ?? "";
+  if (sel.name === "bwrap" && description.includes("launch chain (slower")) {
+    warn("sandbox launcher", "oj-launch could not be built or run, so every run pays for sh → setpriv → prlimit", "apt install gcc libc6-dev (and keep SANDBOX_ROOT on a file system that allows executables)");
+  }
+  if (sel.name === "isolate" && description.includes("rlimit mode")) {
+    warn("isolate control groups", "isolate --cg --init fails: CPU time is per process and memory an address-space limit", "systemctl enable --now isolate.service (it delegates the cgroup v2 subtree); see docs/sandbox.md");
+  }
   if (sel.reason) console.log(`        note: ${sel.reason}`);
   const box = await sel.backend.acquire();
   try {
@@ -103,13 +115,29 @@ if (!sel.backend) {
       const started = performance.now();
       const c = await compileSource(box, id, lang.selfTest.code);
       if (!c.ok) {
-        fail(`self-test ${id}`, `compile ${c.result.status}: ${c.diagnostics.slice(0, 300)}`, c.result.status === "XX" ? "the sandbox failed: see the message" : `check ${lang.displayName}'s installation`);
+        const missing = missingPackages.get(id);
+        fail(
+          `self-test ${id}`,
+          `compile ${c.result.status}: ${c.diagnostics.slice(0, 300)}`,
+          missing
+            ? `apt install ${missing.join(" ")} (its compiler or runtime is missing, see above)`
+            : c.result.status === "XX"
+              ? "the sandbox failed: see the message; run the contract suite: bun test isolate/contract.test.ts"
+              : `check ${lang.displayName}'s installation`,
+        );
         continue;
       }
       const r = await runProgram(box, id, { entry: c.entry, artifacts: c.artifacts, stdin: lang.selfTest.stdin, timeLimitMs: 5000, memoryLimitKib: 256 * 1024 });
       const ms = Math.round(performance.now() - started);
       if (r.status === "OK" && r.stdout === lang.selfTest.expectedStdout) ok(`self-test ${id}`, `${lang.displayName}: compiled and ran in ${ms} ms (run ${r.cpuTimeMs} ms CPU, ${r.memoryKib} KiB)`);
-      else fail(`self-test ${id}`, `${r.status}${r.message ? ` (${r.message})` : ""}, output ${JSON.stringify(r.stdout.slice(0, 80))}, stderr ${JSON.stringify(r.stderr.slice(0, 200))}`, "see the message; run the contract suite: bun test isolate/contract.test.ts");
+      else {
+        const missing = missingPackages.get(id);
+        fail(
+          `self-test ${id}`,
+          `${r.status}${r.message ? ` (${r.message})` : ""}, output ${JSON.stringify(r.stdout.slice(0, 80))}, stderr ${JSON.stringify(r.stderr.slice(0, 200))}`,
+          missing ? `apt install ${missing.join(" ")} (its runtime is missing, see above)` : "see the message; run the contract suite: bun test isolate/contract.test.ts",
+        );
+      }
     }
   } finally {
     await sel.backend.release(box);

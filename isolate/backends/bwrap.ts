@@ -436,6 +436,10 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
   // A crashed earlier server may have left run cgroups of our box ids behind.
   if (cg.support) await RunCgroup.removeStale(cg.support, pool.ids.map((id) => `box-${id}-`));
   const uidOf = (id: number) => (isRoot ? BOX_UID_BASE + id : process.getuid?.() ?? 1000);
+  if (isRoot) {
+    const taken = boxUidConflict(pool.ids.map(uidOf));
+    if (taken) throw new Error(`${taken}; choose ISOLATE_BOX_ID_START so that ${BOX_UID_BASE} + box id is nobody's uid`);
+  }
   const users = [...new Set(pool.ids.map((id) => uidOf(id)))];
   // The box's /etc, one directory per pool (two servers sharing SANDBOX_ROOT use disjoint box ids).
   const etcDir = join(root, `etc-${pool.ids[0]}`);
@@ -701,6 +705,9 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
         if (status.exitCode > 128 && status.exitCode <= 128 + 64) signal = status.exitCode - 128;
         else exitCode = status.exitCode;
       } else if (!killedByUs && !oomKilled) {
+        // bwrap prints "bwrap: execvp PROGRAM: REASON" when the program cannot be started in the box.
+        const execFailure = /^bwrap: execvp .*$/m.exec(stderr)?.[0];
+        if (execFailure) return fail(`cannot execute ${r0(req.argv)} in the box (${execFailure})`, common);
         return fail(`the sandbox ended without reporting the program's exit (${proc.exitCode ?? proc.signalCode})`, common);
       } else {
         signal = 9;
@@ -775,6 +782,42 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       mounted.clear();
     },
   } satisfies SandboxBackend;
+}
+
+/**
+ * The box uids must belong to nobody else: a box running as a real user's uid
+ * (or as `nobody`, 65534, the kernel's overflow uid) would share that user's
+ * RLIMIT_NPROC count and could touch files that user owns.
+ * @param uids the box uids; @param passwd, group the account files' text (default: the host's).
+ * @returns a description of the first conflict, or null.
+ */
+export function boxUidConflict(uids: readonly number[], passwd = readOptional("/etc/passwd"), group = readOptional("/etc/group")): string | null {
+  const owners = new Map<number, string>();
+  for (const [file, text] of [["/etc/passwd", passwd], ["/etc/group", group]] as const) {
+    for (const line of text.split("\n")) {
+      const [name, , id] = line.split(":");
+      if (name && id && /^\d+$/.test(id) && !owners.has(Number(id))) owners.set(Number(id), `${name} in ${file}`);
+    }
+  }
+  for (const uid of uids) {
+    if (uid >= 65534) return `box uid ${uid} is the kernel's overflow uid or above`;
+    const owner = owners.get(uid);
+    if (owner) return `box uid ${uid} (${BOX_UID_BASE} + box id ${uid - BOX_UID_BASE}) is already taken by ${owner}`;
+  }
+  return null;
+}
+
+function readOptional(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** The program name of an argv, for messages. */
+function r0(argv: readonly string[]): string {
+  return JSON.stringify(argv[0] ?? "");
 }
 
 /** Rejects malformed requests (programming errors, not program faults). @throws Error naming the field. */

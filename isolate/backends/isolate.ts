@@ -6,10 +6,26 @@
  * no MLE status: it is derived from `cg-oom-killed` (or peak memory at the
  * limit). Exit code ≥ 2 or a missing meta file is XX (isolate(1), RETURN VALUE).
  *
- * Files: stdin comes from a file outside the box (isolate inherits fd 0),
- * stdout/stderr go to files in the box that are read back with O_NOFOLLOW
- * and size caps, so a symlink or FIFO left there cannot redirect the runner.
- * isolate chowns the box to the sandbox uid for the run and back afterwards.
+ * Files: stdin comes from a file outside the box and stdout is a pipe to the
+ * runner (isolate(1): without --stdin/--stdout the program inherits them), so
+ * the output limit is enforced while the program runs, exactly as in the bwrap
+ * backend: past the limit the runner sends isolate SIGTERM, isolate kills the
+ * box and reports "SG: Interrupted", and the run is OLE with the output
+ * capped. The program's stderr goes to a file in the box (isolate's own fatal
+ * messages stay on isolate's stderr), read back with O_NOFOLLOW and a size cap,
+ * so a symlink or FIFO left there cannot redirect the runner. isolate chowns
+ * the box to the sandbox uid for the run and back afterwards.
+ *
+ * /dev/shm: isolate's default rules bind the host's /dev recursively, so the
+ * host's world-writable /dev/shm tmpfs would be shared by every box (found by
+ * CMS, cms-dev/cms#1484, July 2025; no isolate release note up to 2.2.1
+ * changes that rule). Every run therefore binds a fresh temporary directory
+ * there (`--dir=/dev/shm:tmp`, the `tmp` directory option of isolate(1): a
+ * per-box directory owned by the box uid, mounted after the default /dev rule,
+ * as CMS does), whatever the version.
+ *
+ * Sources: isolate(1) (OPTIONS, DIRECTORY RULES, CONTROL GROUPS, META-FILES,
+ * RETURN VALUE), isolate's NEWS, and isolate.c's option table for 2.x.
  */
 import { closeSync, constants, openSync, promises as fsp, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +33,7 @@ import { tmpdir } from "node:os";
 import { BoxIdPool } from "../pool.ts";
 import { listBoxFiles, readBoxFile, writeBoxFile } from "../boxfs.ts";
 import { classify } from "../result.ts";
+import { collectOutput } from "./common.ts";
 import { PCH_MOUNT } from "../languages/cpp.ts";
 import { BASE_ENV, validateRequest } from "./bwrap.ts";
 import type { Box, RunRequest, RunResult, SandboxBackend } from "../types.ts";
@@ -31,15 +48,45 @@ export interface IsolateOptions {
   pchDir?: string;
   /** Force rlimit mode even where --cg works (tests). */
   noCgroups?: boolean;
+  /** How long past the wall limit a hung isolate is waited for before it is killed, ms (default ISOLATE_GUARD_MS; tests shorten it). */
+  guardMs?: number;
 }
 
-/** Oldest isolate we drive: 2.0 introduced cgroup v2 and box locking. */
-export const ISOLATE_MIN_VERSION: readonly [number, number] = [2, 0];
-/** Recommended: per the project's issue 3, 2.6 stops sharing /dev/shm between boxes. */
-export const ISOLATE_RECOMMENDED_VERSION: readonly [number, number] = [2, 6];
+/**
+ * Oldest isolate we drive. 2.0 moved to cgroup v2 and box locking; 2.1 made
+ * "cgroup-based timing work when --run is used multiple times on the same
+ * sandbox" (isolate NEWS, 2.1), which the judge relies on: one box runs every
+ * test of a submission. 2.1 is also the first release with official Debian and
+ * Ubuntu packages.
+ */
+export const ISOLATE_MIN_VERSION: readonly [number, number] = [2, 1];
 
-/** Names of the runner's own files inside the box; hidden from listFiles. */
-export const STDOUT_FILE = ".oj-stdout";
+/**
+ * Extra seconds the runner waits beyond the wall limit before it kills a hung
+ * isolate itself (isolate enforces the wall limit; this only catches isolate
+ * failing to return).
+ */
+export const ISOLATE_GUARD_MS = 10_000;
+
+/**
+ * The program a run would execute, when it certainly does not exist: `./x` or
+ * `/box/x` missing from the box directory, or an absolute path under the
+ * system directories isolate binds by default (/usr, /bin, /lib, /lib64) missing
+ * on the host. isolate would report that as the program's own exit 127, which a
+ * program can imitate; the runner checks beforehand and answers XX (a missing
+ * compiler or runtime is the host's fault, as in the bwrap backend).
+ * @returns the missing path, or null (present, or not checkable from outside).
+ */
+export function missingProgram(argv0: string, boxDir: string): string | null {
+  let path: string | null = null;
+  if (argv0.startsWith("/box/")) path = join(boxDir, argv0.slice("/box/".length));
+  else if (/^\/(usr|bin|lib|lib64)\//.test(argv0)) path = argv0;
+  else if (!argv0.startsWith("/") && argv0.includes("/")) path = join(boxDir, argv0);
+  if (path === null || argv0.split("/").includes("..")) return null;
+  return existsSync(path) ? null : argv0;
+}
+
+/** Name of the runner's own file inside the box (the program's stderr); hidden from listFiles. */
 export const STDERR_FILE = ".oj-stderr";
 
 /** Everything `buildIsolateRunArgs` needs; pure data. */
@@ -59,22 +106,26 @@ export function msToSeconds(ms: number): string {
 
 /**
  * Builds `isolate --run` arguments (pure; unit-tested). Conversions: ms → s
- * for -t/-w, KiB stay KiB (isolate's unit for --cg-mem, --mem, --stack, --fsize).
- * The output limit also bounds the stdout file: --fsize is at least
- * outputLimitBytes + 1 KiB so that an output flood is seen as OLE.
+ * with fractions for -t/-w/-x, KiB stay KiB (isolate's unit for --cg-mem,
+ * --mem, --stack, --fsize). Stdout is not redirected (the runner's pipe), so
+ * --fsize is exactly the file-size limit. `--cg-mem` only with `--cg` (isolate refuses control-group options
+ * without it). No `--share-net`, `--full-env` or `--inherit-fds`: the defaults
+ * (own network namespace with only loopback, environment from the rules only,
+ * descriptors closed) are the walls.
  */
 export function buildIsolateRunArgs(bin: string, s: IsolateRunSpec): string[] {
   const r = s.req;
   const stackKib = r.stackLimitKib ?? Math.min(r.memoryLimitKib, 64 * 1024);
-  const fsizeKib = Math.max(r.fileSizeLimitKib, Math.ceil(r.outputLimitBytes / 1024) + 1);
   const args = [bin, ...(s.cg ? ["--cg"] : []), `--box-id=${s.boxId}`, `--meta=${s.metaFile}`];
   args.push(`--time=${msToSeconds(r.cpuTimeLimitMs)}`, `--wall-time=${msToSeconds(r.wallTimeLimitMs)}`, "--extra-time=0");
   if (s.cg) args.push(`--cg-mem=${r.memoryLimitKib}`);
   else if (r.addressSpaceLimit !== false) args.push(`--mem=${r.memoryLimitKib}`);
-  args.push(`--stack=${stackKib}`, `--fsize=${fsizeKib}`, `--processes=${r.processLimit}`, "--open-files=512");
+  args.push(`--stack=${stackKib}`, `--fsize=${r.fileSizeLimitKib}`, `--processes=${r.processLimit}`, "--open-files=512");
   for (const [k, v] of Object.entries({ ...BASE_ENV, ...(r.env ?? {}) })) args.push(`--env=${k}=${v}`);
+  // A private /dev/shm per box instead of the host's (see the module comment).
+  args.push("--dir=/dev/shm:tmp");
   for (const [inside, outside] of s.binds) args.push(`--dir=${inside}=${outside}:maybe`);
-  args.push(`--stdout=${STDOUT_FILE}`, `--stderr=${STDERR_FILE}`, "--silent", "--run", "--", ...r.argv);
+  args.push(`--stderr=${STDERR_FILE}`, "--silent", "--run", "--", ...r.argv);
   return args;
 }
 
@@ -129,8 +180,11 @@ export function parseIsolateMeta(text: string): IsolateMeta {
 /**
  * Maps isolate's exit code and meta file to a RunResult (pure; unit-tested).
  * isolate exit 0/1 = the program ran (its status is in the meta file);
- * anything else, or no meta file, is XX. MLE = cg-oom-killed, or a kill with
- * peak memory at the limit (rlimit mode has no OOM report).
+ * anything else, or no meta file, is XX (isolate(1), RETURN VALUE). MLE =
+ * cg-oom-killed, or a kill with peak memory at the limit (rlimit mode has no
+ * OOM report). (A program missing from the box is found before the run, see
+ * `missingProgram`: isolate's own exit 127 with an `execve(...)` message could
+ * be imitated by the program, so it stays RE.)
  */
 export function resultFromMeta(
   isolateExit: number | null,
@@ -191,8 +245,11 @@ async function run(argv: string[], stdin?: number): Promise<{ code: number | nul
 }
 
 /**
- * Starts the isolate backend: checks the version, then whether `--cg --init`
- * works on the first box (cgroup mode) or only plain `--init` (rlimit mode).
+ * Starts the isolate backend: checks the version (ISOLATE_MIN_VERSION), then
+ * whether `--cg --init` works on the first box (cgroup mode) or only plain
+ * `--init` (rlimit mode), then that the last box id of the pool initialises
+ * too (an id beyond isolate's configured number of boxes fails here, with
+ * isolate's message, not at the first busy moment).
  * @throws Error when isolate is missing, too old, or cannot initialise a box.
  */
 export async function createIsolateBackend(opts: IsolateOptions): Promise<SandboxBackend> {
@@ -213,7 +270,19 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
     await run([bin, ...(cg ? ["--cg"] : []), `--box-id=${probeId}`, "--cleanup"]);
   }
   const cgArgs = cg ? ["--cg"] : [];
+  for (const id of new Set([probeId, pool.ids[pool.ids.length - 1]!])) {
+    const r = await run([bin, ...cgArgs, `--box-id=${id}`, "--init"]);
+    await run([bin, ...cgArgs, `--box-id=${id}`, "--cleanup"]);
+    if (r.code !== 0) throw new Error(`isolate ${[...cgArgs, `--box-id=${id}`].join(" ")} --init failed: ${(r.err || r.out).trim().slice(0, 300)}`);
+  }
   const runDir = await fsp.mkdtemp(join(tmpdir(), "oj-isolate-"));
+  const guardMs = opts.guardMs ?? ISOLATE_GUARD_MS;
+  /** Re-creates a box after isolate itself had to be killed: `--cleanup` kills what is left in its control group. */
+  const resetBox = async (id: number) => {
+    await run([bin, ...cgArgs, `--box-id=${id}`, "--cleanup"]);
+    const r = await run([bin, ...cgArgs, `--box-id=${id}`, "--init"]);
+    if (r.code !== 0) throw new Error(`isolate --init of box ${id} failed after a hung run: ${r.err.trim().slice(0, 300)}`);
+  };
 
   class IsolateBox implements Box {
     busy = false;
@@ -229,7 +298,7 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
       return readBoxFile(this.dir, name, maxBytes);
     }
     async listFiles() {
-      return (await listBoxFiles(this.dir)).filter((f) => f !== STDOUT_FILE && f !== STDERR_FILE);
+      return (await listBoxFiles(this.dir)).filter((f) => f !== STDERR_FILE);
     }
     async run(req: RunRequest): Promise<RunResult> {
       validateRequest(req);
@@ -242,46 +311,85 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
       try {
         await fsp.writeFile(stdinFile, req.stdin ?? "", { mode: 0o600 });
         stdinFd = openSync(stdinFile, constants.O_RDONLY);
-        for (const f of [STDOUT_FILE, STDERR_FILE]) await fsp.rm(join(this.dir, f), { force: true, recursive: true });
+        await fsp.rm(join(this.dir, STDERR_FILE), { force: true, recursive: true });
         // isolate binds /bin, /dev, /lib, /lib64, /usr by default; Java's launcher also needs these.
         const binds: [string, string][] = [["/etc/alternatives", "/etc/alternatives"]];
         for (const e of await fsp.readdir("/etc")) if (/^java-\d+-openjdk$/.test(e)) binds.push([`/etc/${e}`, `/etc/${e}`]);
         if (opts.pchDir && existsSync(opts.pchDir)) binds.push([PCH_MOUNT, opts.pchDir]);
+        const absent = missingProgram(req.argv[0]!, this.dir);
+        if (absent !== null) {
+          return classify({
+            sandboxError: `cannot execute ${JSON.stringify(absent)}: it does not exist ${absent.startsWith("/") && !absent.startsWith("/box/") ? "on this host" : "in the box"}`,
+            exitCode: null,
+            signal: null,
+            cpuTimeMs: 0,
+            wallTimeMs: 0,
+            memoryKib: 0,
+            cpuLimitHit: false,
+            wallLimitHit: false,
+            oomKilled: false,
+            outputLimitHit: false,
+            stdout: "",
+            stderr: "",
+            stdoutTruncated: false,
+          });
+        }
         const argv = buildIsolateRunArgs(bin!, { boxId: this.id, cg, metaFile, req, binds });
-        // A guard above isolate's own wall limit: isolate hanging is an infrastructure failure.
-        const p = Bun.spawn(argv, { stdin: stdinFd, stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+        const p = Bun.spawn(argv, { stdin: stdinFd, stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
         closeSync(stdinFd);
         stdinFd = null;
-        const guard = setTimeout(() => p.kill("SIGKILL"), req.wallTimeLimitMs + 10_000);
-        const isolateStderr = await new Response(p.stderr).text();
+        // Stdout past the limit: SIGTERM makes isolate kill the box and report "SG: Interrupted" (isolate.c, signal rules).
+        let outputLimitHit = false;
+        const output = collectOutput(p.stdout, p.stderr, { outputLimitBytes: req.outputLimitBytes, stderrLimitBytes: 64 * 1024 }, () => {
+          outputLimitHit = true;
+          p.kill("SIGTERM");
+        });
+        // A guard above isolate's own wall limit: isolate hanging is an infrastructure failure.
+        let hung = false;
+        const guard = setTimeout(() => {
+          hung = true;
+          p.kill("SIGKILL");
+        }, req.wallTimeLimitMs + guardMs);
+        // The result waits for isolate's exit, never for its pipes alone: a killed isolate's
+        // helpers may still hold them open.
         const code = await p.exited;
         clearTimeout(guard);
+        const collected = await Promise.race([output, Bun.sleep(2000).then(() => null)]);
+        if (hung) {
+          await resetBox(this.id);
+          return {
+            status: "XX",
+            exitCode: null,
+            signal: null,
+            cpuTimeMs: 0,
+            wallTimeMs: req.wallTimeLimitMs + guardMs,
+            memoryKib: 0,
+            stdout: "",
+            stderr: "",
+            stdoutTruncated: false,
+            message: `isolate did not return within the wall limit + ${guardMs / 1000} s and was killed; box ${this.id} was re-created`,
+          };
+        }
         const metaText = await fsp.readFile(metaFile, "utf8").catch(() => null);
-        const outBytes = await readBoxFile(this.dir, STDOUT_FILE, req.outputLimitBytes + 1);
         const errBytes = await readBoxFile(this.dir, STDERR_FILE, req.stderrLimitBytes ?? 64 * 1024);
-        const truncated = (outBytes?.length ?? 0) > req.outputLimitBytes;
-        const dec = new TextDecoder();
         return resultFromMeta(p.signalCode ? null : code, metaText, req, {
-          stdout: dec.decode(outBytes ? outBytes.subarray(0, req.outputLimitBytes) : new Uint8Array()),
-          stderr: dec.decode(errBytes ?? new Uint8Array()),
-          stdoutTruncated: truncated,
-          isolateStderr,
+          stdout: collected?.stdout ?? "",
+          stderr: new TextDecoder().decode(errBytes ?? new Uint8Array()),
+          stdoutTruncated: (collected?.stdoutTruncated ?? false) || outputLimitHit,
+          isolateStderr: collected?.stderr ?? "",
         });
       } finally {
         if (stdinFd !== null) closeSync(stdinFd);
         await fsp.rm(metaFile, { force: true });
         await fsp.rm(stdinFile, { force: true });
-        for (const f of [STDOUT_FILE, STDERR_FILE]) await fsp.rm(join(this.dir, f), { force: true, recursive: true }).catch(() => {});
+        await fsp.rm(join(this.dir, STDERR_FILE), { force: true, recursive: true }).catch(() => {});
         this.busy = false;
       }
     }
   }
 
   const active = new Set<IsolateBox>();
-  const old = !versionAtLeast(version, ISOLATE_RECOMMENDED_VERSION);
-  const description = `isolate ${version.join(".")}${cg ? ", cgroup mode" : ", rlimit mode (no --cg)"}${
-    old ? `; older than ${ISOLATE_RECOMMENDED_VERSION.join(".")} (shared /dev/shm between boxes)` : ""
-  }`;
+  const description = `isolate ${version.join(".")}${cg ? ", cgroup mode" : ", rlimit mode (no --cg: CPU time per process, memory as address space)"}, private /dev/shm per box`;
   return {
     name: "isolate",
     description,

@@ -43,6 +43,7 @@ export const cpp: Language = {
       limits: { ...limits, stackLimitKib: Math.max(8 * MIB, Math.floor((limits.memoryLimitKib * 3) / 4)) },
     };
   },
+  requires: [{ path: "/usr/bin/g++", versionArgs: ["--version"], debianPackage: "g++" }],
   selfTest: {
     code: `#include <bits/stdc++.h>
 using namespace std;

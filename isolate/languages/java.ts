@@ -99,6 +99,10 @@ export const java: Language = {
         `-Xms${Math.min(heapMib, 32)}m`,
         `-Xmx${heapMib}m`,
         `-Xss${stackMib}m`,
+        // The JVM's own warnings (e.g. "Failed to start thread") go to stdout by default, where they
+        // would become part of the answer: send them to stderr (JEP 158 unified logging).
+        "-Xlog:disable",
+        "-Xlog:all=warning:stderr",
         "-Dfile.encoding=UTF-8",
         "-cp",
         ".",
@@ -119,6 +123,10 @@ export const java: Language = {
     }
     return result;
   },
+  requires: [
+    { path: "/usr/bin/javac", versionArgs: ["-version"], debianPackage: "default-jdk-headless" },
+    { path: "/usr/bin/java", versionArgs: ["-version"], debianPackage: "default-jdk-headless" },
+  ],
   selfTest: {
     code: `import java.util.*;
 

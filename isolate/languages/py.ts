@@ -51,6 +51,7 @@ export const py: Language = {
     }
     return result;
   },
+  requires: [{ path: "/usr/bin/python3", versionArgs: ["--version"], debianPackage: "python3" }],
   selfTest: {
     code: "a, b = map(int, input().split())\nprint(a + b)\n",
     stdin: "40 2\n",

@@ -46,6 +46,12 @@ export interface Language {
    * OutOfMemoryError, Python's MemoryError); other results pass unchanged.
    */
   reclassify?(result: RunResult): RunResult;
+  /**
+   * Host programs the language runs inside the box (at these absolute paths),
+   * how to print their version, and the Debian package that provides them;
+   * `bun run doctor` checks each and names the package to install.
+   */
+  readonly requires: readonly { readonly path: string; readonly versionArgs: readonly string[]; readonly debianPackage: string }[];
   /** A program, its input and the expected output; `bun run doctor` runs it through the real sandbox. */
   readonly selfTest: { readonly code: string; readonly stdin: string; readonly expectedStdout: string };
 }
