@@ -5,18 +5,13 @@
  * input type (`ReviewSubject`) has no field for either.
  */
 import type { Language, ReviewSubject, VerdictFacts } from "./provider.ts";
+import { VERDICT_NAMES as VERDICT_WORDS } from "../verdicts.ts";
 
 export const LANGUAGE_NAMES: Record<Language, string> = { cpp: "C++ (g++, C++17)", java: "Java", py: "Python 3" };
 const FENCE_LANG: Record<Language, string> = { cpp: "cpp", java: "java", py: "python" };
 
 const VERDICT_NAMES: Record<VerdictFacts["verdict"], string> = {
-  AC: "Accepted",
-  WA: "Wrong Answer",
-  TLE: "Time Limit Exceeded",
-  MLE: "Memory Limit Exceeded",
-  RE: "Runtime Error",
-  CE: "Compilation Error",
-  OLE: "Output Limit Exceeded",
+  ...VERDICT_WORDS,
   IE: "Internal Error (a judge failure, not the program's fault)",
 };
 

@@ -9,6 +9,7 @@
  */
 import { useLayoutEffect, useRef } from "react";
 import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
+import { TestTable } from "./TestTable.tsx";
 
 export interface RunOutcome {
   output: string;
@@ -213,30 +214,7 @@ function renderState(state: OutputState) {
             </div>
           </div>
           {p.tests.length > 0 && (
-            <table className="test-table">
-              <caption className="sr-only">Test results</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Test</th>
-                  <th scope="col">Verdict</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Memory</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.tests.map((t) => (
-                  <tr key={t.index} data-testid="test-row">
-                    <td>{t.isSample ? "Sample" : `Test ${t.index}`}</td>
-                    <td>
-                      <span className={`verdict-chip ${t.verdict === "AC" ? "verdict-ac" : "verdict-fail"}`}>{t.verdict}</span>{" "}
-                      <span className="verdict-full">{verdictName(t.verdict)}</span>
-                    </td>
-                    <td>{formatMs(t.timeMs)}</td>
-                    <td>{formatKib(t.memoryKib)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <TestTable tests={p.tests} caption="Test results" rowTestId="test-row" />
           )}
           {done && p.verdict === "CE" && (
             <>

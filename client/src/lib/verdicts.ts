@@ -3,18 +3,9 @@
  * The history keeps the spec's badge wording, Accepted / Wrong Answer, for
  * AC / WA and names the other verdicts in full.
  */
-export const VERDICT_NAMES = {
-  AC: "Accepted",
-  WA: "Wrong Answer",
-  TLE: "Time Limit Exceeded",
-  MLE: "Memory Limit Exceeded",
-  RE: "Runtime Error",
-  CE: "Compilation Error",
-  OLE: "Output Limit Exceeded",
-  IE: "Internal Error",
-} as const;
+import { VERDICT_NAMES, type VerdictCode } from "../../../src/verdicts.ts";
 
-export type VerdictCode = keyof typeof VERDICT_NAMES;
+export { VERDICT_NAMES, type VerdictCode };
 
 /** @returns the full name of a verdict code, or the code itself when unknown. */
 export function verdictName(code: string): string {

@@ -11,6 +11,7 @@ import { useQuery } from "@tanstack/react-query";
 import { AppHeader, BackButton } from "../components/AppHeader.tsx";
 import { CodeBlock } from "../components/CodeBlock.tsx";
 import { Spinner } from "../components/Loading.tsx";
+import { TestTable } from "../components/TestTable.tsx";
 import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { LANGUAGES } from "../lib/types.ts";
@@ -139,32 +140,7 @@ function SubmissionCard({ submission: s, delayS }: { submission: Submission; del
         </div>
       </div>
       {s.tests.length > 0 && (
-        <table className="test-table">
-          <caption className="sr-only">Per-test results</caption>
-          <thead>
-            <tr>
-              <th scope="col">Test</th>
-              <th scope="col">Verdict</th>
-              <th scope="col">Time</th>
-              <th scope="col">Memory</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.tests.map((t) => (
-              <tr key={t.index}>
-                <td>{t.isSample ? "Sample" : `Test ${t.index}`}</td>
-                <td>
-                  <span className={`verdict-chip ${t.verdict === "AC" ? "verdict-ac" : "verdict-fail"}`} title={verdictName(t.verdict)}>
-                    {t.verdict}
-                  </span>{" "}
-                  <span className="verdict-full">{verdictName(t.verdict)}</span>
-                </td>
-                <td>{formatMs(t.timeMs)}</td>
-                <td>{formatKib(t.memoryKib)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <TestTable tests={s.tests} caption="Per-test results" />
       )}
     </li>
   );

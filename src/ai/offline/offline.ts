@@ -20,6 +20,7 @@ import { fenceFor, LANGUAGE_NAMES } from "../prompt.ts";
 import { AiProviderError, type CallOptions, type ReviewProvider, type ReviewSubject, type VerdictFacts } from "../provider.ts";
 import { observe, type Observation, type PyFindings } from "./heuristics.ts";
 import { explainWarning, parseCompilerWarnings, type CompilerWarning } from "./warnings.ts";
+import { VERDICT_NAMES } from "../../verdicts.ts";
 
 /** Bump when the review's rules or wording change: it is the cache key's model. */
 export const OFFLINE_MODEL = "offline-v2";
@@ -43,16 +44,7 @@ const PY_ANALYZER = readFileSync(new URL("./analyze_py.py", import.meta.url), "u
 const QUOTE_LINES = 12;
 const QUOTE_CHARS = 1500;
 
-const VERDICT_WORDS: Record<VerdictFacts["verdict"], string> = {
-  AC: "Accepted",
-  WA: "Wrong Answer",
-  TLE: "Time Limit Exceeded",
-  MLE: "Memory Limit Exceeded",
-  RE: "Runtime Error",
-  CE: "Compilation Error",
-  OLE: "Output Limit Exceeded",
-  IE: "Internal Error",
-};
+const VERDICT_WORDS: Record<VerdictFacts["verdict"], string> = VERDICT_NAMES;
 
 export interface OfflineOptions {
   /** The sandbox backend, or null when this server has none (the review then says so and uses text-only checks). */

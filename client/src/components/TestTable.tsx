@@ -1,0 +1,45 @@
+/** Per-test results (test number, verdict, time, memory): the solving page's live rows and the history cards. */
+import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
+
+export interface TestRow {
+  index: number;
+  isSample: boolean;
+  verdict: string;
+  timeMs: number;
+  memoryKib: number;
+}
+
+/**
+ * @param caption  screen-reader caption of the table
+ * @param rowTestId  `data-testid` of each row (the e2e tests count live rows by it)
+ */
+export function TestTable({ tests, caption, rowTestId }: { tests: TestRow[]; caption: string; rowTestId?: string }) {
+  return (
+    <table className="test-table">
+      <caption className="sr-only">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Test</th>
+          <th scope="col">Verdict</th>
+          <th scope="col">Time</th>
+          <th scope="col">Memory</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tests.map((t) => (
+          <tr key={t.index} data-testid={rowTestId}>
+            <td>{t.isSample ? "Sample" : `Test ${t.index}`}</td>
+            <td>
+              <span className={`verdict-chip ${t.verdict === "AC" ? "verdict-ac" : "verdict-fail"}`} title={verdictName(t.verdict)}>
+                {t.verdict}
+              </span>{" "}
+              <span className="verdict-full">{verdictName(t.verdict)}</span>
+            </td>
+            <td>{formatMs(t.timeMs)}</td>
+            <td>{formatKib(t.memoryKib)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
