@@ -647,11 +647,13 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
         if (lastCpuMs > req.cpuTimeLimitMs) {
           cpuLimitHit = true;
           killTree(proc);
+          void cgroup?.killAll();
           break;
         }
         if (wall > req.wallTimeLimitMs) {
           wallLimitHit = true;
           killTree(proc);
+          void cgroup?.killAll();
           break;
         }
       }

@@ -144,6 +144,9 @@ int main(int argc, char **argv) {
   pid_t child = fork();
   if (child < 0) die(FAILED, "fork", NULL);
   if (child == 0) {
+    /* The runner kills this launcher at a limit: the program must go with it. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) die(FAILED, "prctl(PR_SET_PDEATHSIG)", NULL);
+    if (getppid() == 1) _exit(FAILED);
     execv(argv[i + 1], argv + i + 1);
     die(FAILED, "cannot execute", argv[i + 1]);
   }
