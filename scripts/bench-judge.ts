@@ -6,7 +6,12 @@
  *     for hello world in cpp, java and py, median of 10, each with distinct
  *     code (a comment) so every run compiles. Baseline in the same run: the
  *     same compile and run commands (the language records' argv, the same
- *     precompiled header) spawned directly, outside the sandbox.
+ *     precompiled header) spawned directly, outside the sandbox. For Python
+ *     the baseline is the run alone (`python3 -B -I main.py` parses and runs
+ *     the file in one interpreter start), because that is all a bare judge
+ *     needs for a program that compiles — and all the judge does for one
+ *     (src/judge/pipeline.ts, compileAndRun); the separate syntax check +
+ *     run is measured too and reported beside it.
  * (b) Throughput: 60 distinct C++ submissions of 10 tests each (sample + 9
  *     hidden), submitted at once by 6 users, judged by the in-process
  *     consumer with SANDBOX_POOL_SIZE boxes: submissions judged per minute.
@@ -25,6 +30,8 @@ import { migrateDatabase, openDatabase } from "../db/index.ts";
 import { createSandbox } from "../isolate/index.ts";
 import { getLanguage, type LanguageId } from "../isolate/languages/index.ts";
 import { PCH_MOUNT } from "../isolate/languages/cpp.ts";
+import { RUN_PROVES_COMPILE, runOptions } from "../src/judge/pipeline.ts";
+import { runProgram } from "../isolate/exec.ts";
 import { ensurePch, pchDir } from "../isolate/pch.ts";
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
@@ -91,30 +98,74 @@ try {
   const token = login.token as string;
 
   // (a) Run latency vs bare compile-and-run.
-  const latency: { lang: LanguageId; sandboxMs: number; bareMs: number; cachedMs: number }[] = [];
+  const pyBoxMs: number[] = [];
+  /** Acquire a box, run `code` (its source as the artifact) as Run would, release; ms. */
+  const boxRun = async (lang: LanguageId, code: string): Promise<number> => {
+    const t0 = performance.now();
+    const box = await sandbox.backend!.acquire();
+    try {
+      const source = { name: getLanguage(lang).sourceFileName(code), content: new TextEncoder().encode(code), mode: 0o644 };
+      const r = await runProgram(box, lang, { entry: source.name, artifacts: [source], stdin: "", ...runOptions(lang, 2000, 262144) });
+      if (r.stdout !== "Hello, World!\n") throw new Error(`box run ${lang}: ${r.status} ${r.stderr}`);
+    } finally {
+      await sandbox.backend!.release(box);
+    }
+    return performance.now() - t0;
+  };
+  const latency: { lang: LanguageId; sandboxMs: number; bareMs: number; cachedMs: number; bareCheckMs: number | null }[] = [];
   for (const lang of ["cpp", "java", "py"] as const) {
     const sandboxed: number[] = [];
     const bare: number[] = [];
+    const bareCheck: number[] = [];
     const cached: number[] = [];
+    const runOnly = RUN_PROVES_COMPILE.has(lang);
     for (let i = 0; i < RUNS + 1; i++) {
       const code = HELLO[lang](`${crypto.randomUUID()}`);
-      const t0 = performance.now();
-      const res = await app.request("/api/compiler", post({ language: lang, code, input: "" }, token));
-      const body = await res.json();
-      const ms = performance.now() - t0;
-      if (res.status !== 200 || body.output !== "Hello, World!\n") throw new Error(`run ${lang}: ${res.status} ${JSON.stringify(body)}`);
+      const sandboxRun = async () => {
+        const t0 = performance.now();
+        const res = await app.request("/api/compiler", post({ language: lang, code, input: "" }, token));
+        const body = await res.json();
+        const ms = performance.now() - t0;
+        if (res.status !== 200 || body.output !== "Hello, World!\n") throw new Error(`run ${lang}: ${res.status} ${JSON.stringify(body)}`);
+        return ms;
+      };
+      const bareRuns = async () => ({
+        bareMs: await bareCompileAndRun(lang, code, { compile: !runOnly }),
+        bareCheckMs: runOnly ? await bareCompileAndRun(lang, code, { compile: true }) : null,
+      });
+      // Alternate which side goes first, so neither always pays for the other's after-effects.
+      // Python: the same program run in a box directly (acquire, run, release; no HTTP, no cache), next to the Run.
+      let ms: number;
+      let boxMs: number | null = null;
+      let bareSide: Awaited<ReturnType<typeof bareRuns>>;
+      if (i % 2 === 0) {
+        ms = await sandboxRun();
+        if (runOnly) boxMs = await boxRun(lang, code);
+        bareSide = await bareRuns();
+      } else {
+        bareSide = await bareRuns();
+        if (runOnly) boxMs = await boxRun(lang, code);
+        ms = await sandboxRun();
+      }
       const t1 = performance.now();
       await app.request("/api/compiler", post({ language: lang, code, input: "" }, token));
       const cachedMs = performance.now() - t1;
-      const bareMs = await bareCompileAndRun(lang, code);
       // The first iteration warms page caches for both sides; it is not counted.
       if (i === 0) continue;
+      if (boxMs !== null) pyBoxMs.push(boxMs);
       sandboxed.push(ms);
-      bare.push(bareMs);
+      bare.push(bareSide.bareMs);
+      if (bareSide.bareCheckMs !== null) bareCheck.push(bareSide.bareCheckMs);
       cached.push(cachedMs);
     }
-    latency.push({ lang, sandboxMs: median(sandboxed), bareMs: median(bare), cachedMs: median(cached) });
-    console.log(`bench-judge: run ${lang}: sandbox ${median(sandboxed).toFixed(0)} ms, bare ${median(bare).toFixed(0)} ms, cached ${median(cached).toFixed(0)} ms`);
+    const bareCheckMs = bareCheck.length ? median(bareCheck) : null;
+    latency.push({ lang, sandboxMs: median(sandboxed), bareMs: median(bare), cachedMs: median(cached), bareCheckMs });
+    if (runOnly) console.log(`bench-judge: ${lang} run in a box directly ${median(pyBoxMs).toFixed(0)} ms`);
+    console.log(
+      `bench-judge: run ${lang}: sandbox ${median(sandboxed).toFixed(0)} ms, bare ${median(bare).toFixed(0)} ms${
+        bareCheckMs === null ? "" : ` (check + run ${bareCheckMs.toFixed(0)} ms)`
+      }, cached ${median(cached).toFixed(0)} ms`,
+    );
   }
 
   // (b) Throughput: 60 distinct C++ submissions × 10 tests, 6 users, at once.
@@ -189,20 +240,28 @@ try {
   const rows = latency
     .map((l) => {
       const ratio = l.sandboxMs / l.bareMs;
-      return `| ${l.lang} | ${l.sandboxMs.toFixed(0)} ms | ${l.bareMs.toFixed(0)} ms | ${ratio.toFixed(2)}× | ${ratio <= 1.3 ? "met" : "missed"} | ${l.cachedMs.toFixed(0)} ms |`;
+      const baseline = l.bareCheckMs === null ? "compile + run" : "run only";
+      return `| ${l.lang} | ${l.sandboxMs.toFixed(0)} ms | ${l.bareMs.toFixed(0)} ms (${baseline}) | ${ratio.toFixed(2)}× | ${ratio <= 1.3 ? "met" : "missed"} | ${l.cachedMs.toFixed(0)} ms |`;
     })
     .join("\n");
+  const py = latency.find((l) => l.lang === "py")!;
+  const serverWork = "HTTP, session check, rate limits, compile-cache lookup; the cache write happens after the answer";
+  const serverMs = py.sandboxMs - median(pyBoxMs);
+  const serverShare =
+    serverMs >= 2
+      ? `the other ${serverMs.toFixed(0)} ms are the server's own work (${serverWork}) and noise.`
+      : `the Run is within noise of that (${serverMs.toFixed(0)} ms apart): the server's own work (${serverWork}) is small next to the sandbox start.`;
   const section = `## Judge (scripts/bench-judge.ts)
 
 \`bun scripts/bench-judge.ts\` — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, Bun ${Bun.version}, sandbox: ${sandbox.name}, pool ${config.SANDBOX_POOL_SIZE}. Load average at start ${loadAtStart}, at the end ${loadavg().map((x) => x.toFixed(1)).join(" / ")} (other work shares these cores; figures are noisy).
 
-**(a) Run latency** — POST /api/compiler, hello world, median of ${RUNS}, every run with distinct code (compiles). Baseline: the same compile and run commands (same flags, same precompiled header) spawned directly outside the sandbox, in the same run. Target: ≤ 1.3 × baseline.
+**(a) Run latency** — POST /api/compiler, hello world, median of ${RUNS}, every run with distinct code (compiles). Baseline: the same compile and run commands (same flags, same precompiled header) spawned directly outside the sandbox, in the same run, interleaved (which side goes first alternates). Target: ≤ 1.3 × baseline.
 
-| language | Run (sandbox) | bare compile + run | ratio | target | Run again, same code (cache hit) |
+| language | Run (sandbox) | bare baseline | ratio | target | Run again, same code (cache hit) |
 |---|---|---|---|---|---|
 ${rows}
 
-Python's "compile" is a syntax check in its own sandboxed run, so a Python Run is two sandbox starts (≈ 25 ms each here, see "Sandbox runner") against two bare interpreter starts of ≈ 14 ms: the ratio target cannot be met by the judge alone; the absolute figure is under the issue's "py about 0.1 s".
+Python's baseline is the run alone: \`python3 -B -I main.py\` parses the whole file and runs it in one interpreter start, which is all a bare judge needs for code that compiles, and all this judge does for a fresh Python Run since compileAndRun (src/judge/pipeline.ts): one sandbox start, the syntax check only when the run failed with empty stdout (to tell CE from RE exactly). Against a bare syntax check + run (two interpreter starts, ${py.bareCheckMs?.toFixed(0)} ms) the ratio would be ${(py.sandboxMs / (py.bareCheckMs ?? py.bareMs)).toFixed(2)}×; that flatters the judge, so it is not the target's baseline. What remains above the bare run is one sandbox start: the same hello world run in a box directly (acquire, run, release; no HTTP, no cache), interleaved with the Runs, takes ${median(pyBoxMs).toFixed(0)} ms; ${serverShare} Meeting 1.3 × the bare run would leave ${(0.3 * py.bareMs).toFixed(1)} ms for the sandbox start and the server together: out of reach for a sandbox that starts fresh namespaces and a cgroup per run (see "Sandbox runner" for the backend's per-run overhead).
 
 **(b) Throughput** — 60 distinct C++ submissions × 10 tests (sample + 9 hidden), submitted at once by 6 users: all judged AC in ${throughputSeconds.toFixed(1)} s = **${perMinute.toFixed(0)} submissions per minute** (target ≥ 60).
 
@@ -224,8 +283,11 @@ function post(body: unknown, token?: string): RequestInit {
   return { method: "POST", headers, body: JSON.stringify(body) };
 }
 
-/** The language's own compile and run argv, spawned directly in a temp directory; returns ms. */
-async function bareCompileAndRun(lang: LanguageId, code: string): Promise<number> {
+/**
+ * The language's own compile and run argv, spawned directly in a temp directory; returns ms.
+ * `compile: false` skips the compile step (Python: the interpreter compiles the file itself).
+ */
+async function bareCompileAndRun(lang: LanguageId, code: string, opts: { compile: boolean }): Promise<number> {
   const language = getLanguage(lang);
   const work = mkdtempSync(join(tmpdir(), "oj-bench-bare-"));
   try {
@@ -234,8 +296,10 @@ async function bareCompileAndRun(lang: LanguageId, code: string): Promise<number
     const env = { PATH: "/usr/bin:/bin", HOME: work, ...language.env };
     const t0 = performance.now();
     const compileArgv = language.compileArgv(source, []).map((a) => (a === `-I${PCH_MOUNT}` ? `-I${pchDir(dataDir)}` : a));
-    const c = Bun.spawn(compileArgv, { cwd: work, env, stdout: "pipe", stderr: "pipe" });
-    if ((await c.exited) !== 0) throw new Error(`bare compile ${lang} failed: ${await new Response(c.stderr).text()}`);
+    if (opts.compile) {
+      const c = Bun.spawn(compileArgv, { cwd: work, env, stdout: "pipe", stderr: "pipe" });
+      if ((await c.exited) !== 0) throw new Error(`bare compile ${lang} failed: ${await new Response(c.stderr).text()}`);
+    }
     const { argv } = language.runCommand(source, {
       cpuTimeLimitMs: 2000,
       wallTimeLimitMs: 5000,

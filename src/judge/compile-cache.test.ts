@@ -135,3 +135,56 @@ describe("CompileCache", () => {
     expect(await cache.get(key)).toBeNull();
   });
 });
+
+describe("CompileCache background writes", () => {
+  test("the caller has its entry at once; identical requests share it until it is on disk; settled() waits for the write", async () => {
+    const cache = await CompileCache.open(dir, 1 << 20);
+    let compiles = 0;
+    const compile = async () => {
+      compiles++;
+      return { entry: entry(100), cacheable: true };
+    };
+    const key = cache.key("py", [], "print(1)");
+    const first = await cache.getOrCompile(key, compile);
+    expect(first).toMatchObject({ hit: false, entry: { ok: true } });
+    // Right away (the write may still be going on): no second compile.
+    const second = await cache.getOrCompile(key, compile);
+    expect(second.hit).toBe(true);
+    await cache.settled();
+    expect(await cache.get(key)).not.toBeNull();
+    expect((await cache.getOrCompile(key, compile)).hit).toBe(true);
+    expect(compiles).toBe(1);
+    expect(cache.stats.writeErrors).toBe(0);
+  });
+
+  test("a failed write costs only a later compile, never the caller's result", async () => {
+    const cache = await CompileCache.open(dir, 1 << 20);
+    const key = cache.key("cpp", [], "int main(){}");
+    // A file where the entry's shard directory must go: the write fails.
+    writeFileSync(join(dir, key.slice(0, 2)), "in the way");
+    let compiles = 0;
+    const compile = async () => {
+      compiles++;
+      return { entry: entry(100), cacheable: true };
+    };
+    expect((await cache.getOrCompile(key, compile)).entry.ok).toBe(true);
+    await cache.settled();
+    expect(cache.stats.writeErrors).toBe(1);
+    expect((await cache.getOrCompile(key, compile)).hit).toBe(false);
+    expect(compiles).toBe(2);
+  });
+
+  test("a compile that throws reaches every waiting caller and caches nothing", async () => {
+    const cache = await CompileCache.open(dir, 1 << 20);
+    const key = cache.key("cpp", [], "boom");
+    const failing = async (): Promise<{ entry: CompiledEntry; cacheable: boolean }> => {
+      await Bun.sleep(20);
+      throw new Error("box write failed");
+    };
+    const [a, b] = await Promise.allSettled([cache.getOrCompile(key, failing), cache.getOrCompile(key, failing)]);
+    expect(a.status).toBe("rejected");
+    expect(b.status).toBe("rejected");
+    await cache.settled();
+    expect(await cache.get(key)).toBeNull();
+  });
+});

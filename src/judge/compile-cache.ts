@@ -60,9 +60,11 @@ const FORMAT = "oj-compile-cache-v1";
 export class CompileCache {
   private readonly index = new Map<string, IndexEntry>();
   private readonly inFlight = new Map<string, Promise<{ entry: CompiledEntry; hit: boolean }>>();
+  /** Jobs whose entry may still be being written to disk. */
+  private readonly writes = new Set<Promise<unknown>>();
   private totalBytes = 0;
-  /** Counters since open: lookups answered from disk, and compiles actually run. */
-  readonly stats = { hits: 0, compiles: 0, evictions: 0 };
+  /** Counters since open: lookups answered from disk, compiles actually run, entries evicted, failed background writes. */
+  readonly stats = { hits: 0, compiles: 0, evictions: 0, writeErrors: 0 };
 
   private constructor(
     readonly dir: string,
@@ -180,6 +182,12 @@ export class CompileCache {
    * concurrent requests in this process wait for the same compile) and caches
    * its result when `cacheable` is true (a compile that failed for the system's
    * reasons, e.g. a timeout under load, is not cached).
+   *
+   * The caller gets the entry as soon as the compile ends; writing it to disk
+   * goes on in the background (a Run should not wait for it), while identical
+   * requests keep sharing the in-memory result until the write is done, so no
+   * second compile can start meanwhile. A failed write only costs a later
+   * compile (`stats.writeErrors`); `settled()` waits for pending writes.
    * @returns the entry and whether it came from the cache (or a shared in-flight compile).
    */
   async getOrCompile(
@@ -188,6 +196,8 @@ export class CompileCache {
   ): Promise<{ entry: CompiledEntry; hit: boolean }> {
     const pending = this.inFlight.get(key);
     if (pending) return { entry: (await pending).entry, hit: true };
+    let resolveCompiled!: (value: { entry: CompiledEntry; hit: boolean }) => void;
+    const compiled = new Promise<{ entry: CompiledEntry; hit: boolean }>((resolve) => (resolveCompiled = resolve));
     const job = (async () => {
       const cached = await this.get(key);
       if (cached) {
@@ -196,15 +206,28 @@ export class CompileCache {
       }
       this.stats.compiles++;
       const { entry, cacheable } = await compile();
-      if (cacheable) await this.put(key, entry);
+      resolveCompiled({ entry, hit: false });
+      if (cacheable) {
+        await this.put(key, entry).catch(() => {
+          this.stats.writeErrors++;
+        });
+      }
       return { entry, hit: false };
     })();
-    this.inFlight.set(key, job);
-    try {
-      return await job;
-    } finally {
-      this.inFlight.delete(key);
-    }
+    // Whichever comes first: the compile's result (before its write), or the job's end (a hit, or a thrown compile).
+    const result = Promise.race([compiled, job]);
+    this.inFlight.set(key, result);
+    const done = job.finally(() => {
+      if (this.inFlight.get(key) === result) this.inFlight.delete(key);
+    });
+    this.writes.add(done);
+    void done.finally(() => this.writes.delete(done)).catch(() => {});
+    return result;
+  }
+
+  /** Resolves when every background write started so far has ended (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.writes]);
   }
 
   private async evict(): Promise<void> {

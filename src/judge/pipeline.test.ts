@@ -1,5 +1,6 @@
 // Pipeline logic with a fake backend of queued results (verdict order, first-failure
-// stop, lease loss, IE handling, compile cache use). Real programs: judge.sandbox.test.ts.
+// stop, lease loss, IE handling and its bounded retries, compile cache use, Run's
+// compile-and-run order). Real programs: tests/judge/*.test.ts.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,11 +8,13 @@ import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { submissions, submissionTests } from "../../db/schema.ts";
 import { createTestDb } from "../../tests/db.ts";
-import { FakeBackend, insertProblem, insertUser, silentLog, type ProblemSpec } from "../../tests/judge/fixtures.ts";
+import { captureLog, FakeBackend, insertProblem, insertUser, silentLog, type ProblemSpec } from "../../tests/judge/fixtures.ts";
 import { CompileCache } from "./compile-cache.ts";
 import { JudgeEvents } from "./events.ts";
-import { judgeSubmission, type PipelineDeps } from "./pipeline.ts";
+import { getLanguage } from "../../isolate/languages/index.ts";
+import { compileAndRun, judgeSubmission, RUN_PROVES_COMPILE, SANDBOX_RETRIES, type PipelineDeps } from "./pipeline.ts";
 import { JudgeQueue } from "./queue.ts";
+import { decideVerdict } from "./verdict.ts";
 
 let t: Awaited<ReturnType<typeof createTestDb>>;
 let cacheDir: string;
@@ -182,6 +185,27 @@ describe("judgeSubmission", () => {
     expect(backend.requests.filter((r) => r.argv[0]!.includes("g++")).length).toBe(4);
   });
 
+  test("a compiler out of CPU time is CE with a note; starved of wall time (load) it is IE; neither is cached", async () => {
+    backend.push({ result: { status: "TLE", tleKind: "cpu", cpuTimeMs: 10_010, wallTimeMs: 10_500, exitCode: null, signal: 9 } });
+    const cpu = await judge(threeTests, "template <int N> struct F;");
+    expect(cpu.row.verdict).toBe("CE");
+    expect(cpu.row.compileOutput).toContain("CPU time limit");
+    const log = captureLog();
+    deps.log = log;
+    backend.push({ result: { status: "TLE", tleKind: "wall", cpuTimeMs: 2_500, wallTimeMs: 20_010, exitCode: null, signal: 9 } });
+    const wall = await judge(threeTests, "int main(){}");
+    expect(wall.row.verdict).toBe("IE");
+    expect(wall.row.compileOutput).toBeNull();
+    expect(wall.row.errorDetail).toContain("starved");
+    expect(log.lines.some((l) => l.message === "judge: compile hit its wall-time limit under load")).toBe(true);
+    // Neither was cached: the same codes compile again.
+    backend.push(compiled, out("3\n"), out("4\n"), out("10\n"), out("14\n"));
+    expect((await judge(threeTests, "int main(){}")).row.verdict).toBe("AC");
+    backend.push({ result: { status: "RE", exitCode: 1, stderr: "error: incomplete type" } });
+    expect((await judge(threeTests, "template <int N> struct F;")).row.verdict).toBe("CE");
+    expect(backend.steps.length).toBe(0);
+  });
+
   test("a transient sandbox failure is retried and the program's own verdict stands", async () => {
     backend.push(
       { result: { status: "XX", message: "EAGAIN" } },
@@ -255,4 +279,106 @@ describe("judgeSubmission", () => {
     expect(row.verdict).toBeNull();
     expect(backend.steps.length).toBe(1);
   });
+});
+
+describe("sandbox failures: bounded, logged retries; never a user verdict", () => {
+  test("a run failing in the sandbox every time is tried 1 + SANDBOX_RETRIES times, each retry logged, then IE", async () => {
+    const log = captureLog();
+    deps.log = log;
+    const xx = { result: { status: "XX" as const, message: "clone: Resource temporarily unavailable", stdout: "3\n" } };
+    backend.push(compiled, ...Array.from({ length: SANDBOX_RETRIES + 1 }, () => xx), out("never used\n"));
+    const { row, tests } = await judge(threeTests);
+    expect(row.verdict).toBe("IE");
+    expect(row.isPassed).toBe(false);
+    expect(tests.map((x) => x.verdict)).toEqual(["IE"]);
+    // compile + (1 + SANDBOX_RETRIES) attempts of test 0, nothing more
+    expect(backend.requests.length).toBe(2 + SANDBOX_RETRIES);
+    expect(backend.steps.length).toBe(1);
+    const retries = log.lines.filter((l) => l.message === "judge: sandbox failure, retrying the test");
+    expect(retries.map((l) => l.data?.attempt)).toEqual(Array.from({ length: SANDBOX_RETRIES }, (_, i) => i + 1));
+    expect(retries.every((l) => l.level === "warn" && String(l.data?.message).includes("Resource temporarily"))).toBe(true);
+    expect(log.lines.some((l) => l.message === "judge: sandbox failure while running")).toBe(true);
+  });
+});
+
+describe("compileAndRun (Run's compile + run) with scripted sandbox results", () => {
+  const run = async (language: "py" | "cpp", code: string, log = captureLog()) => {
+    const box = await backend.acquire();
+    try {
+      return { step: await compileAndRun(deps.cache, box, language, code, { stdin: "", timeLimitMs: 1000, memoryLimitKib: 65536 }, log), log };
+    } finally {
+      await backend.release();
+    }
+  };
+  const isCheck = (argv: string[]) => argv.includes("-c");
+
+  test("fresh Python: the run goes first, with the source as its artifact; exit 0 proves the syntax", async () => {
+    backend.push(out("hi\n"));
+    const { step } = await run("py", "print('hi')");
+    expect(step).toMatchObject({ kind: "ran", cached: false, sandboxStarts: 1, result: { stdout: "hi\n" } });
+    expect(backend.requests.map((r) => isCheck(r.argv))).toEqual([false]);
+    // Cached as compiled: the next Run of this code runs straight away, from the cached source.
+    backend.push(out("hi\n"));
+    const again = await run("py", "print('hi')");
+    expect(again.step).toMatchObject({ kind: "ran", cached: true, sandboxStarts: 1 });
+    expect(deps.cache.stats.compiles).toBe(1);
+  });
+
+  test("fresh Python failing with empty stdout: the syntax check decides CE (run discarded)", async () => {
+    backend.push({ result: { status: "RE", exitCode: 1, stderr: "SyntaxError: invalid syntax" } }, {
+      result: { status: "RE", exitCode: 1, stderr: '  File "main.py", line 1\nSyntaxError: invalid syntax' },
+    });
+    const { step } = await run("py", "def f(:");
+    expect(step).toMatchObject({ kind: "ce", cached: false, sandboxStarts: 2 });
+    if (step.kind === "ce") expect(step.diagnostics).toContain("SyntaxError");
+    expect(backend.requests.map((r) => isCheck(r.argv))).toEqual([false, true]);
+  });
+
+  test("fresh Python failing with empty stdout and a clean check: the run's RE stands", async () => {
+    backend.push({ result: { status: "RE", exitCode: 1, stderr: "SyntaxError: forged" } }, { result: { status: "OK" } });
+    const { step } = await run("py", "raise SyntaxError('forged')");
+    expect(step).toMatchObject({ kind: "ran", sandboxStarts: 2, result: { status: "RE", exitCode: 1 } });
+  });
+
+  test("a sandbox failure of the fresh run is retried, logged, then IE; nothing is cached", async () => {
+    const xx = { result: { status: "XX" as const, message: "bwrap: setting up uid map: Permission denied" } };
+    backend.push(...Array.from({ length: SANDBOX_RETRIES + 1 }, () => xx));
+    const { step, log } = await run("py", "print(1)");
+    expect(step).toMatchObject({ kind: "ie", sandboxStarts: SANDBOX_RETRIES + 1 });
+    if (step.kind === "ie") expect(step.detail).toContain("uid map");
+    expect(log.lines.filter((l) => l.message === "judge: sandbox failure, retrying the run").length).toBe(SANDBOX_RETRIES);
+    // Not cached: the next Run of the same code starts over and gets the program's own result.
+    backend.push(out("1\n"));
+    expect((await run("py", "print(1)")).step).toMatchObject({ kind: "ran", cached: false, result: { stdout: "1\n" } });
+  });
+
+  test("a sandbox failure of the syntax check is IE, never CE or the run's RE", async () => {
+    const xx = { result: { status: "XX" as const, message: "cgroup vanished" } };
+    backend.push({ result: { status: "RE", exitCode: 1 } }, ...Array.from({ length: SANDBOX_RETRIES + 1 }, () => xx));
+    const { step } = await run("py", "import sys; sys.exit(1)");
+    expect(step.kind).toBe("ie");
+    backend.push({ result: { status: "RE", exitCode: 1 } }, { result: { status: "OK" } });
+    expect((await run("py", "import sys; sys.exit(1)")).step).toMatchObject({ kind: "ran", result: { status: "RE" } });
+  });
+
+  test("C++ compiles first, then runs; a run ending in XX after the retries is returned as XX (IE upstream)", async () => {
+    const xx = { result: { status: "XX" as const, message: "EAGAIN" } };
+    backend.push(compiled, ...Array.from({ length: SANDBOX_RETRIES + 1 }, () => xx));
+    const { step } = await run("cpp", "int main(){}");
+    expect(step).toMatchObject({ kind: "ran", sandboxStarts: 2 + SANDBOX_RETRIES, result: { status: "XX" } });
+    if (step.kind === "ran") expect(decideVerdict(step.result, "", "lines").verdict).toBe("IE");
+    expect(backend.requests[0]!.argv[0]).toContain("g++");
+  });
+});
+
+describe("RUN_PROVES_COMPILE's assumptions about the language records", () => {
+  for (const id of RUN_PROVES_COMPILE) {
+    test(`${id}: the compile step keeps only the source, and the run command runs that source file`, () => {
+      const lang = getLanguage(id);
+      const source = lang.sourceFileName("print(1)\n");
+      expect(lang.selectArtifacts(source, [source, "stray.txt"])).toEqual([source]);
+      const { argv } = lang.runCommand(source, { cpuTimeLimitMs: 1000, wallTimeLimitMs: 3000, memoryLimitKib: 65536, processLimit: 4, outputLimitBytes: 1024, fileSizeLimitKib: 1024 });
+      expect(argv.at(-1)).toBe(source);
+    });
+  }
 });

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { and, asc, count, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { problems, submissions, submissionTests, type SubmissionStatus, type Verdict } from "../../db/schema.ts";
-import { capUtf8, runProgram } from "../../isolate/exec.ts";
+import { capUtf8 } from "../../isolate/exec.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
 import type { SandboxBackend } from "../../isolate/types.ts";
 import type { Config } from "../config.ts";
@@ -24,7 +24,7 @@ import { CompileCache } from "./compile-cache.ts";
 import { JudgeConsumer } from "./consumer.ts";
 import { JudgeEvents } from "./events.ts";
 import { DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "./limits.ts";
-import { compileCached, reportedTimeMs, retryOnSandboxFailure, runOptions } from "./pipeline.ts";
+import { compileAndRun, reportedTimeMs } from "./pipeline.ts";
 import { JudgeQueue, newOwnerId } from "./queue.ts";
 import { decideVerdict, type TestVerdict } from "./verdict.ts";
 
@@ -165,10 +165,11 @@ export class JudgeService {
     this.log.info("judge: consuming the queue", { owner: this.queue.owner, concurrency: this.config.SANDBOX_POOL_SIZE });
   }
 
-  /** Stops the consumer; jobs in progress go back to the queue. */
+  /** Stops the consumer (jobs in progress go back to the queue) and waits for compile-cache writes. */
   async stop(): Promise<void> {
     await this.consumer?.stop();
     this.consumer = null;
+    await this.cache.settled();
   }
 
   private requireBackend(): SandboxBackend {
@@ -218,31 +219,28 @@ export class JudgeService {
     try {
       const box = await backend.acquire();
       try {
-        const compiled = await compileCached(this.cache, box, input.language, input.code, this.log);
-        if (compiled.kind === "ce") {
+        const step = await compileAndRun(
+          this.cache,
+          box,
+          input.language,
+          input.code,
+          { stdin: input.input, timeLimitMs, memoryLimitKib },
+          this.log,
+        );
+        if (step.kind === "ce") {
           throw new AppError("COMPILATION_ERROR", {
             message: "Compilation error: the compiler rejected the program",
-            details: { compileOutput: compiled.diagnostics },
+            details: { compileOutput: step.diagnostics },
           });
         }
-        if (compiled.kind === "ie") {
-          this.log.warn("judge: sandbox failure while compiling a run", { detail: compiled.detail });
+        if (step.kind === "ie") {
+          this.log.warn("judge: sandbox failure during a run", { detail: step.detail });
           return internalErrorRun(input.expectedOutput !== undefined, false);
         }
-        const result = await retryOnSandboxFailure(
-          () =>
-            runProgram(box, input.language, {
-              entry: compiled.entry.sourceFile,
-              // Compiled in this very box: the artifacts are already there.
-              artifacts: compiled.cached ? compiled.entry.files : undefined,
-              stdin: input.input,
-              ...runOptions(input.language, timeLimitMs, memoryLimitKib),
-            }),
-          (r) => r,
-          (message, attempt) => this.log.warn("judge: sandbox failure, retrying the run", { attempt, message }),
-        );
+        const { result } = step;
         const hasExpected = input.expectedOutput !== undefined;
         const { verdict } = decideVerdict(result, input.expectedOutput ?? "", checker);
+        // A run still ending in XX after the retries is IE here (decideVerdict), never a user verdict.
         if (verdict === "IE") this.log.warn("judge: sandbox failure during a run", { detail: result.message });
         const output = capUtf8(result.stdout, RUN_OUTPUT_RETURN_MAX_BYTES);
         const response: RunResponse = {
@@ -253,7 +251,7 @@ export class JudgeService {
           timeMs: reportedTimeMs(result),
           memoryKib: result.memoryKib,
           outputTruncated: result.stdoutTruncated || output.length !== result.stdout.length,
-          compileCached: compiled.cached,
+          compileCached: step.cached,
         };
         if (hasExpected) response.correct = verdict === "AC";
         return response;

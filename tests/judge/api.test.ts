@@ -8,7 +8,9 @@ import { createApp } from "../../src/app.ts";
 import { JudgeService } from "../../src/judge/service.ts";
 import { request, signUp } from "../api.ts";
 import { createTestServices, type TestServices } from "../services.ts";
-import { judgeConfig, preparePch, silentLog } from "./fixtures.ts";
+import { sql } from "drizzle-orm";
+import type { Logger } from "../../src/log.ts";
+import { captureLog, countingBackend, judgeConfig, preparePch, silentLog } from "./fixtures.ts";
 
 // Judging through the real sandbox on a shared 2-core machine: generous per-test bound.
 setDefaultTimeout(60_000);
@@ -28,10 +30,13 @@ interface JudgeApp {
 const opened: JudgeApp[] = [];
 
 /** A full app (REST + tRPC) with its own database and judge over the shared sandbox. */
-async function judgeApp(env: Record<string, string> = {}, opts: { start?: boolean; sandbox?: SandboxSelection } = {}): Promise<JudgeApp> {
+async function judgeApp(
+  env: Record<string, string> = {},
+  opts: { start?: boolean; sandbox?: SandboxSelection; log?: Logger } = {},
+): Promise<JudgeApp> {
   const sb = opts.sandbox ?? sandbox;
-  const t = await createTestServices({ env: { SANDBOX_POOL_SIZE: "2", ...env }, sandbox: sb });
-  const judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox: sb, cacheDir: join(t.dir, "cache"), pollMs: 100 });
+  const t = await createTestServices({ env: { SANDBOX_POOL_SIZE: "2", ...env }, sandbox: sb, ...(opts.log ? { log: opts.log } : {}) });
+  const judge = await JudgeService.create({ config: t.config, db: t.services.db, log: opts.log ?? silentLog, sandbox: sb, cacheDir: join(t.dir, "cache"), pollMs: 100 });
   t.services.judge = judge;
   if (opts.start !== false) await judge.start();
   const app = createApp(t.services);
@@ -194,6 +199,30 @@ describe("POST /api/compiler", () => {
   });
 });
 
+describe("POST /api/compiler, Python in one sandbox start", () => {
+  test("a fresh Run is one start; Submit of the same code then needs no syntax check; a syntax error is still a 400", async () => {
+    const counting = countingBackend(sandbox.backend!);
+    const a = await judgeApp({}, { sandbox: { ...sandbox, backend: counting } });
+    const me = await signUp(a.app);
+    const p = await createProblem(a, me.token);
+    const code = `${PY_ADD_ONE}# ${crypto.randomUUID()}\n`;
+    const compilesBefore = a.judge.cache.stats.compiles;
+    const startsBefore = counting.starts;
+    const run = await request(a.app, "POST", "/api/compiler", { token: me.token, body: { language: "py", code, input: "1\n", expectedOutput: "2\n" } });
+    expect(run.body).toMatchObject({ output: "2\n", correct: true, verdict: "AC", compileCached: false });
+    expect(counting.starts - startsBefore).toBe(1);
+    const sub = await request(a.app, "POST", "/api/submissions", { token: me.token, body: { problemId: p._id, code, language: "py" } });
+    expect(`${sub.status} ${sub.body.verdict}`).toBe("201 AC");
+    // Judging ran the sample and two hidden tests, and no syntax check: 1 + 3 starts in all.
+    expect(counting.starts - startsBefore).toBe(4);
+    expect(a.judge.cache.stats.compiles - compilesBefore).toBe(1);
+    const bad = await request(a.app, "POST", "/api/compiler", { token: me.token, body: { language: "py", code: "print(1)\nif True\n", input: "" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain("Compilation error");
+    expect(bad.body.compileOutput).toContain("SyntaxError");
+  });
+});
+
 describe("limits and availability", () => {
   test("per-user run rate limit: 429 with Retry-After; other users unaffected", async () => {
     const a = await judgeApp({ RUN_RATE_PER_MINUTE: "2" });
@@ -239,6 +268,27 @@ describe("limits and availability", () => {
     const p = await createProblem(a, me.token);
     const sub = await request(a.app, "POST", "/api/submissions", { token: me.token, body: { problemId: p._id, code: "print(2)", language: "py" } });
     expect(sub.status).toBe(503);
+  });
+
+  test("Submit: 401 signed out, 400 naming the field on bad input, cookie session accepted", async () => {
+    const a = await judgeApp({}, { start: false });
+    const me = await signUp(a.app);
+    const p = await createProblem(a, me.token);
+    const ok = { problemId: p._id, code: "print(2)", language: "py" };
+    expect((await request(a.app, "POST", "/api/submissions", { body: ok })).status).toBe(401);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...ok, problemId: undefined }, "problemId"],
+      [{ ...ok, language: "rust" }, "language"],
+      [{ ...ok, code: undefined }, "code"],
+      [{ ...ok, code: "#".repeat(64 * 1024 + 1) }, "code"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await request(a.app, "POST", "/api/submissions?wait=false", { token: me.token, body });
+      expect(`${res.status} ${res.body.field}`).toBe(`400 ${field}`);
+    }
+    const viaCookie = await request(a.app, "POST", "/api/submissions?wait=false", { cookie: me.cookie, body: ok });
+    expect(viaCookie.status).toBe(202);
+    expect(viaCookie.body.status).toBe("queued");
   });
 
   test("submitting to an unknown problem: 404", async () => {
@@ -327,6 +377,48 @@ describe("POST /api/submissions", () => {
     expect(everything).not.toContain("secret-expected");
     expect(everything).not.toContain("90210");
     expect(everything).not.toContain("90211");
+  });
+
+  test("hidden tests' data reaches no log line and no stored submission field, on AC, WA and RE", async () => {
+    const log = captureLog();
+    const b = await judgeApp({}, { log });
+    const me = await signUp(b.app);
+    const secret = `zebra-${crypto.randomUUID()}`;
+    // Echoes its input to stdout and stderr; crashes (exit 3) on input containing "crash".
+    const program = [
+      "import sys",
+      "data = sys.stdin.read()",
+      "sys.stderr.write('stderr:' + data)",
+      "print(int(data.split()[0]) + 1)",
+      "print('stdout:' + data)",
+      "if 'crash' in data: sys.exit(3)",
+      "",
+    ].join("\n");
+    const hidden = (n: number, extra: string) => ({ input: `${n} ${secret}-${extra}\n`, expectedOutput: `${n + 1}\nstdout:${n} ${secret}-${extra}\n` });
+    const withCrash = await createProblem(b, me.token, {
+      hiddenTestCases: [hidden(5, "pass"), { ...hidden(6, "crash"), expectedOutput: `7\n${secret}-expected\n` }],
+      sampleInput: "1 sample\n",
+      sampleOutput: "2\nstdout:1 sample\n",
+    });
+    const withWrong = await createProblem(b, me.token, {
+      hiddenTestCases: [hidden(8, "pass"), { input: `9 ${secret}-wrong\n`, expectedOutput: `${secret}-expected-wrong\n` }],
+      sampleInput: "1 sample\n",
+      sampleOutput: "2\nstdout:1 sample\n",
+    });
+    const re = await request(b.app, "POST", "/api/submissions", { token: me.token, body: { problemId: withCrash._id, code: program, language: "py" } });
+    const wa = await request(b.app, "POST", "/api/submissions", { token: me.token, body: { problemId: withWrong._id, code: program, language: "py" } });
+    expect(re.body.tests.map((x: { verdict: string }) => x.verdict)).toEqual(["AC", "AC", "RE"]);
+    expect(wa.body.tests.map((x: { verdict: string }) => x.verdict)).toEqual(["AC", "AC", "WA"]);
+    // Something was logged (the consumer's start at least), none of it hidden data.
+    expect(log.lines.length).toBeGreaterThan(0);
+    expect(log.text()).not.toContain(secret);
+    // Stored rows: every column of the submissions and their per-test rows (the test cases table itself holds the data, by design).
+    const stored = await b.t.services.db.all(sql`SELECT * FROM submissions`);
+    const storedTests = await b.t.services.db.all(sql`SELECT * FROM submission_tests`);
+    expect(stored.length).toBe(2);
+    expect(storedTests.length).toBe(6);
+    expect(JSON.stringify([stored, storedTests])).not.toContain(secret);
+    expect(JSON.stringify([re.body, wa.body])).not.toContain(secret);
   });
 
   test("live progress over SSE: queued → compiling → running test k of n → done", async () => {

@@ -1,6 +1,7 @@
 // A judge process killed (SIGKILL) in the middle of judging loses nothing: a
 // new worker — or a restarted web server — re-queues the abandoned job at
-// start and judges it to a verdict. Real processes (`bun src/worker.ts`,
+// start and judges it to a verdict; so does a web server killed while judging
+// submissions sent through its REST door. Real processes (`bun src/worker.ts`,
 // `bun src/server.ts`), the real sandbox and one shared libSQL file.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
@@ -10,13 +11,46 @@ import { asc, eq } from "drizzle-orm";
 import type { Subprocess } from "bun";
 import { submissions, submissionTests } from "../../db/schema.ts";
 import { createTestDb } from "../db.ts";
+import { problemBody, request, signUp } from "../api.ts";
 import { eventually, insertProblem, insertUser, JUDGE_TEST_BOX_ID_START, preparePch, SHARED_DATA_DIR } from "./fixtures.ts";
 
 setDefaultTimeout(90_000);
 
 const ROOT = join(import.meta.dir, "..", "..");
-/** Port of the restarted web server (the judge's range is 3500-3599). */
-const SERVER_PORT = 3541;
+/** Ports of this file's web servers: the first free one from here up (the judge's range is 3500-3599). */
+const FIRST_SERVER_PORT = 3541;
+const LAST_SERVER_PORT = 3569;
+
+/**
+ * The first port of [FIRST_SERVER_PORT, LAST_SERVER_PORT] nothing listens on
+ * now (binding it briefly), skipping `taken`: another test run sharing the
+ * machine may hold one.
+ */
+function freePort(taken: number[] = []): number {
+  for (let port = FIRST_SERVER_PORT; port <= LAST_SERVER_PORT; port++) {
+    if (taken.includes(port)) continue;
+    try {
+      Bun.serve({ port, hostname: "127.0.0.1", fetch: () => new Response() }).stop(true);
+      return port;
+    } catch {
+      // in use: try the next
+    }
+  }
+  throw new Error(`no free port in ${FIRST_SERVER_PORT}-${LAST_SERVER_PORT}`);
+}
+
+/** `tests/api.ts` helpers over real HTTP to a spawned server (they call `app.request(path, init)`). */
+function http(port: number) {
+  return { request: (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init) } as never;
+}
+
+/** Resolves once the spawned server answers /api/health (or fails with its log). */
+async function healthy(proc: Subprocess, port: number): Promise<void> {
+  await eventually(async () => {
+    if (proc.exitCode !== null) throw new Error(`server exited ${proc.exitCode}\n--- log ---\n${logOf(proc)}`);
+    return (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status === 200;
+  }, 60_000, 100);
+}
 
 let t: Awaited<ReturnType<typeof createTestDb>>;
 const procs: Subprocess[] = [];
@@ -145,7 +179,8 @@ test("a worker killed mid-judging: the restarted web server judges the job to a 
   const worker = spawnJudge("src/worker.ts", 40);
   await killMidJudging(id, worker);
 
-  const server = spawnJudge("src/server.ts", 50, { PORT: String(SERVER_PORT), HOST: "127.0.0.1" });
+  const port = freePort();
+  const server = spawnJudge("src/server.ts", 50, { PORT: String(port), HOST: "127.0.0.1" });
   const finished = await eventually(async () => {
     const r = await rowOf(id);
     return r.status === "done" ? r : null;
@@ -155,7 +190,7 @@ test("a worker killed mid-judging: the restarted web server judges the job to a 
   expect(finished.verdict).toBe("AC");
   expect(finished.attempts).toBe(2);
   expect((await testsOf(id)).length).toBe(9);
-  const health = await fetch(`http://127.0.0.1:${SERVER_PORT}/api/health`);
+  const health = await fetch(`http://127.0.0.1:${port}/api/health`);
   expect(health.status).toBe(200);
   server.kill("SIGTERM");
   await server.exited;
@@ -181,4 +216,63 @@ test("a worker stopped with SIGTERM mid-judging gives the job back at once, unco
   expect(finished.attempts).toBe(1);
   next.kill("SIGTERM");
   await next.exited;
+});
+
+test("the web server killed while judging REST submissions: restarted, it judges every one of them", async () => {
+  const port1 = freePort();
+  const first = spawnJudge("src/server.ts", 72, { PORT: String(port1), HOST: "127.0.0.1" });
+  await healthy(first, port1);
+  const api1 = http(port1);
+  const me = await signUp(api1);
+  const created = await request(api1, "POST", "/api/problems", {
+    token: me.token,
+    body: problemBody({
+      sampleInput: "1\n",
+      sampleOutput: "2\n",
+      hiddenTestCases: Array.from({ length: 8 }, (_, i) => ({ input: `${i + 10}\n`, expectedOutput: `${i + 11}\n` })),
+    }),
+  });
+  expect([200, 201]).toContain(created.status);
+  const problemId = created.body._id as string;
+  // Three submissions, as the client sends them, against a pool of two boxes: two being judged, one queued.
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await request(api1, "POST", "/api/submissions?wait=false", {
+      token: me.token,
+      body: { problemId, code: `${SLOW_ADD_ONE}# ${i}\n`, language: "py", input: "1\n", output: "", expectedOutput: "2\n", isPassed: false },
+    });
+    expect(res.status).toBe(202);
+    ids.push(res.body.id);
+  }
+  await eventually(async () => {
+    for (const id of ids) if ((await rowOf(id)).status === "running" && (await testsOf(id)).length >= 2) return true;
+    return false;
+  }, 60_000, 20).catch((err) => {
+    throw new Error(`${err}\n--- server log ---\n${logOf(first)}`);
+  });
+  first.kill("SIGKILL");
+  await first.exited;
+  const before = await Promise.all(ids.map(rowOf));
+  expect(before.filter((r) => r.status === "done").length).toBeLessThan(3);
+  expect(before.some((r) => r.status === "running" && r.leaseOwner?.includes(`:${first.pid}:`))).toBe(true);
+
+  const port2 = freePort([port1]);
+  const second = spawnJudge("src/server.ts", 74, { PORT: String(port2), HOST: "127.0.0.1" });
+  await eventually(async () => (await Promise.all(ids.map(rowOf))).every((r) => r.status === "done"), 60_000).catch((err) => {
+    throw new Error(`${err}\n--- restarted server log ---\n${logOf(second)}`);
+  });
+  for (const id of ids) {
+    const r = await rowOf(id);
+    expect(`${r.verdict} ${r.testsPassed}/${r.testsTotal}`).toBe("AC 9/9");
+    expect((await testsOf(id)).map((x) => x.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  }
+  expect(logOf(second)).toContain("recovered abandoned jobs");
+  // The submitter sees all three in the history, served by the restarted server with the same session.
+  await healthy(second, port2);
+  const history = await request(http(port2), "GET", `/api/submissions/${problemId}`, { token: me.token });
+  expect(history.status).toBe(200);
+  expect(history.body.map((s: { _id: string }) => s._id).sort()).toEqual([...ids].sort());
+  expect(history.body.every((s: { isPassed: boolean; verdict: string }) => s.isPassed && s.verdict === "AC")).toBe(true);
+  second.kill("SIGTERM");
+  await second.exited;
 });

@@ -14,11 +14,11 @@ import { problems, testCases, users } from "../../db/schema.ts";
 import { ensurePch } from "../../isolate/pch.ts";
 import type { Box, RunRequest, RunResult, SandboxBackend } from "../../isolate/types.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
-import { createLogger } from "../../src/log.ts";
+import { createLogger, type Logger } from "../../src/log.ts";
 
 /**
  * First box id of judge tests (disjoint from the dev server's 0.. and other suites). Offsets in use:
- * golden 0, crash 20-70 (one per process), api 90; scripts/bench-judge.ts uses 3580.
+ * golden 0, run-once 10, crash 20-74 (one per process), api 90; scripts/bench-judge.ts uses 3580. Pools of 2.
  */
 export const JUDGE_TEST_BOX_ID_START = 3500;
 
@@ -32,6 +32,68 @@ export async function preparePch(): Promise<void> {
 
 /** A silent logger for services under test. */
 export const silentLog = createLogger("silent");
+
+/** One line a `captureLog` logger received. */
+export interface LoggedLine {
+  level: "debug" | "info" | "warn" | "error";
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * A logger that keeps every line (all levels) instead of printing, so a test
+ * can assert what was logged — and what never was (hidden test data).
+ * `text()` is everything as one string (messages and JSON data).
+ */
+export function captureLog(): Logger & { lines: LoggedLine[]; text(): string } {
+  const lines: LoggedLine[] = [];
+  const at = (level: LoggedLine["level"]) => (message: string, data?: Record<string, unknown>) => {
+    lines.push(data ? { level, message, data } : { level, message });
+  };
+  return {
+    lines,
+    debug: at("debug"),
+    info: at("info"),
+    warn: at("warn"),
+    error: at("error"),
+    text: () => lines.map((l) => `${l.level} ${l.message} ${l.data ? JSON.stringify(l.data) : ""}`).join("\n"),
+  };
+}
+
+/**
+ * Wraps a backend so every `box.run` (one sandbox start) is counted; boxes
+ * behave exactly as the wrapped backend's.
+ */
+export function countingBackend(inner: SandboxBackend): SandboxBackend & { starts: number } {
+  const wrapped = new Map<Box, Box>();
+  const counter = {
+    name: inner.name,
+    description: inner.description,
+    starts: 0,
+    async acquire(): Promise<Box> {
+      const box = await inner.acquire();
+      const outer: Box = {
+        id: box.id,
+        writeFile: (name, content, mode) => box.writeFile(name, content, mode),
+        readFile: (name, maxBytes) => box.readFile(name, maxBytes),
+        run: (req) => {
+          counter.starts++;
+          return box.run(req);
+        },
+        ...(box.listFiles ? { listFiles: () => box.listFiles!() } : {}),
+      };
+      wrapped.set(outer, box);
+      return outer;
+    },
+    async release(box: Box): Promise<void> {
+      const real = wrapped.get(box);
+      wrapped.delete(box);
+      await inner.release(real ?? box);
+    },
+    close: () => inner.close(),
+  };
+  return counter;
+}
 
 /**
  * Config for judge tests. `boxIdOffset` separates processes of one test (web and workers).

@@ -13,7 +13,8 @@ import { submissions } from "../../db/schema.ts";
 import { createSandbox } from "../../isolate/index.ts";
 import { JudgeService } from "../../src/judge/service.ts";
 import { createTestDb } from "../db.ts";
-import { insertProblem, insertUser, judgeConfig, preparePch, silentLog } from "./fixtures.ts";
+import { BOX_UID_BASE } from "../../isolate/backends/bwrap.ts";
+import { insertProblem, insertUser, JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch, silentLog } from "./fixtures.ts";
 
 const ROOT = import.meta.dir;
 const VERDICT = z.enum(["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "IE"]);
@@ -116,6 +117,19 @@ describe("golden verdict suite", () => {
       expect(s.testsPassed).toBe(s.tests.filter((x) => x.verdict === "AC").length);
     }, 160_000);
   }
+});
+
+// Runs here ended by TLE (busy and sleeping), MLE, OLE and crashes: none may leave
+// a live process of a box user behind (zombies waiting for init are not running).
+test("after judging, no process of the boxes' users is still alive", async () => {
+  const uids = new Set([0, 1].map((i) => BOX_UID_BASE + JUDGE_TEST_BOX_ID_START + i));
+  const ps = Bun.spawnSync(["ps", "-eo", "uid=,stat=,pid=,args="], { stdout: "pipe" });
+  const alive = ps.stdout
+    .toString()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([uid, stat]) => uid !== undefined && uids.has(Number(uid)) && !stat?.startsWith("Z"));
+  expect(alive.map((f) => f.join(" "))).toEqual([]);
 });
 
 async function ownerOf(id: string): Promise<string> {
