@@ -1,9 +1,15 @@
 /**
  * API benchmark (issue #2): GET /api/problems with 1,000 problems in the
  * database, 50 concurrent connections, against a Hono route that returns a
- * constant JSON array of the same size, in the same run and process. Prints
- * requests/second and p99 latency of both and their ratio, and replaces the
- * "API: problem list" section of docs/benchmarks.md.
+ * constant JSON array of the same size (`c.json(array)`), in the same run and
+ * process. Prints requests/second and p99 latency of both and their ratio,
+ * and replaces the "API: problem list" section of docs/benchmarks.md.
+ *
+ * Two more rows for honesty: the same JSON pre-encoded once and sent as bytes
+ * (the floor: what moving 0.9 MB per response costs here, since the list
+ * route itself sends a pre-encoded body, src/lib/json.ts), and the list as
+ * a caller who owns 10 of the problems (their hidden tests are read and
+ * spliced in per request).
  *
  * The server runs in a child process (`--serve`), so the load generator (a
  * bounded fetch loop in this process) does not share its event loop. Loopback
@@ -19,6 +25,8 @@ import { parseArgs } from "node:util";
 import { Hono } from "hono";
 
 const CONCURRENCY = 50;
+/** Measured rounds; the routes alternate within each round. */
+const ROUNDS = 3;
 const PROBLEMS = 1000;
 const root = resolve(import.meta.dir, "..");
 
@@ -71,23 +79,36 @@ async function serve(dir: string, port: number): Promise<void> {
     .insert(schema.users)
     .values({ firstName: "Bench", lastName: "Reader", email: "reader@bench", emailNormalized: "reader@bench", passwordHash: null })
     .returning();
+  const [setter] = await db
+    .insert(schema.users)
+    .values({ firstName: "Bench", lastName: "Setter", email: "setter@bench", emailNormalized: "setter@bench", passwordHash: null })
+    .returning();
   const difficulties = ["easy", "medium", "hard"] as const;
+  // Statements of distinct text, so gzip sees what real statements give it rather than 1,000 copies of one
+  // paragraph: words drawn by a fixed-seed generator from the seed problems' own statements.
+  const { SEED_PROBLEMS } = await import("../db/seed/index.ts");
+  const { Rng } = await import("../db/seed/rng.ts");
+  const vocabulary = [...new Set(SEED_PROBLEMS.flatMap((p) => `${p.description} ${p.inputFormat} ${p.outputFormat}`.split(/\s+/)).filter(Boolean))];
+  const rng = new Rng(20251121);
+  const prose = (chars: number) => {
+    const words: string[] = [];
+    for (let n = 0; n < chars; n += words.at(-1)!.length + 1) words.push(vocabulary[rng.int(0, vocabulary.length - 1)]!);
+    return words.join(" ");
+  };
   for (let start = 0; start < PROBLEMS; start += 100) {
     const rows = Array.from({ length: 100 }, (_, k) => {
       const i = start + k;
       return {
-        title: `Benchmark problem ${i + 1}: shortest paths in layered graphs`,
-        description:
-          `Problem ${i + 1}. Given a directed graph with n vertices and m weighted edges, find the length of the ` +
-          "shortest path from vertex 1 to every other vertex, or report that a vertex cannot be reached. " +
-          "Edges may repeat and may form cycles; all weights are non-negative integers.",
-        inputFormat: "The first line holds n and m. Each of the next m lines holds u, v and w.",
-        outputFormat: "n integers: the distance to each vertex, or -1 when it cannot be reached.",
+        title: `Benchmark problem ${i + 1}: ${prose(35)}`,
+        description: `Problem ${i + 1}. ${prose(240)}`,
+        inputFormat: prose(75),
+        outputFormat: prose(75),
         constraints: "1 <= n <= 100000; 0 <= m <= 200000; 0 <= w <= 10^9",
         sampleInput: "3 2\n1 2 5\n2 3 7\n",
         sampleOutput: "0 5 12\n",
         difficulty: difficulties[i % 3]!,
-        userId: author!.id,
+        // Every 100th problem is the setter's: 10 in all.
+        userId: i % 100 === 0 ? setter!.id : author!.id,
       };
     });
     const inserted = await db.insert(schema.problems).values(rows).returning({ id: schema.problems.id });
@@ -96,16 +117,21 @@ async function serve(dir: string, port: number): Promise<void> {
     );
   }
   const session = await createSession(services, reader!.id);
+  const setterSession = await createSession(services, setter!.id);
 
   const app = createApp(services);
   // The baseline: the same JSON document, held in memory, serialised per request exactly as c.json does.
   const listRes = await app.request("/api/problems", { headers: { authorization: `Bearer ${session.token}` } });
-  const constant: unknown = await listRes.json();
+  const text = await listRes.text();
+  const constant: unknown = JSON.parse(text);
+  if (JSON.stringify(constant) !== text) throw new Error("the list's body is not JSON.stringify of its value");
+  const encoded = new TextEncoder().encode(text);
   const outer = new Hono();
   outer.get("/bench/constant", (c) => c.json(constant));
+  outer.get("/bench/constant-bytes", (c) => c.body(encoded, 200, { "content-type": "application/json" }));
   outer.route("/", app);
   Bun.serve({ port, hostname: "127.0.0.1", fetch: outer.fetch });
-  console.log(`READY ${session.token} ${JSON.stringify(constant).length}`);
+  console.log(`READY ${session.token} ${setterSession.token} ${encoded.length}`);
 }
 
 interface Measurement {
@@ -163,56 +189,130 @@ async function main(): Promise<void> {
       if (done) throw new Error(`server exited before READY: ${out}`);
       out += new TextDecoder().decode(value);
     }
-    const [, token, bytes] = out.trim().split(" ");
+    const [, token, setterToken, bytes] = out.trim().split(" ");
     const base = `http://127.0.0.1:${port}`;
     const auth = { authorization: `Bearer ${token}` };
+    const setterAuth = { authorization: `Bearer ${setterToken}` };
+    const loadAtStart = loadavg();
+    const wireBytes = new Map<string, number>();
     console.log(`bench-api: ${PROBLEMS} problems, response ${bytes} bytes, ${CONCURRENCY} connections, ${requests} requests per run`);
+    console.log(`bench-api: load average at start ${loadAtStart.map((x) => x.toFixed(2)).join(", ")}`);
 
-    // Warm both paths (JIT, connection pool), then alternate two measured rounds.
-    await load(`${base}/bench/constant`, auth, 300, 10);
-    await load(`${base}/api/problems`, auth, 300, 10);
-    const constant: Measurement[] = [];
-    const list: Measurement[] = [];
-    for (let round = 0; round < 2; round++) {
-      constant.push(await load(`${base}/bench/constant`, auth, requests, seconds));
-      list.push(await load(`${base}/api/problems`, auth, requests, seconds));
+    // The c.json baseline and the floor are never compressed; the list is measured both ways:
+    // identity (like for like with the baselines) and gzip (what a browser asks for and gets).
+    const identity = { "accept-encoding": "identity" };
+    const gzip = { "accept-encoding": "gzip, deflate, br" };
+    const routes = [
+      { key: "constant", label: "constant JSON, `c.json(array)` (baseline)", url: `${base}/bench/constant`, headers: { ...auth, ...identity } },
+      { key: "bytes", label: "constant JSON pre-encoded, `c.body(bytes)` (floor)", url: `${base}/bench/constant-bytes`, headers: { ...auth, ...identity } },
+      { key: "list", label: "GET /api/problems, owns none, identity", url: `${base}/api/problems`, headers: { ...auth, ...identity } },
+      { key: "gzip", label: "GET /api/problems, owns none, gzip", url: `${base}/api/problems`, headers: { ...auth, ...gzip } },
+      { key: "owner", label: "GET /api/problems, owns 10 (never compressed)", url: `${base}/api/problems`, headers: { ...setterAuth, ...gzip } },
+    ] as const;
+    for (const r of routes) {
+      const res = await fetch(r.url, { headers: r.headers, decompress: false } as RequestInit);
+      const wire = (await res.arrayBuffer()).byteLength;
+      const encoding = res.headers.get("content-encoding") ?? "identity";
+      console.log(`bench-api: ${r.label}: ${res.status}, ${encoding}, ${wire} bytes on the wire`);
+      if (res.status !== 200) throw new Error(`${r.label}: HTTP ${res.status}`);
+      if ((r.key === "gzip") !== (encoding === "gzip")) throw new Error(`${r.label}: unexpected content-encoding ${encoding}`);
+      wireBytes.set(r.key, wire);
     }
-    const mean = (ms: Measurement[], k: "rps" | "p99Ms" | "p50Ms") => ms.reduce((s, m) => s + m[k], 0) / ms.length;
-    const errors = [...constant, ...list].reduce((s, m) => s + m.errors, 0);
+    // Warm every path (JIT, connection pool), then alternate two measured rounds.
+    for (const r of routes) await load(r.url, r.headers, 300, 10);
+    const runs = new Map<string, Measurement[]>(routes.map((r) => [r.key, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const r of routes) runs.get(r.key)!.push(await load(r.url, r.headers, requests, seconds));
+    }
+    const loadAtEnd = loadavg();
+    const errors = [...runs.values()].flat().reduce((s, m) => s + m.errors, 0);
     if (errors) throw new Error(`${errors} requests failed`);
-    const c = { rps: mean(constant, "rps"), p50: mean(constant, "p50Ms"), p99: mean(constant, "p99Ms") };
-    const l = { rps: mean(list, "rps"), p50: mean(list, "p50Ms"), p99: mean(list, "p99Ms") };
+    // Medians over the rounds: other work on these cores comes in bursts that a mean would smear over every row.
+    const median = (ms: Measurement[], k: "rps" | "p99Ms" | "p50Ms") => {
+      const xs = ms.map((m) => m[k]).sort((a, b) => a - b);
+      return xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2;
+    };
+    const stat = (key: string) => {
+      const ms = runs.get(key)!;
+      return { rps: median(ms, "rps"), p50: median(ms, "p50Ms"), p99: median(ms, "p99Ms") };
+    };
+    const c = stat("constant");
+    const floor = stat("bytes");
+    const l = stat("list");
+    const o = stat("owner");
+    const g = stat("gzip");
     const ratio = l.rps / c.rps;
     const fmt = (n: number) => n.toFixed(1);
-    console.log(`constant JSON route : ${fmt(c.rps)} req/s, p50 ${fmt(c.p50)} ms, p99 ${fmt(c.p99)} ms`);
-    console.log(`GET /api/problems   : ${fmt(l.rps)} req/s, p50 ${fmt(l.p50)} ms, p99 ${fmt(l.p99)} ms`);
-    console.log(`ratio               : ${(ratio * 100).toFixed(1)}% of the constant route (target >= 40%); list p99 target < 25 ms`);
+    const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+    for (const r of routes) {
+      const m = stat(r.key);
+      console.log(`${r.label.padEnd(52)}: ${fmt(m.rps)} req/s, p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms`);
+    }
+    console.log(
+      `ratio: list ${pct(ratio)} of the c.json baseline (target >= 40%), ${pct(l.rps / floor.rps)} of the pre-encoded floor, ` +
+        `gzip ${pct(g.rps / c.rps)}; list p99 ${fmt(l.p99)} ms identity, ${fmt(g.p99)} ms gzip (target < 25 ms)`,
+    );
+    console.log(`bench-api: load average at end ${loadAtEnd.map((x) => x.toFixed(2)).join(", ")}`);
 
     if (!args["no-write"]) {
       const cpu = cpus()[0]?.model ?? "unknown CPU";
+      const ms = (rps: number) => fmt((CONCURRENCY / rps) * 1000);
+      // How much longer the tail is than the mean, for a route that does nothing but send (Little's law gives the mean).
+      const tail = floor.p99 / ((CONCURRENCY / floor.rps) * 1000);
+      const needRps = CONCURRENCY / (0.025 / tail);
       const section = [
         "## API: problem list (scripts/bench-api.ts)",
         "",
-        `GET /api/problems with ${PROBLEMS} problems (response ${bytes} bytes, signed-in reader who owns none), ` +
-          `${CONCURRENCY} concurrent connections over loopback, against a Hono route returning the same JSON array ` +
-          "from memory, in the same run. Load generator: a bounded fetch loop in a separate Bun process; " +
-          `${requests} requests per measured run, two alternating rounds after a warm-up, means reported.`,
+        `GET /api/problems with ${PROBLEMS} problems (${bytes} bytes of JSON), ${CONCURRENCY} concurrent connections over ` +
+          "loopback, against a Hono route returning the same JSON array from memory with `c.json` (the issue's baseline), " +
+          "in the same run and server process. Load generator: a bounded fetch loop in a separate Bun process on the same " +
+          `two cores; ${requests} requests per measured run, ${ROUNDS} alternating rounds after a warm-up, medians reported. ` +
+          `Bytes on the wire: identity ${wireBytes.get("list")}, gzip ${wireBytes.get("gzip")} (statements are words drawn ` +
+          "at random from the seed problems' statements, so they compress about as real text does, not as 1,000 copies).",
         "",
         "| route | requests/s | p50 (ms) | p99 (ms) |",
         "| --- | ---: | ---: | ---: |",
-        `| constant JSON (baseline) | ${fmt(c.rps)} | ${fmt(c.p50)} | ${fmt(c.p99)} |`,
-        `| GET /api/problems | ${fmt(l.rps)} | ${fmt(l.p50)} | ${fmt(l.p99)} |`,
+        ...routes.map((r) => {
+          const m = stat(r.key);
+          return `| ${r.label} | ${fmt(m.rps)} | ${fmt(m.p50)} | ${fmt(m.p99)} |`;
+        }),
         "",
-        `Ratio: **${(ratio * 100).toFixed(1)}%** of the baseline's throughput (target >= 40%); ` +
-          `list p99 **${fmt(l.p99)} ms** (target < 25 ms).`,
+        `Throughput target (>= 40% of the \`c.json\` baseline): **${pct(ratio)}** like for like (identity), ` +
+          `${pct(g.rps / c.rps)} with gzip; ${pct(l.rps / floor.rps)} of the pre-encoded floor; a caller owning 10 of ` +
+          `the problems: ${pct(o.rps / c.rps)}. p99 target (< 25 ms): **${fmt(l.p99)} ms** identity, **${fmt(g.p99)} ms** gzip` +
+          `${Math.min(l.p99, g.p99) < 25 ? "" : ": not met"}.`,
         "",
-        "On p99: with 50 requests always in flight, mean latency is 50 / throughput (Little's law), so a p99 under " +
-          "25 ms needs more than 2,000 responses of this size per second (about 1.8 GB/s of JSON) from two cores that " +
-          `also run the load generator; the constant route's own p99 is ${fmt(c.p99)} ms. The ratio is the meaningful figure ` +
-          `here: at saturation the list takes ${fmt(1000 / l.rps - 1000 / c.rps)} ms more per request than serialising the same ` +
-          "JSON (session check, revision read, caller).",
+        "How: the public list is cached per problem revision (docs/decisions/024-problem-list-cache.md) and encoded " +
+          "once per revision, as JSON bytes and as gzip (src/lib/json.ts); a token's signature is verified once per " +
+          "process (src/auth/session.ts). A request then costs the session row read (one primary-key join), one " +
+          "revision read and sending the bytes. That is why the list outruns the `c.json` baseline, which serialises " +
+          "0.9 MB per request; the pre-encoded row is the fair floor for an uncompressed answer. An owner's list splices " +
+          "their hidden tests into the cached bytes per request and is sent uncompressed.",
         "",
-        `Load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(", ")} (other work shares these cores; figures are noisy).`,
+        `On p99: with ${CONCURRENCY} requests always in flight, mean latency = ${CONCURRENCY} / throughput (Little's law). ` +
+          `In this run the tail is ${tail.toFixed(1)}× the mean even for the pre-encoded constant (mean ${ms(floor.rps)} ms, ` +
+          `p99 ${fmt(floor.p99)} ms), so a p99 under 25 ms needs a mean under ${fmt(25 / tail)} ms: more than ` +
+          `${Math.round(needRps)} responses per second, ${((needRps * Number(bytes)) / 1e9).toFixed(1)} GB/s of ` +
+          `${(Number(bytes) / 1e6).toFixed(2)} MB bodies through loopback, from one server thread to a client on the same ` +
+          `two cores. The most this machine moved here is the floor's ${fmt(floor.rps)} responses per second. ` +
+          (Math.min(l.p99, g.p99) < 25
+            ? "The p99 target was met in this run. "
+            : floor.p99 >= 25
+              ? "So at this concurrency the p99 target is out of reach here for any route that sends this body, the " +
+                "constant included; it is a property of moving ~1 MB per response on two shared cores, not of the route. "
+              : "The constant meets the p99 target and the list does not. ") +
+          `The list's own work (session row, revision read, routing, the tRPC caller) costs ` +
+          `${Math.max(0, 1e6 / l.rps - 1e6 / floor.rps).toFixed(0)} µs per request at saturation ` +
+          `(${pct(l.rps / floor.rps)} of the floor's throughput).`,
+        "",
+        `Compression on loopback: gzip answers ${pct(g.rps / l.rps)} of the identity list's throughput, because the ` +
+          "client inflates the whole body on the same two cores while the saved bytes only cross memory. It is kept " +
+          `for real networks, where ${wireBytes.get("list")} → ${wireBytes.get("gzip")} bytes is the larger effect, and costs ` +
+          "the server nothing per request (compressed once per revision).",
+        "",
+        `Load average (1, 5, 15 min) at start ${loadAtStart.map((x) => x.toFixed(2)).join(", ")}, at the end ` +
+          `${loadAtEnd.map((x) => x.toFixed(2)).join(", ")}; the benchmark's own server and client keep about 2 busy` +
+          `${loadAtStart[0]! > 1.5 ? ", and other work had been running just before the start (figures may be noisy)" : ""}.`,
         "",
         `Measured ${new Date().toISOString().slice(0, 10)} on ${availableParallelism()} cores (${cpu}), Bun ${Bun.version}. ` +
           "Reproduce: `bun scripts/bench-api.ts`.",
@@ -236,7 +336,7 @@ function writeSection(file: string, heading: string, section: string): void {
   if (start < 0) next = current.trimEnd() + "\n\n" + section;
   else {
     const after = current.indexOf("\n## ", start + heading.length);
-    next = current.slice(0, start) + section + (after < 0 ? "" : current.slice(after + 1));
+    next = current.slice(0, start) + section + (after < 0 ? "" : "\n" + current.slice(after + 1));
   }
   writeFileSync(file, next);
 }

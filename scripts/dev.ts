@@ -6,19 +6,10 @@
  * Ctrl-C stops both.
  */
 import { resolve } from "node:path";
-import { ConfigError, loadConfig, type Config } from "../src/config.ts";
+import { exitOnConfigError, loadConfig } from "../src/config.ts";
 
 const root = resolve(import.meta.dir, "..");
-let config: Config;
-try {
-  config = loadConfig(process.env);
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = await exitOnConfigError(() => loadConfig(process.env));
 
 const webPort = config.PORT;
 const apiPort = config.PORT + 1;

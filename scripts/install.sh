@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the online judge needs, only what is missing, and says what it
 # installs. Idempotent: a second run installs nothing. Shared by
-# scripts/start.sh and scripts/test.sh. Targets Debian 12 as root (or with
-# sudo); elsewhere it skips the Debian packages and says so.
+# scripts/start.sh and scripts/test.sh, which source it so that a Bun it puts
+# on PATH stays there for them. Targets Debian 12 as root (or with sudo);
+# elsewhere it skips the Debian packages and says so.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 say() { printf 'install: %s\n' "$*"; }
 
@@ -31,16 +32,50 @@ else
   say "not a Debian system: install bubblewrap, g++, a JDK, python3 and chromium yourself"
 fi
 
-# 2. Bun, from npm (Node and npm are assumed present).
-if ! command -v bun >/dev/null 2>&1; then
+# 2. Bun, from npm (Node and npm are assumed present). npm may block bun's
+#    postinstall step (it links the native binary from @oven/bun-<platform>);
+#    so the result is checked with `bun --version`, the step is run by hand
+#    once when that fails, and the script stops with a clear message otherwise.
+BUN_MIN_VERSION="1.2.0" # the text lockfile bun.lock needs Bun 1.2 or newer
+fail() { printf 'install: ERROR: %s\n' "$*" >&2; exit 1; }
+# Prints the version of the bun on PATH, or nothing (never fails: used in assignments under set -e).
+bun_version() { { bun --version 2>/dev/null | grep -Eo '^[0-9]+\.[0-9]+\.[0-9]+' | head -1; } || true; }
+# A bun installed earlier but not on PATH (npm's global bin, Bun's own installer) is used, not reinstalled.
+find_bun() {
+  command -v bun >/dev/null 2>&1 && return 0
+  local dir npm_prefix
+  npm_prefix="$(npm prefix -g 2>/dev/null || true)"
+  for dir in "${HOME:+$HOME/.bun/bin}" "${npm_prefix:+$npm_prefix/bin}"; do
+    if [ -n "$dir" ] && [ -x "$dir/bun" ]; then
+      export PATH="$dir:$PATH"
+      hash -r
+      return 0
+    fi
+  done
+  return 1
+}
+if ! find_bun; then
+  command -v npm >/dev/null 2>&1 ||
+    fail "Bun is not installed and npm is missing: install Node.js and npm (apt-get install nodejs npm) or Bun (https://bun.sh), then run this again"
   say "Bun (npm install -g bun)"
-  npm install -g bun
+  npm install -g bun || fail "npm install -g bun failed (npm's message is above)"
   hash -r
-  if ! command -v bun >/dev/null 2>&1; then
-    export PATH="$(npm prefix -g)/bin:$PATH"
-  fi
+  find_bun || fail "npm installed bun, but no bun is on PATH (looked in $(npm prefix -g)/bin too)"
 fi
-say "using $(command -v bun) $(bun --version)"
+npm_bun_dir="$(npm root -g 2>/dev/null || true)/bun"
+if [ -z "$(bun_version)" ] && [ -f "$npm_bun_dir/install.js" ] &&
+  [ "$(readlink -f "$(command -v bun)")" = "$(readlink -f "$npm_bun_dir/bin/bun.exe")" ]; then
+  say "$(command -v bun) does not run (npm skipped bun's postinstall?); running it now: node $npm_bun_dir/install.js"
+  (cd "$npm_bun_dir" && node install.js) || true
+  hash -r
+fi
+version="$(bun_version)"
+[ -n "$version" ] ||
+  fail "'$(command -v bun) --version' does not print a version, so Bun is not usable; reinstall it (npm install -g bun --allow-scripts=bun, or https://bun.sh) and run this again"
+if [ "$(printf '%s\n%s\n' "$BUN_MIN_VERSION" "$version" | sort -V | head -1)" != "$BUN_MIN_VERSION" ]; then
+  fail "Bun $version at $(command -v bun) is older than $BUN_MIN_VERSION; upgrade it (bun upgrade, or npm install -g bun) and run this again"
+fi
+say "using $(command -v bun) $version"
 
 # 3. JavaScript dependencies, exactly as locked.
 say "dependencies (bun install --frozen-lockfile)"

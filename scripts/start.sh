@@ -3,7 +3,6 @@
 # what is missing, builds the client when no build exists, runs the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ensure_bun_on_path() { command -v bun >/dev/null 2>&1 || export PATH="$(npm prefix -g)/bin:$PATH"; }
-bash scripts/install.sh
-ensure_bun_on_path
+# Sourced, not run: a Bun it installs off PATH (npm's global bin) stays on PATH here.
+source scripts/install.sh
 exec bun run start

@@ -5,20 +5,11 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ConfigError, loadConfig, type Config } from "../src/config.ts";
-import { startServer } from "../src/server.ts";
+import { exitOnConfigError, loadConfig } from "../src/config.ts";
+import { main } from "../src/server.ts";
 
 const root = resolve(import.meta.dir, "..");
-let config: Config;
-try {
-  config = loadConfig(process.env);
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = await exitOnConfigError(() => loadConfig(process.env));
 
 const dist = resolve(config.CLIENT_DIST);
 if (!existsSync(join(dist, "index.html"))) {
@@ -34,10 +25,5 @@ if (!existsSync(join(dist, "index.html"))) {
   }
 }
 
-const running = await startServer(config);
-const shutdown = async () => {
-  await running.stop();
-  process.exit(0);
-};
-process.once("SIGINT", shutdown);
-process.once("SIGTERM", shutdown);
+// The same start-up as `bun src/server.ts`: a ConfigError from start-up (e.g. AI_PROVIDER) ends with one clean message.
+await main(process.env);

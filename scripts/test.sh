@@ -4,8 +4,8 @@
 # "tests: N passed, N failed" and exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install.sh
-command -v bun >/dev/null 2>&1 || export PATH="$(npm prefix -g)/bin:$PATH"
+# Sourced, not run: a Bun it installs off PATH (npm's global bin) stays on PATH here.
+source scripts/install.sh
 
 echo "test: bun run typecheck"
 bun run typecheck

@@ -87,8 +87,36 @@ const schema = z.object({
 
 export type Config = Readonly<z.infer<typeof schema>>;
 
+/**
+ * A bad configuration value. Thrown by `loadConfig`, and by start-up code that
+ * checks combinations of keys (e.g. src/ai/service.ts: AI_PROVIDER=gemini
+ * without GEMINI_API_KEY). The message starts with the variable's name.
+ */
 export class ConfigError extends Error {
   override name = "ConfigError";
+}
+
+const CONFIG_HEADLINE = "Invalid configuration:";
+
+/**
+ * Runs a start-up step; a `ConfigError` from it ends the process with exit
+ * code 1 and one clean message naming the variable (no stack trace), e.g.
+ * `Invalid configuration:\n  GEMINI_API_KEY: required when AI_PROVIDER=gemini`.
+ * Any other error propagates unchanged.
+ * @param exit how to end the process (tests pass their own).
+ * @example const config = await exitOnConfigError(() => loadConfig(process.env));
+ */
+export async function exitOnConfigError<T>(
+  step: () => T | Promise<T>,
+  exit: (code: number) => never = (code) => process.exit(code),
+): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message.startsWith(CONFIG_HEADLINE) ? err.message : `${CONFIG_HEADLINE}\n  ${err.message}`);
+    return exit(1);
+  }
 }
 
 /**
@@ -106,7 +134,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+    throw new ConfigError(`${CONFIG_HEADLINE}\n  ${lines.join("\n  ")}`);
   }
   return Object.freeze(parsed.data);
 }

@@ -119,7 +119,7 @@ export function clientIp(c: HonoContext, trustProxy: boolean): string {
 
 /** Whether the request came over HTTPS (X-Forwarded-Proto counts only with TRUST_PROXY). */
 export function isHttps(c: HonoContext, trustProxy: boolean): boolean {
-  if (new URL(c.req.url).protocol === "https:") return true;
+  if (c.req.url.startsWith("https:")) return true;
   return trustProxy && c.req.header("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
 

@@ -1,15 +1,15 @@
 /**
  * The server's entry point. Start-up reads top to bottom: parse the config,
  * open the database, apply migrations, seed the classic problems when missing,
- * choose the sandbox, build the app, serve. A bad config stops the process
- * with one message naming the variable.
+ * choose the sandbox, set up AI review and the judge, build the app, serve.
+ * A bad config stops the process with one message naming the variable.
  */
 import { openDatabase, migrateDatabase } from "../db/index.ts";
 import { seedDatabase } from "../db/seed/index.ts";
 import { createSandbox } from "../isolate/index.ts";
 import { createApp } from "./app.ts";
 import { resolveSessionKey } from "./auth/session.ts";
-import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { exitOnConfigError, loadConfig, type Config } from "./config.ts";
 import { buildServices, type Services } from "./context.ts";
 import { createLogger } from "./log.ts";
 import { JudgeService } from "./judge/service.ts";
@@ -26,60 +26,77 @@ export interface RunningServer {
 }
 
 /**
- * Starts the whole server from a parsed config.
+ * Starts the whole server from a parsed config. On failure, whatever was
+ * already opened (database, sandbox, judge) is closed again before rethrowing.
+ * @throws ConfigError when a combination of keys is unusable (e.g. AI_PROVIDER=gemini without GEMINI_API_KEY).
  * @throws when the database cannot be opened or migrated.
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = createLogger(config.LOG_LEVEL);
-  const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
-  await migrateDatabase(db);
-  const seeded = await seedDatabase(db);
-  if (seeded.inserted) log.info(`seed: added ${seeded.inserted} classic problems`);
-  const sessionKey = resolveSessionKey(config);
-  const sandbox = await createSandbox(config, (m) => log.info(m));
-  // Judge: re-queues jobs a killed server left behind, then consumes the queue (JUDGE_IN_PROCESS).
-  const judge = await JudgeService.create({ config, db, log, sandbox });
-  if (config.JUDGE_IN_PROCESS) await judge.start();
-  const ai = createAiService({ config, db, log, sandbox: sandbox.backend });
-  const services = buildServices({ config, db, log, sessionKey, sandbox, judge, ai });
-  const app = createApp(services);
-  const server = Bun.serve({
-    port: config.PORT,
-    hostname: config.HOST,
-    fetch: app.fetch,
-    maxRequestBodySize: BUN_MAX_BODY_BYTES,
-    // Seconds without traffic before a connection closes; SSE subscriptions ping every 10 s (src/trpc/init.ts).
-    idleTimeout: 60,
-  });
-  log.info(`listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${server.port} (sandbox: ${sandbox.name})`);
-  return {
-    services,
-    server,
-    async stop() {
-      await server.stop();
-      await judge.stop();
-      await sandbox.backend?.close();
-      client.close();
-    },
-  };
-}
-
-if (import.meta.main) {
-  let config: Config;
+  const undo: (() => unknown)[] = [];
   try {
-    config = loadConfig(process.env);
+    const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
+    undo.push(() => client.close());
+    await migrateDatabase(db);
+    const seeded = await seedDatabase(db);
+    if (seeded.inserted) log.info(`seed: added ${seeded.inserted} classic problems`);
+    const sessionKey = resolveSessionKey(config);
+    const sandbox = await createSandbox(config, (m) => log.info(m));
+    undo.push(() => sandbox.backend?.close());
+    // Before the judge starts consuming: a bad AI setting (ConfigError) must stop start-up with nothing running.
+    const ai = createAiService({ config, db, log, sandbox: sandbox.backend });
+    // Judge: re-queues jobs a killed server left behind, then consumes the queue (JUDGE_IN_PROCESS).
+    const judge = await JudgeService.create({ config, db, log, sandbox });
+    undo.push(() => judge.stop());
+    if (config.JUDGE_IN_PROCESS) await judge.start();
+    const services = buildServices({ config, db, log, sessionKey, sandbox, judge, ai });
+    const app = createApp(services);
+    const server = Bun.serve({
+      port: config.PORT,
+      hostname: config.HOST,
+      fetch: app.fetch,
+      maxRequestBodySize: BUN_MAX_BODY_BYTES,
+      // Seconds without traffic before a connection closes; SSE subscriptions ping every 10 s (src/trpc/init.ts).
+      idleTimeout: 60,
+    });
+    log.info(`listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${server.port} (sandbox: ${sandbox.name})`);
+    return {
+      services,
+      server,
+      async stop() {
+        await server.stop();
+        await judge.stop();
+        await sandbox.backend?.close();
+        client.close();
+      },
+    };
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
+    for (const step of undo.reverse()) {
+      try {
+        await step();
+      } catch {
+        // Already failing: the original error is the one to report.
+      }
     }
     throw err;
   }
-  const running = await startServer(config);
+}
+
+/**
+ * `bun src/server.ts`: config from the environment, start, stop cleanly on
+ * SIGINT/SIGTERM. A ConfigError, from loadConfig or from start-up, ends the
+ * process with exit code 1 and one line naming the variable.
+ */
+export async function main(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+  const config = await exitOnConfigError(() => loadConfig(env));
+  const running = await exitOnConfigError(() => startServer(config));
   const shutdown = async () => {
     await running.stop();
     process.exit(0);
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
+  return running;
 }
+
+if (import.meta.main) await main();

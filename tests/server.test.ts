@@ -41,6 +41,66 @@ test("a bad config value stops the process with a message naming the variable", 
   expect(stderr).toContain("SESSION_SECRET: must be at least 32 characters");
 });
 
+test("a bad AI provider setting found during start-up also stops the process with one clean message", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "oj-server-"));
+  dirs.push(dir);
+  const env = {
+    PORT: "3151",
+    HOST: "127.0.0.1",
+    DATA_DIR: dir,
+    DATABASE_URL: `file:${join(dir, "app.db")}`,
+    CLIENT_DIST: join(dir, "no-client"),
+    SANDBOX: "isolate",
+    JUDGE_IN_PROCESS: "false",
+    LOG_LEVEL: "warn",
+  };
+  // Both entry points: `bun src/server.ts` and `bun run start` (scripts/start.ts).
+  const runs = [
+    { cmd: ["bun", "src/server.ts"], env: { ...env, AI_PROVIDER: "gemini" }, variable: "GEMINI_API_KEY: required when AI_PROVIDER=gemini" },
+    { cmd: ["bun", "scripts/start.ts"], env: { ...env, AI_PROVIDER: "openai" }, variable: "AI_BASE_URL: required when AI_PROVIDER=openai" },
+  ];
+  for (const run of runs) {
+    const proc = Bun.spawn(run.cmd, {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...run.env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await proc.exited).toBe(1);
+    const stderr = await new Response(proc.stderr).text();
+    expect(stderr).toContain(`Invalid configuration:\n  ${run.variable}`);
+    // One clean message: no stack trace, no "error:" dump of the thrown object.
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(stderr).not.toContain("ConfigError");
+  }
+});
+
+test("startServer rejects with the ConfigError itself (for callers other than the entry points)", async () => {
+  const { startServer } = await import("../src/server.ts");
+  const { ConfigError, loadConfig } = await import("../src/config.ts");
+  const dir = mkdtempSync(join(tmpdir(), "oj-server-"));
+  dirs.push(dir);
+  const config = loadConfig({
+    PORT: "3152",
+    HOST: "127.0.0.1",
+    DATA_DIR: dir,
+    DATABASE_URL: `file:${join(dir, "app.db")}`,
+    CLIENT_DIST: join(dir, "no-client"),
+    SANDBOX: "isolate",
+    JUDGE_IN_PROCESS: "false",
+    AI_PROVIDER: "gemini",
+    LOG_LEVEL: "silent",
+  });
+  const err = await startServer(config).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ConfigError);
+  expect((err as Error).message).toContain("GEMINI_API_KEY");
+  // Nothing was left listening on the port.
+  expect(await fetch("http://127.0.0.1:3152/api/health").then(() => "answered", () => "refused")).toBe("refused");
+});
+
 test("starts, seeds, serves the API; a restart keeps sessions and does not seed twice", async () => {
   const dir = mkdtempSync(join(tmpdir(), "oj-server-"));
   dirs.push(dir);

@@ -137,7 +137,62 @@ function sessionLookup(db: Database): ReturnType<typeof prepareLookup> {
   return q;
 }
 
-const payloadSchema = z.object({ id: z.string().min(1), sid: z.string().min(1) });
+const payloadSchema = z.object({ id: z.string().min(1), sid: z.string().min(1), exp: z.number() });
+
+/** What a token proved once its signature, algorithm and shape were checked. */
+interface VerifiedClaims {
+  id: string;
+  /** The token's session id, as signed (renewal signs it again). */
+  sid: string;
+  /** SHA-256 hex of the token's `sid`: the session row's key. */
+  sessionId: string;
+  /** The token's own expiry (`exp`), ms since the epoch. */
+  expiresAtMs: number;
+}
+
+/**
+ * Tokens whose signature already verified, per key, so a token's HMAC is
+ * checked once per process instead of on every request. Sound because
+ * verification is a pure function of (token, key): the exact same string
+ * verifies the same way every time. `exp` is still compared with the clock
+ * and the session row is still read on every request, so expiry and logout
+ * take effect at once. jose verifies through WebCrypto, whose asynchronous
+ * round trip was the largest per-request cost of an authenticated GET
+ * (scripts/bench-api.ts: about a sixth of the list route's throughput).
+ * Bounded: least recently used entries are dropped past VERIFIED_TOKENS_MAX.
+ */
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, VerifiedClaims>>();
+const VERIFIED_TOKENS_MAX = 10_000;
+
+async function verifyToken(secret: Uint8Array, token: string): Promise<VerifiedClaims | null> {
+  let cache = verifiedTokens.get(secret);
+  if (!cache) verifiedTokens.set(secret, (cache = new Map()));
+  const hit = cache.get(token);
+  if (hit) {
+    cache.delete(token);
+    if (hit.expiresAtMs <= Date.now()) return null;
+    cache.set(token, hit); // most recently used last
+    return hit;
+  }
+  let claims: z.infer<typeof payloadSchema>;
+  try {
+    const { payload } = await jwtVerify(token, await hmacKey(secret), { algorithms: ["HS256"] });
+    const parsed = payloadSchema.safeParse(payload);
+    if (!parsed.success) return null;
+    claims = parsed.data;
+  } catch {
+    return null;
+  }
+  const verified: VerifiedClaims = {
+    id: claims.id,
+    sid: claims.sid,
+    sessionId: hashSessionId(claims.sid),
+    expiresAtMs: claims.exp * 1000,
+  };
+  if (cache.size >= VERIFIED_TOKENS_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(token, verified);
+  return verified;
+}
 
 export interface ValidSession {
   user: SessionUser;
@@ -151,16 +206,9 @@ export interface ValidSession {
  * @returns null for any bad token (signature, alg, expiry, shape, revoked or expired session).
  */
 export async function validateSessionToken(services: SessionServices, token: string): Promise<ValidSession | null> {
-  let claims: z.infer<typeof payloadSchema>;
-  try {
-    const { payload } = await jwtVerify(token, await hmacKey(services.sessionKey), { algorithms: ["HS256"] });
-    const parsed = payloadSchema.safeParse(payload);
-    if (!parsed.success) return null;
-    claims = parsed.data;
-  } catch {
-    return null;
-  }
-  const sessionId = hashSessionId(claims.sid);
+  const claims = await verifyToken(services.sessionKey, token);
+  if (!claims) return null;
+  const { sessionId } = claims;
   const [row] = await sessionLookup(services.db).execute({ sessionId });
   if (!row || row.userId !== claims.id) return null;
   const now = Date.now();

@@ -1,5 +1,5 @@
 /** Accounts over REST: register, login (cookie + bearer), me, logout, throttling, token forgery. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { SignJWT, UnsecuredJWT } from "jose";
 import { sessions, users } from "../../db/schema.ts";
@@ -16,6 +16,9 @@ let clockMs = Date.now();
 
 beforeAll(async () => {
   t = await createTestServices({ now: () => clockMs });
+  // This file registers some twenty accounts from one address; the per-address registration limit (20 an
+  // hour) has its own test below with its own limiter, so the others must not run into it by accident.
+  t.services.limiters.registerByIp = new RateLimiter({ limit: 1000, windowMs: 60 * 60_000, now: () => clockMs });
   app = createApp(t.services);
 });
 afterAll(() => t.cleanup());
@@ -59,6 +62,25 @@ describe("POST /api/auth/register", () => {
     const res = await register(validAccount("  DUP@Example.COM "));
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("An account with this email already exists");
+  });
+
+  test("the 21st registration from one address within an hour is a 429 with Retry-After", async () => {
+    const saved = t.services.limiters.registerByIp;
+    t.services.limiters.registerByIp = new RateLimiter({ limit: 20, windowMs: 60 * 60_000, now: () => clockMs });
+    try {
+      for (let i = 0; i < 20; i++) expect((await register(validAccount(`farm${i}@example.com`))).status).toBe(200);
+      const res = await register(validAccount("farm20@example.com"));
+      expect(res.status).toBe(429);
+      expect(res.body.code).toBe("RATE_LIMITED");
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(Number(res.headers.get("retry-after"))).toBeLessThanOrEqual(3600);
+      // No account was created by the refused attempt.
+      expect(await t.services.db.select().from(users).where(eq(users.emailNormalized, "farm20@example.com"))).toEqual([]);
+      // A taken email still answers 409, not 429: the duplicate check comes first.
+      expect((await register(validAccount("farm0@example.com"))).status).toBe(409);
+    } finally {
+      t.services.limiters.registerByIp = saved;
+    }
   });
 
   test("malformed JSON and a non-object body are 400s naming the body", async () => {
@@ -193,6 +215,24 @@ describe("sessions: me, logout and forged tokens", () => {
     expect(res.status).toBe(401);
   });
 
+  test("with both a valid Bearer token and a valid cookie, the Bearer token decides", async () => {
+    const a = await signUp(app);
+    const b = await signUp(app);
+    const both = await request(app, "GET", "/api/auth/me", { token: a.token, cookie: b.cookie });
+    expect(both.status).toBe(200);
+    expect(both.body.user.id).toBe(a.user.id);
+    // A valid Bearer token is not spoiled by a junk cookie either.
+    const junkCookie = await request(app, "GET", "/api/auth/me", { token: b.token, cookie: "oj_session=junk" });
+    expect([junkCookie.status, junkCookie.body.user?.id]).toEqual([200, b.user.id]);
+    // An Authorization header of another scheme is explicit too: no fallback to the cookie.
+    const basic = await request(app, "GET", "/api/auth/me", { cookie: a.cookie, headers: { authorization: "Basic dXNlcjpwYXNz" } });
+    expect(basic.status).toBe(401);
+    // Logging out through the Bearer token ends that session, not the cookie's.
+    expect((await request(app, "POST", "/api/auth/logout", { token: a.token, cookie: b.cookie })).status).toBe(200);
+    expect((await request(app, "GET", "/api/auth/me", { token: a.token })).status).toBe(401);
+    expect((await request(app, "GET", "/api/auth/me", { cookie: b.cookie })).status).toBe(200);
+  });
+
   test("forged tokens are refused: alg none, wrong secret, other algorithm, expired, tampered payload, other user's id", async () => {
     const a = await signUp(app);
     const b = await signUp(app);
@@ -234,6 +274,48 @@ describe("sessions: me, logout and forged tokens", () => {
     }
     // The genuine token still works.
     expect((await request(app, "GET", "/api/auth/me", { token: a.token })).status).toBe(200);
+  });
+
+  test("a token that verified before is refused once its own exp passes, though its session row lives on", async () => {
+    const a = await signUp(app);
+    const claims = JSON.parse(Buffer.from(a.token.split(".")[1]!, "base64url").toString());
+    const key = new TextEncoder().encode(TEST_SESSION_SECRET);
+    const hourMs = 3_600_000;
+    const short = await new SignJWT({ id: a.user.id, sid: claims.sid })
+      .setProtectedHeader({ alg: "HS256" })
+      .setExpirationTime(Math.floor((Date.now() + hourMs) / 1000))
+      .sign(key);
+    // Verified (and remembered) while valid.
+    expect((await request(app, "GET", "/api/auth/me", { token: short })).status).toBe(200);
+    expect((await request(app, "GET", "/api/auth/me", { token: short })).status).toBe(200);
+    setSystemTime(new Date(Date.now() + 2 * hourMs));
+    try {
+      expect((await request(app, "GET", "/api/auth/me", { token: short })).status).toBe(401);
+      // The session itself (30 days) is still good with its own token.
+      expect((await request(app, "GET", "/api/auth/me", { token: a.token })).status).toBe(200);
+    } finally {
+      setSystemTime();
+    }
+  });
+
+  test("a token verified under one key is refused by a server with another key, even on the same database", async () => {
+    const a = await signUp(app);
+    expect((await request(app, "GET", "/api/auth/me", { token: a.token })).status).toBe(200);
+    const otherKeyApp = createApp({
+      ...t.services,
+      sessionKey: new TextEncoder().encode("a-different-secret-a-different-secret-0123"),
+    });
+    expect((await request(otherKeyApp, "GET", "/api/auth/me", { token: a.token })).status).toBe(401);
+    expect((await request(app, "GET", "/api/auth/me", { token: a.token })).status).toBe(200);
+  });
+
+  test("a signed token without exp is refused", async () => {
+    const a = await signUp(app);
+    const claims = JSON.parse(Buffer.from(a.token.split(".")[1]!, "base64url").toString());
+    const noExp = await new SignJWT({ id: a.user.id, sid: claims.sid })
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(new TextEncoder().encode(TEST_SESSION_SECRET));
+    expect((await request(app, "GET", "/api/auth/me", { token: noExp })).status).toBe(401);
   });
 
   test("logout deletes the session and clears the cookie; the old token is refused afterwards", async () => {

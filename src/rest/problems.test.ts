@@ -301,3 +301,126 @@ describe("DELETE /api/problems/:id", () => {
     expect((await request(app, "DELETE", "/api/problems/nope", { token: owner.token })).status).toBe(404);
   });
 });
+
+describe("GET /api/problems through the encoded-once list (src/lib/json.ts)", () => {
+  const listAs = async (token: string) => {
+    const res = await app.request("/api/problems", { headers: { authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    return { res, text, body: JSON.parse(text) as { _id: string; title: string; hiddenTestCases?: unknown[] }[] };
+  };
+
+  test("the body is exactly JSON.stringify of the list, for a reader and for an owner, and says it is JSON", async () => {
+    await create(owner.token, { title: "Byte check", hiddenTestCases: [{ input: SECRET_IN, expectedOutput: SECRET_OUT }] });
+    for (const who of [other, owner]) {
+      const { res, text, body } = await listAs(who.token);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toStartWith("application/json");
+      expect(text).toBe(JSON.stringify(body));
+      expect(Number(res.headers.get("content-length") ?? Buffer.byteLength(text))).toBe(Buffer.byteLength(text));
+    }
+    // The owner's copy carries the hidden tests; the shared one never does, before or after the owner's request.
+    expect((await listAs(owner.token)).text).toContain(SECRET_IN);
+    const again = await listAs(other.token);
+    expect(again.text).not.toContain(SECRET_IN);
+    expect(again.text).not.toContain("hiddenTestCases");
+  });
+
+  test("a reader's list is fresh after every write: create, update, tests replaced, direct SQL, delete", async () => {
+    const before = await listAs(other.token);
+    const p = await create(owner.token, { title: "Fresh one" });
+    const afterCreate = await listAs(other.token);
+    expect(afterCreate.body.length).toBe(before.body.length + 1);
+    expect(afterCreate.body.find((x) => x._id === p._id)?.title).toBe("Fresh one");
+
+    await request(app, "PUT", `/api/problems/${p._id}`, { token: owner.token, body: { title: "Fresh two" } });
+    expect((await listAs(other.token)).body.find((x) => x._id === p._id)?.title).toBe("Fresh two");
+
+    await request(app, "PUT", `/api/problems/${p._id}`, {
+      token: owner.token,
+      body: { hiddenTestCases: [{ input: "1\n", expectedOutput: "2\n" }, { input: "2\n", expectedOutput: "3\n" }, { input: "3\n", expectedOutput: "4\n" }] },
+    });
+    const counted = (await listAs(other.token)).body.find((x) => x._id === p._id) as { hiddenTestCount?: number };
+    expect(counted.hiddenTestCount).toBe(3);
+    // The owner sees the replaced tests at once.
+    const mine = (await listAs(owner.token)).body.find((x) => x._id === p._id)!;
+    expect(mine.hiddenTestCases).toHaveLength(3);
+
+    // As another process or an operator would write: straight to the database.
+    await t.services.db.update(problems).set({ title: "Fresh three" }).where(eq(problems.id, p._id));
+    expect((await listAs(other.token)).body.find((x) => x._id === p._id)?.title).toBe("Fresh three");
+
+    await request(app, "DELETE", `/api/problems/${p._id}`, { token: owner.token });
+    const afterDelete = await listAs(other.token);
+    expect(afterDelete.body.some((x) => x._id === p._id)).toBe(false);
+    expect(afterDelete.body.length).toBe(before.body.length);
+  });
+
+  test("compressed once for clients that accept gzip: the same JSON, Vary set; plain for the others", async () => {
+    await create(owner.token, { title: "Zip me" });
+    const plain = await app.request("/api/problems", { headers: { authorization: `Bearer ${other.token}` } });
+    const plainText = await plain.text();
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toContain("Accept-Encoding");
+    const zipped = await app.request("/api/problems", {
+      headers: { authorization: `Bearer ${other.token}`, "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("content-type")).toStartWith("application/json");
+    const raw = new Uint8Array(await zipped.arrayBuffer());
+    expect(raw.length).toBeLessThan(Buffer.byteLength(plainText));
+    expect(new TextDecoder().decode(Bun.gunzipSync(raw))).toBe(plainText);
+    const refused = await app.request("/api/problems", {
+      headers: { authorization: `Bearer ${other.token}`, "accept-encoding": "gzip;q=0, identity" },
+    });
+    expect(refused.headers.get("content-encoding")).toBeNull();
+    expect(await refused.text()).toBe(plainText);
+    // The owner's list (own hidden tests spliced in) is correct JSON whatever the client accepts.
+    const mine = await app.request("/api/problems", {
+      headers: { authorization: `Bearer ${owner.token}`, "accept-encoding": "gzip" },
+    });
+    const mineRaw = new Uint8Array(await mine.arrayBuffer());
+    const mineText = new TextDecoder().decode(mine.headers.get("content-encoding") === "gzip" ? Bun.gunzipSync(mineRaw) : mineRaw);
+    expect(JSON.parse(mineText).some((p: { hiddenTestCases?: unknown }) => Array.isArray(p.hiddenTestCases))).toBe(true);
+  });
+
+  test("a session renewed by the list request still gets its new cookie and X-Session-Token", async () => {
+    const { sessions } = await import("../../db/schema.ts");
+    const { hashSessionId } = await import("../auth/session.ts");
+    const u = await signUp(app);
+    const sid = JSON.parse(Buffer.from(u.token.split(".")[1]!, "base64url").toString()).sid;
+    await t.services.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 86_400_000) })
+      .where(eq(sessions.id, hashSessionId(sid)));
+    const res = await request(app, "GET", "/api/problems", { token: u.token });
+    expect(res.status).toBe(200);
+    const renewed = res.headers.get("x-session-token");
+    expect(renewed).toBeTruthy();
+    expect(res.headers.getSetCookie().find((c) => c.startsWith("oj_session="))).toContain(renewed!);
+  });
+});
+
+describe("bad ids and bodies are 400s naming the field", () => {
+  test("an id longer than 64 characters on every :id route", async () => {
+    const long = "x".repeat(65);
+    const cases = [
+      await request(app, "GET", `/api/problems/${long}`),
+      await request(app, "PUT", `/api/problems/${long}`, { token: owner.token, body: { title: "T" } }),
+      await request(app, "DELETE", `/api/problems/${long}`, { token: owner.token }),
+    ];
+    for (const res of cases) expect([res.status, res.body.field, res.body.code]).toEqual([400, "id", "BAD_INPUT"]);
+    const history = await request(app, "GET", `/api/submissions/${long}`, { token: owner.token });
+    expect([history.status, history.body.field]).toEqual([400, "problemId"]);
+  });
+
+  test("PUT and POST with malformed JSON or a non-object body", async () => {
+    const p = await create(owner.token);
+    const put = await request(app, "PUT", `/api/problems/${p._id}`, { token: owner.token, rawBody: "{title:" });
+    expect([put.status, put.body.field]).toEqual([400, "body"]);
+    const post = await request(app, "POST", "/api/problems", { token: owner.token, rawBody: '"just a string"' });
+    expect([post.status, post.body.field]).toEqual([400, "body"]);
+    // Unchanged by the failed update.
+    expect((await request(app, "GET", `/api/problems/${p._id}`)).body.__v).toBe(0);
+  });
+});

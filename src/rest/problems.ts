@@ -5,11 +5,13 @@
  */
 import { Hono } from "hono";
 import { call, jsonBody, type AppEnv } from "./call.ts";
+import { sendJson } from "../lib/json.ts";
 
 // Bodies are unvalidated JSON: `as never` hands them to the procedure, whose zod input validates them.
 
 export const problemsRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => c.json(await call(c, (api) => api.problems.list())))
+  // sendJson: the shared public list is serialised once per change, not per request (src/lib/json.ts).
+  .get("/", async (c) => sendJson(c, await call(c, (api) => api.problems.list())))
   .post("/", async (c) => c.json(await call(c, async (api) => api.problems.create((await jsonBody(c)) as never)), 201))
   .get("/:id", async (c) => c.json(await call(c, (api) => api.problems.byId({ id: c.req.param("id") }))))
   .put("/:id", async (c) =>

@@ -129,4 +129,17 @@ describe("the problem list cache", () => {
     await createCaller(ctxFor(owner)).problems.delete({ id: p._id });
     expect((await list()).some((x) => x._id === p._id)).toBe(false);
   });
+
+  test("requests that arrive together after a write share one rebuild (the same array), and a later write makes a new one", async () => {
+    const { publicProblemList } = await import("./problems.ts");
+    const owner = await newUser("herd-owner@example.com");
+    await createCaller(ctxFor(owner)).problems.create(input);
+    const burst = await Promise.all(Array.from({ length: 8 }, () => publicProblemList(t.services.db)));
+    expect(new Set(burst).size).toBe(1);
+    expect(await publicProblemList(t.services.db)).toBe(burst[0]!);
+    await createCaller(ctxFor(owner)).problems.create({ ...input, title: "Another" });
+    const after = await publicProblemList(t.services.db);
+    expect(after).not.toBe(burst[0]!);
+    expect(after.length).toBe(burst[0]!.length + 1);
+  });
 });

@@ -10,6 +10,7 @@ import { newId } from "../../../db/ids.ts";
 import { problems, revisions, testCases } from "../../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { formatBytes, idField, requiredBlock, requiredText, utf8Bytes } from "../../lib/fields.ts";
+import { shareJson } from "../../lib/json.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 /** Size limits (issue #2): title in characters, the rest in UTF-8 bytes. */
@@ -188,7 +189,8 @@ export async function getLiveProblem(db: Database, id: string): Promise<ProblemR
 interface ListCache {
   /** `revisions('problems')` when `shapes` was read. */
   key: string;
-  shapes: readonly Readonly<ProblemShape>[];
+  /** Shared by every request that finds this key, the ones arriving while it is still being read included. */
+  shapes: Promise<readonly Readonly<ProblemShape>[]>;
 }
 const listCaches = new WeakMap<Database, ListCache>();
 const revisionQueries = new WeakMap<Database, ReturnType<typeof prepareRevision>>();
@@ -203,6 +205,7 @@ function prepareRevision(db: Database) {
  * test cases, by any writer in any process; one primary-key read per call
  * compares it. The revision is read before the rows, so a write racing a
  * rebuild costs one more rebuild, never a stale answer after the write.
+ * Concurrent callers that see the same new revision share one rebuild.
  * Why: docs/decisions/024-problem-list-cache.md. The shapes are shared between
  * requests: never mutate them (copy, as `list` does for the owner's tests).
  */
@@ -217,14 +220,40 @@ export async function publicProblemList(db: Database): Promise<readonly Readonly
   const key = rev ? String(rev.value) : `uncached:${Math.random()}`;
   const cached = listCaches.get(db);
   if (cached?.key === key) return cached.shapes;
+  // One read per revision: requests that arrive while it runs (a burst right after a write) wait for it
+  // instead of each reading 1,000 rows and each getting its own copy to serialise.
+  const entry: ListCache = { key, shapes: readPublicShapes(db) };
+  listCaches.set(db, entry);
+  entry.shapes.catch(() => {
+    if (listCaches.get(db) === entry) listCaches.delete(db);
+  });
+  return entry.shapes;
+}
+
+async function readPublicShapes(db: Database): Promise<readonly Readonly<ProblemShape>[]> {
   const [rows, counts] = await Promise.all([
     db.select().from(problems).where(isNull(problems.deletedAt)).orderBy(asc(problems.createdAt), asc(problems.id)),
     countTests(db),
   ]);
   // Not Object.freeze'd: JSC serialises frozen objects several times slower; `readonly` types guard them instead.
-  const shapes: readonly Readonly<ProblemShape>[] = rows.map((r) => toShape(r, counts.get(r.id) ?? 0));
-  listCaches.set(db, { key, shapes });
-  return shapes;
+  // shareJson: the REST door serialises this array (and each shape) once, not per request (src/lib/json.ts).
+  return shareJson(rows.map((r) => toShape(r, counts.get(r.id) ?? 0)));
+}
+
+/** Each owner's problem ids in one cached list, indexed once per list (the list route asks on every request). */
+const ownersIndex = new WeakMap<readonly Readonly<ProblemShape>[], Map<string, string[]>>();
+function ownProblemIds(shapes: readonly Readonly<ProblemShape>[], userId: string): string[] {
+  let index = ownersIndex.get(shapes);
+  if (!index) {
+    index = new Map();
+    for (const p of shapes) {
+      const ids = index.get(p.user);
+      if (ids) ids.push(p._id);
+      else index.set(p.user, [p._id]);
+    }
+    ownersIndex.set(shapes, index);
+  }
+  return index.get(userId) ?? [];
 }
 
 async function countTests(db: Database, problemIds?: string[]): Promise<Map<string, number>> {
@@ -254,7 +283,7 @@ export const problemsRouter = router({
    */
   list: protectedProcedure.query(async ({ ctx }): Promise<ProblemShape[]> => {
     const shapes = await publicProblemList(ctx.db);
-    const ownIds = shapes.filter((p) => p.user === ctx.user.id).map((p) => p._id);
+    const ownIds = ownProblemIds(shapes, ctx.user.id);
     if (!ownIds.length) return shapes as ProblemShape[];
     const own = new Map<string, HiddenTestCase[]>(ownIds.map((id) => [id, []]));
     const tests = await ctx.db

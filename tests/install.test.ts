@@ -1,0 +1,131 @@
+/**
+ * scripts/install.sh's Bun step on a machine without Bun (what CI may be):
+ * npm installs it, a second run installs nothing, a bun that does not run
+ * stops the script with a clear message, and sourcing the script (as
+ * start.sh and test.sh do) leaves the new bun on PATH.
+ *
+ * The script runs for real, in a scratch project, with a PATH that holds no
+ * bun. npm, dpkg-query and apt-get are small stand-ins (the real ones would
+ * reach the network and change the system): the fake npm "installs" Bun by
+ * linking the real bun binary into its global prefix, as `npm install -g bun`
+ * does, and logs every call.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const bash = Bun.which("bash")!;
+const realBun = process.execPath;
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Tools install.sh and the stand-ins use, linked from the real system. */
+const TOOLS = ["dirname", "grep", "head", "sort", "readlink", "id", "mkdir", "ln", "cat", "printf", "env"];
+
+function script(path: string, body: string): void {
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+}
+
+interface Sandbox {
+  dir: string;
+  project: string;
+  prefix: string;
+  npmLog: string;
+  env: Record<string, string>;
+}
+
+/** A scratch project with scripts/install.sh, and a PATH of real tools plus the stand-ins (no bun). */
+function sandbox(opts: { npm?: boolean; bunBinary?: string } = {}): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), "oj-install-"));
+  dirs.push(dir);
+  const project = join(dir, "project");
+  mkdirSync(join(project, "scripts"), { recursive: true });
+  copyFileSync(join(root, "scripts", "install.sh"), join(project, "scripts", "install.sh"));
+  // No dependencies: `bun install --frozen-lockfile` succeeds offline.
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "scratch", private: true }));
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  for (const tool of TOOLS) {
+    const real = Bun.which(tool);
+    if (real) symlinkSync(real, join(bin, tool));
+  }
+  const prefix = join(dir, "npm-global");
+  const npmLog = join(dir, "npm.log");
+  script(join(bin, "dpkg-query"), "printf 'install ok installed'");
+  script(join(bin, "apt-get"), 'echo "apt-get must not run: every package is installed" >&2; exit 1');
+  if (opts.npm !== false) {
+    script(
+      join(bin, "npm"),
+      `echo "$*" >> "${npmLog}"
+case "$1 $2" in
+  "prefix -g") echo "${prefix}" ;;
+  "root -g") echo "${prefix}/lib/node_modules" ;;
+  "install -g") mkdir -p "${prefix}/bin" && ln -sf "${opts.bunBinary ?? realBun}" "${prefix}/bin/bun" && echo "added 1 package" ;;
+  *) echo "fake npm: unexpected arguments: $*" >&2; exit 1 ;;
+esac`,
+    );
+  }
+  return { dir, project, prefix, npmLog, env: { PATH: bin, HOME: join(dir, "home") } };
+}
+
+async function run(sb: Sandbox, command: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([bash, "-c", command], { cwd: sb.project, env: sb.env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+const npmCalls = (sb: Sandbox) => (existsSync(sb.npmLog) ? readFileSync(sb.npmLog, "utf8").trim().split("\n") : []);
+
+describe("scripts/install.sh without Bun", () => {
+  test("the PATH used here really holds no bun", async () => {
+    const sb = sandbox();
+    const res = await run(sb, "command -v bun || echo none");
+    expect(res.stdout.trim()).toBe("none");
+  });
+
+  test("installs Bun with npm, says so, checks that it runs; a second run installs nothing", async () => {
+    const sb = sandbox();
+    const first = await run(sb, `${bash} scripts/install.sh`);
+    expect([first.code, first.stderr]).toEqual([0, ""]);
+    expect(first.stdout).toContain("install: Debian packages present:");
+    expect(first.stdout).toContain("install: Bun (npm install -g bun)");
+    expect(first.stdout).toContain(`install: using ${sb.prefix}/bin/bun ${Bun.version}`);
+    expect(first.stdout).toContain("install: dependencies (bun install --frozen-lockfile)");
+    expect(npmCalls(sb).filter((c) => c.startsWith("install"))).toEqual(["install -g bun"]);
+
+    const second = await run(sb, `${bash} scripts/install.sh`);
+    expect(second.code).toBe(0);
+    expect(second.stdout).not.toContain("npm install -g bun");
+    expect(second.stdout).toContain(`install: using ${sb.prefix}/bin/bun ${Bun.version}`);
+    expect(npmCalls(sb).filter((c) => c.startsWith("install"))).toEqual(["install -g bun"]);
+  });
+
+  test("sourced, as start.sh and test.sh do, it leaves the installed bun on the caller's PATH", async () => {
+    const sb = sandbox();
+    const res = await run(sb, "set -euo pipefail; source scripts/install.sh >/dev/null; command -v bun; bun --version");
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim().split("\n")).toEqual([`${sb.prefix}/bin/bun`, Bun.version]);
+  });
+
+  test("a bun that does not run (npm skipped its postinstall) stops the script with a clear message", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "oj-install-broken-"));
+    dirs.push(dir);
+    const broken = join(dir, "bun.exe");
+    script(broken, 'echo "placeholder: the postinstall step did not run" >&2; exit 1');
+    const sb = sandbox({ bunBinary: broken });
+    const res = await run(sb, `${bash} scripts/install.sh`);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`install: ERROR: '${sb.prefix}/bin/bun --version' does not print a version`);
+    expect(res.stdout).not.toContain("install: dependencies");
+  });
+
+  test("without Bun and without npm it stops and says what to install", async () => {
+    const sb = sandbox({ npm: false });
+    const res = await run(sb, `${bash} scripts/install.sh`);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("Bun is not installed and npm is missing");
+  });
+});
