@@ -7,6 +7,7 @@
  */
 import { constants, promises as fsp } from "node:fs";
 import { join } from "node:path";
+import type { Box, RunRequest, RunResult } from "./types.ts";
 
 /**
  * Validates a plain file name: no `/`, not `.`/`..`, no NUL, 1..255 bytes.
@@ -83,4 +84,28 @@ export async function listBoxFiles(dir: string): Promise<string[]> {
 export async function emptyDir(dir: string): Promise<void> {
   const entries = await fsp.readdir(dir).catch(() => [] as string[]);
   await Promise.all(entries.map((e) => fsp.rm(join(dir, e), { recursive: true, force: true })));
+}
+
+/**
+ * What every backend's box shares: its files live in `dir` on the host and are
+ * reached only through the safe helpers above. A backend extends it with `run`.
+ * `fileOwner` (uid/gid) owns the files written into the box, for backends that
+ * run each box as its own user.
+ */
+export abstract class DirectoryBox implements Box {
+  constructor(
+    readonly id: number,
+    readonly dir: string,
+    private readonly fileOwner?: { uid: number; gid: number },
+  ) {}
+  writeFile(name: string, content: string | Uint8Array, mode = 0o644): Promise<void> {
+    return writeBoxFile(this.dir, name, content, mode, this.fileOwner);
+  }
+  readFile(name: string, maxBytes?: number): Promise<Uint8Array | null> {
+    return readBoxFile(this.dir, name, maxBytes);
+  }
+  listFiles(): Promise<string[]> {
+    return listBoxFiles(this.dir);
+  }
+  abstract run(req: RunRequest): Promise<RunResult>;
 }

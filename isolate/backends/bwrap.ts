@@ -26,7 +26,7 @@ import { closeSync, openSync, constants, existsSync, promises as fsp, readdirSyn
 import { dirname, join, resolve } from "node:path";
 import { detectCgroups, RunCgroup, type CgroupSupport } from "../cgroup.ts";
 import { BoxIdPool } from "../pool.ts";
-import { assertPlainName, emptyDir, listBoxFiles, readBoxFile, writeBoxFile } from "../boxfs.ts";
+import { assertPlainName, DirectoryBox, emptyDir } from "../boxfs.ts";
 import { classify, type Observation } from "../result.ts";
 import { PCH_MOUNT } from "../languages/cpp.ts";
 import { collectOutput, killTree, parseJsonStatus } from "./common.ts";
@@ -508,23 +508,13 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
 
   const owner = (id: number) => (isRoot ? { uid: uidOf(id), gid: uidOf(id) } : undefined);
 
-  class BwrapBox implements Box {
+  class BwrapBox extends DirectoryBox {
     busy = false;
     seq = 0;
     /** The last run's clean-up (never rejects); awaited before the next run, release and close. */
     cleanup: Promise<void> = Promise.resolve();
-    constructor(
-      readonly id: number,
-      readonly dir: string,
-    ) {}
-    writeFile(name: string, content: string | Uint8Array, mode = 0o644) {
-      return writeBoxFile(this.dir, name, content, mode, owner(this.id));
-    }
-    readFile(name: string, maxBytes?: number) {
-      return readBoxFile(this.dir, name, maxBytes);
-    }
-    listFiles() {
-      return listBoxFiles(this.dir);
+    constructor(id: number, dir: string) {
+      super(id, dir, owner(id));
     }
     async run(req: RunRequest): Promise<RunResult> {
       validateRequest(req);

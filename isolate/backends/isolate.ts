@@ -31,7 +31,7 @@ import { closeSync, constants, openSync, promises as fsp, existsSync } from "nod
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { BoxIdPool } from "../pool.ts";
-import { listBoxFiles, readBoxFile, writeBoxFile } from "../boxfs.ts";
+import { DirectoryBox, readBoxFile } from "../boxfs.ts";
 import { classify } from "../result.ts";
 import { collectOutput } from "./common.ts";
 import { PCH_MOUNT } from "../languages/cpp.ts";
@@ -284,21 +284,11 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
     if (r.code !== 0) throw new Error(`isolate --init of box ${id} failed after a hung run: ${r.err.trim().slice(0, 300)}`);
   };
 
-  class IsolateBox implements Box {
+  class IsolateBox extends DirectoryBox {
     busy = false;
     seq = 0;
-    constructor(
-      readonly id: number,
-      readonly dir: string,
-    ) {}
-    writeFile(name: string, content: string | Uint8Array, mode = 0o644) {
-      return writeBoxFile(this.dir, name, content, mode);
-    }
-    readFile(name: string, maxBytes?: number) {
-      return readBoxFile(this.dir, name, maxBytes);
-    }
-    async listFiles() {
-      return (await listBoxFiles(this.dir)).filter((f) => f !== STDERR_FILE);
+    override async listFiles() {
+      return (await super.listFiles()).filter((f) => f !== STDERR_FILE);
     }
     async run(req: RunRequest): Promise<RunResult> {
       validateRequest(req);

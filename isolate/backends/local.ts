@@ -9,7 +9,7 @@ import { closeSync, constants, existsSync, openSync, promises as fsp } from "nod
 import { join, resolve } from "node:path";
 import { constants as osConstants } from "node:os";
 import { BoxIdPool } from "../pool.ts";
-import { emptyDir, listBoxFiles, readBoxFile, writeBoxFile } from "../boxfs.ts";
+import { DirectoryBox, emptyDir } from "../boxfs.ts";
 import { classify } from "../result.ts";
 import { BASE_ENV, validateRequest } from "./bwrap.ts";
 import { collectOutput } from "./common.ts";
@@ -22,21 +22,8 @@ export async function createLocalBackend(opts: { root: string; poolSize: number 
   const prlimit = existsSync("/usr/bin/prlimit") ? "/usr/bin/prlimit" : null;
   const setsid = existsSync("/usr/bin/setsid") ? "/usr/bin/setsid" : null;
 
-  class LocalBox implements Box {
+  class LocalBox extends DirectoryBox {
     seq = 0;
-    constructor(
-      readonly id: number,
-      readonly dir: string,
-    ) {}
-    writeFile(name: string, content: string | Uint8Array, mode = 0o644) {
-      return writeBoxFile(this.dir, name, content, mode);
-    }
-    readFile(name: string, maxBytes?: number) {
-      return readBoxFile(this.dir, name, maxBytes);
-    }
-    listFiles() {
-      return listBoxFiles(this.dir);
-    }
     async run(req: RunRequest): Promise<RunResult> {
       validateRequest(req);
       const stdinPath = join(root, `stdin-${this.id}-${++this.seq}`);
