@@ -106,6 +106,16 @@ if (!candidate) {
       expect(bad.diagnostics).toContain("incompatible types");
     });
 
+    test("Java: a class name too long for a file name is the code's compile error, not a failure of the box", async () => {
+      // Named after the class, the source file would exceed 255 bytes: writing it threw (a 500 on Run, IE on submit).
+      const long = `C${"x".repeat(300)}`;
+      const c = await compileSource(box, "java", `public class ${long} {\n  public static void main(String[] a) {}\n}\n`);
+      expect(c.ok).toBe(false);
+      expect(c.result.status).toBe("RE");
+      expect(c.entry).toBe("Main.java");
+      expect(c.diagnostics).toContain(`class ${long} is public, should be declared in a file named`);
+    }, 30_000);
+
     test("the precompiled bits/stdc++.h is used for exactly the C++ flags", async () => {
       const built = await ensurePch(dataDir);
       expect(built.built).toBe(true);

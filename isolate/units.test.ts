@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { boxUidConflict, buildBwrapArgv, type BwrapFeatures } from "./backends/bwrap.ts";
 import { parseJsonStatus } from "./backends/common.ts";
 import { classify, type Observation } from "./result.ts";
-import { mainClassName } from "./languages/java.ts";
+import { MAX_CLASS_NAME_CHARS, mainClassName, stripJavaNoise } from "./languages/java.ts";
 import { capUtf8 } from "./exec.ts";
 import { getLanguage, isLanguageId, COMPILER_FLAGS } from "./languages/index.ts";
 import type { RunRequest } from "./types.ts";
@@ -259,6 +259,22 @@ describe("languages", () => {
     expect(mainClassName("class A { class B { public static void main(String[] x) {} } }")).toBe("A");
     expect(mainClassName("")).toBe("Main");
     expect(getLanguage("java").sourceFileName("public class Foo {}")).toBe("Foo.java");
+    // A name whose .class file would not fit a file name falls back to Main (javac then explains).
+    const longest = `L${"x".repeat(MAX_CLASS_NAME_CHARS - 1)}`;
+    expect(mainClassName(`public class ${longest} {}`)).toBe(longest);
+    expect(Buffer.byteLength(`${longest}.class`)).toBe(255);
+    expect(mainClassName(`public class ${longest}x {}`)).toBe("Main");
+  });
+  test("Java main is found with its modifiers in any order, past text blocks and unterminated literals", () => {
+    expect(mainClassName("class Helper {}\nclass Runner { static public final void main(String[] a) {} }")).toBe("Runner");
+    expect(mainClassName("class Helper { void main() {} }\nclass Runner { @Deprecated public static void main(String[] a) {} }")).toBe("Runner");
+    expect(mainClassName('class Q { String t = """\n class Fake { public static void main( """; }\nclass Real { public static void main(String[] a) {} }')).toBe("Real");
+    expect(stripJavaNoise('a /* open comment class X { public static void main(')).toBe("a  ");
+    expect(stripJavaNoise('x = "unterminated\nclass Y {}')).toBe('x = ""\nclass Y {}');
+    expect(stripJavaNoise("c = '\\''; d = \"\\\"\";")).toBe("c = ''; d = \"\";");
+    // Hostile repetitions (quadratic for the backtracking regexes this replaced) still give an answer.
+    expect(mainClassName("public ".repeat(9000))).toBe("Main");
+    expect(mainClassName("/* ".repeat(20000))).toBe("Main");
   });
   test("Java limits: heap is the user's limit, the box gets the JVM's overhead on top", () => {
     const { argv, limits } = getLanguage("java").runCommand("Solution.java", { ...req, memoryLimitKib: 256 * 1024 });

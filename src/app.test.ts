@@ -111,6 +111,36 @@ describe("CORS and CSRF", () => {
   });
 });
 
+describe("CSRF on tRPC GETs (subscriptions are cookie-authenticated GETs)", () => {
+  test("a cross-site GET of a tRPC procedure is refused before it runs; same-origin, allowed-origin and non-browser GETs pass", async () => {
+    const { cookie } = await signUp(app);
+    // ai.stream spends the victim's AI quota (and, offline, compiles and runs the given code): a
+    // top-level navigation from another site carries the SameSite=Lax cookie and no Origin.
+    const input = encodeURIComponent(JSON.stringify({ code: "print(1)", language: "py" }));
+    const navigated = await app.request(`http://judge.local/trpc/ai.stream?input=${input}`, {
+      headers: { cookie, host: "judge.local", "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" },
+    });
+    expect(navigated.status).toBe(403);
+    expect((await navigated.json()).code).toBe("FORBIDDEN_ORIGIN");
+    const sibling = await app.request("http://judge.local/trpc/auth.me", { headers: { cookie, "sec-fetch-site": "same-site" } });
+    expect(sibling.status).toBe(403);
+    const foreign = await app.request("http://judge.local/trpc/auth.me", { headers: { cookie, origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+
+    const same = await app.request("http://judge.local/trpc/auth.me", { headers: { cookie, "sec-fetch-site": "same-origin" } });
+    expect(same.status).toBe(200);
+    const allowed = await app.request("http://judge.local/trpc/auth.me", {
+      headers: { cookie, origin: "https://client.example", "sec-fetch-site": "cross-site" },
+    });
+    expect(allowed.status).toBe(200);
+    const typed = await app.request("http://judge.local/trpc/auth.me", { headers: { cookie, "sec-fetch-site": "none" } });
+    expect(typed.status).toBe(200);
+    expect((await request(app, "GET", "/trpc/auth.me", { cookie })).status).toBe(200);
+    // The REST door's GETs only read and stay open to links from anywhere.
+    expect((await app.request("http://judge.local/api/health", { headers: { "sec-fetch-site": "cross-site" } })).status).not.toBe(403);
+  });
+});
+
 describe("tRPC over /trpc", () => {
   test("login through tRPC sets the session cookie, and the cookie authenticates tRPC calls", async () => {
     await request(app, "POST", "/api/auth/register", {
@@ -156,6 +186,39 @@ describe("body limit", () => {
     } as RequestInit);
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE", field: "body" });
+  });
+
+  test("only problem writes may be that large: any other body past 16 MiB is a 413 before parsing, signed in or not", async () => {
+    const { token } = await signUp(app);
+    const body = () =>
+      new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 17; i++) controller.enqueue(new Uint8Array(1024 * 1024).fill(0x20));
+          controller.close();
+        },
+      });
+    const send = (path: string, method = "POST") =>
+      app.request(path, {
+        method,
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: body(),
+        duplex: "half",
+      } as RequestInit);
+    for (const path of ["/api/auth/login", "/api/contact", "/api/compiler", "/trpc/auth.login", "/trpc/judge.run,problems.list?batch=1"]) {
+      const res = await send(path);
+      expect([path, res.status]).toEqual([path, 413]);
+      expect(await res.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE", field: "body", message: "body: request larger than 16 MiB" });
+    }
+    // Problem writes keep the large limit: these bodies reach the procedure (blank JSON: a 400 naming a field, not a 413).
+    for (const [path, method] of [
+      ["/api/problems", "POST"],
+      ["/api/problems/some-id", "PUT"],
+      ["/trpc/problems.create", "POST"],
+      ["/trpc/auth.me,problems.update?batch=1", "POST"],
+    ] as const) {
+      const res = await send(path, method);
+      expect([path, res.status]).not.toEqual([path, 413]);
+    }
   });
 });
 

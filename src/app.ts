@@ -32,18 +32,55 @@ import { appRouter } from "./trpc/router.ts";
 export const MAX_BODY_BYTES = 144 * 1024 * 1024;
 
 /**
+ * Largest body of every request that does not create or update a problem,
+ * bytes. The largest of them, Run, carries code (64 KiB) plus input and
+ * expected output (1 MiB each, UTF-8): 16 MiB holds that even when JSON
+ * escapes every byte as `\u00XX` (6 bytes). Without it anyone, signed in or
+ * not (login, register, contact), could make the server buffer and parse
+ * 144 MiB per request.
+ */
+export const MAX_SMALL_BODY_BYTES = 16 * 1024 * 1024;
+
+/** Whether the request creates or updates a problem (REST or tRPC, batched or not): only these get MAX_BODY_BYTES. */
+function writesProblem(method: string, url: string): boolean {
+  if (method !== "POST" && method !== "PUT") return false;
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+  if (/^\/api\/problems(\/[^/]+)?\/?$/.test(path)) return true;
+  return path.startsWith("/trpc/") && /(^|,)problems\.(create|update)(,|$)/.test(path.slice("/trpc/".length));
+}
+
+/**
  * Refuses cross-site form-style writes (CSRF): an unsafe request whose
  * content type a plain HTML form can send must come from our own host or a
  * CORS_ORIGINS origin when the browser names its origin. JSON requests need a
  * CORS preflight anyway; requests without Origin/Sec-Fetch-Site come from
  * non-browser clients, which carry no ambient cookies to abuse.
+ *
+ * With `reads` (the tRPC door), GET and HEAD are held to the same origin
+ * rule: tRPC subscriptions are GETs authenticated by the session cookie (SSE
+ * cannot send headers), and `ai.stream` spends the user's AI quota and, with
+ * the offline reviewer, compiles and runs the code it is given. A cross-site
+ * page could otherwise start one as the victim by a top-level navigation
+ * (SameSite=Lax sends the cookie) or, from a sibling subdomain, by an
+ * `<img>`. The client's own calls are same-origin (`Sec-Fetch-Site:
+ * same-origin`) or come from a CORS_ORIGINS origin, which browsers name.
  */
-function csrfGuard(allowedOrigins: readonly string[], trustProxy: boolean): MiddlewareHandler {
+function csrfGuard(allowedOrigins: readonly string[], trustProxy: boolean, opts: { reads?: boolean } = {}): MiddlewareHandler {
   const formLike = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)/i;
   return async (c, next) => {
-    if (/^(GET|HEAD|OPTIONS)$/.test(c.req.method)) return next();
-    const type = c.req.header("content-type");
-    if (type !== undefined && !formLike.test(type)) return next();
+    const method = c.req.method;
+    if (method === "OPTIONS") return next();
+    if (method === "GET" || method === "HEAD") {
+      if (!opts.reads) return next();
+    } else {
+      const type = c.req.header("content-type");
+      if (type !== undefined && !formLike.test(type)) return next();
+    }
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
     if (origin !== undefined && origin !== "null") {
@@ -90,14 +127,22 @@ export function createApp(services: Services): Hono<AppEnv> {
   }
 
   const guard = csrfGuard(config.CORS_ORIGINS, config.TRUST_PROXY);
-  const limit = bodyLimit({
+  const trpcGuard = csrfGuard(config.CORS_ORIGINS, config.TRUST_PROXY, { reads: true });
+  const largeLimit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
       throw new AppError("PAYLOAD_TOO_LARGE", { field: "body", message: "body: request larger than 144 MiB" });
     },
   });
+  const smallLimit = bodyLimit({
+    maxSize: MAX_SMALL_BODY_BYTES,
+    onError: () => {
+      throw new AppError("PAYLOAD_TOO_LARGE", { field: "body", message: "body: request larger than 16 MiB" });
+    },
+  });
+  const limit: MiddlewareHandler = (c, next) => (writesProblem(c.req.method, c.req.url) ? largeLimit : smallLimit)(c, next);
   app.use("/api/*", guard, limit);
-  app.use("/trpc/*", guard, limit);
+  app.use("/trpc/*", trpcGuard, limit);
 
   app.route("/api/health", healthRoutes);
   app.route("/api/auth", authRoutes);

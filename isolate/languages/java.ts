@@ -22,51 +22,121 @@ export const JVM_THREADS = 48;
 /** Flags shared by javac's JVM and the program's JVM: small, single-collector, no /tmp/hsperfdata writes. */
 const JVM_FLAGS = ["-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:ActiveProcessorCount=1", "-Xshare:auto"];
 
-/** Removes comments, string/char/text-block literals so that class and main can be found by regex. */
+/**
+ * Removes comments, string/char/text-block literals so that class and main can
+ * be found. One left-to-right pass (linear in the code's length: the judge runs
+ * it on untrusted code on every compile-cache miss, so no backtracking regex).
+ * An unterminated comment runs to the end; an unterminated string or char
+ * literal ends at the line's end (javac reports both).
+ */
 export function stripJavaNoise(code: string): string {
-  return code
-    .replace(/"""[\s\S]*?"""/g, '""')
-    .replace(/\/\*[\s\S]*?\*\//g, " ")
-    .replace(/\/\/[^\n]*/g, " ")
-    .replace(/"(?:\\.|[^"\\\n])*"/g, '""')
-    .replace(/'(?:\\.|[^'\\\n])*'/g, "''");
+  let out = "";
+  let i = 0;
+  const n = code.length;
+  while (i < n) {
+    const ch = code[i]!;
+    if (ch === "/" && code[i + 1] === "*") {
+      const end = code.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+      out += " ";
+    } else if (ch === "/" && code[i + 1] === "/") {
+      const end = code.indexOf("\n", i + 2);
+      i = end < 0 ? n : end;
+      out += " ";
+    } else if (ch === '"' && code.startsWith('"""', i)) {
+      let j = i + 3;
+      while (j < n && !code.startsWith('"""', j)) j += code[j] === "\\" ? 2 : 1;
+      i = Math.min(n, j + 3);
+      out += '""';
+    } else if (ch === '"' || ch === "'") {
+      let j = i + 1;
+      while (j < n && code[j] !== ch && code[j] !== "\n") j += code[j] === "\\" ? 2 : 1;
+      i = code[j] === ch ? j + 1 : j;
+      out += ch + ch;
+    } else {
+      out += ch;
+      i++;
+    }
+  }
+  return out;
 }
+
+/**
+ * Longest class name used for a file name, characters (the names matched are
+ * ASCII): `<name>.class` must fit a 255-byte file name. Java itself sets no
+ * limit, so a longer name would make writing the source fail in the box (a
+ * server error) instead of being the code's compile error.
+ */
+const TOP_LEVEL_MODIFIERS = new Set(["public", "final", "abstract", "static", "sealed", "strictfp"]);
+const METHOD_MODIFIERS = new Set(["public", "protected", "private", "static", "final", "synchronized", "strictfp"]);
+const DECLARATION_KEYWORDS = new Set(["class", "interface", "enum", "record"]);
+
+export const MAX_CLASS_NAME_CHARS = 255 - ".class".length;
 
 /**
  * The class to run: the top-level class that declares `static void main(`,
  * preferring a `public` top-level class (which javac requires to match the file
- * name). Returns "Main" when nothing matches, so javac's own error explains.
+ * name). Returns "Main" when nothing matches, or when the name is longer than
+ * MAX_CLASS_NAME_CHARS, so javac's own error explains.
  * @example mainClassName("public class Solution { public static void main(String[] a) {} }") // "Solution"
  */
 export function mainClassName(code: string): string {
   const clean = stripJavaNoise(code);
   const topLevel: { name: string; isPublic: boolean; hasMain: boolean }[] = [];
-  const decl = /\b(public\s+|final\s+|abstract\s+|static\s+|sealed\s+|strictfp\s+)*(class|interface|enum|record)\s+([A-Za-z_$][\w$]*)/y;
-  const main = /static\s+(?:final\s+)?void\s+main\s*\(/y;
+  // Word by word, so the scan stays linear on hostile code (a regex with a
+  // repeated modifier group re-reads every following modifier at each word).
+  const word = /[A-Za-z_$][\w$]*/y;
+  const nameAfter = /\s+([A-Za-z_$][\w$]*)/y;
+  const mainAfterVoid = /\s+main\s*\(/y;
   let depth = 0;
   let current: (typeof topLevel)[number] | null = null;
+  let modifiers: string[] = [];
   for (let i = 0; i < clean.length; i++) {
     const ch = clean[i];
-    if (ch === "{") depth++;
-    else if (ch === "}") depth = Math.max(0, depth - 1);
-    else if (/[A-Za-z_$]/.test(ch!) && (i === 0 || !/[\w$]/.test(clean[i - 1]!))) {
+    if (ch === "{" || ch === "}") {
+      depth = ch === "{" ? depth + 1 : Math.max(0, depth - 1);
+      modifiers = [];
+    } else if (/[A-Za-z_$]/.test(ch!) && (i === 0 || !/[\w$]/.test(clean[i - 1]!))) {
+      word.lastIndex = i;
+      const w = word.exec(clean)![0];
+      const wordEnd = i + w.length;
       if (depth === 0) {
-        decl.lastIndex = i;
-        const m = decl.exec(clean);
-        if (m) {
-          current = { name: m[3]!, isPublic: /\bpublic\b/.test(m[0]), hasMain: false };
-          topLevel.push(current);
-          i = decl.lastIndex - 1;
-          continue;
+        if (TOP_LEVEL_MODIFIERS.has(w)) {
+          modifiers.push(w);
+        } else if (DECLARATION_KEYWORDS.has(w)) {
+          nameAfter.lastIndex = wordEnd;
+          const m = nameAfter.exec(clean);
+          if (m) {
+            current = { name: m[1]!, isPublic: modifiers.includes("public"), hasMain: false };
+            topLevel.push(current);
+            modifiers = [];
+            i = nameAfter.lastIndex - 1;
+            continue;
+          }
+          modifiers = [];
+        } else {
+          modifiers = [];
         }
       } else if (current) {
-        main.lastIndex = i;
-        if (main.exec(clean)) current.hasMain = true;
+        // `static void main(` with its modifiers in any order (`public static`, `static public final`).
+        if (METHOD_MODIFIERS.has(w)) {
+          modifiers.push(w);
+        } else {
+          if (w === "void" && modifiers.includes("static")) {
+            mainAfterVoid.lastIndex = wordEnd;
+            if (mainAfterVoid.test(clean)) current.hasMain = true;
+          }
+          modifiers = [];
+        }
       }
+      i = wordEnd - 1;
+    } else if (!/\s/.test(ch!)) {
+      modifiers = [];
     }
   }
   const pub = topLevel.find((c) => c.isPublic);
-  return pub?.name ?? topLevel.find((c) => c.hasMain)?.name ?? topLevel[0]?.name ?? "Main";
+  const name = pub?.name ?? topLevel.find((c) => c.hasMain)?.name ?? topLevel[0]?.name ?? "Main";
+  return name.length <= MAX_CLASS_NAME_CHARS ? name : "Main";
 }
 
 export const java: Language = {

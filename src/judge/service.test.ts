@@ -162,3 +162,36 @@ describe("Run with a failing sandbox", () => {
     expect("correct" in res).toBe(false);
   });
 });
+
+describe("Run's per-user limit on runs in flight", () => {
+  test("concurrent runs under a problem's limits (a tRPC batch, parallel requests) cannot all pass the check together", async () => {
+    // The problem lookup is an await: with the in-flight count taken only after it, all five runs
+    // below passed the check together and held five boxes at once.
+    let active = 0;
+    let peak = 0;
+    const slow = (i: number): FakeStep => ({
+      result: { stdout: `${i}\n` },
+      before: async () => {
+        active++;
+        peak = Math.max(peak, active);
+        await Bun.sleep(80);
+        active--;
+      },
+    });
+    // Answers for the two runs that may start (a third would find none and fail otherwise than 429).
+    backend.push(slow(0), slow(1));
+    const { judge } = await service({ RUNS_IN_FLIGHT_PER_USER: "2", RUN_RATE_PER_MINUTE: "100" });
+    const userId = await insertUser(t.db);
+    const problemId = await insertProblem(t.db, userId, { sampleInput: "", sampleOutput: "0\n" });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) => judge.run(userId, { language: "py", code: `print(${i})`, input: "", problemId })),
+    );
+    const refused = outcomes.filter((o) => o.status === "rejected").map((o) => (o as PromiseRejectedResult).reason);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(2);
+    expect(refused.map((e) => e.kind)).toEqual(["RATE_LIMITED", "RATE_LIMITED", "RATE_LIMITED"]);
+    expect(peak).toBeLessThanOrEqual(2);
+    // The slots are given back: the user can run again.
+    backend.push(slow(9));
+    expect((await judge.run(userId, { language: "py", code: "print(9)", input: "", problemId })).output).toBe("9\n");
+  });
+});

@@ -205,18 +205,19 @@ export class JudgeService {
         retryAfterSeconds: rate.retryAfterSeconds,
       });
     }
-    let timeLimitMs = DEFAULT_TIME_LIMIT_MS;
-    let memoryLimitKib = DEFAULT_MEMORY_LIMIT_KIB;
-    let checker: CheckerName = "lines";
-    if (input.problemId !== undefined) {
-      const problem = await this.db.query.problems.findFirst({ where: eq(problems.id, input.problemId) });
-      if (!problem || problem.deletedAt) throw new AppError("PROBLEM_NOT_FOUND");
-      ({ timeLimitMs, memoryLimitKib } = problem);
-      checker = problem.checker;
-    }
-
+    // Taken before the first await: concurrent runs of one user (a tRPC batch, parallel requests)
+    // must each see the others, or all of them pass the check above together.
     this.runsInFlight.set(userId, inFlight + 1);
     try {
+      let timeLimitMs = DEFAULT_TIME_LIMIT_MS;
+      let memoryLimitKib = DEFAULT_MEMORY_LIMIT_KIB;
+      let checker: CheckerName = "lines";
+      if (input.problemId !== undefined) {
+        const problem = await this.db.query.problems.findFirst({ where: eq(problems.id, input.problemId) });
+        if (!problem || problem.deletedAt) throw new AppError("PROBLEM_NOT_FOUND");
+        ({ timeLimitMs, memoryLimitKib } = problem);
+        checker = problem.checker;
+      }
       const box = await backend.acquire();
       try {
         const step = await compileAndRun(

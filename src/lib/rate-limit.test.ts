@@ -31,3 +31,18 @@ test("memory stays bounded by maxKeys", () => {
   now += 1000;
   expect(rl.check("k99").ok).toBe(true);
 });
+
+test("refund takes back one hit of the current window, never below zero", () => {
+  let now = 0;
+  const rl = new RateLimiter({ limit: 2, windowMs: 1000, now: () => now });
+  rl.hit("k");
+  rl.hit("k");
+  expect(rl.check("k").ok).toBe(false);
+  rl.refund("k");
+  expect(rl.check("k")).toEqual({ ok: true, remaining: 1 });
+  rl.refund("k");
+  rl.refund("k");
+  expect(rl.check("k")).toEqual({ ok: true, remaining: 2 });
+  rl.refund("unknown");
+  expect(rl.check("unknown")).toEqual({ ok: true, remaining: 2 });
+});

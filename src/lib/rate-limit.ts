@@ -25,8 +25,9 @@ interface Window {
 /**
  * @example
  * const perEmail = new RateLimiter({ limit: 5, windowMs: 15 * 60_000 });
- * if (!perEmail.check(email).ok) throw new AppError("TOO_MANY_LOGIN_ATTEMPTS");
- * perEmail.hit(email);
+ * // Count the attempt before awaiting anything, so concurrent attempts cannot all pass.
+ * if (!perEmail.hit(email).ok) throw new AppError("TOO_MANY_LOGIN_ATTEMPTS");
+ * if (await verified()) perEmail.reset(email);
  */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
@@ -57,6 +58,17 @@ export class RateLimiter {
     if (w.hits >= this.options.limit) return { ok: false, retryAfterSeconds: this.retryAfter(w) };
     w.hits += 1;
     return { ok: true, remaining: this.options.limit - w.hits };
+  }
+
+  /**
+   * Takes back one hit recorded by `hit` in the current window: for callers
+   * that must count an attempt before its outcome is known (so that
+   * concurrent attempts cannot all pass a `check`) and then learn it should
+   * not count (e.g. a successful sign-in, when only failures are limited).
+   */
+  refund(key: string): void {
+    const w = this.current(key);
+    if (w && w.hits > 0) w.hits -= 1;
   }
 
   /** Forgets the key (e.g. after a successful sign-in). */

@@ -181,6 +181,46 @@ describe("POST /api/auth/login", () => {
     expect((await login({ email: "throttle@example.com", password: "hunter2hunter2" })).status).toBe(200);
   });
 
+  test("one batched tRPC request or many parallel requests get no more guesses than the limit", async () => {
+    // The attempts of one batch run concurrently: counted only after the (awaited) password check,
+    // all 30 passed the gate together and the right password, 30th, signed in.
+    await register(validAccount("batch@example.com"));
+    const n = 30;
+    const inputs: Record<number, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      inputs[i] = { email: "batch@example.com", password: i === n - 1 ? "hunter2hunter2" : `guess-${i}-xx` };
+    }
+    const res = await app.request(`/trpc/${Array(n).fill("auth.login").join(",")}?batch=1`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(inputs),
+    });
+    const kinds = ((await res.json()) as { error?: { data: { app: { kind: string } } } }[]).map((r) => r.error?.data.app.kind ?? "OK");
+    expect(kinds.filter((k) => k === "INVALID_CREDENTIALS")).toHaveLength(5);
+    expect(kinds.filter((k) => k === "TOO_MANY_LOGIN_ATTEMPTS")).toHaveLength(n - 5);
+    expect(res.headers.getSetCookie()).toEqual([]);
+
+    await register(validAccount("parallel@example.com"));
+    const parallel = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => login({ email: "parallel@example.com", password: `guess-${i}-xx` })),
+    );
+    expect(parallel.filter((r) => r.status === 401)).toHaveLength(5);
+    expect(parallel.filter((r) => r.status === 429)).toHaveLength(7);
+  });
+
+  test("successful sign-ins do not use up the address's failure allowance", async () => {
+    const saved = t.services.limiters.loginByIp;
+    t.services.limiters.loginByIp = new RateLimiter({ limit: 2, windowMs: 60_000, now: () => clockMs });
+    try {
+      await register(validAccount("often@example.com"));
+      for (let i = 0; i < 4; i++) expect((await login({ email: "often@example.com", password: "hunter2hunter2" })).status).toBe(200);
+      expect((await login({ email: "often@example.com", password: "wrong-one-x" })).status).toBe(401);
+      expect((await login({ email: "often@example.com", password: "hunter2hunter2" })).status).toBe(200);
+    } finally {
+      t.services.limiters.loginByIp = saved;
+    }
+  });
+
   test("failures from one address across emails are throttled too", async () => {
     const saved = t.services.limiters.loginByIp;
     t.services.limiters.loginByIp = new RateLimiter({ limit: 3, windowMs: 60_000, now: () => clockMs });

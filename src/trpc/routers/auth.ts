@@ -88,20 +88,25 @@ export const authRouter = router({
   login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => {
     const emailNormalized = normalizeEmail(input.email);
     const emailKey = `email:${emailNormalized}`;
-    for (const gate of [ctx.limiters.loginByEmail.check(emailKey), ctx.limiters.loginByIp.check(ctx.ip)]) {
-      if (!gate.ok) throw new AppError("TOO_MANY_LOGIN_ATTEMPTS", { retryAfterSeconds: gate.retryAfterSeconds });
+    // Each attempt is counted as a failure before the password is verified (an await): counted only
+    // afterwards, every attempt of a batch (`/trpc/auth.login,auth.login,...?batch=1`) or of parallel
+    // requests would pass the gate together, and one request could try any number of passwords.
+    // A success takes its count back below.
+    const byEmail = ctx.limiters.loginByEmail.hit(emailKey);
+    if (!byEmail.ok) throw new AppError("TOO_MANY_LOGIN_ATTEMPTS", { retryAfterSeconds: byEmail.retryAfterSeconds });
+    const byIp = ctx.limiters.loginByIp.hit(ctx.ip);
+    if (!byIp.ok) {
+      ctx.limiters.loginByEmail.refund(emailKey);
+      throw new AppError("TOO_MANY_LOGIN_ATTEMPTS", { retryAfterSeconds: byIp.retryAfterSeconds });
     }
     const [user] = await ctx.db.select().from(users).where(eq(users.emailNormalized, emailNormalized)).limit(1);
     const valid =
       user?.passwordHash && !user.isSystem
         ? await Bun.password.verify(input.password, user.passwordHash)
         : (await Bun.password.verify(input.password, await getDummyHash()), false);
-    if (!user || !valid) {
-      ctx.limiters.loginByEmail.hit(emailKey);
-      ctx.limiters.loginByIp.hit(ctx.ip);
-      throw new AppError("INVALID_CREDENTIALS");
-    }
+    if (!user || !valid) throw new AppError("INVALID_CREDENTIALS");
     ctx.limiters.loginByEmail.reset(emailKey);
+    ctx.limiters.loginByIp.refund(ctx.ip);
     const session = await createSession(ctx, user.id);
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
     return {
