@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createApp } from "./app.ts";
+import { createApp, MAX_TRPC_BATCH_SIZE } from "./app.ts";
 import type { Logger } from "./log.ts";
 import { request, signUp } from "../tests/api.ts";
 import { createTestServices, type TestServices } from "../tests/services.ts";
@@ -152,6 +152,15 @@ describe("tRPC over /trpc", () => {
     const cookie = res.headers.getSetCookie()[0]!.split(";")[0]!;
     const me = await request(app, "GET", "/trpc/auth.me", { cookie });
     expect(me.body.result.data.user.email).toBe("trpc@example.com");
+  });
+
+  test("a batch of more than MAX_TRPC_BATCH_SIZE calls is refused whole with 400", async () => {
+    const batch = (n: number) => app.request(`/trpc/${Array(n).fill("auth.me").join(",")}?batch=1&input=${encodeURIComponent("{}")}`);
+    const ok = await batch(MAX_TRPC_BATCH_SIZE);
+    expect(ok.status).not.toBe(400);
+    expect((await ok.json()) as unknown[]).toHaveLength(MAX_TRPC_BATCH_SIZE);
+    const tooMany = await batch(MAX_TRPC_BATCH_SIZE + 1);
+    expect(tooMany.status).toBe(400);
   });
 
   test("errors carry the catalogue entry: 400 naming the field, 401, 429 with Retry-After", async () => {

@@ -40,6 +40,8 @@ export const MAX_BODY_BYTES = 144 * 1024 * 1024;
  * 144 MiB per request.
  */
 export const MAX_SMALL_BODY_BYTES = 16 * 1024 * 1024;
+/** Most calls one batched tRPC request may carry (400 beyond); the client's httpBatchLink splits at the same number. */
+export const MAX_TRPC_BATCH_SIZE = 32;
 
 /** Whether the request creates or updates a problem (REST or tRPC, batched or not): only these get MAX_BODY_BYTES. */
 function writesProblem(method: string, url: string): boolean {
@@ -159,6 +161,7 @@ export function createApp(services: Services): Hono<AppEnv> {
       req: c.req.raw,
       router: appRouter,
       createContext: ({ resHeaders }) => createContext(services, c, resHeaders),
+      maxBatchSize: MAX_TRPC_BATCH_SIZE,
       responseMeta({ errors }) {
         const retry = errors.map((e) => e.cause).find((e): e is AppError => e instanceof AppError && !!e.retryAfterSeconds);
         return retry ? { headers: { "Retry-After": String(Math.ceil(retry.retryAfterSeconds!)) } } : {};

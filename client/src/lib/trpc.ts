@@ -40,6 +40,8 @@ export function makeTrpcClient() {
         true: httpSubscriptionLink({ url: "/trpc", eventSourceOptions: { withCredentials: true } }),
         false: httpBatchLink({
           url: "/trpc",
+          // The server refuses batches of more than MAX_TRPC_BATCH_SIZE (src/app.ts) calls.
+          maxItems: 32,
           headers() {
             const token = getToken();
             return token ? { Authorization: `Bearer ${token}` } : {};
