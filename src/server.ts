@@ -9,7 +9,7 @@ import { seedDatabase } from "../db/seed/index.ts";
 import { createSandbox } from "../isolate/index.ts";
 import { createApp } from "./app.ts";
 import { resolveSessionKey } from "./auth/session.ts";
-import { exitOnConfigError, loadConfig, type Config } from "./config.ts";
+import { ConfigError, exitOnConfigError, loadConfig, type Config } from "./config.ts";
 import { buildServices, type Services } from "./context.ts";
 import { createLogger } from "./log.ts";
 import { JudgeService } from "./judge/service.ts";
@@ -33,6 +33,9 @@ export interface RunningServer {
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   const log = createLogger(config.LOG_LEVEL);
+  // Before anything else: a second server started by mistake on a busy port must
+  // stop here, before its sandbox set-up touches the running server's boxes.
+  assertPortFree(config);
   const undo: (() => unknown)[] = [];
   try {
     const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
@@ -51,14 +54,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (config.JUDGE_IN_PROCESS) await judge.start();
     const services = buildServices({ config, db, log, sessionKey, sandbox, judge, ai });
     const app = createApp(services);
-    const server = Bun.serve({
-      port: config.PORT,
-      hostname: config.HOST,
-      fetch: app.fetch,
-      maxRequestBodySize: BUN_MAX_BODY_BYTES,
-      // Seconds without traffic before a connection closes; SSE subscriptions ping every 10 s (src/trpc/init.ts).
-      idleTimeout: 60,
-    });
+    let server: ReturnType<typeof Bun.serve>;
+    try {
+      server = Bun.serve({
+        port: config.PORT,
+        hostname: config.HOST,
+        fetch: app.fetch,
+        maxRequestBodySize: BUN_MAX_BODY_BYTES,
+        // Seconds without traffic before a connection closes; SSE subscriptions ping every 10 s (src/trpc/init.ts).
+        idleTimeout: 60,
+      });
+    } catch (err) {
+      // Taken between the probe and now.
+      throw (err as { code?: string }).code === "EADDRINUSE" ? portInUse(config) : err;
+    }
     log.info(`listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${server.port} (sandbox: ${sandbox.name})`);
     return {
       services,
@@ -78,6 +87,27 @@ export async function startServer(config: Config): Promise<RunningServer> {
         // Already failing: the original error is the one to report.
       }
     }
+    throw err;
+  }
+}
+
+/** A port already in use, as the configuration error it is (one clean line naming PORT). */
+function portInUse(config: Config): ConfigError {
+  return new ConfigError(
+    `PORT: ${config.PORT} is already in use on ${config.HOST} (another server running? stop it or choose another PORT)`,
+  );
+}
+
+/**
+ * Probes PORT by listening on it and closing at once.
+ * @throws ConfigError when the port is taken (EADDRINUSE).
+ */
+function assertPortFree(config: Config): void {
+  if (config.PORT === 0) return;
+  try {
+    Bun.listen({ hostname: config.HOST, port: config.PORT, socket: { data() {} } }).stop(true);
+  } catch (err) {
+    if ((err as { code?: string }).code === "EADDRINUSE") throw portInUse(config);
     throw err;
   }
 }

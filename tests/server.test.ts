@@ -75,6 +75,32 @@ test("a bad AI provider setting found during start-up also stops the process wit
   }
 });
 
+test("a port already in use stops the process with one clean line, before the sandbox is touched", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "oj-server-"));
+  dirs.push(dir);
+  const holder = Bun.listen({ hostname: "127.0.0.1", port: 3152, socket: { data() {} } });
+  try {
+    const proc = spawnServer({
+      PORT: "3152",
+      HOST: "127.0.0.1",
+      DATA_DIR: dir,
+      DATABASE_URL: `file:${join(dir, "app.db")}`,
+      SANDBOX_ROOT: join(dir, "boxes"),
+      CLIENT_DIST: join(dir, "no-client"),
+      LOG_LEVEL: "warn",
+    });
+    expect(await proc.exited).toBe(1);
+    const stderr = await new Response(proc.stderr).text();
+    expect(stderr).toContain("Invalid configuration:\n  PORT: 3152 is already in use on 127.0.0.1");
+    expect(stderr).not.toMatch(/^\s+at /m);
+    // Nothing was set up: no database, no sandbox root.
+    expect(() => statSync(join(dir, "app.db"))).toThrow();
+    expect(() => statSync(join(dir, "boxes"))).toThrow();
+  } finally {
+    holder.stop(true);
+  }
+});
+
 test("startServer rejects with the ConfigError itself (for callers other than the entry points)", async () => {
   const { startServer } = await import("../src/server.ts");
   const { ConfigError, loadConfig } = await import("../src/config.ts");
