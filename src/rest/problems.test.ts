@@ -147,6 +147,18 @@ describe("POST /api/problems", () => {
     expect(p.hiddenTestCases).toEqual([{ input: "3\n", expectedOutput: "4\n" }]);
     expect(p.hiddenTestCount).toBe(1);
   });
+
+  test("test inputs and the sample input are stored with LF line ends (CRLF and lone CR become LF)", async () => {
+    const p = await create(owner.token, {
+      sampleInput: "1 2\r\n3 4\r\n",
+      hiddenTestCases: [{ input: "hello\r\nworld\r\n", expectedOutput: "HELLO\r\n" }, { input: "a\rb\n", expectedOutput: "x" }],
+    });
+    expect(p.sampleInput).toBe("1 2\n3 4\n");
+    expect(p.hiddenTestCases).toEqual([
+      { input: "hello\nworld\n", expectedOutput: "HELLO\r\n" },
+      { input: "a\nb\n", expectedOutput: "x" },
+    ]);
+  });
 });
 
 describe("GET /api/problems and /api/problems/:id", () => {

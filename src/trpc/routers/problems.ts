@@ -35,18 +35,27 @@ const testCaseText = z.string({
   error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text"),
 });
 
+/**
+ * Test inputs are stored with LF line ends, as Polygon and DMOJ normalise test
+ * data: a CRLF input (pasted from Windows, or sent through the API) would
+ * otherwise hand `getline`/`strip("\n")`-style solutions a stray `\r` and turn
+ * correct code into WA. Expected outputs need no such care: every checker
+ * already reads CRLF as LF.
+ */
+const toLf = (s: string) => s.replace(/\r\n?/g, "\n");
+
 const fields = {
   title: requiredText(PROBLEM_LIMITS.titleMaxChars),
   description: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
   inputFormat: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
   outputFormat: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
   constraints: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
-  sampleInput: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
+  sampleInput: requiredBlock(PROBLEM_LIMITS.statementMaxBytes).transform(toLf),
   sampleOutput: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
   difficulty: z.enum(DIFFICULTIES, { error: "Must be easy, medium or hard" }),
   // Missing input/expectedOutput count as empty: the spec's form does not mark them required.
   hiddenTestCases: z
-    .array(z.object({ input: testCaseText.default(""), expectedOutput: testCaseText.default("") }), {
+    .array(z.object({ input: testCaseText.transform(toLf).default(""), expectedOutput: testCaseText.default("") }), {
       error: "Must be a list of { input, expectedOutput }",
     })
     .max(PROBLEM_LIMITS.maxTestCases, { error: `At most ${PROBLEM_LIMITS.maxTestCases} test cases` }),
