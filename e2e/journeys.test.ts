@@ -493,6 +493,10 @@ describe("the problem created above, solved by its author", () => {
     await page.getByRole("heading", { name: "Double It Twice" }).waitFor();
     await page.getByText("Time limit: 1 s · Memory limit: 128 MiB").waitFor();
     await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
+    // The limit shown is the one the selected language is judged against (src/judge/limits.ts).
+    await page.getByLabel("Language").selectOption("py");
+    await page.getByText("Time limit: 3 s (1 s × 3 for Python) · Memory limit: 128 MiB").waitFor();
+    await page.getByLabel("Language").selectOption("cpp");
     const output = page.getByRole("region", { name: "Output" });
 
     async function submit(language: "cpp" | "java" | "py", code: string): Promise<string> {

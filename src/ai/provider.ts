@@ -23,6 +23,7 @@ export interface ProblemFacts {
   constraints: string;
   sampleInput: string;
   sampleOutput: string;
+  /** The CPU time limit the review's language is judged against (the problem's limit times the language's multiplier), ms. */
   timeLimitMs: number;
   memoryLimitKib: number;
   /** How the judge compares output (src/judge/checker.ts). */

@@ -102,6 +102,8 @@ describe("with Gemini configured (auto)", () => {
     expect(body).toContain("print(n + 2)");
     expect(body).toContain("Wrong Answer");
     expect(body).toContain("This verdict is for exactly the code under review.");
+    // The limit Python is judged against: the problem's 2000 ms times Python's 3 (src/judge/limits.ts).
+    expect(body).toContain("Limits per test: 6000 ms CPU time");
     expect(body).not.toContain(HIDDEN_IN);
     expect(body).not.toContain(HIDDEN_OUT);
     expect(body).not.toContain(GEMINI_KEY);

@@ -6,6 +6,7 @@
  * catalogue's 502/504. The tRPC router (src/trpc/routers/ai.ts) is its only caller.
  */
 import { createHash } from "node:crypto";
+import { effectiveTimeLimitMs } from "../judge/limits.ts";
 import { and, asc, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { aiRequests, aiReviews, problems, submissions } from "../../db/schema.ts";
@@ -144,7 +145,8 @@ export function createAiService(deps: AiServiceDeps): AiService {
       constraints: p.constraints,
       sampleInput: p.sampleInput,
       sampleOutput: p.sampleOutput,
-      timeLimitMs: p.timeLimitMs,
+      // The limit this language is judged against (Java 2x, Python 3x: src/judge/limits.ts), not the problem's base limit.
+      timeLimitMs: effectiveTimeLimitMs(language, p.timeLimitMs),
       memoryLimitKib: p.memoryLimitKib,
       checker: p.checker,
       version: p.version,

@@ -22,6 +22,7 @@ import { getSavedCode, saveCode } from "../lib/storage.ts";
 import { httpStatusOf, useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { DEFAULT_LANGUAGE, isLanguageId, LANGUAGES, type LanguageId } from "../lib/types.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
+import { effectiveTimeLimitMs, TIME_MULTIPLIER } from "../../../src/judge/limits.ts";
 
 const CodeEditor = lazy(() => import("../editor/CodeEditor.tsx"));
 
@@ -185,7 +186,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               <span className={`badge badge-${problem.difficulty}`}>{problem.difficulty.toUpperCase()}</span>
             </div>
             <p className="limits muted">
-              Time limit: {formatMs(problem.timeLimitMs)} · Memory limit: {formatKib(problem.memoryLimitKib)}
+              Time limit: {formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs))}
+              {TIME_MULTIPLIER[language] !== 1 && ` (${formatMs(problem.timeLimitMs)} × ${TIME_MULTIPLIER[language]} for ${LANGUAGES.find((l) => l.id === language)!.name})`} · Memory limit:{" "}
+              {formatKib(problem.memoryLimitKib)}
             </p>
             <Statement title="Description" text={problem.description} />
             <Statement title="Input Format" text={problem.inputFormat} />
