@@ -198,7 +198,7 @@ function renderState(state: OutputState) {
               </span>
               {p.testsTotal > 0 && (
                 <span className="muted">
-                  {p.testsDone}/{p.testsTotal} tests
+                  {p.testsDone}/{p.testsTotal} tests judged
                 </span>
               )}
             </div>
