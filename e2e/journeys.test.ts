@@ -223,6 +223,16 @@ describe("problems", () => {
     expect(await card(page, "Sum of Two Numbers").count()).toBe(0);
     const mediumCount = Number(await page.getByRole("tab", { name: /medium/i }).locator(".tab-count").innerText());
     expect(await page.getByTestId("problem-card").count()).toBe(mediumCount);
+
+    // The tab is in the URL: a reload keeps it, and the landing page's level links open their level.
+    expect(new URL(page.url()).searchParams.get("difficulty")).toBe("medium");
+    await page.reload();
+    await card(page, "Balanced Brackets").waitFor();
+    expect(await page.getByRole("tab", { name: /medium/i }).getAttribute("aria-selected")).toBe("true");
+    await page.goto("/");
+    await page.getByRole("link", { name: "Browse hard problems →" }).click();
+    await page.waitForURL("**/problems?difficulty=hard");
+    expect(await page.getByRole("tab", { name: /hard/i }).getAttribute("aria-selected")).toBe("true");
   }, SLOW);
 
   test("create a problem with hidden tests and limits, edit it, delete another", async () => {

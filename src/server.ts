@@ -120,12 +120,14 @@ function assertPortFree(config: Config): void {
 export async function main(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
   const config = await exitOnConfigError(() => loadConfig(env));
   const running = await exitOnConfigError(() => startServer(config));
-  const shutdown = async () => {
+  const shutdown = async (signal: string) => {
+    running.services.log.info(`${signal}: stopping; submissions being judged go back to the queue and are judged at the next start`);
     await running.stop();
+    running.services.log.info("stopped");
     process.exit(0);
   };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
   return running;
 }
 

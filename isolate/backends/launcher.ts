@@ -78,6 +78,9 @@ int main(int argc, char **argv) {
   uid_t uid = 0;
   gid_t gid = 0;
   char pid[32];
+  /* A session of its own: a Ctrl-C in the server's terminal (SIGINT to the
+     foreground process group) must not kill runs; the server stops them itself. */
+  (void)setsid();
   snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     const char *opt = argv[i];

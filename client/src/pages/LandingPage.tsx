@@ -82,7 +82,7 @@ export function LandingPage() {
                 <span className={`badge badge-${level.id}`}>{level.name.toUpperCase()}</span>
                 <h3>{level.name} problems</h3>
                 <p className="muted">{level.text}</p>
-                <Link href="/problems" className="text-link">
+                <Link href={`/problems?difficulty=${level.id}`} className="text-link">
                   Browse {level.name.toLowerCase()} problems →
                 </Link>
               </article>

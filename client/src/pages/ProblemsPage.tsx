@@ -5,7 +5,7 @@
  * the list is refetched after every save or delete.
  */
 import { useEffect, useRef, useState } from "react";
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearchParams } from "wouter";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AppHeader } from "../components/AppHeader.tsx";
 import { Spinner } from "../components/Loading.tsx";
@@ -62,7 +62,11 @@ export function ProblemsPage() {
   const queryClient = useQueryClient();
   const { logout, expire } = useAuth();
   const [, navigate] = useLocation();
-  const [tab, setTab] = useState<Difficulty>("easy");
+  // The tab lives in the URL (?difficulty=hard) so links can open a level and a reload keeps it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const wanted = searchParams.get("difficulty");
+  const tab: Difficulty = DIFFICULTIES.find((d) => d === wanted) ?? "easy";
+  const setTab = (d: Difficulty) => setSearchParams({ difficulty: d }, { replace: true });
   const [modalOpen, setModalOpen] = useState(false);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [form, setForm] = useState<ProblemFormValues>(blankProblemForm);
@@ -121,6 +125,8 @@ export function ProblemsPage() {
       if (editingId) await update.mutateAsync({ id: editingId, ...payload });
       else await create.mutateAsync(payload);
       resetForm();
+      // Show the saved problem's level, so a problem whose difficulty changed does not seem to vanish.
+      setTab(payload.difficulty);
       flash("success", "Problem saved successfully!", SAVE_MESSAGE_MS);
       await queryClient.invalidateQueries({ queryKey: trpc.problems.list.queryKey() });
     } catch (err) {
