@@ -6,11 +6,12 @@ import { request, signUp } from "../../tests/api.ts";
 import { createTestServices, type TestServices } from "../../tests/services.ts";
 
 let t: TestServices;
+const logged: string[] = [];
 let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
   // A trusted proxy lets each test pick its client address with X-Forwarded-For.
-  t = await createTestServices({ env: { TRUST_PROXY: "1" } });
+  t = await createTestServices({ env: { TRUST_PROXY: "1" }, log: { debug() {}, info: (m: string) => logged.push(m), warn() {}, error() {} } });
   app = createApp(t.services);
 });
 afterAll(() => t.cleanup());
@@ -28,6 +29,10 @@ test("stores the message and answers 201; a signed-in sender is recorded", async
     ["Alan Turing", "alan@example.com", "Hello there", null],
     ["Alan Turing", "alan@example.com", "Hello there", user.user.id],
   ]);
+  // The operator is told where each message is; the sender's address and text are not logged.
+  expect(logged).toContain(`contact: message ${rows[0]!.id} stored in contact_messages`);
+  expect(logged.join("\n")).not.toContain("alan@example.com");
+  expect(logged.join("\n")).not.toContain("Hello there");
 });
 
 test("each field is required and checked, with a 400 naming it", async () => {
