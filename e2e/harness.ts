@@ -5,6 +5,7 @@
  * browser). Browser console errors and uncaught page errors are collected per
  * page so tests can assert there were none.
  */
+import { expect } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -163,6 +164,20 @@ export interface WatchedPage {
   warnings: string[];
   /** Requests to anywhere but the app's own origin (there must be none: no CDN, works offline). */
   foreignRequests: string[];
+}
+
+/**
+ * The check after every browser test: no console errors or uncaught exceptions
+ * on any watched page, no request off the app's origin (no CDN), and no
+ * warning on `main`, the signed-in page whose live streams must work without
+ * a fallback. Clears what it checked.
+ */
+export function expectCleanPages(watched: WatchedPage[], main: WatchedPage): void {
+  for (const w of watched) {
+    expect(w.errors.splice(0)).toEqual([]);
+    expect(w.foreignRequests.splice(0)).toEqual([]);
+  }
+  expect(main.warnings.splice(0)).toEqual([]);
 }
 
 /**

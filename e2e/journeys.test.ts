@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { createClient } from "@libsql/client";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { ensureClientBuilt, launchBrowser, openPage, setEditorCode, startServer, type TestServer, type WatchedPage } from "./harness.ts";
+import { ensureClientBuilt, expectCleanPages, launchBrowser, openPage, setEditorCode, startServer, type TestServer, type WatchedPage } from "./harness.ts";
 
 const PORT = 3310;
 const SLOW = 120_000;
@@ -102,14 +102,8 @@ afterAll(async () => {
 });
 
 // No console errors or uncaught exceptions on any page, and no request leaves the app's origin (no CDN).
-afterEach(() => {
-  for (const w of watched) {
-    expect(w.errors.splice(0)).toEqual([]);
-    expect(w.foreignRequests.splice(0)).toEqual([]);
-  }
-  // The signed-in user's page has the session cookie: live streams work, no fallback is needed.
-  expect(main.warnings.splice(0)).toEqual([]);
-});
+// The signed-in user's page has the session cookie: live streams work, no fallback is needed.
+afterEach(() => expectCleanPages(watched, main));
 
 describe("public pages and guest guards", () => {
   test("landing, static pages, not-found, and guests sent to /signin", async () => {

@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { createClient } from "@libsql/client";
 import type { Browser, Page, Route } from "playwright-core";
 import { startFakeOpenAi, type FakeServer } from "../src/ai/testing/fake-servers.ts";
-import { ensureClientBuilt, launchBrowser, openPage, setEditorCode, startServer, type TestServer, type WatchedPage } from "./harness.ts";
+import { ensureClientBuilt, expectCleanPages, launchBrowser, openPage, setEditorCode, startServer, type TestServer, type WatchedPage } from "./harness.ts";
 
 const PORT = 3311;
 const FAKE_AI_PORT = 3313;
@@ -114,13 +114,7 @@ afterAll(async () => {
   await fakeAi?.stop();
 });
 
-afterEach(() => {
-  for (const w of watched) {
-    expect(w.errors.splice(0)).toEqual([]);
-    expect(w.foreignRequests.splice(0)).toEqual([]);
-  }
-  expect(main.warnings.splice(0)).toEqual([]);
-});
+afterEach(() => expectCleanPages(watched, main));
 
 describe("loading states", () => {
   test("the session check shows Loading... until /api/auth/me answers", async () => {
