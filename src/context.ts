@@ -17,7 +17,7 @@ import { readSessionToken, validateSessionToken } from "./auth/session.ts";
 export type { SandboxSelection } from "../isolate/index.ts";
 
 /**
- * Per-process rate limiters of the account and contact routes. Numbers and
+ * Per-process rate limiters of the account, contact and problem-writing routes. Numbers and
  * reasons: docs/decisions/022-login-throttling.md.
  */
 export interface Limiters {
@@ -29,6 +29,8 @@ export interface Limiters {
   registerByIp: RateLimiter;
   /** Contact messages per client address: 5 per 10 minutes. */
   contactByIp: RateLimiter;
+  /** Problem creations and updates per user: 60 per hour (each may carry up to 64 MiB of tests). */
+  problemWritesByUser: RateLimiter;
 }
 
 /** Long-lived services. Issues that add a service add a field here (and a line in `buildServices`' callers). */
@@ -61,6 +63,7 @@ export function createLimiters(now?: () => number): Limiters {
     loginByIp: new RateLimiter({ limit: 100, windowMs: 15 * min, now }),
     registerByIp: new RateLimiter({ limit: 20, windowMs: 60 * min, now }),
     contactByIp: new RateLimiter({ limit: 5, windowMs: 10 * min, now }),
+    problemWritesByUser: new RateLimiter({ limit: 60, windowMs: 60 * min, now }),
   };
 }
 

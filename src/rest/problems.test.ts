@@ -5,6 +5,7 @@ import { problems, submissions } from "../../db/schema.ts";
 import { createApp } from "../app.ts";
 import { problemBody, request, signUp } from "../../tests/api.ts";
 import { createTestServices, type TestServices } from "../../tests/services.ts";
+import { RateLimiter } from "../lib/rate-limit.ts";
 
 let t: TestServices;
 let app: ReturnType<typeof createApp>;
@@ -146,6 +147,24 @@ describe("POST /api/problems", () => {
     });
     expect(p.hiddenTestCases).toEqual([{ input: "3\n", expectedOutput: "4\n" }]);
     expect(p.hiddenTestCount).toBe(1);
+  });
+
+  test("problem writes are rate-limited per user: 429 with Retry-After, others unaffected", async () => {
+    const saved = t.services.limiters.problemWritesByUser;
+    t.services.limiters.problemWritesByUser = new RateLimiter({ limit: 2, windowMs: 60_000 });
+    try {
+      const writer = await signUp(app);
+      const first = await create(writer.token);
+      const update = await request(app, "PUT", `/api/problems/${first._id}`, { token: writer.token, body: { title: "Renamed" } });
+      expect(update.status).toBe(200);
+      const third = await request(app, "POST", "/api/problems", { token: writer.token, body: problemBody() });
+      expect(third.status).toBe(429);
+      expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+      // Another user's allowance is their own (a fresh user: later tests rely on `other` owning nothing).
+      await create((await signUp(app)).token);
+    } finally {
+      t.services.limiters.problemWritesByUser = saved;
+    }
   });
 
   test("test inputs and the sample input are stored with LF line ends (CRLF and lone CR become LF)", async () => {

@@ -11,6 +11,7 @@ import { problems, revisions, testCases } from "../../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { formatBytes, idField, requiredBlock, requiredText, utf8Bytes } from "../../lib/fields.ts";
 import { shareJson } from "../../lib/json.ts";
+import type { RateLimiter } from "../../lib/rate-limit.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 /** Size limits (issue #2): title in characters, the rest in UTF-8 bytes. */
@@ -43,6 +44,16 @@ const testCaseText = z.string({
  * already reads CRLF as LF.
  */
 const toLf = (s: string) => s.replace(/\r\n?/g, "\n");
+
+/**
+ * Each problem write may store up to 64 MiB of tests: one user's writes are
+ * rate-limited so nobody fills the disk (limit in src/context.ts).
+ * @throws AppError RATE_LIMITED with the seconds to wait.
+ */
+function limitProblemWrites(limiter: RateLimiter, userId: string): void {
+  const gate = limiter.hit(userId);
+  if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
+}
 
 const fields = {
   title: requiredText(PROBLEM_LIMITS.titleMaxChars),
@@ -314,6 +325,7 @@ export const problemsRouter = router({
 
   /** Creates a problem owned by the caller. @throws BAD_INPUT (400), PAYLOAD_TOO_LARGE (413). */
   create: protectedProcedure.input(problemInput).mutation(async ({ ctx, input }): Promise<ProblemShape> => {
+    limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
     const tests = checkTestCases(input.hiddenTestCases);
     const { hiddenTestCases: _ignored, ...values } = input;
     const id = newId();
@@ -340,6 +352,7 @@ export const problemsRouter = router({
    */
   update: protectedProcedure.input(problemUpdateInput).mutation(async ({ ctx, input }): Promise<ProblemShape> => {
     const current = await requireOwned(ctx.db, input.id, ctx.user.id, "NOT_PROBLEM_OWNER_UPDATE");
+    limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
     const { id, hiddenTestCases, ...changes } = input;
     const tests = hiddenTestCases ? checkTestCases(hiddenTestCases) : undefined;
     const updated = ctx.db
