@@ -1,9 +1,9 @@
 // The Gemini provider through the real @google/genai client against a local server speaking Gemini's wire protocol.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createGeminiProvider } from "./gemini.ts";
-import { AiProviderError, type ReviewProvider } from "./provider.ts";
+import type { ReviewProvider } from "./provider.ts";
 import { startFakeGemini, type FakeServer } from "./testing/fake-servers.ts";
-import { PY_SUM_WRONG, wrongAnswerSubject } from "./testing/fixtures.ts";
+import { collect, failure, PY_SUM_WRONG, wrongAnswerSubject } from "./testing/fixtures.ts";
 
 const KEY = "AIzaFAKE-test-key-0123456789";
 let server: FakeServer;
@@ -14,22 +14,6 @@ beforeAll(async () => {
   provider = createGeminiProvider({ apiKey: KEY, model: "gemini-test-model", baseUrl: server.url });
 });
 afterAll(() => server.stop());
-
-async function collect(it: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const c of it) out.push(c);
-  return out;
-}
-
-async function failure(p: Promise<unknown>): Promise<AiProviderError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(AiProviderError);
-    return err as AiProviderError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("gemini provider", () => {
   test("generateContent: sends model, key header and the grounded prompt; returns the text", async () => {

@@ -1,9 +1,9 @@
 // The OpenAI-compatible provider through the real `openai` client against a local server speaking /v1/chat/completions.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createOpenAiCompatibleProvider } from "./openai.ts";
-import { AiProviderError, type ReviewProvider } from "./provider.ts";
+import type { ReviewProvider } from "./provider.ts";
 import { startFakeOpenAi, type FakeServer } from "./testing/fake-servers.ts";
-import { PY_SUM_WRONG, wrongAnswerSubject } from "./testing/fixtures.ts";
+import { collect, failure, PY_SUM_WRONG, wrongAnswerSubject } from "./testing/fixtures.ts";
 
 const KEY = "sk-fake-test-key-abcdef0123456789";
 let server: FakeServer;
@@ -14,22 +14,6 @@ beforeAll(async () => {
   provider = createOpenAiCompatibleProvider({ baseUrl: server.url, apiKey: KEY, model: "qwen-coder-test" });
 });
 afterAll(() => server.stop());
-
-async function collect(it: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const c of it) out.push(c);
-  return out;
-}
-
-async function failure(p: Promise<unknown>): Promise<AiProviderError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(AiProviderError);
-    return err as AiProviderError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("openai-compatible provider", () => {
   test("chat completion: sends model, bearer key, system + user messages; returns the text", async () => {

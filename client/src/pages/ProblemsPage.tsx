@@ -16,6 +16,7 @@ import { userIdFromToken } from "../lib/jwt.ts";
 import { getToken } from "../lib/storage.ts";
 import { httpStatusOf, serverMessageOf, useTRPC } from "../lib/trpc.ts";
 import { DIFFICULTIES, type Difficulty, type Problem } from "../lib/types.ts";
+import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
 
 /** Spec §9: success message timeouts. */
 const SAVE_MESSAGE_MS = 2000;
@@ -71,7 +72,7 @@ export function ProblemsPage() {
   const [editingId, setEditingId] = useState<string | null>(null);
   const [form, setForm] = useState<ProblemFormValues>(blankProblemForm);
   const [formError, setFormError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [notice, setNotice] = useState<FormNotice | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState<string | null>(null);
   const noticeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(noticeTimer.current), []);
@@ -185,11 +186,7 @@ export function ProblemsPage() {
           <p className="muted">Explore coding challenges and test your skills.</p>
         </div>
 
-        {notice && (
-          <p className={`alert ${notice.kind === "success" ? "alert-success" : "alert-error"}`} role={notice.kind === "error" ? "alert" : "status"}>
-            {notice.text}
-          </p>
-        )}
+        <FormMessage notice={notice} />
 
         <div
           className="tabs"

@@ -10,6 +10,7 @@ import { AuthLayout } from "../components/AuthLayout.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
 
 export function SignInPage() {
   const trpc = useTRPC();
@@ -17,7 +18,7 @@ export function SignInPage() {
   const [, navigate] = useLocation();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [message, setMessage] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<FormNotice | null>(null);
   const mutation = useMutation(trpc.auth.login.mutationOptions());
 
   async function onSubmit(e: FormEvent) {
@@ -49,11 +50,7 @@ export function SignInPage() {
         <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
           {mutation.isPending && <Spinner />} Sign In
         </button>
-        {message && (
-          <p className={`alert ${message.kind === "success" ? "alert-success" : "alert-error"}`} role={message.kind === "error" ? "alert" : "status"}>
-            {message.text}
-          </p>
-        )}
+        <FormMessage notice={message} />
       </form>
       <p className="auth-switch">
         Don't have an account? <Link href="/signup">Sign up</Link>

@@ -9,6 +9,7 @@ import { useMutation } from "@tanstack/react-query";
 import { AuthLayout } from "../components/AuthLayout.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useTRPC } from "../lib/trpc.ts";
+import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
 
 /** Spec §9: registration redirect delay. */
 const REDIRECT_DELAY_MS = 1500;
@@ -17,7 +18,7 @@ export function SignUpPage() {
   const trpc = useTRPC();
   const [, navigate] = useLocation();
   const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
-  const [message, setMessage] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<FormNotice | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const register = useMutation(trpc.auth.register.mutationOptions());
@@ -75,11 +76,7 @@ export function SignUpPage() {
         <button type="submit" className="btn btn-primary btn-block" disabled={register.isPending}>
           {register.isPending && <Spinner />} Create Account
         </button>
-        {message && (
-          <p className={`alert ${message.kind === "success" ? "alert-success" : "alert-error"}`} role={message.kind === "error" ? "alert" : "status"}>
-            {message.text}
-          </p>
-        )}
+        <FormMessage notice={message} />
       </form>
       <p className="auth-switch">
         Already have an account? <Link href="/signin">Sign in</Link>

@@ -1,6 +1,7 @@
 /** Review subjects shared by the AI tests: a real problem statement, code and a judged verdict; the seeded problems. */
 import { buildSeedProblem, SEED_PROBLEMS } from "../../../db/seed/index.ts";
-import type { ProblemFacts, ReviewSubject } from "../provider.ts";
+import { expect } from "bun:test";
+import { AiProviderError, type ProblemFacts, type ReviewSubject } from "../provider.ts";
 
 /** The limits db/seed/index.ts gives a seed problem that names none. */
 const SEED_TIME_LIMIT_MS = 2000;
@@ -72,4 +73,25 @@ export function seedProblemFacts(slug: string): ProblemFacts {
     checker: p.checker ?? "lines",
     version: 0,
   };
+}
+
+/** Gathers a review stream's chunks, in order. */
+export async function collect(it: AsyncIterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const c of it) out.push(c);
+  return out;
+}
+
+/**
+ * Awaits a call that must fail and returns its AiProviderError.
+ * @throws when the call succeeds or fails with another error.
+ */
+export async function failure(p: Promise<unknown>): Promise<AiProviderError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(AiProviderError);
+    return err as AiProviderError;
+  }
+  throw new Error("expected the call to fail");
 }
