@@ -7,6 +7,7 @@
  */
 import { constants, promises as fsp } from "node:fs";
 import { join } from "node:path";
+import { validateRequest } from "./request.ts";
 import type { Box, RunRequest, RunResult } from "./types.ts";
 
 /**
@@ -88,16 +89,34 @@ export async function emptyDir(dir: string): Promise<void> {
 
 /**
  * What every backend's box shares: its files live in `dir` on the host and are
- * reached only through the safe helpers above. A backend extends it with `run`.
+ * reached only through the safe helpers above; `run` validates the request and
+ * lets one command run at a time. A backend extends it with `execute`.
  * `fileOwner` (uid/gid) owns the files written into the box, for backends that
  * run each box as its own user.
  */
 export abstract class DirectoryBox implements Box {
+  private busy = false;
   constructor(
     readonly id: number,
     readonly dir: string,
     private readonly fileOwner?: { uid: number; gid: number },
   ) {}
+  /**
+   * Runs one command in the box.
+   * @throws Error for a malformed request (validateRequest) or while another command of this box runs.
+   */
+  async run(req: RunRequest): Promise<RunResult> {
+    validateRequest(req);
+    if (this.busy) throw new Error(`box ${this.id} is already running a command`);
+    this.busy = true;
+    try {
+      return await this.execute(req);
+    } finally {
+      this.busy = false;
+    }
+  }
+  /** The backend's run of a validated request; never throws for the program's misbehaviour. */
+  protected abstract execute(req: RunRequest): Promise<RunResult>;
   writeFile(name: string, content: string | Uint8Array, mode = 0o644): Promise<void> {
     return writeBoxFile(this.dir, name, content, mode, this.fileOwner);
   }
@@ -107,5 +126,4 @@ export abstract class DirectoryBox implements Box {
   listFiles(): Promise<string[]> {
     return listBoxFiles(this.dir);
   }
-  abstract run(req: RunRequest): Promise<RunResult>;
 }

@@ -4,7 +4,6 @@
  * and hands it to the judge. With no usable backend the server still starts;
  * `backend` is null and `reason` says what to install.
  */
-import type { Config } from "../src/config.ts";
 import { createBwrapBackend } from "./backends/bwrap.ts";
 import { createIsolateBackend } from "./backends/isolate.ts";
 import { createLocalBackend } from "./backends/local.ts";
@@ -16,6 +15,28 @@ export { compileSource, runProgram, COMPILER_FLAGS, RUN_DEFAULTS, DIAGNOSTICS_LI
 export type { Artifact, CompileOutcome, RunProgramOptions } from "./exec.ts";
 export { LANGUAGES, LANGUAGE_IDS, getLanguage, isLanguageId } from "./languages/index.ts";
 export type { Language, LanguageId } from "./languages/index.ts";
+
+/**
+ * What the sandbox runner needs to know to start, in its own terms (the server
+ * builds it from its config: src/sandbox.ts).
+ */
+export interface SandboxOptions {
+  /** `auto`: isolate if it works, else bwrap; `isolate`/`bwrap`: that one or none; `unsafe-local`: a plain subprocess. */
+  mode: "auto" | "isolate" | "bwrap" | "unsafe-local";
+  /** Boxes in the pool: how many runs at once. */
+  poolSize: number;
+  /** First box id and how many ids this process may use; two processes on one host need disjoint ranges. */
+  boxIdStart: number;
+  boxIdCount: number;
+  /** The isolate binary: a path or a name on PATH. */
+  isolateBin: string;
+  /** Where bwrap and unsafe-local keep their box directories. */
+  root: string;
+  /** Where the precompiled header is kept (`<dataDir>/pch`). */
+  dataDir: string;
+  /** A production server: unsafe-local is refused. */
+  production: boolean;
+}
 
 export interface SandboxSelection {
   /** The backend in use, or null when none works (every run request must then answer SANDBOX_UNAVAILABLE with `reason`). */
@@ -43,19 +64,18 @@ export const INSTALL_HINT =
  * building the precompiled header in the background when it is missing (see
  * isolate/pch.ts; `scripts/prepare-sandbox.ts` builds it at install time).
  *
- * @param config the parsed config (SANDBOX, SANDBOX_POOL_SIZE, ISOLATE_BOX_ID_START,
- *               ISOLATE_BOX_ID_COUNT, ISOLATE_BIN, SANDBOX_ROOT, DATA_DIR, NODE_ENV).
+ * @param options what to start (SandboxOptions; the server's come from its config via src/sandbox.ts).
  * @param log    one line per decision (default: console.warn).
  * @returns never throws; a backend that fails to start yields `{ backend: null, name: "none", reason }`.
- * @example const sb = await createSandbox(config); if (!sb.backend) throw new AppError("SANDBOX_UNAVAILABLE", { message: sb.reason })
+ * @example const sb = await createSandbox(sandboxOptions(config)); if (!sb.backend) throw new AppError("SANDBOX_UNAVAILABLE", { message: sb.reason })
  */
 export async function createSandbox(
-  config: Config,
+  options: SandboxOptions,
   log: (msg: string) => void = (m) => console.warn(m),
   opts: { buildPch?: boolean } = {},
 ): Promise<SandboxSelection> {
-  const mode = config.SANDBOX;
-  const pch = pchDir(config.DATA_DIR);
+  const { mode } = options;
+  const pch = pchDir(options.dataDir);
   const tried: string[] = [];
 
   const attempt = async (name: "isolate" | "bwrap"): Promise<SandboxBackend | null> => {
@@ -63,17 +83,17 @@ export async function createSandbox(
       const backend =
         name === "isolate"
           ? await createIsolateBackend({
-              isolateBin: config.ISOLATE_BIN,
-              boxIdStart: config.ISOLATE_BOX_ID_START,
-              boxIdCount: config.ISOLATE_BOX_ID_COUNT,
-              poolSize: config.SANDBOX_POOL_SIZE,
+              isolateBin: options.isolateBin,
+              boxIdStart: options.boxIdStart,
+              boxIdCount: options.boxIdCount,
+              poolSize: options.poolSize,
               pchDir: pch,
             })
           : await createBwrapBackend({
-              root: config.SANDBOX_ROOT,
-              boxIdStart: config.ISOLATE_BOX_ID_START,
-              boxIdCount: config.ISOLATE_BOX_ID_COUNT,
-              poolSize: config.SANDBOX_POOL_SIZE,
+              root: options.root,
+              boxIdStart: options.boxIdStart,
+              boxIdCount: options.boxIdCount,
+              poolSize: options.poolSize,
               pchDir: pch,
             });
       const problem = await selfCheck(backend);
@@ -91,7 +111,7 @@ export async function createSandbox(
 
   let backend: SandboxBackend | null = null;
   if (mode === "unsafe-local") {
-    if (config.NODE_ENV === "production") {
+    if (options.production) {
       const reason = `SANDBOX=unsafe-local is refused when NODE_ENV=production; ${INSTALL_HINT}`;
       log(`sandbox: ${reason}`);
       return { backend: null, name: "none", reason };
@@ -100,7 +120,7 @@ export async function createSandbox(
       "sandbox: WARNING: SANDBOX=unsafe-local runs submitted code as a plain subprocess with rlimits only. " +
         "It can read your files and reach the network. Never use it with code from other people.",
     );
-    backend = await createLocalBackend({ root: config.SANDBOX_ROOT, poolSize: config.SANDBOX_POOL_SIZE });
+    backend = await createLocalBackend({ root: options.root, poolSize: options.poolSize });
   } else if (mode === "isolate" || mode === "bwrap") {
     backend = await attempt(mode);
   } else {
@@ -115,7 +135,7 @@ export async function createSandbox(
   const fallbackReason = tried.length ? `fell back to ${backend.name}: ${tried.join("; ")}` : undefined;
   log(`sandbox: using ${backend.description ?? backend.name}${fallbackReason ? ` (${fallbackReason})` : ""}`);
   if (opts.buildPch !== false) {
-    ensurePch(config.DATA_DIR).then(
+    ensurePch(options.dataDir).then(
       (r) => r.built && log(`sandbox: built precompiled bits/stdc++.h in ${r.dir} (${r.buildMs} ms)`),
       (err) => log(`sandbox: could not build the precompiled header (C++ still works, slower): ${String(err)}`),
     );

@@ -1,3 +1,5 @@
+import type { Box, SandboxBackend } from "./types.ts";
+
 /**
  * A fixed set of box ids handed out one at a time; `acquire` waits (FIFO)
  * when all are taken. Box ids come from the configured range
@@ -41,4 +43,53 @@ export class BoxIdPool {
   close(): void {
     this.closed = true;
   }
+}
+
+/** How one backend opens a box for a new holder and cleans it when handed back. */
+export interface BoxLifecycle<B extends Box> {
+  /** Prepares box `id` for a new holder (an empty directory, `isolate --init`). May throw: the id goes back to the pool. */
+  open(id: number): Promise<B>;
+  /** Cleans a box handed back or left at shutdown (its files, `isolate --cleanup`). */
+  reset(box: B): Promise<void>;
+}
+
+/**
+ * The acquire/release/close half of a SandboxBackend over a BoxIdPool, the
+ * same for every backend: a box is handed out once, released once (a second
+ * release is ignored), its id always returns to the pool, and closing resets
+ * every box still out.
+ * @returns `acquire` and `release` for the backend, and `closeBoxes` for its `close`.
+ */
+export function pooledBoxes<B extends Box>(
+  pool: BoxIdPool,
+  life: BoxLifecycle<B>,
+): Pick<SandboxBackend, "acquire" | "release"> & { closeBoxes(): Promise<void> } {
+  const active = new Set<B>();
+  return {
+    async acquire() {
+      const id = await pool.take();
+      try {
+        const box = await life.open(id);
+        active.add(box);
+        return box;
+      } catch (err) {
+        pool.give(id);
+        throw err;
+      }
+    },
+    async release(box: Box) {
+      const b = box as B;
+      if (!active.delete(b)) return;
+      try {
+        await life.reset(b);
+      } finally {
+        pool.give(b.id);
+      }
+    },
+    async closeBoxes() {
+      pool.close();
+      for (const b of active) await life.reset(b).catch(() => {});
+      active.clear();
+    },
+  };
 }

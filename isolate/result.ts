@@ -54,3 +54,28 @@ export function classify(o: Observation): RunResult {
   if (o.exitCode !== 0) return { ...base, status: "RE", message: o.message ?? `exited with code ${o.exitCode}` };
   return { ...base, status: "OK", ...(o.message ? { message: o.message } : {}) };
 }
+
+/**
+ * The result of a run the sandbox itself could not carry out (status XX): an
+ * infrastructure failure, never a user verdict. `seen` adds what was observed
+ * before it failed (times, output); everything else reads zero or empty.
+ * @example return sandboxFailure(`cannot create the run's cgroup: ${err.message}`)
+ */
+export function sandboxFailure(message: string, seen: Partial<Omit<Observation, "sandboxError">> = {}): RunResult {
+  return classify({
+    exitCode: null,
+    signal: null,
+    cpuTimeMs: 0,
+    wallTimeMs: 0,
+    memoryKib: 0,
+    cpuLimitHit: false,
+    wallLimitHit: false,
+    oomKilled: false,
+    outputLimitHit: false,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    ...seen,
+    sandboxError: message,
+  });
+}

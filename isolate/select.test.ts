@@ -3,28 +3,29 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../src/config.ts";
-import { createSandbox, INSTALL_HINT } from "./index.ts";
+import { createSandbox, INSTALL_HINT, type SandboxOptions } from "./index.ts";
 
 const work = mkdtempSync(join(tmpdir(), "oj-select-"));
 // The box uids must be able to traverse SANDBOX_ROOT's ancestors.
 chmodSync(work, 0o755);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const config = (env: Record<string, string>) =>
-  loadConfig({
-    DATA_DIR: join(work, "data"),
-    SANDBOX_ROOT: join(work, "boxes"),
-    ISOLATE_BOX_ID_START: "840",
-    ISOLATE_BOX_ID_COUNT: "4",
-    SANDBOX_POOL_SIZE: "1",
-    ...env,
-  });
+const config = (o: Partial<SandboxOptions>): SandboxOptions => ({
+  mode: "auto",
+  dataDir: join(work, "data"),
+  root: join(work, "boxes"),
+  boxIdStart: 840,
+  boxIdCount: 4,
+  poolSize: 1,
+  isolateBin: "isolate",
+  production: false,
+  ...o,
+});
 
 describe("createSandbox", () => {
   test("unsafe-local is refused when NODE_ENV=production, and says what to install", async () => {
     const logs: string[] = [];
-    const sel = await createSandbox(config({ SANDBOX: "unsafe-local", NODE_ENV: "production" }), (m) => logs.push(m), { buildPch: false });
+    const sel = await createSandbox(config({ mode: "unsafe-local", production: true }), (m) => logs.push(m), { buildPch: false });
     expect(sel.backend).toBeNull();
     expect(sel.name).toBe("none");
     expect(sel.reason).toContain("refused");
@@ -34,7 +35,7 @@ describe("createSandbox", () => {
 
   test("unsafe-local outside production runs code and warns loudly", async () => {
     const logs: string[] = [];
-    const sel = await createSandbox(config({ SANDBOX: "unsafe-local", NODE_ENV: "development" }), (m) => logs.push(m), { buildPch: false });
+    const sel = await createSandbox(config({ mode: "unsafe-local" }), (m) => logs.push(m), { buildPch: false });
     expect(sel.name).toBe("unsafe-local");
     expect(logs.join("\n")).toContain("WARNING");
     const box = await sel.backend!.acquire();
@@ -49,7 +50,7 @@ describe("createSandbox", () => {
   });
 
   test("an explicitly chosen backend that is missing gives none with the reason, not a fallback", async () => {
-    const sel = await createSandbox(config({ SANDBOX: "isolate", ISOLATE_BIN: "/nonexistent/isolate" }), () => {}, { buildPch: false });
+    const sel = await createSandbox(config({ mode: "isolate", isolateBin: "/nonexistent/isolate" }), () => {}, { buildPch: false });
     expect(sel.backend).toBeNull();
     expect(sel.name).toBe("none");
     expect(sel.reason).toContain("isolate not found");
@@ -59,7 +60,7 @@ describe("createSandbox", () => {
   test("auto falls back from a missing isolate to a working bwrap", async () => {
     if (!Bun.which("bwrap")) return void expect(Bun.which("bwrap")).toBeNull();
     const logs: string[] = [];
-    const sel = await createSandbox(config({ SANDBOX: "auto", ISOLATE_BIN: "/nonexistent/isolate" }), (m) => logs.push(m), { buildPch: false });
+    const sel = await createSandbox(config({ mode: "auto", isolateBin: "/nonexistent/isolate" }), (m) => logs.push(m), { buildPch: false });
     try {
       expect(sel.reason ?? "").not.toContain("no working sandbox");
       expect(sel.name).toBe("bwrap");
@@ -74,7 +75,7 @@ describe("createSandbox", () => {
     if (process.getuid?.() !== 0 || !Bun.which("bwrap")) return void expect(process.getuid?.() === 0 && Bun.which("bwrap")).toBeFalsy();
     const hidden = mkdtempSync(join(tmpdir(), "oj-hidden-"));
     try {
-      const sel = await createSandbox(config({ SANDBOX: "bwrap", SANDBOX_ROOT: join(hidden, "boxes") }), () => {}, { buildPch: false });
+      const sel = await createSandbox(config({ mode: "bwrap", root: join(hidden, "boxes") }), () => {}, { buildPch: false });
       expect(sel.backend).toBeNull();
       expect(sel.reason).toContain(`ancestor ${hidden} is not searchable`);
     } finally {

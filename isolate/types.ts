@@ -6,6 +6,12 @@
  */
 
 /**
+ * Where every backend mounts the precompiled-header directory (read-only) in
+ * the box; a language that uses it names this path in its compile flags.
+ */
+export const PCH_MOUNT = "/pch";
+
+/**
  * Result status of one run. Precedence when several apply (after CMS
  * Sandbox.py): XX > TLE > MLE (an OOM kill) > OLE > SG > RE > OK.
  * - `XX`: the sandbox itself failed: an infrastructure error, never a user verdict.

@@ -17,6 +17,7 @@ import { ensurePch } from "../isolate/pch.ts";
 import { createOfflineProvider } from "../src/ai/offline/offline.ts";
 import type { Language, ReviewSubject } from "../src/ai/provider.ts";
 import { loadConfig } from "../src/config.ts";
+import { sandboxOptions } from "../src/sandbox.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
 const SECTION = "## AI offline review (scripts/bench-ai-offline.ts)";
@@ -52,14 +53,14 @@ const bareDataDir = mkdtempSync(join(tmpdir(), "oj-bench-ai-nopch-"));
 chmodSync(bareDataDir, 0o755);
 const sandboxFor = async (dir: string, boxIdStart: number) => {
   const selection = await createSandbox(
-    loadConfig({
+    sandboxOptions(loadConfig({
       SANDBOX: "auto",
       SANDBOX_ROOT: join(root, String(boxIdStart)),
       DATA_DIR: dir,
       ISOLATE_BOX_ID_START: String(boxIdStart),
       ISOLATE_BOX_ID_COUNT: "5",
       SANDBOX_POOL_SIZE: "1",
-    }),
+    })),
     () => {},
     { buildPch: false },
   );

@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { migrateDatabase, openDatabase } from "../db/index.ts";
 import { createSandbox } from "../isolate/index.ts";
 import { getLanguage, type LanguageId } from "../isolate/languages/index.ts";
-import { PCH_MOUNT } from "../isolate/languages/cpp.ts";
+import { PCH_MOUNT } from "../isolate/types.ts";
 import { RUN_PROVES_COMPILE, runOptions } from "../src/judge/pipeline.ts";
 import { runProgram } from "../isolate/exec.ts";
 import { ensurePch, pchDir } from "../isolate/pch.ts";
@@ -40,6 +40,7 @@ import { JudgeService } from "../src/judge/service.ts";
 import { createLogger } from "../src/log.ts";
 import { problems, submissions, testCases, users } from "../db/schema.ts";
 import { inArray } from "drizzle-orm";
+import { sandboxOptions } from "../src/sandbox.ts";
 
 const root = resolve(import.meta.dir, "..");
 const { values: args } = parseArgs({
@@ -85,7 +86,7 @@ try {
   await ensurePch(dataDir);
   const { db, client } = await openDatabase(config.DATABASE_URL);
   await migrateDatabase(db);
-  const sandbox = await createSandbox(config, () => {}, { buildPch: false });
+  const sandbox = await createSandbox(sandboxOptions(config), () => {}, { buildPch: false });
   if (!sandbox.backend) throw new Error(`no sandbox: ${sandbox.reason}`);
   const judge = await JudgeService.create({ config, db, log, sandbox, pollMs: 50 });
   const services = buildServices({ config, db, log, sessionKey: new TextEncoder().encode(config.SESSION_SECRET!), sandbox, judge });

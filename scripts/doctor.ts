@@ -14,6 +14,7 @@ import { detectCgroups } from "../isolate/cgroup.ts";
 import { pchIsCurrent, pchDir } from "../isolate/pch.ts";
 import { compileSource, runProgram } from "../isolate/exec.ts";
 import { LANGUAGE_IDS, getLanguage } from "../isolate/languages/index.ts";
+import { sandboxOptions } from "../src/sandbox.ts";
 
 let failed = false;
 const ok = (what: string, detail: string) => console.log(`  ok    ${what}: ${detail}`);
@@ -94,7 +95,7 @@ const doctorConfig = loadConfig({
   ISOLATE_BOX_ID_COUNT: "1",
 });
 const notes: string[] = [];
-const sel = await createSandbox(doctorConfig, (m) => notes.push(m), { buildPch: false });
+const sel = await createSandbox(sandboxOptions(doctorConfig), (m) => notes.push(m), { buildPch: false });
 if (!sel.backend) {
   fail("sandbox", sel.reason ?? "none", "install bubblewrap (apt install bubblewrap) or isolate (docs/sandbox.md), or check SANDBOX");
 } else {

@@ -14,6 +14,7 @@ import { buildServices, type Services } from "./context.ts";
 import { createLogger } from "./log.ts";
 import { JudgeService } from "./judge/service.ts";
 import { createAiService } from "./ai/service.ts";
+import { sandboxOptions } from "./sandbox.ts";
 
 /** Bun.serve's request body cap, bytes (the app's own limit, MAX_BODY_BYTES, answers 413 below it). */
 const BUN_MAX_BODY_BYTES = 160 * 1024 * 1024;
@@ -44,7 +45,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const seeded = await seedDatabase(db);
     if (seeded.inserted) log.info(`seed: added ${seeded.inserted} classic problems`);
     const sessionKey = resolveSessionKey(config);
-    const sandbox = await createSandbox(config, (m) => log.info(m));
+    const sandbox = await createSandbox(sandboxOptions(config), (m) => log.info(m));
     undo.push(() => sandbox.backend?.close());
     // Before the judge starts consuming: a bad AI setting (ConfigError) must stop start-up with nothing running.
     const ai = createAiService({ config, db, log, sandbox: sandbox.backend });

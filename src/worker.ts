@@ -16,6 +16,7 @@ import { createSandbox } from "../isolate/index.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { JudgeService } from "./judge/service.ts";
 import { createLogger } from "./log.ts";
+import { sandboxOptions } from "./sandbox.ts";
 
 /**
  * Starts a worker from a parsed config.
@@ -26,7 +27,7 @@ export async function startWorker(config: Config): Promise<{ judge: JudgeService
   const log = createLogger(config.LOG_LEVEL);
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   await migrateDatabase(db);
-  const sandbox = await createSandbox(config, (m) => log.info(m));
+  const sandbox = await createSandbox(sandboxOptions(config), (m) => log.info(m));
   if (!sandbox.backend) {
     client.close();
     throw new Error(`worker: ${sandbox.reason ?? "no sandbox"}`);

@@ -25,13 +25,13 @@
 import { closeSync, openSync, constants, existsSync, promises as fsp, readdirSync, lstatSync, readlinkSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { detectCgroups, RunCgroup, type CgroupSupport } from "../cgroup.ts";
-import { BoxIdPool } from "../pool.ts";
-import { assertPlainName, DirectoryBox, emptyDir } from "../boxfs.ts";
-import { classify, type Observation } from "../result.ts";
-import { PCH_MOUNT } from "../languages/cpp.ts";
+import { BoxIdPool, pooledBoxes } from "../pool.ts";
+import { DirectoryBox, emptyDir } from "../boxfs.ts";
+import { BASE_ENV } from "../request.ts";
+import { classify, sandboxFailure, type Observation } from "../result.ts";
 import { collectOutput, killTree, parseJsonStatus } from "./common.ts";
 import { ensureLauncher, LAUNCH_FAILED, LAUNCH_JOIN_FAILED } from "./launcher.ts";
-import type { Box, RunRequest, RunResult, SandboxBackend } from "../types.ts";
+import { PCH_MOUNT, type Box, type RunRequest, type RunResult, type SandboxBackend } from "../types.ts";
 
 export interface BwrapOptions {
   /** SANDBOX_ROOT: where box directories live (created 0755, must not be a symlink). */
@@ -103,15 +103,6 @@ const NPROC_SLACK = 8;
 const JOIN_FAILED = LAUNCH_JOIN_FAILED;
 /** Joins every cgroup.procs given before `--`, then execs the rest. A constant: no user data is ever in it. */
 const JOIN_SCRIPT = `for f do if [ "$f" = -- ]; then shift; exec "$@"; fi; echo $$ > "$f" || exit ${JOIN_FAILED}; shift; done; exit ${JOIN_FAILED}`;
-
-/** Fixed environment inside the box; `RunRequest.env` adds to it. */
-export const BASE_ENV: Readonly<Record<string, string>> = Object.freeze({
-  PATH: "/usr/local/bin:/usr/bin:/bin",
-  HOME: "/box",
-  TMPDIR: "/tmp",
-  LANG: "C.UTF-8",
-  LC_ALL: "C.UTF-8",
-});
 
 /** Host capabilities the argv builder depends on (detected once). */
 export interface BwrapFeatures {
@@ -509,22 +500,14 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
   const owner = (id: number) => (isRoot ? { uid: uidOf(id), gid: uidOf(id) } : undefined);
 
   class BwrapBox extends DirectoryBox {
-    busy = false;
     seq = 0;
     /** The last run's clean-up (never rejects); awaited before the next run, release and close. */
     cleanup: Promise<void> = Promise.resolve();
     constructor(id: number, dir: string) {
       super(id, dir, owner(id));
     }
-    async run(req: RunRequest): Promise<RunResult> {
-      validateRequest(req);
-      if (this.busy) throw new Error(`box ${this.id} is already running a command`);
-      this.busy = true;
-      try {
-        return await runOnce(this, req);
-      } finally {
-        this.busy = false;
-      }
+    protected execute(req: RunRequest): Promise<RunResult> {
+      return runOnce(this, req);
     }
   }
 
@@ -546,23 +529,8 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       timings[phase] = now - last;
       last = now;
     };
-    const fail = (message: string, extra: Partial<Observation> = {}): RunResult =>
-      classify({
-        sandboxError: message,
-        exitCode: null,
-        signal: null,
-        cpuTimeMs: 0,
-        wallTimeMs: performance.now() - started,
-        memoryKib: 0,
-        cpuLimitHit: false,
-        wallLimitHit: false,
-        oomKilled: false,
-        outputLimitHit: false,
-        stdout: "",
-        stderr: "",
-        stdoutTruncated: false,
-        ...extra,
-      });
+    const fail = (message: string, seen: Partial<Observation> = {}): RunResult =>
+      sandboxFailure(message, { wallTimeMs: performance.now() - started, ...seen });
     try {
       const tasks = req.processLimit + BWRAP_OVERHEAD_TASKS;
       // The stdin file and the cgroup are independent: set both up at once.
@@ -731,7 +699,13 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
     }
   }
 
-  const active = new Set<BwrapBox>();
+  const boxes = pooledBoxes(pool, {
+    open: async (id) => new BwrapBox(id, await prepareBoxDir(id)),
+    async reset(b: BwrapBox) {
+      await b.cleanup;
+      await emptyDir(b.dir);
+    },
+  });
   const description = `bwrap (${version}), ${cg.support ? `cgroup v${cg.support.version}` : `rlimits only (${cg.why})`}, ${
     isRoot ? `per-box uid ${BOX_UID_BASE}+id${tmpfsBoxes ? ", tmpfs boxes" : ""}` : "unprivileged"
   }${noLauncher ? `, sh/setpriv/prlimit launch chain (slower: ${noLauncher})` : ""}${
@@ -742,34 +716,10 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
     get description() {
       return description;
     },
-    async acquire() {
-      const id = await pool.take();
-      try {
-        const box = new BwrapBox(id, await prepareBoxDir(id));
-        active.add(box);
-        return box;
-      } catch (err) {
-        pool.give(id);
-        throw err;
-      }
-    },
-    async release(box: Box) {
-      const b = box as BwrapBox;
-      if (!active.delete(b)) return;
-      try {
-        await b.cleanup;
-        await emptyDir(b.dir);
-      } finally {
-        pool.give(b.id);
-      }
-    },
+    acquire: boxes.acquire,
+    release: boxes.release,
     async close() {
-      pool.close();
-      for (const b of active) {
-        await b.cleanup;
-        await emptyDir(b.dir).catch(() => {});
-      }
-      active.clear();
+      await boxes.closeBoxes();
       for (const dir of mounted) await runQuiet(["/usr/bin/umount", "-l", dir]);
       mounted.clear();
     },
@@ -812,20 +762,3 @@ function r0(argv: readonly string[]): string {
   return JSON.stringify(argv[0] ?? "");
 }
 
-/** Rejects malformed requests (programming errors, not program faults). @throws Error naming the field. */
-export function validateRequest(req: RunRequest): void {
-  if (!Array.isArray(req.argv) || req.argv.length === 0 || req.argv.some((a) => typeof a !== "string" || a.includes("\0"))) {
-    throw new Error("RunRequest.argv must be a non-empty array of strings without NUL");
-  }
-  for (const k of ["cpuTimeLimitMs", "wallTimeLimitMs", "memoryLimitKib", "processLimit", "outputLimitBytes", "fileSizeLimitKib"] as const) {
-    const v = req[k];
-    if (!Number.isInteger(v) || v <= 0) throw new Error(`RunRequest.${k} must be a positive integer, got ${v}`);
-  }
-  for (const k of Object.keys(req.env ?? {})) assertEnvName(k);
-}
-
-function assertEnvName(name: string): void {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid environment variable name: ${JSON.stringify(name)}`);
-}
-
-export { assertPlainName };

@@ -30,13 +30,12 @@
 import { closeSync, constants, openSync, promises as fsp, existsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { BoxIdPool } from "../pool.ts";
+import { BoxIdPool, pooledBoxes } from "../pool.ts";
 import { DirectoryBox, readBoxFile } from "../boxfs.ts";
-import { classify } from "../result.ts";
+import { classify, sandboxFailure } from "../result.ts";
 import { collectOutput } from "./common.ts";
-import { PCH_MOUNT } from "../languages/cpp.ts";
-import { BASE_ENV, validateRequest } from "./bwrap.ts";
-import type { Box, RunRequest, RunResult, SandboxBackend } from "../types.ts";
+import { BASE_ENV } from "../request.ts";
+import { PCH_MOUNT, type RunRequest, type RunResult, type SandboxBackend } from "../types.ts";
 
 export interface IsolateOptions {
   /** ISOLATE_BIN: path or name on PATH. */
@@ -285,15 +284,11 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
   };
 
   class IsolateBox extends DirectoryBox {
-    busy = false;
     seq = 0;
     override async listFiles() {
       return (await super.listFiles()).filter((f) => f !== STDERR_FILE);
     }
-    async run(req: RunRequest): Promise<RunResult> {
-      validateRequest(req);
-      if (this.busy) throw new Error(`box ${this.id} is already running a command`);
-      this.busy = true;
+    protected async execute(req: RunRequest): Promise<RunResult> {
       const tag = `${this.id}-${++this.seq}`;
       const metaFile = join(runDir, `${tag}.meta`);
       const stdinFile = join(runDir, `${tag}.stdin`);
@@ -308,21 +303,9 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
         if (opts.pchDir && existsSync(opts.pchDir)) binds.push([PCH_MOUNT, opts.pchDir]);
         const absent = missingProgram(req.argv[0]!, this.dir);
         if (absent !== null) {
-          return classify({
-            sandboxError: `cannot execute ${JSON.stringify(absent)}: it does not exist ${absent.startsWith("/") && !absent.startsWith("/box/") ? "on this host" : "in the box"}`,
-            exitCode: null,
-            signal: null,
-            cpuTimeMs: 0,
-            wallTimeMs: 0,
-            memoryKib: 0,
-            cpuLimitHit: false,
-            wallLimitHit: false,
-            oomKilled: false,
-            outputLimitHit: false,
-            stdout: "",
-            stderr: "",
-            stdoutTruncated: false,
-          });
+          return sandboxFailure(
+            `cannot execute ${JSON.stringify(absent)}: it does not exist ${absent.startsWith("/") && !absent.startsWith("/box/") ? "on this host" : "in the box"}`,
+          );
         }
         const argv = buildIsolateRunArgs(bin!, { boxId: this.id, cg, metaFile, req, binds });
         const p = Bun.spawn(argv, { stdin: stdinFd, stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
@@ -347,18 +330,10 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
         const collected = await Promise.race([output, Bun.sleep(2000).then(() => null)]);
         if (hung) {
           await resetBox(this.id);
-          return {
-            status: "XX",
-            exitCode: null,
-            signal: null,
-            cpuTimeMs: 0,
-            wallTimeMs: req.wallTimeLimitMs + guardMs,
-            memoryKib: 0,
-            stdout: "",
-            stderr: "",
-            stdoutTruncated: false,
-            message: `isolate did not return within the wall limit + ${guardMs / 1000} s and was killed; box ${this.id} was re-created`,
-          };
+          return sandboxFailure(
+            `isolate did not return within the wall limit + ${guardMs / 1000} s and was killed; box ${this.id} was re-created`,
+            { wallTimeMs: req.wallTimeLimitMs + guardMs },
+          );
         }
         const metaText = await fsp.readFile(metaFile, "utf8").catch(() => null);
         const errBytes = await readBoxFile(this.dir, STDERR_FILE, req.stderrLimitBytes ?? 64 * 1024);
@@ -373,42 +348,28 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
         await fsp.rm(metaFile, { force: true });
         await fsp.rm(stdinFile, { force: true });
         await fsp.rm(join(this.dir, STDERR_FILE), { force: true, recursive: true }).catch(() => {});
-        this.busy = false;
       }
     }
   }
 
-  const active = new Set<IsolateBox>();
+  const boxes = pooledBoxes(pool, {
+    async open(id) {
+      const r = await run([bin!, ...cgArgs, `--box-id=${id}`, "--init"]);
+      if (r.code !== 0) throw new Error(`isolate --init of box ${id} failed: ${r.err.trim().slice(0, 300)}`);
+      return new IsolateBox(id, join(r.out.trim(), "box"));
+    },
+    async reset(b: IsolateBox) {
+      await run([bin!, ...cgArgs, `--box-id=${b.id}`, "--cleanup"]);
+    },
+  });
   const description = `isolate ${version.join(".")}${cg ? ", cgroup mode" : ", rlimit mode (no --cg: CPU time per process, memory as address space)"}, private /dev/shm per box`;
   return {
     name: "isolate",
     description,
-    async acquire() {
-      const id = await pool.take();
-      try {
-        const r = await run([bin!, ...cgArgs, `--box-id=${id}`, "--init"]);
-        if (r.code !== 0) throw new Error(`isolate --init of box ${id} failed: ${r.err.trim().slice(0, 300)}`);
-        const box = new IsolateBox(id, join(r.out.trim(), "box"));
-        active.add(box);
-        return box;
-      } catch (err) {
-        pool.give(id);
-        throw err;
-      }
-    },
-    async release(box: Box) {
-      const b = box as IsolateBox;
-      if (!active.delete(b)) return;
-      try {
-        await run([bin!, ...cgArgs, `--box-id=${b.id}`, "--cleanup"]);
-      } finally {
-        pool.give(b.id);
-      }
-    },
+    acquire: boxes.acquire,
+    release: boxes.release,
     async close() {
-      pool.close();
-      for (const b of active) await run([bin!, ...cgArgs, `--box-id=${b.id}`, "--cleanup"]);
-      active.clear();
+      await boxes.closeBoxes();
       await fsp.rm(runDir, { recursive: true, force: true });
     },
   } satisfies SandboxBackend;

@@ -8,12 +8,12 @@
 import { closeSync, constants, existsSync, openSync, promises as fsp } from "node:fs";
 import { join, resolve } from "node:path";
 import { constants as osConstants } from "node:os";
-import { BoxIdPool } from "../pool.ts";
+import { BoxIdPool, pooledBoxes } from "../pool.ts";
 import { DirectoryBox, emptyDir } from "../boxfs.ts";
 import { classify } from "../result.ts";
-import { BASE_ENV, validateRequest } from "./bwrap.ts";
+import { BASE_ENV } from "../request.ts";
 import { collectOutput } from "./common.ts";
-import type { Box, RunRequest, RunResult, SandboxBackend } from "../types.ts";
+import type { RunRequest, RunResult, SandboxBackend } from "../types.ts";
 
 export async function createLocalBackend(opts: { root: string; poolSize: number }): Promise<SandboxBackend> {
   const root = resolve(opts.root, "unsafe-local");
@@ -24,8 +24,7 @@ export async function createLocalBackend(opts: { root: string; poolSize: number 
 
   class LocalBox extends DirectoryBox {
     seq = 0;
-    async run(req: RunRequest): Promise<RunResult> {
-      validateRequest(req);
+    protected async execute(req: RunRequest): Promise<RunResult> {
       const stdinPath = join(root, `stdin-${this.id}-${++this.seq}`);
       await fsp.writeFile(stdinPath, req.stdin ?? "", { mode: 0o600 });
       const stdinFd = openSync(stdinPath, constants.O_RDONLY);
@@ -95,28 +94,20 @@ export async function createLocalBackend(opts: { root: string; poolSize: number 
     }
   }
 
-  const active = new Set<LocalBox>();
-  return {
-    name: "unsafe-local",
-    description: `unsafe-local (NOT a sandbox; ${prlimit ? "rlimits via prlimit" : "no rlimits: prlimit missing"})`,
-    async acquire() {
-      const id = await pool.take();
+  const boxes = pooledBoxes(pool, {
+    async open(id) {
       const dir = join(root, `box-${id}`);
       await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
       await emptyDir(dir);
-      const box = new LocalBox(id, dir);
-      active.add(box);
-      return box;
+      return new LocalBox(id, dir);
     },
-    async release(box: Box) {
-      const b = box as LocalBox;
-      if (!active.delete(b)) return;
-      await emptyDir(b.dir).finally(() => pool.give(b.id));
-    },
-    async close() {
-      pool.close();
-      for (const b of active) await emptyDir(b.dir).catch(() => {});
-      active.clear();
-    },
+    reset: (b: LocalBox) => emptyDir(b.dir),
+  });
+  return {
+    name: "unsafe-local",
+    description: `unsafe-local (NOT a sandbox; ${prlimit ? "rlimits via prlimit" : "no rlimits: prlimit missing"})`,
+    acquire: boxes.acquire,
+    release: boxes.release,
+    close: boxes.closeBoxes,
   } satisfies SandboxBackend;
 }

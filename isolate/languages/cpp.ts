@@ -5,11 +5,8 @@
  * "Using Precompiled Headers": a `.gch` beside a header in the search path wins
  * when it was built with compatible options).
  */
-import type { RunLimits } from "../types.ts";
+import { PCH_MOUNT, type RunLimits } from "../types.ts";
 import type { Language } from "./types.ts";
-
-/** Mount point of the precompiled-header directory inside every box. */
-export const PCH_MOUNT = "/pch";
 
 /** Flags that change the generated code; the precompiled header is built with exactly these. */
 export const PCH_FLAGS: readonly string[] = ["-std=gnu++17", "-O2", "-DONLINE_JUDGE"];

@@ -16,6 +16,7 @@ import { JudgeService } from "../judge/service.ts";
 import { createLogger } from "../log.ts";
 import { createAiService } from "./service.ts";
 import { startFakeOpenAi, type FakeServer } from "./testing/fake-servers.ts";
+import { sandboxOptions } from "../sandbox.ts";
 
 // Judging and compiling in the real sandbox on a shared 2-core machine.
 setDefaultTimeout(60_000);
@@ -41,7 +42,7 @@ let problemId: string;
 beforeAll(async () => {
   await preparePch();
   sandbox = await createSandbox(
-    loadConfig({
+    sandboxOptions(loadConfig({
       NODE_ENV: "test",
       SANDBOX: "bwrap",
       SANDBOX_ROOT: root,
@@ -49,7 +50,7 @@ beforeAll(async () => {
       ISOLATE_BOX_ID_START: String(GROUNDING_BOX_ID_START),
       ISOLATE_BOX_ID_COUNT: "10",
       SANDBOX_POOL_SIZE: "2",
-    }),
+    })),
     () => {},
     { buildPch: false },
   );

@@ -11,6 +11,7 @@ import { createTestServices, type TestServices } from "../services.ts";
 import { sql } from "drizzle-orm";
 import type { Logger } from "../../src/log.ts";
 import { captureLog, countingBackend, judgeConfig, preparePch, silentLog } from "./fixtures.ts";
+import { sandboxOptions } from "../../src/sandbox.ts";
 
 // Judging through the real sandbox on a shared 2-core machine: generous per-test bound.
 setDefaultTimeout(60_000);
@@ -55,7 +56,7 @@ async function judgeApp(
 
 beforeAll(async () => {
   await preparePch();
-  sandbox = await createSandbox(judgeConfig("file::memory:", {}, 90), () => {}, { buildPch: false });
+  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 90)), () => {}, { buildPch: false });
   if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
 }, 60_000);
 

@@ -15,6 +15,7 @@ import { JudgeService } from "../../src/judge/service.ts";
 import { createTestDb } from "../db.ts";
 import { BOX_UID_BASE } from "../../isolate/backends/bwrap.ts";
 import { insertProblem, insertUser, JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch, silentLog } from "./fixtures.ts";
+import { sandboxOptions } from "../../src/sandbox.ts";
 
 const ROOT = import.meta.dir;
 const VERDICT = z.enum(["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "IE"]);
@@ -56,7 +57,7 @@ beforeAll(async () => {
   t = await createTestDb();
   const config = judgeConfig(t.url);
   await preparePch();
-  const sandbox = await createSandbox(config, () => {}, { buildPch: false });
+  const sandbox = await createSandbox(sandboxOptions(config), () => {}, { buildPch: false });
   if (!sandbox.backend) throw new Error(`golden suite needs a sandbox: ${sandbox.reason}`);
   closeSandbox = () => sandbox.backend!.close();
   judge = await JudgeService.create({ config, db: t.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 100 });

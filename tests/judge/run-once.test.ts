@@ -13,6 +13,7 @@ import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import { CompileCache } from "../../src/judge/compile-cache.ts";
 import { compileAndRun, runOptions, type CompileAndRunStep } from "../../src/judge/pipeline.ts";
 import { captureLog, judgeConfig, preparePch } from "./fixtures.ts";
+import { sandboxOptions } from "../../src/sandbox.ts";
 
 setDefaultTimeout(60_000);
 
@@ -23,7 +24,7 @@ const log = captureLog();
 
 beforeAll(async () => {
   await preparePch();
-  const sandbox = await createSandbox(judgeConfig("file::memory:", {}, 10), () => {}, { buildPch: false });
+  const sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 10)), () => {}, { buildPch: false });
   if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
   backend = sandbox.backend;
   cacheDir = mkdtempSync(join(tmpdir(), "oj-run-once-cache-"));

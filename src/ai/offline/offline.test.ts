@@ -9,6 +9,7 @@ import { preparePch, SHARED_DATA_DIR } from "../../../tests/judge/fixtures.ts";
 import type { Language, ReviewProvider, ReviewSubject } from "../provider.ts";
 import { seedProblemFacts, SUM_PROBLEM } from "../testing/fixtures.ts";
 import { createOfflineProvider, OFFLINE_HEADER_START } from "./offline.ts";
+import { sandboxOptions } from "../../sandbox.ts";
 
 /** Box ids of the AI tests (disjoint from the judge tests' 3500..). */
 const AI_TEST_BOX_ID_START = 3400;
@@ -27,7 +28,7 @@ beforeAll(async () => {
     ISOLATE_BOX_ID_COUNT: "10",
     SANDBOX_POOL_SIZE: "2",
   });
-  selection = await createSandbox(config, () => {}, { buildPch: false });
+  selection = await createSandbox(sandboxOptions(config), () => {}, { buildPch: false });
   if (!selection.backend) throw new Error(`no sandbox for the offline reviewer tests: ${selection.reason}`);
   offline = createOfflineProvider({ sandbox: selection.backend });
 }, 120_000);
