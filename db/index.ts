@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { createClient, type Client } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
+import { sql } from "drizzle-orm";
 import * as schema from "./schema.ts";
 
 export type Database = LibSQLDatabase<typeof schema>;
@@ -39,4 +40,17 @@ export async function openDatabase(url: string, authToken?: string): Promise<{ d
 /** Applies every pending migration; idempotent. @throws on a failed migration. */
 export async function migrateDatabase(db: Database): Promise<void> {
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+}
+
+/**
+ * Whether the database answers a trivial query (`GET /api/health`).
+ * @returns null when it does, else the error's text.
+ */
+export async function databaseProblem(db: Database): Promise<string | null> {
+  try {
+    await db.run(sql`select 1`);
+    return null;
+  } catch (err) {
+    return String(err);
+  }
 }

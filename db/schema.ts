@@ -9,6 +9,9 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { newId } from "./ids.ts";
+import { LANGUAGE_IDS } from "../isolate/languages/index.ts";
+import { CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS } from "../src/problems/limits.ts";
+import { VERDICTS, type VerdictCode } from "../src/verdicts.ts";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -56,14 +59,14 @@ export const problems = sqliteTable(
     constraints: text("constraints").notNull(),
     sampleInput: text("sample_input").notNull(),
     sampleOutput: text("sample_output").notNull(),
-    difficulty: text("difficulty", { enum: ["easy", "medium", "hard"] }).notNull(),
+    difficulty: text("difficulty", { enum: DIFFICULTIES }).notNull(),
     userId: text("user_id")
       .notNull()
       .references(() => users.id),
-    timeLimitMs: integer("time_limit_ms").notNull().default(2000),
-    memoryLimitKib: integer("memory_limit_kib").notNull().default(262144),
+    timeLimitMs: integer("time_limit_ms").notNull().default(PROBLEM_LIMITS.timeLimitMs.default),
+    memoryLimitKib: integer("memory_limit_kib").notNull().default(PROBLEM_LIMITS.memoryLimitKib.default),
     /** Output comparison: `lines` (default), `tokens` (any whitespace), `float` (abs/rel error 1e-6). */
-    checker: text("checker", { enum: ["lines", "tokens", "float"] }).notNull().default("lines"),
+    checker: text("checker", { enum: CHECKERS }).notNull().default(DEFAULT_CHECKER),
     /** Incremented on every update (the spec's server version field). */
     version: integer("version").notNull().default(0),
     createdAt: createdAt(),
@@ -89,8 +92,8 @@ export const testCases = sqliteTable(
   (t) => [uniqueIndex("test_cases_problem_ordinal_uq").on(t.problemId, t.ordinal)],
 );
 
-export const VERDICTS = ["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "IE"] as const;
-export type Verdict = (typeof VERDICTS)[number];
+export { VERDICTS };
+export type Verdict = VerdictCode;
 export const SUBMISSION_STATUSES = ["queued", "compiling", "running", "done"] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
@@ -104,7 +107,7 @@ export const submissions = sqliteTable(
     problemId: text("problem_id")
       .notNull()
       .references(() => problems.id),
-    language: text("language", { enum: ["cpp", "java", "py"] }).notNull(),
+    language: text("language", { enum: LANGUAGE_IDS }).notNull(),
     code: text("code").notNull(),
     status: text("status", { enum: SUBMISSION_STATUSES }).notNull().default("queued"),
     /** Final verdict; null until status is `done`. */
@@ -189,7 +192,7 @@ export const aiRequests = sqliteTable(
 /**
  * Change counters bumped by triggers (migration 0003): `problems` counts every
  * insert, update and delete on problems and test_cases, whoever makes it. The
- * problem list cache (src/trpc/routers/problems.ts) compares it per request.
+ * problem list cache (src/problems/list-cache.ts) compares it per request.
  */
 export const revisions = sqliteTable("revisions", {
   name: text("name").primaryKey(),

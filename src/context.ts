@@ -12,6 +12,7 @@ import type { JudgeService } from "./judge/service.ts";
 import type { AiService } from "./ai/service.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
 import { readSessionToken, validateSessionToken } from "./auth/session.ts";
+import type { SessionUser } from "./accounts/user.ts";
 
 /** The sandbox chosen at start by `createSandbox` (isolate/index.ts); `backend` is null when none is usable. */
 export type { SandboxSelection } from "../isolate/index.ts";
@@ -75,13 +76,7 @@ export function buildServices(parts: Omit<Services, "limiters"> & { limiters?: L
   return { ...parts, limiters: parts.limiters ?? createLimiters() };
 }
 
-/** The signed-in user as procedures see it (public columns only). */
-export interface SessionUser {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-}
+export type { SessionUser } from "./accounts/user.ts";
 
 export interface Context extends Services {
   /** Null when the request carries no valid session. */

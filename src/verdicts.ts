@@ -1,7 +1,7 @@
 /**
- * Verdict codes and their full names (design.md, "Judging happens on the
- * server"), shared by the server, the AI review and the client. No imports:
- * the client bundles this file as it is.
+ * The standard verdict codes and their full names, defined once for the
+ * database, the judge, the AI review and the client. IE (the system's fault)
+ * is never shown as WA. No imports: the client bundles this file as it is.
  */
 export const VERDICT_NAMES = {
   AC: "Accepted",
@@ -15,3 +15,6 @@ export const VERDICT_NAMES = {
 } as const;
 
 export type VerdictCode = keyof typeof VERDICT_NAMES;
+
+/** Every verdict code, in the order above (database enums take it as is). */
+export const VERDICTS = Object.keys(VERDICT_NAMES) as unknown as readonly [VerdictCode, ...VerdictCode[]];

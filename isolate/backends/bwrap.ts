@@ -24,14 +24,14 @@
  */
 import { closeSync, openSync, constants, existsSync, promises as fsp, readdirSync, lstatSync, readlinkSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { detectCgroups, RunCgroup, type CgroupSupport } from "../cgroup.ts";
+import { detectCgroups, RunCgroup } from "../cgroup.ts";
 import { BoxIdPool, pooledBoxes } from "../pool.ts";
 import { DirectoryBox, emptyDir } from "../boxfs.ts";
 import { BASE_ENV } from "../request.ts";
 import { classify, sandboxFailure, type Observation } from "../result.ts";
 import { collectOutput, killTree, parseJsonStatus } from "./common.ts";
 import { ensureLauncher, LAUNCH_FAILED, LAUNCH_JOIN_FAILED } from "./launcher.ts";
-import { PCH_MOUNT, type Box, type RunRequest, type RunResult, type SandboxBackend } from "../types.ts";
+import { PCH_MOUNT, type RunRequest, type RunResult, type SandboxBackend } from "../types.ts";
 
 export interface BwrapOptions {
   /** SANDBOX_ROOT: where box directories live (created 0755, must not be a symlink). */

@@ -13,9 +13,25 @@ export const PCH_FLAGS: readonly string[] = ["-std=gnu++17", "-O2", "-DONLINE_JU
 
 const MIB = 1024;
 
-export const cpp: Language = {
+export const cpp: Language<"cpp"> = {
   id: "cpp",
+  name: "C++",
   displayName: "C++17 (GCC)",
+  // No multiplier: the problem's limit is the C++ limit.
+  timeMultiplier: 1,
+  editorMode: "cpp",
+  boilerplate: `#include <bits/stdc++.h>
+using namespace std;
+
+int main() {
+    ios::sync_with_stdio(false);
+    cin.tie(nullptr);
+
+    // Your code here
+
+    return 0;
+}
+`,
   sourceFileName: () => "main.cpp",
   compilerFlags: [...PCH_FLAGS, "-pipe", "-fmax-errors=20", `-I${PCH_MOUNT}`],
   compileArgv(sourceFile, extraFlags) {

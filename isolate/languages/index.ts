@@ -1,18 +1,32 @@
 /**
- * The language registry: `LANGUAGES` lists every language by id; adding one
- * is a new file in this folder and one entry here.
+ * The language registry: the single source of every language the judge runs
+ * (id, names, source file, commands, limits, time multiplier, editor mode,
+ * boilerplate). The server, the sandbox runner and the client all read it.
+ * Adding a language is one new file in this folder (a `Language<"id">`
+ * record, with its self-test) and one entry in `REGISTRY`.
+ *
+ * No imports beyond the language files and types: the client bundles this file.
  */
 import { cpp } from "./cpp.ts";
 import { java } from "./java.ts";
 import { py } from "./py.ts";
-import type { Language, LanguageId } from "./types.ts";
+import type { Language } from "./types.ts";
 
-export type { Language, LanguageId, CompileLimits } from "./types.ts";
+export type { Language, CompileLimits } from "./types.ts";
 
-export const LANGUAGES: Readonly<Record<LanguageId, Language>> = Object.freeze({ cpp, java, py });
+/** Every language, in display order (the selector's order: C++, Java, Python). The first is the default. */
+const REGISTRY = { cpp, java, py } as const;
 
-/** Ids in display order (the spec's selector order: C++, Java, Python). */
-export const LANGUAGE_IDS: readonly LanguageId[] = ["cpp", "java", "py"];
+/** A registered language's id: `"cpp" | "java" | "py"`. */
+export type LanguageId = keyof typeof REGISTRY;
+
+export const LANGUAGES: Readonly<Record<LanguageId, Language<LanguageId>>> = Object.freeze(REGISTRY);
+
+/** Ids in display order, as a non-empty tuple (zod enums and drizzle columns take it as is). */
+export const LANGUAGE_IDS = Object.freeze(Object.keys(REGISTRY)) as unknown as readonly [LanguageId, ...LanguageId[]];
+
+/** The language a new editor starts in. */
+export const DEFAULT_LANGUAGE: LanguageId = LANGUAGE_IDS[0];
 
 /** True when `id` names a registered language (use it to validate input before `getLanguage`). */
 export function isLanguageId(id: string): id is LanguageId {
@@ -24,17 +38,24 @@ export function isLanguageId(id: string): id is LanguageId {
  * @throws Error when the id is unknown; validate user input with `isLanguageId` (or zod over `LANGUAGE_IDS`) first.
  * @example getLanguage("py").displayName // "Python 3"
  */
-export function getLanguage(id: LanguageId | string): Language {
+export function getLanguage(id: LanguageId | string): Language<LanguageId> {
   if (!isLanguageId(id)) throw new Error(`unknown language: ${JSON.stringify(id)}`);
   return LANGUAGES[id];
+}
+
+/**
+ * The CPU time limit `id` is judged against for a problem limit: the limit
+ * times the language's `timeMultiplier`, ms.
+ * @example effectiveTimeLimitMs("py", 1000) // 3000
+ */
+export function effectiveTimeLimitMs(id: LanguageId, problemTimeLimitMs: number): number {
+  return Math.round(problemTimeLimitMs * LANGUAGES[id].timeMultiplier);
 }
 
 /**
  * Exact compiler flags per language; the judge hashes these (with the code)
  * into its compile-cache key, so changing a flag invalidates cached artifacts.
  */
-export const COMPILER_FLAGS: Readonly<Record<LanguageId, readonly string[]>> = Object.freeze({
-  cpp: cpp.compilerFlags,
-  java: java.compilerFlags,
-  py: py.compilerFlags,
-});
+export const COMPILER_FLAGS: Readonly<Record<LanguageId, readonly string[]>> = Object.freeze(
+  Object.fromEntries(LANGUAGE_IDS.map((id) => [id, LANGUAGES[id].compilerFlags])) as Record<LanguageId, readonly string[]>,
+);

@@ -139,9 +139,24 @@ export function mainClassName(code: string): string {
   return name.length <= MAX_CLASS_NAME_CHARS ? name : "Main";
 }
 
-export const java: Language = {
+export const java: Language<"java"> = {
   id: "java",
+  name: "Java",
   displayName: "Java 17 (OpenJDK)",
+  // JVM start and JIT warm-up (USACO and HackerRank give Java 2×).
+  timeMultiplier: 2,
+  editorMode: "java",
+  boilerplate: `import java.util.*;
+import java.io.*;
+
+public class Main {
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+
+        // Your code here
+    }
+}
+`,
   sourceFileName: (code) => `${mainClassName(code)}.java`,
   compilerFlags: ["-encoding", "UTF-8", "-J-Xms16m", "-J-Xmx384m", "-J-XX:TieredStopAtLevel=1", ...JVM_FLAGS.map((f) => `-J${f}`)],
   compileArgv(sourceFile, extraFlags) {

@@ -20,9 +20,25 @@ const SYNTAX_CHECK = [
   "    sys.exit(1)",
 ].join("\n");
 
-export const py: Language = {
+export const py: Language<"py"> = {
   id: "py",
+  name: "Python",
   displayName: "Python 3",
+  // Interpreter speed (judges give Python 2–5×).
+  timeMultiplier: 3,
+  editorMode: "python",
+  boilerplate: `import sys
+
+
+def main():
+    data = sys.stdin.read().split()
+
+    # Your code here
+
+
+if __name__ == "__main__":
+    main()
+`,
   sourceFileName: () => "main.py",
   compilerFlags: ["-B", "-I", "-c", SYNTAX_CHECK],
   compileArgv(sourceFile, _extraFlags) {

@@ -5,15 +5,28 @@
  */
 import type { RunLimits, RunResult } from "../types.ts";
 
-export type LanguageId = "cpp" | "java" | "py";
-
 /** Limits for the compile step (or Python's syntax check), fixed per language. */
 export interface CompileLimits extends RunLimits {}
 
-export interface Language {
-  readonly id: LanguageId;
-  /** Shown to users, e.g. "C++17 (GCC)". */
+/**
+ * One language. `Id` is its registry key (`"cpp"`); the registry
+ * (./index.ts) derives the `LanguageId` union from its entries.
+ */
+export interface Language<Id extends string = string> {
+  readonly id: Id;
+  /** Short name for the language selector and labels, e.g. "C++". */
+  readonly name: string;
+  /** Full name with compiler or runtime, e.g. "C++17 (GCC)": doctor, the AI review. */
   readonly displayName: string;
+  /**
+   * CPU time multiplier applied to a problem's time limit for this language
+   * (docs/decisions/011-judge-limits-and-time-multipliers.md).
+   */
+  readonly timeMultiplier: number;
+  /** Syntax name for the editor (Monaco), code highlighting (Prism) and Markdown code fences, e.g. "python". */
+  readonly editorMode: string;
+  /** Starting code in the editor: a main skeleton with a `Your code here` comment. */
+  readonly boilerplate: string;
   /**
    * File name the source must be written under, derived from the code when the
    * language needs it (Java: `<class declaring main>.java`). Always a plain name.

@@ -5,11 +5,11 @@
  * service (src/ai/service.ts) does that around them.
  */
 import type { Verdict } from "../../db/schema.ts";
-import type { CheckerName } from "../judge/checker.ts";
+import type { LanguageId } from "../../isolate/languages/index.ts";
+import type { CheckerName } from "../problems/limits.ts";
 
-/** Languages the judge accepts (the spec's ids). */
-export type Language = "cpp" | "java" | "py";
-export const LANGUAGES = ["cpp", "java", "py"] as const satisfies readonly Language[];
+/** Languages the judge accepts: the registry's ids (isolate/languages). */
+export type Language = LanguageId;
 
 export type ProviderName = "gemini" | "openai" | "offline";
 

@@ -7,14 +7,15 @@
  */
 import { createHash } from "node:crypto";
 import { effectiveTimeLimitMs } from "../judge/limits.ts";
-import { and, asc, desc, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { aiRequests, aiReviews, problems, submissions } from "../../db/schema.ts";
+import { aiRequests, aiReviews, submissions } from "../../db/schema.ts";
 import type { SandboxBackend } from "../../isolate/types.ts";
 import { ConfigError, type Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { formatBytes, utf8Bytes } from "../lib/fields.ts";
 import type { Logger } from "../log.ts";
+import { requireLiveProblem } from "../problems/store.ts";
 import { createGeminiProvider } from "./gemini.ts";
 import { createOfflineProvider } from "./offline/offline.ts";
 import { createOpenAiCompatibleProvider } from "./openai.ts";
@@ -129,12 +130,7 @@ export function createAiService(deps: AiServiceDeps): AiService {
 
   async function loadSubject(userId: string, req: ReviewRequest, language: Language): Promise<ReviewSubject> {
     if (!req.problemId) return { code: req.code, language, problem: null, latestVerdict: null };
-    const [p] = await db
-      .select()
-      .from(problems)
-      .where(and(eq(problems.id, req.problemId), isNull(problems.deletedAt)))
-      .limit(1);
-    if (!p) throw new AppError("PROBLEM_NOT_FOUND", { field: "problemId" });
+    const p = await requireLiveProblem(db, req.problemId, "problemId");
     // Exactly the learner-visible fields: the hidden tests live in another table and are never read here.
     const problem: ProblemFacts = {
       id: p.id,

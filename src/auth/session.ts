@@ -22,7 +22,7 @@ import { z } from "zod";
 import type { Config } from "../config.ts";
 import type { Database } from "../../db/index.ts";
 import { sessions, users } from "../../db/schema.ts";
-import type { SessionUser } from "../context.ts";
+import type { SessionUser } from "../accounts/user.ts";
 
 export const SESSION_COOKIE = "oj_session";
 const DAY_MS = 86_400_000;

@@ -10,8 +10,9 @@
  *   idea, https://github.com/MikeMirzayanov/testlib).
  */
 
-export const CHECKERS = ["lines", "tokens", "float"] as const;
-export type CheckerName = (typeof CHECKERS)[number];
+import type { CheckerName } from "../problems/limits.ts";
+
+export { CHECKERS, type CheckerName } from "../problems/limits.ts";
 
 /** Absolute-or-relative tolerance of the `float` checker. */
 export const FLOAT_TOLERANCE = 1e-6;

@@ -14,13 +14,13 @@
  * Also here, shared with Run (src/judge/service.ts): `compileCached`, and
  * `compileAndRun` — compile and run once, a fresh Python Run in one sandbox start.
  */
-import { asc, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { problems, testCases, type Verdict } from "../../db/schema.ts";
+import type { Verdict } from "../../db/schema.ts";
 import { COMPILER_FLAGS, capUtf8, compileSource, runProgram } from "../../isolate/exec.ts";
 import { getLanguage, type LanguageId } from "../../isolate/languages/index.ts";
 import type { Box, RunResult, SandboxBackend } from "../../isolate/types.ts";
 import type { Logger } from "../log.ts";
+import { getProblemEvenDeleted, readHiddenTests } from "../problems/store.ts";
 import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
 import type { JudgeEvents } from "./events.ts";
@@ -279,22 +279,19 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
 
   try {
     await queue.clearTests(id);
-    const problem = await db.query.problems.findFirst({ where: eq(problems.id, row.problemId) });
+    // A deleted problem's queued submissions are still judged (its history keeps working).
+    const problem = await getProblemEvenDeleted(db, row.problemId);
     if (!problem) {
       await guard(queue.finish(id, { verdict: "IE", isPassed: false, errorDetail: "problem not found" }));
       return "IE";
     }
-    const hidden = await db
-      .select({ input: testCases.input, expected: testCases.expectedOutput })
-      .from(testCases)
-      .where(eq(testCases.problemId, problem.id))
-      .orderBy(asc(testCases.ordinal));
+    const hidden = (await readHiddenTests(db, [problem.id])).get(problem.id) ?? [];
     const tests: JudgeTest[] = [];
     // The spec runs the sample only when it has an expected output; an empty sample input is valid.
     if (problem.sampleOutput.trim() !== "") {
       tests.push({ index: 0, isSample: true, input: problem.sampleInput, expected: problem.sampleOutput });
     }
-    hidden.forEach((t, i) => tests.push({ index: i + 1, isSample: false, input: t.input, expected: t.expected }));
+    hidden.forEach((t, i) => tests.push({ index: i + 1, isSample: false, input: t.input, expected: t.expectedOutput }));
     const sampleExpected = problem.sampleOutput;
 
     await guard(

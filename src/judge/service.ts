@@ -8,9 +8,9 @@
  * RUNS_IN_FLIGHT_PER_USER for runs, SUBMIT_RATE_PER_MINUTE for submissions.
  */
 import { join } from "node:path";
-import { and, asc, count, eq, lt, sql } from "drizzle-orm";
+import { and, count, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { problems, submissions, submissionTests, type SubmissionStatus, type Verdict } from "../../db/schema.ts";
+import { submissions } from "../../db/schema.ts";
 import { capUtf8 } from "../../isolate/exec.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
 import type { SandboxBackend } from "../../isolate/types.ts";
@@ -18,12 +18,14 @@ import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { RateLimiter } from "../lib/rate-limit.ts";
 import type { Logger } from "../log.ts";
-import type { SubmissionShape, SubmissionTestShape } from "../trpc/routers/submissions.ts";
 import type { CheckerName } from "./checker.ts";
 import { CompileCache } from "./compile-cache.ts";
 import { JudgeConsumer } from "./consumer.ts";
 import { JudgeEvents } from "./events.ts";
-import { DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "./limits.ts";
+import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
+import { getLiveProblem, requireLiveProblem } from "../problems/store.ts";
+import { readSubmission } from "../submissions/read.ts";
+import type { SubmissionShape, SubmissionTestShape } from "../submissions/shape.ts";
 import { compileAndRun, reportedTimeMs } from "./pipeline.ts";
 import { JudgeQueue, newOwnerId } from "./queue.ts";
 import { decideVerdict, type TestVerdict } from "./verdict.ts";
@@ -211,10 +213,9 @@ export class JudgeService {
     try {
       let timeLimitMs = DEFAULT_TIME_LIMIT_MS;
       let memoryLimitKib = DEFAULT_MEMORY_LIMIT_KIB;
-      let checker: CheckerName = "lines";
+      let checker: CheckerName = DEFAULT_CHECKER;
       if (input.problemId !== undefined) {
-        const problem = await this.db.query.problems.findFirst({ where: eq(problems.id, input.problemId) });
-        if (!problem || problem.deletedAt) throw new AppError("PROBLEM_NOT_FOUND");
+        const problem = await requireLiveProblem(this.db, input.problemId);
         ({ timeLimitMs, memoryLimitKib } = problem);
         checker = problem.checker;
       }
@@ -274,11 +275,7 @@ export class JudgeService {
    */
   async submit(userId: string, input: SubmitInput): Promise<{ id: string }> {
     if (this.config.JUDGE_IN_PROCESS) this.requireBackend();
-    const problem = await this.db.query.problems.findFirst({
-      where: eq(problems.id, input.problemId),
-      columns: { id: true, deletedAt: true },
-    });
-    if (!problem || problem.deletedAt) throw new AppError("PROBLEM_NOT_FOUND");
+    if (!(await getLiveProblem(this.db, input.problemId))) throw new AppError("PROBLEM_NOT_FOUND");
     const rate = this.submitLimiter.hit(userId);
     if (!rate.ok) {
       throw new AppError("RATE_LIMITED", {
@@ -389,52 +386,9 @@ export class JudgeService {
     }
   }
 
-  private async read(id: string): Promise<{ userId: string; submission: SubmissionShape } | null> {
-    const row = await this.db.query.submissions.findFirst({ where: eq(submissions.id, id) });
-    if (!row) return null;
-    const [problem] = await this.db
-      .select({ title: problems.title, deletedAt: problems.deletedAt })
-      .from(problems)
-      .where(eq(problems.id, row.problemId))
-      .limit(1);
-    const tests = await this.db
-      .select()
-      .from(submissionTests)
-      .where(eq(submissionTests.submissionId, id))
-      .orderBy(asc(submissionTests.index));
-    return { userId: row.userId, submission: toSubmissionShape(row, problem, tests) };
+  private read(id: string): Promise<{ userId: string; submission: SubmissionShape } | null> {
+    return readSubmission(this.db, id);
   }
-}
-
-/**
- * The public shape of a submission (the history's `SubmissionShape`): never
- * the lease, the attempts, the operator's `errorDetail` or anything of the hidden tests.
- */
-export function toSubmissionShape(
-  row: typeof submissions.$inferSelect,
-  problem: { title: string; deletedAt: Date | null } | undefined,
-  tests: (typeof submissionTests.$inferSelect)[],
-): SubmissionShape {
-  return {
-    _id: row.id,
-    problemId: row.problemId,
-    problemTitle: problem?.title ?? "",
-    problemDeleted: !problem || problem.deletedAt !== null,
-    code: row.code,
-    language: row.language,
-    output: row.output,
-    expectedOutput: row.expectedOutput,
-    isPassed: row.isPassed,
-    verdict: row.verdict as Verdict | null,
-    status: row.status as SubmissionStatus,
-    compileOutput: row.compileOutput,
-    timeMs: row.timeMs,
-    memoryKib: row.memoryKib,
-    testsPassed: row.testsPassed,
-    testsTotal: row.testsTotal,
-    tests: tests.map((t) => ({ index: t.index, isSample: t.isSample, verdict: t.verdict, timeMs: t.timeMs, memoryKib: t.memoryKib })),
-    createdAt: row.createdAt.toISOString(),
-  };
 }
 
 function internalErrorRun(hasExpected: boolean, cached: boolean): RunResponse {

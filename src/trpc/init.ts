@@ -9,7 +9,8 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { AppError } from "../errors.ts";
-import type { Context, SessionUser } from "../context.ts";
+import type { SessionUser } from "../accounts/user.ts";
+import type { Context } from "../context.ts";
 
 export interface AppErrorData {
   kind: string;

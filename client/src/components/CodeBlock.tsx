@@ -1,5 +1,6 @@
 /** Read-only code with syntax highlighting (prism-react-renderer), themed for light and dark mode. */
 import { Highlight, Prism, themes } from "prism-react-renderer";
+import { editorModeOf } from "../lib/languages.ts";
 import { useTheme } from "../lib/theme.tsx";
 
 // prism-react-renderer bundles C++ and Python but not Java: a compact Java
@@ -14,12 +15,11 @@ if (!Prism.languages.java) {
   });
 }
 
-const PRISM_LANGUAGE: Record<string, string> = { cpp: "cpp", java: "java", py: "python" };
 
 export function CodeBlock({ code, language }: { code: string; language: string }) {
   const { dark } = useTheme();
   return (
-    <Highlight code={code.replace(/\s+$/, "")} language={PRISM_LANGUAGE[language] ?? "clike"} theme={dark ? themes.vsDark : themes.github}>
+    <Highlight code={code.replace(/\s+$/, "")} language={editorModeOf(language, "clike")} theme={dark ? themes.vsDark : themes.github}>
       {({ className, style, tokens, getLineProps, getTokenProps }) => (
         <pre className={`code-block ${className}`} style={style} tabIndex={0} aria-label={`Submitted ${language} code`}>
           {tokens.map((line, i) => {

@@ -5,7 +5,7 @@
  * Remove). Native <dialog> gives focus trapping and Escape (= Cancel).
  */
 import { useEffect, useRef, type FormEvent } from "react";
-import type { Checker, Difficulty } from "../lib/types.ts";
+import { CHECKER_LABELS, CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS, type Checker, type Difficulty } from "../lib/types.ts";
 import { Spinner } from "./Loading.tsx";
 
 export interface ProblemFormValues {
@@ -25,9 +25,14 @@ export interface ProblemFormValues {
   hiddenTestCases: { input: string; expectedOutput: string }[];
 }
 
-/** Server bounds (src/trpc/routers/problems.ts PROBLEM_LIMITS) mirrored for the inputs' min/max. */
-export const TIME_LIMIT_MS = { min: 100, max: 10_000, default: 2000 };
-export const MEMORY_LIMIT_MIB = { min: 16, max: 1024, default: 256 };
+/** The server's bounds (src/problems/limits.ts) for the inputs' min/max; memory shown in MiB. */
+export const TIME_LIMIT_MS = PROBLEM_LIMITS.timeLimitMs;
+const KIB_PER_MIB = 1024;
+export const MEMORY_LIMIT_MIB = {
+  min: PROBLEM_LIMITS.memoryLimitKib.min / KIB_PER_MIB,
+  max: PROBLEM_LIMITS.memoryLimitKib.max / KIB_PER_MIB,
+  default: PROBLEM_LIMITS.memoryLimitKib.default / KIB_PER_MIB,
+};
 
 /** A blank form: difficulty easy, default limits, line checker, one empty hidden test case (spec §4). */
 export function blankProblemForm(): ProblemFormValues {
@@ -39,19 +44,15 @@ export function blankProblemForm(): ProblemFormValues {
     constraints: "",
     sampleInput: "",
     sampleOutput: "",
-    difficulty: "easy",
+    difficulty: DIFFICULTIES[0],
     timeLimitMs: TIME_LIMIT_MS.default,
     memoryLimitMib: MEMORY_LIMIT_MIB.default,
-    checker: "lines",
+    checker: DEFAULT_CHECKER,
     hiddenTestCases: [{ input: "", expectedOutput: "" }],
   };
 }
 
-const CHECKER_OPTIONS: { value: Checker; label: string }[] = [
-  { value: "lines", label: "Lines (ignore trailing whitespace)" },
-  { value: "tokens", label: "Tokens (any whitespace)" },
-  { value: "float", label: "Floating point (1e-6 tolerance)" },
-];
+const CHECKER_OPTIONS: { value: Checker; label: string }[] = CHECKERS.map((value) => ({ value, label: CHECKER_LABELS[value] }));
 
 type TextKey = "title" | "description" | "inputFormat" | "outputFormat" | "constraints" | "sampleInput" | "sampleOutput";
 const TEXT_FIELDS: { key: TextKey; label: string; multiline: boolean; mono?: boolean; placeholder: string }[] = [
@@ -138,9 +139,11 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
             <div className="field">
               <label htmlFor="pf-difficulty">Difficulty Level</label>
               <select id="pf-difficulty" value={values.difficulty} onChange={(e) => set("difficulty", e.target.value as Difficulty)}>
-                <option value="easy">Easy</option>
-                <option value="medium">Medium</option>
-                <option value="hard">Hard</option>
+                {DIFFICULTIES.map((d) => (
+                  <option key={d} value={d}>
+                    {d[0]!.toUpperCase() + d.slice(1)}
+                  </option>
+                ))}
               </select>
             </div>
             <div className="field">

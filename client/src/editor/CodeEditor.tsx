@@ -7,7 +7,7 @@
 import "./monaco-setup.ts";
 import Editor from "@monaco-editor/react";
 
-const MONACO_LANGUAGE: Record<string, string> = { cpp: "cpp", java: "java", py: "python" };
+import { editorModeOf } from "../lib/languages.ts";
 
 interface Props {
   value: string;
@@ -20,7 +20,7 @@ export default function CodeEditor({ value, language, onChange }: Props) {
     <Editor
       height="400px"
       theme="vs-dark"
-      language={MONACO_LANGUAGE[language] ?? "plaintext"}
+      language={editorModeOf(language, "plaintext")}
       value={value}
       onChange={(v) => onChange(v ?? "")}
       loading={<div className="editor-loading">Loading editor...</div>}

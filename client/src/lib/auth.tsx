@@ -9,7 +9,8 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { keepRenewedToken, useTRPCClient } from "./trpc.ts";
+import { useLocation } from "wouter";
+import { httpStatusOf, keepRenewedToken, useTRPCClient } from "./trpc.ts";
 import { getToken, removeToken, setToken } from "./storage.ts";
 
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated";
@@ -116,4 +117,26 @@ export function useAuth(): AuthValue {
   const value = useContext(AuthContext);
   if (!value) throw new Error("useAuth must be used within an AuthProvider");
   return value;
+}
+
+/**
+ * The one place a 401 mid-session becomes sign-out and a redirect: the
+ * returned function drops the session (without calling the server) and
+ * navigates to `redirectTo` when `error` is a 401, and tells whether it did.
+ * Where to go is the caller's: the problem list goes to `/`, a failed delete
+ * or save to `/signin`.
+ * @example const onUnauthorized = useSessionExpiry(); ... catch (err) { if (onUnauthorized(err, "/signin")) return; ... }
+ */
+export function useSessionExpiry(): (error: unknown, redirectTo: string, opts?: { replace?: boolean }) => boolean {
+  const { expire } = useAuth();
+  const [, navigate] = useLocation();
+  return useCallback(
+    (error: unknown, redirectTo: string, opts?: { replace?: boolean }) => {
+      if (httpStatusOf(error) !== 401) return false;
+      expire();
+      navigate(redirectTo, opts);
+      return true;
+    },
+    [expire, navigate],
+  );
 }

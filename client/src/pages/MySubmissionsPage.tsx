@@ -10,11 +10,11 @@ import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { AppHeader, BackButton } from "../components/AppHeader.tsx";
 import { CodeBlock } from "../components/CodeBlock.tsx";
-import { Spinner } from "../components/Loading.tsx";
 import { TestTable } from "../components/TestTable.tsx";
 import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
-import { LANGUAGES } from "../lib/types.ts";
+import { languageName } from "../lib/languages.ts";
+import { QueryState } from "../components/QueryState.tsx";
 import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
 
 type Submission = RouterOutputs["submissions"]["list"][number];
@@ -23,7 +23,6 @@ type Submission = RouterOutputs["submissions"]["list"][number];
 const STAGGER_S = 0.1;
 const PENDING_REFRESH_MS = 1500;
 
-const languageName = (id: string) => LANGUAGES.find((l) => l.id === id)?.name ?? id;
 
 export default function MySubmissionsPage({ problemId }: { problemId: string }) {
   const trpc = useTRPC();
@@ -50,45 +49,45 @@ export default function MySubmissionsPage({ problemId }: { problemId: string }) 
           {list.length > 0 && <p className="subtitle">{list[0]!.problemTitle}</p>}
         </div>
 
-        {query.isPending ? (
-          <div className="center-state" role="status">
-            <Spinner /> Loading submissions...
-          </div>
-        ) : query.isError ? (
-          <p className="alert alert-error" role="alert">
-            Failed to fetch submissions
-          </p>
-        ) : list.length === 0 ? (
-          <div className="empty-state">
-            <h2>No submissions yet</h2>
-            <p className="muted">You haven't submitted any solutions for this problem.</p>
-            <Link href={`/solve/${problemId}`} className="btn btn-primary">
-              Go Back to Problem
-            </Link>
-          </div>
-        ) : (
-          <>
-            <div className="counters">
-              <div className="counter">
-                <span className="counter-value">{list.length}</span>
-                <span className="counter-label">Total</span>
-              </div>
-              <div className="counter counter-pass">
-                <span className="counter-value">{passed}</span>
-                <span className="counter-label">Passed</span>
-              </div>
-              <div className="counter counter-fail">
-                <span className="counter-value">{list.length - passed}</span>
-                <span className="counter-label">Failed</span>
-              </div>
+        <QueryState
+          query={query}
+          loading="Loading submissions..."
+          error="Failed to fetch submissions"
+          isEmpty={(l) => l.length === 0}
+          empty={
+            <div className="empty-state">
+              <h2>No submissions yet</h2>
+              <p className="muted">You haven't submitted any solutions for this problem.</p>
+              <Link href={`/solve/${problemId}`} className="btn btn-primary">
+                Go Back to Problem
+              </Link>
             </div>
-            <ol className="submission-list">
-              {list.map((s, i) => (
-                <SubmissionCard key={s._id} submission={s} delayS={i * STAGGER_S} />
-              ))}
-            </ol>
-          </>
-        )}
+          }
+        >
+          {(l) => (
+            <>
+              <div className="counters">
+                <div className="counter">
+                  <span className="counter-value">{l.length}</span>
+                  <span className="counter-label">Total</span>
+                </div>
+                <div className="counter counter-pass">
+                  <span className="counter-value">{passed}</span>
+                  <span className="counter-label">Passed</span>
+                </div>
+                <div className="counter counter-fail">
+                  <span className="counter-value">{l.length - passed}</span>
+                  <span className="counter-label">Failed</span>
+                </div>
+              </div>
+              <ol className="submission-list">
+                {l.map((s, i) => (
+                  <SubmissionCard key={s._id} submission={s} delayS={i * STAGGER_S} />
+                ))}
+              </ol>
+            </>
+          )}
+        </QueryState>
       </main>
     </div>
   );

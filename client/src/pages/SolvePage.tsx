@@ -16,13 +16,11 @@ import { AiReviewPanel, type AiPanelState } from "../components/AiReviewPanel.ts
 import { Spinner } from "../components/Loading.tsx";
 import { OutputPanel, type OutputState } from "../components/OutputPanel.tsx";
 import { ThemeToggle } from "../components/ThemeToggle.tsx";
-import { BOILERPLATES } from "../lib/boilerplates.ts";
 import { isEmptyCodeError, requestReview, runOnce, runFailureState, submitAndFollow, type ReviewSource } from "../lib/judging.ts";
 import { getSavedCode, saveCode } from "../lib/storage.ts";
 import { httpStatusOf, useTRPC, useTRPCClient } from "../lib/trpc.ts";
-import { DEFAULT_LANGUAGE, isLanguageId, LANGUAGES, type LanguageId } from "../lib/types.ts";
+import { DEFAULT_LANGUAGE, effectiveTimeLimitMs, isLanguageId, LANGUAGE_LIST, languageOf, type LanguageId } from "../lib/languages.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
-import { effectiveTimeLimitMs, TIME_MULTIPLIER } from "../../../src/judge/limits.ts";
 
 const CodeEditor = lazy(() => import("../editor/CodeEditor.tsx"));
 
@@ -30,7 +28,7 @@ const EMPTY_CODE_MESSAGE = "Please write some code before requesting AI review."
 const AI_FAILED_MESSAGE = "AI Review failed. Please try again later.";
 
 function initialCode(problemId: string, language: LanguageId): string {
-  return getSavedCode(problemId, language) ?? BOILERPLATES[language];
+  return getSavedCode(problemId, language) ?? languageOf(language).boilerplate;
 }
 
 export default function SolvePage({ problemId }: { problemId: string }) {
@@ -74,13 +72,13 @@ export default function SolvePage({ problemId }: { problemId: string }) {
     const saved = getSavedCode(problemId, next);
     if (saved !== null && saved.trim() !== "") setCode(saved);
     else if (code.trim() === "") {
-      setCode(BOILERPLATES[next]);
-      saveCode(problemId, next, BOILERPLATES[next]);
+      setCode(languageOf(next).boilerplate);
+      saveCode(problemId, next, languageOf(next).boilerplate);
     }
   }
 
   function resetToBoilerplate() {
-    changeCode(BOILERPLATES[language]);
+    changeCode(languageOf(language).boilerplate);
   }
 
   async function run() {
@@ -187,7 +185,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
             </div>
             <p className="limits muted">
               Time limit: {formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs))}
-              {TIME_MULTIPLIER[language] !== 1 && ` (${formatMs(problem.timeLimitMs)} × ${TIME_MULTIPLIER[language]} for ${LANGUAGES.find((l) => l.id === language)!.name})`} · Memory limit:{" "}
+              {languageOf(language).timeMultiplier !== 1 &&
+                ` (${formatMs(problem.timeLimitMs)} × ${languageOf(language).timeMultiplier} for ${languageOf(language).name})`}{" "}
+              · Memory limit:{" "}
               {formatKib(problem.memoryLimitKib)}
             </p>
             <Statement title="Description" text={problem.description} />
@@ -209,7 +209,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               <div className="field inline">
                 <label htmlFor="language">Language</label>
                 <select id="language" value={language} onChange={(e) => changeLanguage(e.target.value)}>
-                  {LANGUAGES.map((l) => (
+                  {LANGUAGE_LIST.map((l) => (
                     <option key={l.id} value={l.id}>
                       {l.name}
                     </option>

@@ -7,7 +7,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createAiService, MAX_CODE_BYTES, type AiService } from "../../ai/service.ts";
-import { LANGUAGES } from "../../ai/provider.ts";
+import { LANGUAGE_IDS } from "../../../isolate/languages/index.ts";
 import type { Context } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { formatBytes, idField, utf8Bytes } from "../../lib/fields.ts";
@@ -22,7 +22,7 @@ export const reviewInput = z.object({
     .string({ error: "Must be text" })
     .default("")
     .refine((s) => utf8Bytes(s) <= MAX_CODE_BYTES, { error: `At most ${formatBytes(MAX_CODE_BYTES)}` }),
-  language: z.enum(LANGUAGES, { error: "Must be one of cpp, java, py" }).optional(),
+  language: z.enum(LANGUAGE_IDS, { error: `Must be one of ${LANGUAGE_IDS.join(", ")}` }).optional(),
   problemId: idField().optional(),
   force: z.boolean({ error: "Must be true or false" }).default(false),
 });

@@ -6,10 +6,11 @@
  * POST /api/compiler and POST /api/submissions call these (src/rest/judge.ts).
  */
 import { z } from "zod";
-import { LANGUAGE_IDS, type LanguageId } from "../../../isolate/languages/index.ts";
+import { LANGUAGE_IDS } from "../../../isolate/languages/index.ts";
 import type { Context } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { formatBytes, idField, requiredBlock, utf8Bytes } from "../../lib/fields.ts";
+import { listInWords } from "../../lib/words.ts";
 import { CODE_MAX_BYTES, RUN_TEXT_MAX_BYTES } from "../../judge/limits.ts";
 import type { JudgeService } from "../../judge/service.ts";
 import { protectedProcedure, router } from "../init.ts";
@@ -19,7 +20,7 @@ export const WAIT_MAX_MS = 10 * 60_000;
 
 const textError = (iss: { input: unknown }) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text");
 
-const language = z.enum(LANGUAGE_IDS as [LanguageId, ...LanguageId[]], { error: "Must be cpp, java or py" });
+const language = z.enum(LANGUAGE_IDS, { error: `Must be ${listInWords(LANGUAGE_IDS)}` });
 const code = requiredBlock(CODE_MAX_BYTES);
 const boundedText = z
   .string({ error: textError })

@@ -131,7 +131,7 @@ describe("the problem list cache", () => {
   });
 
   test("requests that arrive together after a write share one rebuild (the same array), and a later write makes a new one", async () => {
-    const { publicProblemList } = await import("./problems.ts");
+    const { publicProblemList } = await import("../../problems/list-cache.ts");
     const owner = await newUser("herd-owner@example.com");
     await createCaller(ctxFor(owner)).problems.create(input);
     const burst = await Promise.all(Array.from({ length: 8 }, () => publicProblemList(t.services.db)));

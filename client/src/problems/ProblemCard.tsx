@@ -1,0 +1,59 @@
+/**
+ * One problem in the list: title, difficulty badge, the description clamped
+ * to two lines, "Created by another user" for others' problems, Solve and My
+ * Submissions, and for the owner Edit and Delete (with a confirmation step).
+ */
+import { Link } from "wouter";
+import type { Problem } from "../lib/types.ts";
+
+interface Props {
+  problem: Problem;
+  mine: boolean;
+  confirmingDelete: boolean;
+  deleting: boolean;
+  onEdit: () => void;
+  onAskDelete: () => void;
+  onConfirmDelete: () => void;
+  onKeep: () => void;
+}
+
+export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEdit, onAskDelete, onConfirmDelete, onKeep }: Props) {
+  return (
+    <li className="card problem-card" data-testid="problem-card">
+      <div className="problem-card-head">
+        <h2 className="problem-card-title">{p.title}</h2>
+        <span className={`badge badge-${p.difficulty}`}>{p.difficulty.toUpperCase()}</span>
+      </div>
+      <p className="clamp-2 muted">{p.description}</p>
+      {!mine && <p className="owner-note">Created by another user</p>}
+      <div className="card-actions">
+        <Link href={`/solve/${p._id}`} className="btn btn-primary btn-sm">
+          Solve
+        </Link>
+        <Link href={`/my-submissions/${p._id}`} className="btn btn-ghost btn-sm">
+          My Submissions
+        </Link>
+        {mine &&
+          (confirmingDelete ? (
+            <span className="confirm-delete" role="group" aria-label={`Confirm deleting ${p.title}`}>
+              <button type="button" className="btn btn-danger btn-sm" onClick={onConfirmDelete} disabled={deleting}>
+                Confirm Delete
+              </button>
+              <button type="button" className="btn btn-ghost btn-sm" onClick={onKeep}>
+                Keep
+              </button>
+            </span>
+          ) : (
+            <>
+              <button type="button" className="btn btn-ghost btn-sm" onClick={onEdit} aria-label={`Edit ${p.title}`}>
+                Edit
+              </button>
+              <button type="button" className="btn btn-danger-ghost btn-sm" onClick={onAskDelete} aria-label={`Delete ${p.title}`}>
+                Delete
+              </button>
+            </>
+          ))}
+      </div>
+    </li>
+  );
+}

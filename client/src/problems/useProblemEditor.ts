@@ -1,0 +1,142 @@
+/**
+ * Creating, editing and deleting problems from the list: the modal's state,
+ * save and delete with the product's messages (saved after 2 s, deleted after
+ * 3 s, the owner 403s), and the list refetched after each.
+ */
+import { useEffect, useRef, useState } from "react";
+import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { blankProblemForm, type ProblemFormValues } from "../components/ProblemFormModal.tsx";
+import type { FormNotice } from "../components/FormMessage.tsx";
+import { useSessionExpiry } from "../lib/auth.tsx";
+import { httpStatusOf, serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import type { Difficulty, Problem } from "../lib/types.ts";
+
+/** How long the success messages stay, ms. */
+const SAVE_MESSAGE_MS = 2000;
+const DELETE_MESSAGE_MS = 3000;
+const KIB_PER_MIB = 1024;
+
+export function formFromProblem(p: Problem): ProblemFormValues {
+  const cases = p.hiddenTestCases?.length ? p.hiddenTestCases : [{ input: "", expectedOutput: "" }];
+  return {
+    title: p.title,
+    description: p.description,
+    inputFormat: p.inputFormat,
+    outputFormat: p.outputFormat,
+    constraints: p.constraints,
+    sampleInput: p.sampleInput,
+    sampleOutput: p.sampleOutput,
+    difficulty: p.difficulty,
+    timeLimitMs: p.timeLimitMs,
+    memoryLimitMib: Math.round(p.memoryLimitKib / KIB_PER_MIB),
+    checker: p.checker,
+    hiddenTestCases: cases.map((c) => ({ input: c.input, expectedOutput: c.expectedOutput })),
+  };
+}
+
+export function payloadFromForm(v: ProblemFormValues) {
+  return {
+    title: v.title,
+    description: v.description,
+    inputFormat: v.inputFormat,
+    outputFormat: v.outputFormat,
+    constraints: v.constraints,
+    sampleInput: v.sampleInput,
+    sampleOutput: v.sampleOutput,
+    difficulty: v.difficulty,
+    timeLimitMs: v.timeLimitMs,
+    memoryLimitKib: Math.round(v.memoryLimitMib * KIB_PER_MIB),
+    checker: v.checker,
+    hiddenTestCases: v.hiddenTestCases,
+  };
+}
+
+/**
+ * @param listKey the list query to refetch after a save or delete.
+ * @param onSaved called with the saved problem's difficulty (the page shows that tab).
+ */
+export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Difficulty) => void) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const onUnauthorized = useSessionExpiry();
+  const [modalOpen, setModalOpen] = useState(false);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [form, setForm] = useState<ProblemFormValues>(blankProblemForm);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<FormNotice | null>(null);
+  const [confirmingDelete, setConfirmingDelete] = useState<string | null>(null);
+  const noticeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(noticeTimer.current), []);
+
+  const create = useMutation(trpc.problems.create.mutationOptions());
+  const update = useMutation(trpc.problems.update.mutationOptions());
+  const remove = useMutation(trpc.problems.delete.mutationOptions());
+
+  function flash(kind: "success" | "error", text: string, ms?: number) {
+    clearTimeout(noticeTimer.current);
+    setNotice({ kind, text });
+    if (ms) noticeTimer.current = setTimeout(() => setNotice(null), ms);
+  }
+
+  function open(p: Problem | null) {
+    setEditingId(p?._id ?? null);
+    setForm(p ? formFromProblem(p) : blankProblemForm());
+    setFormError(null);
+    setModalOpen(true);
+  }
+
+  function close() {
+    setModalOpen(false);
+    setEditingId(null);
+    setForm(blankProblemForm());
+    setFormError(null);
+  }
+
+  async function save() {
+    setFormError(null);
+    const payload = payloadFromForm(form);
+    try {
+      if (editingId) await update.mutateAsync({ id: editingId, ...payload });
+      else await create.mutateAsync(payload);
+      close();
+      // Show the saved problem's level, so a problem whose difficulty changed does not seem to vanish.
+      onSaved(payload.difficulty);
+      flash("success", "Problem saved successfully!", SAVE_MESSAGE_MS);
+      await queryClient.invalidateQueries({ queryKey: listKey });
+    } catch (err) {
+      if (onUnauthorized(err, "/signin")) return;
+      const status = httpStatusOf(err);
+      if (status === 403) setFormError("You can only update your own problems.");
+      else setFormError(serverMessageOf(err) ?? (status ? `HTTP error! status: ${status}` : "Failed to save problem."));
+    }
+  }
+
+  async function del(id: string) {
+    setConfirmingDelete(null);
+    try {
+      await remove.mutateAsync({ id });
+      flash("success", "Problem deleted successfully!", DELETE_MESSAGE_MS);
+      await queryClient.invalidateQueries({ queryKey: listKey });
+    } catch (err) {
+      if (onUnauthorized(err, "/signin")) return;
+      const status = httpStatusOf(err);
+      if (status === 403) flash("error", "You can only delete your own problems.");
+      else flash("error", serverMessageOf(err) ?? (status ? `Failed to delete problem. Status: ${status}` : "Failed to delete problem."));
+    }
+  }
+
+  return {
+    modal: { open: modalOpen, mode: editingId ? ("edit" as const) : ("create" as const), values: form, error: formError },
+    setForm,
+    saving: create.isPending || update.isPending,
+    deleting: remove.isPending,
+    notice,
+    confirmingDelete,
+    setConfirmingDelete,
+    openCreate: () => open(null),
+    openEdit: (p: Problem) => open(p),
+    close,
+    save,
+    del,
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Password sign-in: the credential check with its throttling. The same 401
+ * for an unknown email and a wrong password, each costing one argon2 verify;
+ * failures counted per email and per client address before the password is
+ * checked (docs/decisions/022-login-throttling.md).
+ */
+import { eq } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { users } from "../../db/schema.ts";
+import { AppError } from "../errors.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
+import { normalizeEmail, type SessionUser } from "./user.ts";
+
+// Verified against when the email is unknown, so both failures cost one argon2 verify.
+let dummyHash: Promise<string> | undefined;
+function getDummyHash(): Promise<string> {
+  dummyHash ??= Bun.password.hash("not-a-real-password-timing-equaliser");
+  return dummyHash;
+}
+
+/**
+ * Checks an email and password.
+ * @returns the account's public columns.
+ * @throws AppError TOO_MANY_LOGIN_ATTEMPTS (429 with Retry-After) past the limits,
+ *   INVALID_CREDENTIALS (401) for an unknown email, a wrong password or an account without one.
+ */
+export async function authenticate(
+  deps: { db: Database; limiters: { loginByEmail: RateLimiter; loginByIp: RateLimiter } },
+  ip: string,
+  email: string,
+  password: string,
+): Promise<SessionUser> {
+  const { db, limiters } = deps;
+  const emailNormalized = normalizeEmail(email);
+  const emailKey = `email:${emailNormalized}`;
+  // Each attempt is counted as a failure before the password is verified (an await): counted only
+  // afterwards, every attempt of a batch (`/trpc/auth.login,auth.login,...?batch=1`) or of parallel
+  // requests would pass the gate together, and one request could try any number of passwords.
+  // A success takes its count back below.
+  const byEmail = limiters.loginByEmail.hit(emailKey);
+  if (!byEmail.ok) throw new AppError("TOO_MANY_LOGIN_ATTEMPTS", { retryAfterSeconds: byEmail.retryAfterSeconds });
+  const byIp = limiters.loginByIp.hit(ip);
+  if (!byIp.ok) {
+    limiters.loginByEmail.refund(emailKey);
+    throw new AppError("TOO_MANY_LOGIN_ATTEMPTS", { retryAfterSeconds: byIp.retryAfterSeconds });
+  }
+  const [user] = await db.select().from(users).where(eq(users.emailNormalized, emailNormalized)).limit(1);
+  const valid =
+    user?.passwordHash && !user.isSystem
+      ? await Bun.password.verify(password, user.passwordHash)
+      : (await Bun.password.verify(password, await getDummyHash()), false);
+  if (!user || !valid) throw new AppError("INVALID_CREDENTIALS");
+  limiters.loginByEmail.reset(emailKey);
+  limiters.loginByIp.refund(ip);
+  return { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email };
+}

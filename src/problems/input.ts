@@ -1,0 +1,82 @@
+/**
+ * What a problem write accepts, validated by zod: the create and update
+ * inputs with the wording every field answers with (`title: Required`,
+ * `timeLimitMs: At least 100 ms`, ...). Unknown keys (`_id`, `user`, `__v`,
+ * `version`, ...) are stripped, so nobody can set a problem's owner or version.
+ */
+import { z } from "zod";
+import { idField, requiredBlock, requiredText } from "../lib/fields.ts";
+import { listInWords } from "../lib/words.ts";
+import { CHECKERS, DIFFICULTIES, PROBLEM_LIMITS } from "./limits.ts";
+
+const testCaseText = z.string({
+  error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text"),
+});
+
+/**
+ * Test inputs are stored with LF line ends, as Polygon and DMOJ normalise test
+ * data: a CRLF input (pasted from Windows, or sent through the API) would
+ * otherwise hand `getline`/`strip("\n")`-style solutions a stray `\r` and turn
+ * correct code into WA. Expected outputs need no such care: every checker
+ * already reads CRLF as LF.
+ */
+export const toLf = (s: string) => s.replace(/\r\n?/g, "\n");
+
+const fields = {
+  title: requiredText(PROBLEM_LIMITS.titleMaxChars),
+  description: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
+  inputFormat: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
+  outputFormat: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
+  constraints: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
+  sampleInput: requiredBlock(PROBLEM_LIMITS.statementMaxBytes).transform(toLf),
+  sampleOutput: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
+  difficulty: z.enum(DIFFICULTIES, { error: `Must be ${listInWords(DIFFICULTIES)}` }),
+  // Missing input/expectedOutput count as empty: the spec's form does not mark them required.
+  hiddenTestCases: z
+    .array(z.object({ input: testCaseText.transform(toLf).default(""), expectedOutput: testCaseText.default("") }), {
+      error: "Must be a list of { input, expectedOutput }",
+    })
+    .max(PROBLEM_LIMITS.maxTestCases, { error: `At most ${PROBLEM_LIMITS.maxTestCases} test cases` }),
+  timeLimitMs: z
+    .number({ error: "Must be a number of milliseconds" })
+    .int({ error: "Must be a whole number of milliseconds" })
+    .min(PROBLEM_LIMITS.timeLimitMs.min, { error: `At least ${PROBLEM_LIMITS.timeLimitMs.min} ms` })
+    .max(PROBLEM_LIMITS.timeLimitMs.max, { error: `At most ${PROBLEM_LIMITS.timeLimitMs.max} ms` }),
+  memoryLimitKib: z
+    .number({ error: "Must be a number of KiB" })
+    .int({ error: "Must be a whole number of KiB" })
+    .min(PROBLEM_LIMITS.memoryLimitKib.min, { error: "At least 16 MiB (16384 KiB)" })
+    .max(PROBLEM_LIMITS.memoryLimitKib.max, { error: "At most 1024 MiB (1048576 KiB)" }),
+  checker: z.enum(CHECKERS, { error: `Must be ${listInWords(CHECKERS)}` }),
+};
+
+/**
+ * Create input. Unknown keys (`_id`, `user`, `__v`, `version`, ...) are
+ * stripped by zod, so nobody can set a problem's owner or version.
+ */
+export const problemInput = z.object({
+  ...fields,
+  hiddenTestCases: fields.hiddenTestCases.default([]),
+  timeLimitMs: fields.timeLimitMs.optional(),
+  memoryLimitKib: fields.memoryLimitKib.optional(),
+  checker: fields.checker.optional(),
+});
+export type ProblemInput = z.infer<typeof problemInput>;
+
+/** Update input: the id plus any subset of the create fields; `hiddenTestCases`, when given, replaces all tests. */
+export const problemUpdateInput = z.object({
+  id: idField(),
+  title: fields.title.optional(),
+  description: fields.description.optional(),
+  inputFormat: fields.inputFormat.optional(),
+  outputFormat: fields.outputFormat.optional(),
+  constraints: fields.constraints.optional(),
+  sampleInput: fields.sampleInput.optional(),
+  sampleOutput: fields.sampleOutput.optional(),
+  difficulty: fields.difficulty.optional(),
+  hiddenTestCases: fields.hiddenTestCases.optional(),
+  timeLimitMs: fields.timeLimitMs.optional(),
+  memoryLimitKib: fields.memoryLimitKib.optional(),
+  checker: fields.checker.optional(),
+});
+export type ProblemUpdate = z.infer<typeof problemUpdateInput>;

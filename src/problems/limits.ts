@@ -1,0 +1,45 @@
+/**
+ * A problem's bounds and defaults, defined once: the server validates against
+ * them, the database columns default to them, the judge falls back to them
+ * for a run without a problem, and the client's form shows them. No imports:
+ * the client bundles this file as it is.
+ */
+
+const MIB_IN_KIB = 1024;
+
+/** Size limits of a problem write: title in characters, the rest in UTF-8 bytes. */
+export const PROBLEM_LIMITS = {
+  titleMaxChars: 200,
+  /** description, inputFormat, outputFormat, constraints, sampleInput, sampleOutput. */
+  statementMaxBytes: 64 * 1024,
+  /** One hidden test case: input plus expected output. */
+  testCaseMaxBytes: 16 * 1024 * 1024,
+  /** All hidden test cases of one problem together. */
+  testsTotalMaxBytes: 64 * 1024 * 1024,
+  maxTestCases: 200,
+  /** Per-problem judge limits: bounds accepted on create/update, and the default of a new problem. */
+  timeLimitMs: { min: 100, max: 10_000, default: 2000 },
+  memoryLimitKib: { min: 16 * MIB_IN_KIB, max: 1024 * MIB_IN_KIB, default: 256 * MIB_IN_KIB },
+} as const;
+
+/** Time limit of a problem that sets none, and of a run without a problem, ms (before the language's multiplier). */
+export const DEFAULT_TIME_LIMIT_MS: number = PROBLEM_LIMITS.timeLimitMs.default;
+/** Memory limit of a problem that sets none, and of a run without a problem, KiB. */
+export const DEFAULT_MEMORY_LIMIT_KIB: number = PROBLEM_LIMITS.memoryLimitKib.default;
+
+export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+/**
+ * Output checkers (src/judge/checker.ts implements them), with their meaning
+ * in plain words for authors.
+ */
+export const CHECKER_LABELS = {
+  lines: "Lines (ignore trailing whitespace)",
+  tokens: "Tokens (any whitespace)",
+  float: "Floating point (1e-6 tolerance)",
+} as const;
+export type CheckerName = keyof typeof CHECKER_LABELS;
+export const CHECKERS = Object.keys(CHECKER_LABELS) as unknown as readonly [CheckerName, ...CheckerName[]];
+/** The checker of a problem that sets none. */
+export const DEFAULT_CHECKER: CheckerName = "lines";

@@ -1,0 +1,80 @@
+/**
+ * The public problem list, cached per database handle until any problem or
+ * test case changes (docs/decisions/024-problem-list-cache.md).
+ */
+import { asc, eq, isNull } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { problems, revisions } from "../../db/schema.ts";
+import { shareJson } from "../lib/json.ts";
+import { toProblemShape, type ProblemShape } from "./shape.ts";
+import { countTests } from "./store.ts";
+
+interface ListCache {
+  /** `revisions('problems')` when `shapes` was read. */
+  key: string;
+  /** Shared by every request that finds this key, the ones arriving while it is still being read included. */
+  shapes: Promise<readonly Readonly<ProblemShape>[]>;
+}
+const listCaches = new WeakMap<Database, ListCache>();
+const revisionQueries = new WeakMap<Database, ReturnType<typeof prepareRevision>>();
+function prepareRevision(db: Database) {
+  return db.select({ value: revisions.value }).from(revisions).where(eq(revisions.name, "problems")).prepare();
+}
+
+/**
+ * The public shapes of every live problem (no hidden tests), oldest first,
+ * cached per database handle. Freshness: triggers (migration 0003) bump
+ * `revisions('problems')` on every insert, update and delete of problems and
+ * test cases, by any writer in any process; one primary-key read per call
+ * compares it. The revision is read before the rows, so a write racing a
+ * rebuild costs one more rebuild, never a stale answer after the write.
+ * Concurrent callers that see the same new revision share one rebuild.
+ * Why: docs/decisions/024-problem-list-cache.md. The shapes are shared between
+ * requests: never mutate them (copy, as `list` does for the owner's tests).
+ */
+export async function publicProblemList(db: Database): Promise<readonly Readonly<ProblemShape>[]> {
+  let revision = revisionQueries.get(db);
+  if (!revision) {
+    revision = prepareRevision(db);
+    revisionQueries.set(db, revision);
+  }
+  const [rev] = await revision.execute();
+  // No revision row (a database migrated by hand without 0003): never cache.
+  const key = rev ? String(rev.value) : `uncached:${Math.random()}`;
+  const cached = listCaches.get(db);
+  if (cached?.key === key) return cached.shapes;
+  // One read per revision: requests that arrive while it runs (a burst right after a write) wait for it
+  // instead of each reading 1,000 rows and each getting its own copy to serialise.
+  const entry: ListCache = { key, shapes: readPublicShapes(db) };
+  listCaches.set(db, entry);
+  entry.shapes.catch(() => {
+    if (listCaches.get(db) === entry) listCaches.delete(db);
+  });
+  return entry.shapes;
+}
+
+async function readPublicShapes(db: Database): Promise<readonly Readonly<ProblemShape>[]> {
+  const [rows, counts] = await Promise.all([
+    db.select().from(problems).where(isNull(problems.deletedAt)).orderBy(asc(problems.createdAt), asc(problems.id)),
+    countTests(db),
+  ]);
+  // Not Object.freeze'd: JSC serialises frozen objects several times slower; `readonly` types guard them instead.
+  // shareJson: the REST door serialises this array (and each shape) once, not per request (src/lib/json.ts).
+  return shareJson(rows.map((r) => toProblemShape(r, counts.get(r.id) ?? 0)));
+}
+
+/** Each owner's problem ids in one cached list, indexed once per list (the list route asks on every request). */
+const ownersIndex = new WeakMap<readonly Readonly<ProblemShape>[], Map<string, string[]>>();
+export function ownProblemIds(shapes: readonly Readonly<ProblemShape>[], userId: string): string[] {
+  let index = ownersIndex.get(shapes);
+  if (!index) {
+    index = new Map();
+    for (const p of shapes) {
+      const ids = index.get(p.user);
+      if (ids) ids.push(p._id);
+      else index.set(p.user, [p._id]);
+    }
+    ownersIndex.set(shapes, index);
+  }
+  return index.get(userId) ?? [];
+}

@@ -1,0 +1,69 @@
+/**
+ * A problem as every route returns it (REST and tRPC alike): the public
+ * columns only, never the hidden tests except where a caller adds its own.
+ */
+import type { problems } from "../../db/schema.ts";
+import type { CheckerName, Difficulty } from "./limits.ts";
+
+export interface HiddenTestCase {
+  input: string;
+  expectedOutput: string;
+}
+
+/** A problem as every route returns it. `hiddenTestCases` only on the caller's own problems in `list`. */
+export interface ProblemShape {
+  _id: string;
+  title: string;
+  description: string;
+  inputFormat: string;
+  outputFormat: string;
+  constraints: string;
+  sampleInput: string;
+  sampleOutput: string;
+  difficulty: Difficulty;
+  /** Creator's user id. */
+  user: string;
+  timeLimitMs: number;
+  memoryLimitKib: number;
+  checker: CheckerName;
+  /** Number of hidden test cases (their content stays hidden). */
+  hiddenTestCount: number;
+  /** The spec's version field: incremented on every update. */
+  __v: number;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+  hiddenTestCases?: HiddenTestCase[];
+}
+
+/** A problems row as drizzle reads it. */
+export type ProblemRow = typeof problems.$inferSelect;
+
+/**
+ * The public shape of a row; `hidden`, when given, is attached as
+ * `hiddenTestCases` (only ever the caller's own problem).
+ */
+export function toProblemShape(row: ProblemRow, hiddenTestCount: number, hidden?: HiddenTestCase[]): ProblemShape {
+  const shape: ProblemShape = {
+    _id: row.id,
+    title: row.title,
+    description: row.description,
+    inputFormat: row.inputFormat,
+    outputFormat: row.outputFormat,
+    constraints: row.constraints,
+    sampleInput: row.sampleInput,
+    sampleOutput: row.sampleOutput,
+    difficulty: row.difficulty,
+    user: row.userId,
+    timeLimitMs: row.timeLimitMs,
+    memoryLimitKib: row.memoryLimitKib,
+    checker: row.checker,
+    hiddenTestCount,
+    __v: row.version,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+  if (hidden) shape.hiddenTestCases = hidden;
+  return shape;
+}
+

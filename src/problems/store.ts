@@ -1,0 +1,189 @@
+/**
+ * Problems in the database: reading a live problem, the owner check, the
+ * test-case checks, and the writes (create, update, soft delete). Every other
+ * module that needs a problem reads it through here. Throws AppError from the
+ * catalogue (src/errors.ts): PROBLEM_NOT_FOUND (404), the owner 403s with the
+ * product's texts, PAYLOAD_TOO_LARGE (413), RATE_LIMITED (429).
+ */
+import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { newId } from "../../db/ids.ts";
+import { problems, testCases } from "../../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { formatBytes, utf8Bytes } from "../lib/fields.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
+import type { ProblemInput, ProblemUpdate } from "./input.ts";
+import { PROBLEM_LIMITS } from "./limits.ts";
+import { toProblemShape, type HiddenTestCase, type ProblemRow, type ProblemShape } from "./shape.ts";
+
+/** A live (not deleted) problem row, or null. */
+export async function getLiveProblem(db: Database, id: string): Promise<ProblemRow | null> {
+  const [row] = await db
+    .select()
+    .from(problems)
+    .where(and(eq(problems.id, id), isNull(problems.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * A live problem row.
+ * @param field names the request field in the 404 (e.g. `problemId`), when the id came from a body.
+ * @throws AppError PROBLEM_NOT_FOUND (404) when absent or deleted.
+ */
+export async function requireLiveProblem(db: Database, id: string, field?: string): Promise<ProblemRow> {
+  const row = await getLiveProblem(db, id);
+  if (!row) throw new AppError("PROBLEM_NOT_FOUND", field ? { field } : undefined);
+  return row;
+}
+
+/**
+ * A problem row whether deleted or not (judging and history keep working
+ * after a delete), or null when it never existed.
+ */
+export async function getProblemEvenDeleted(db: Database, id: string): Promise<ProblemRow | null> {
+  const [row] = await db.select().from(problems).where(eq(problems.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Loads a live problem the caller owns.
+ * @throws AppError PROBLEM_NOT_FOUND (404), or `forbidden` (403: "You can only update/delete your own problems.").
+ */
+export async function requireOwned(
+  db: Database,
+  id: string,
+  userId: string,
+  forbidden: "NOT_PROBLEM_OWNER_UPDATE" | "NOT_PROBLEM_OWNER_DELETE",
+): Promise<ProblemRow> {
+  const row = await requireLiveProblem(db, id);
+  if (row.userId !== userId) throw new AppError(forbidden);
+  return row;
+}
+
+/** Number of hidden tests per problem (of `problemIds`, or of every problem). */
+export async function countTests(db: Database, problemIds?: string[]): Promise<Map<string, number>> {
+  const q = db.select({ problemId: testCases.problemId, n: count() }).from(testCases);
+  const rows = await (problemIds ? q.where(inArray(testCases.problemId, problemIds)) : q).groupBy(testCases.problemId);
+  return new Map(rows.map((r) => [r.problemId, r.n]));
+}
+
+/** The hidden tests of problems, in order, by problem id (for their owner, and for the judge). */
+export async function readHiddenTests(db: Database, problemIds: string[]): Promise<Map<string, HiddenTestCase[]>> {
+  const byProblem = new Map<string, HiddenTestCase[]>(problemIds.map((id) => [id, []]));
+  if (!problemIds.length) return byProblem;
+  const rows = await db
+    .select({ problemId: testCases.problemId, input: testCases.input, expectedOutput: testCases.expectedOutput })
+    .from(testCases)
+    .where(problemIds.length === 1 ? eq(testCases.problemId, problemIds[0]!) : inArray(testCases.problemId, problemIds))
+    .orderBy(asc(testCases.problemId), asc(testCases.ordinal));
+  for (const t of rows) byProblem.get(t.problemId)?.push({ input: t.input, expectedOutput: t.expectedOutput });
+  return byProblem;
+}
+
+/**
+ * Drops test cases left completely blank (the product's form starts with one
+ * empty row) and enforces the byte limits with 413s naming the field.
+ * @throws AppError PAYLOAD_TOO_LARGE naming `hiddenTestCases.N` or `hiddenTestCases`.
+ */
+export function checkTestCases(cases: HiddenTestCase[]): HiddenTestCase[] {
+  const kept = cases.filter((tc) => tc.input.trim() !== "" || tc.expectedOutput.trim() !== "");
+  let total = 0;
+  cases.forEach((tc, i) => {
+    const bytes = utf8Bytes(tc.input) + utf8Bytes(tc.expectedOutput);
+    if (bytes > PROBLEM_LIMITS.testCaseMaxBytes) {
+      throw new AppError("PAYLOAD_TOO_LARGE", {
+        field: `hiddenTestCases.${i}`,
+        message: `hiddenTestCases.${i}: a test case may hold at most ${formatBytes(PROBLEM_LIMITS.testCaseMaxBytes)}`,
+      });
+    }
+    total += bytes;
+  });
+  if (total > PROBLEM_LIMITS.testsTotalMaxBytes) {
+    throw new AppError("PAYLOAD_TOO_LARGE", {
+      field: "hiddenTestCases",
+      message: `hiddenTestCases: a problem's tests may hold at most ${formatBytes(PROBLEM_LIMITS.testsTotalMaxBytes)} in all`,
+    });
+  }
+  return kept;
+}
+
+/**
+ * Each problem write may store up to 64 MiB of tests: one user's writes are
+ * rate-limited so nobody fills the disk (the limiter is `problemWritesByUser`, src/context.ts).
+ * @throws AppError RATE_LIMITED with the seconds to wait.
+ */
+export function limitProblemWrites(limiter: RateLimiter, userId: string): void {
+  const gate = limiter.hit(userId);
+  if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
+}
+
+/**
+ * One live problem's public shape (no hidden tests).
+ * @throws AppError PROBLEM_NOT_FOUND (404).
+ */
+export async function problemById(db: Database, id: string): Promise<ProblemShape> {
+  const row = await requireLiveProblem(db, id);
+  const counts = await countTests(db, [row.id]);
+  return toProblemShape(row, counts.get(row.id) ?? 0);
+}
+
+/**
+ * Creates a problem owned by `userId`; the problem and its tests land in one
+ * batch, together or not at all.
+ * @returns the new problem's shape with its hidden tests (the caller owns it).
+ * @throws AppError PAYLOAD_TOO_LARGE (413).
+ */
+export async function createProblem(db: Database, userId: string, input: ProblemInput): Promise<ProblemShape> {
+  const tests = checkTestCases(input.hiddenTestCases);
+  const { hiddenTestCases: _ignored, ...values } = input;
+  const id = newId();
+  const insert = db
+    .insert(problems)
+    .values({ ...values, id, userId })
+    .returning();
+  const [inserted] = tests.length
+    ? await db.batch([insert, db.insert(testCases).values(tests.map((tc, ordinal) => ({ problemId: id, ordinal, ...tc })))])
+    : await db.batch([insert]);
+  const row = inserted[0];
+  if (!row) throw new AppError("INTERNAL");
+  return toProblemShape(row, tests.length, tests);
+}
+
+/**
+ * Updates `current` (a live problem the caller may edit); bumps the version.
+ * `hiddenTestCases`, when given, replaces every test atomically.
+ * @returns the updated shape with its hidden tests.
+ * @throws AppError PROBLEM_NOT_FOUND (404) when it was deleted meanwhile, PAYLOAD_TOO_LARGE (413).
+ */
+export async function updateProblem(db: Database, current: ProblemRow, input: ProblemUpdate): Promise<ProblemShape> {
+  const { id, hiddenTestCases, ...changes } = input;
+  const tests = hiddenTestCases ? checkTestCases(hiddenTestCases) : undefined;
+  const updated = db
+    .update(problems)
+    .set({ ...changes, version: current.version + 1, updatedAt: new Date() })
+    .where(and(eq(problems.id, id), isNull(problems.deletedAt)))
+    .returning();
+  let row: ProblemRow | undefined;
+  if (tests) {
+    const del = db.delete(testCases).where(eq(testCases.problemId, id));
+    const results = tests.length
+      ? await db.batch([updated, del, db.insert(testCases).values(tests.map((tc, ordinal) => ({ problemId: id, ordinal, ...tc })))])
+      : await db.batch([updated, del]);
+    row = results[0][0];
+  } else {
+    [row] = await updated;
+  }
+  if (!row) throw new AppError("PROBLEM_NOT_FOUND");
+  const own = (await readHiddenTests(db, [id])).get(id) ?? [];
+  return toProblemShape(row, own.length, own);
+}
+
+/**
+ * Soft-deletes a problem: it leaves every list and byId, while its
+ * submissions stay readable by their authors.
+ */
+export async function softDeleteProblem(db: Database, id: string): Promise<void> {
+  const now = new Date();
+  await db.update(problems).set({ deletedAt: now, updatedAt: now }).where(eq(problems.id, id));
+}

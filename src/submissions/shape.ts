@@ -1,0 +1,84 @@
+/**
+ * A submission as every route, event and history entry returns it (REST and
+ * tRPC alike), and the one function that turns a row into it. Never the
+ * lease, the attempts, the operator's `errorDetail` or anything of the hidden tests.
+ */
+import type { submissions, submissionTests, SubmissionStatus, Verdict } from "../../db/schema.ts";
+import type { LanguageId } from "../../isolate/languages/index.ts";
+
+/** One test's result inside a submission (0 is the sample; hidden tests follow). */
+export interface SubmissionTestShape {
+  index: number;
+  isSample: boolean;
+  verdict: Verdict;
+  timeMs: number;
+  memoryKib: number;
+}
+
+/** A submission as the history returns it (REST and tRPC alike). */
+export interface SubmissionShape {
+  _id: string;
+  problemId: string;
+  /** The problem's title, kept readable after the problem is deleted. */
+  problemTitle: string;
+  problemDeleted: boolean;
+  code: string;
+  language: LanguageId;
+  /** The sample run's output and the sample's expected output. */
+  output: string;
+  expectedOutput: string;
+  /** True exactly when every test passed (verdict AC). */
+  isPassed: boolean;
+  /** Null until judged (`status` is not `done`). */
+  verdict: Verdict | null;
+  status: SubmissionStatus;
+  /** Compiler diagnostics on CE, else null. */
+  compileOutput: string | null;
+  /** Max CPU time (ms) and peak memory (KiB) over the tests run; null until judged. */
+  timeMs: number | null;
+  memoryKib: number | null;
+  testsPassed: number;
+  testsTotal: number;
+  tests: SubmissionTestShape[];
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export type SubmissionRow = typeof submissions.$inferSelect;
+export type SubmissionTestRow = typeof submissionTests.$inferSelect;
+
+/** The public shape of one test row. */
+export function toTestShape(t: SubmissionTestRow): SubmissionTestShape {
+  return { index: t.index, isSample: t.isSample, verdict: t.verdict, timeMs: t.timeMs, memoryKib: t.memoryKib };
+}
+
+/**
+ * The public shape of a submission row with its finished tests (in order).
+ * @param problem the problem's title and deletion time; undefined when the problem row is gone (reads as deleted).
+ */
+export function toSubmissionShape(
+  row: SubmissionRow,
+  problem: { title: string; deletedAt: Date | null } | undefined,
+  tests: SubmissionTestRow[],
+): SubmissionShape {
+  return {
+    _id: row.id,
+    problemId: row.problemId,
+    problemTitle: problem?.title ?? "",
+    problemDeleted: !problem || problem.deletedAt !== null,
+    code: row.code,
+    language: row.language,
+    output: row.output,
+    expectedOutput: row.expectedOutput,
+    isPassed: row.isPassed,
+    verdict: row.verdict,
+    status: row.status,
+    compileOutput: row.compileOutput,
+    timeMs: row.timeMs,
+    memoryKib: row.memoryKib,
+    testsPassed: row.testsPassed,
+    testsTotal: row.testsTotal,
+    tests: tests.map(toTestShape),
+    createdAt: row.createdAt.toISOString(),
+  };
+}

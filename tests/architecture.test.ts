@@ -1,0 +1,167 @@
+/**
+ * The house rules, checked on the import graph of every source file (tests
+ * excluded): no import cycle (type-only imports count: a cycle of types is
+ * still two modules that cannot be read apart); nothing under isolate/
+ * reaches outside it; routers and REST doors hold no database code (domain
+ * rules live in their domain's folder); the client bundles only the shared
+ * pure modules of the server and reads the router's type.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "..");
+const SOURCE_DIRS = ["src", "isolate", "db", "client/src"];
+
+interface Edge {
+  to: string;
+  typeOnly: boolean;
+}
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== "node_modules" && name !== "dist") walk(path, out);
+    } else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith(".d.ts")) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+/** Static `import ... from`, `export ... from` and side-effect imports; `import type` and `export type` marked type-only. */
+export function importsOf(code: string): { spec: string; typeOnly: boolean }[] {
+  const found: { spec: string; typeOnly: boolean }[] = [];
+  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/g;
+  for (const m of code.matchAll(re)) {
+    // `import { type A, type B } from` (braces only, every name a type) is type-only too.
+    const braces = /^\s*(?:import|export)\s+\{([^}]*)\}/.exec(m[0])?.[1];
+    const names = braces?.split(",").map((s) => s.trim()).filter(Boolean) ?? [];
+    const allTypes = names.length > 0 && names.every((s) => s.startsWith("type "));
+    found.push({ spec: m[3]!, typeOnly: Boolean(m[2]) || allTypes });
+  }
+  return found;
+}
+
+function buildGraph(): Map<string, Edge[]> {
+  const graph = new Map<string, Edge[]>();
+  for (const dir of SOURCE_DIRS) {
+    for (const file of walk(join(ROOT, dir))) {
+      const rel = relative(ROOT, file);
+      const edges: Edge[] = [];
+      for (const { spec, typeOnly } of importsOf(readFileSync(file, "utf8"))) {
+        if (!spec.startsWith(".")) continue;
+        edges.push({ to: relative(ROOT, resolve(dirname(file), spec)), typeOnly });
+      }
+      graph.set(rel, edges);
+    }
+  }
+  return graph;
+}
+
+/** Strongly connected components with more than one file, or a file importing itself (Tarjan). */
+function cycles(graph: Map<string, Edge[]>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const { to } of graph.get(v) ?? []) {
+      if (!graph.has(to)) continue;
+      if (!idx.has(to)) {
+        visit(to);
+        low.set(v, Math.min(low.get(v)!, low.get(to)!));
+      } else if (onStack.has(to)) {
+        low.set(v, Math.min(low.get(v)!, idx.get(to)!));
+      }
+    }
+    if (low.get(v) === idx.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (graph.get(v) ?? []).some((e) => e.to === v)) out.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return out;
+}
+
+const graph = buildGraph();
+
+describe("architecture", () => {
+  test("the graph covers the source folders", () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.has("src/problems/store.ts")).toBe(true);
+    expect(graph.get("src/trpc/routers/problems.ts")!.some((e) => e.to === "src/problems/store.ts")).toBe(true);
+  });
+
+  test("the import finder sees every form, and marks type-only imports", () => {
+    const found = importsOf(
+      'import { a } from "./a.ts";\nimport type { B } from "./b.ts";\nimport { type C, type D } from "./c.ts";\n' +
+        'export { e } from "./e.ts";\nimport "./side.ts";\nimport {\n  f,\n  g,\n} from "./fg.ts";\nimport { type H, i } from "./hi.ts";',
+    );
+    expect(found).toEqual([
+      { spec: "./a.ts", typeOnly: false },
+      { spec: "./b.ts", typeOnly: true },
+      { spec: "./c.ts", typeOnly: true },
+      { spec: "./e.ts", typeOnly: false },
+      { spec: "./side.ts", typeOnly: false },
+      { spec: "./fg.ts", typeOnly: false },
+      { spec: "./hi.ts", typeOnly: false },
+    ]);
+  });
+
+  test("no import cycle, type-only imports included", () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  test("the cycle finder finds a cycle when there is one", () => {
+    const g = new Map<string, Edge[]>([
+      ["a.ts", [{ to: "b.ts", typeOnly: true }]],
+      ["b.ts", [{ to: "c.ts", typeOnly: false }]],
+      ["c.ts", [{ to: "a.ts", typeOnly: false }]],
+      ["d.ts", [{ to: "a.ts", typeOnly: false }]],
+    ]);
+    expect(cycles(g)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+  });
+
+  test("nothing under isolate/ imports from outside it", () => {
+    const outside = [...graph].flatMap(([file, edges]) =>
+      file.startsWith("isolate/") ? edges.filter((e) => !e.to.startsWith("isolate/")).map((e) => `${file} -> ${e.to}`) : [],
+    );
+    expect(outside).toEqual([]);
+  });
+
+  test("routers and REST doors hold no database code: they validate, call a domain module and translate", () => {
+    const offenders: string[] = [];
+    for (const [file] of graph) {
+      if (!/^src\/(trpc\/routers|rest)\//.test(file)) continue;
+      const code = readFileSync(join(ROOT, file), "utf8");
+      for (const { spec } of importsOf(code)) {
+        if (spec === "drizzle-orm" || spec.endsWith("db/schema.ts")) offenders.push(`${file} imports ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test("the client bundles only the shared modules of the server (and reads the router's type)", () => {
+    const shared = /^(src\/verdicts\.ts|src\/problems\/limits\.ts|isolate\/languages\/[a-z]+\.ts|isolate\/types\.ts)$/;
+    const offenders = [...graph].flatMap(([file, edges]) =>
+      file.startsWith("client/")
+        ? edges.filter((e) => !e.to.startsWith("client/") && !e.typeOnly && !shared.test(e.to)).map((e) => `${file} -> ${e.to}`)
+        : [],
+    );
+    expect(offenders).toEqual([]);
+  });
+});
