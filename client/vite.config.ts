@@ -20,7 +20,7 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 const apiTarget = process.env.API_PROXY_TARGET || "http://localhost:3000";
 const devPort = Number(process.env.VITE_PORT || 5173);
 
-/** Budget for the initial JavaScript (entry chunk + its static imports), gzipped. Issue 5 §10. */
+/** Budget for the initial JavaScript (entry chunk + its static imports), gzipped: what every page pays before its own code. */
 const INITIAL_JS_BUDGET_KIB = 200;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The built client's budget (issue 5 §10): what the landing and problems
+ * The built client's budget (200 KiB of initial JavaScript, gzipped): what the landing and problems
  * pages load up front (the entry chunk and every chunk it imports statically,
  * i.e. index.html's module script and modulepreload links) is at most
  * 200 KiB gzipped and holds no Monaco; Monaco sits in a lazy chunk of its own.

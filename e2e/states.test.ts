@@ -1,7 +1,7 @@
 /**
  * The spec's in-between states in a real browser (Debian Chromium through
  * playwright-core) against the real server: the session check's Loading...,
- * the loading texts, empty states, the error messages of spec §8, the AI
+ * the loading texts, empty states, the product's error messages, the AI
  * review streaming in and failing, and the accessibility basics (every
  * control named, everything reachable by keyboard, nothing wider than a
  * 360 px phone).
@@ -227,7 +227,7 @@ describe("problems list", () => {
     await page.getByRole("button", { name: "Create Problem" }).click();
     const dialog = page.getByRole("dialog", { name: "Create New Problem" });
     await dialog.getByRole("button", { name: "Create Problem" }).click();
-    // Spec §5: the seven statement fields are required; the browser stops the submit.
+    // The seven statement fields are required; the browser stops the submit.
     for (const label of ["Problem Title", "Problem Description", "Input Format", "Output Format", "Constraints", "Sample Input", "Sample Output"]) {
       expect(await dialog.getByLabel(label).evaluate((el) => (el as HTMLInputElement).validity.valueMissing)).toBe(true);
     }
@@ -275,7 +275,7 @@ describe("problems list", () => {
   }, SLOW);
 });
 
-describe("failures (spec §8)", () => {
+describe("failures (the product's error messages)", () => {
   test("a 401 while loading problems signs out and goes to /", async () => {
     // Token but no cookie, and the bearer header stripped from the list call: the real server answers 401.
     const w = await openWithToken();

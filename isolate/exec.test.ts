@@ -1,7 +1,7 @@
 /**
  * compileSource/runProgram through the real sandbox: every language's
  * self-test, compile errors per language, the precompiled header, and the
- * compile-time bombs of issue 3 (each must end as a compile error within the
+ * compile-time bombs (each must end as a compile error within the
  * compile limits, with capped diagnostics). Runs on the first real backend
  * present (isolate, else bwrap); skipped with the reason when there is none.
  */
@@ -56,6 +56,17 @@ if (!candidate) {
         });
         expect(r.status).toBe("OK");
         expect(r.stdout).toBe(lang.selfTest.expectedStdout);
+      }, 30_000);
+    }
+
+    for (const id of LANGUAGE_IDS) {
+      test(`${id}: the editor's boilerplate compiles and runs on empty input`, async () => {
+        const lang = getLanguage(id);
+        const c = await compileSource(box, id, lang.boilerplate);
+        expect(c.ok).toBe(true);
+        const r = await runProgram(box, id, { entry: c.entry, artifacts: c.artifacts, stdin: "", timeLimitMs: 2000, memoryLimitKib: 256 * 1024 });
+        expect(r.status).toBe("OK");
+        expect(r.stdout).toBe("");
       }, 30_000);
     }
 

@@ -1,5 +1,5 @@
 /**
- * API benchmark (issue #2): GET /api/problems with 1,000 problems in the
+ * API benchmark: GET /api/problems with 1,000 problems in the
  * database, 50 concurrent connections, against a Hono route that returns a
  * constant JSON array of the same size (`c.json(array)`), in the same run and
  * process. Prints requests/second and p99 latency of both and their ratio,
@@ -16,7 +16,7 @@
  * only; every run is bounded by a request count and a time limit.
  *
  * Usage: bun scripts/bench-api.ts [--requests 4000] [--seconds 20] [--port 3190] [--no-write]
- * Targets (issue #2): list throughput >= 40% of the constant route's; list p99 < 25 ms.
+ * Targets: list throughput >= 40% of the constant route's; list p99 < 25 ms.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";

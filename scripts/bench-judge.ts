@@ -1,5 +1,5 @@
 /**
- * Judge benchmark (issue #4), through the real sandbox, database and queue:
+ * Judge benchmark, through the real sandbox, database and queue:
  *
  * (a) Run latency: POST /api/compiler (in-process `app.request`, so HTTP
  *     parsing, auth, the compile cache lookup, compile and run are all in)
@@ -20,7 +20,7 @@
  *
  * Replaces the "## Judge (scripts/bench-judge.ts)" section of docs/benchmarks.md (other sections stay).
  * Usage: bun scripts/bench-judge.ts [--no-write] [--runs 10]
- * Targets (issue #4): Run latency ≤ 1.3 × baseline per language; throughput ≥ 60/min.
+ * Targets: Run latency ≤ 1.3 × baseline per language; throughput ≥ 60/min.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";

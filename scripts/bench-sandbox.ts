@@ -1,5 +1,5 @@
 /**
- * Sandbox overhead benchmark (issue 3, item 7). For each real backend present:
+ * Sandbox overhead benchmark. For each real backend present:
  *  - per-run overhead: a trivial program (/bin/true) run RUNS times in one
  *    reused box against spawning it bare RUNS times in the same process, same
  *    run, interleaved; medians, the difference and the ratio. Targets on our

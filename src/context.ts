@@ -34,7 +34,7 @@ export interface Limiters {
   problemWritesByUser: RateLimiter;
 }
 
-/** Long-lived services. Issues that add a service add a field here (and a line in `buildServices`' callers). */
+/** Long-lived services, built once at start; a new capability that needs one adds a field here (and a line in `buildServices`' callers). */
 export interface Services {
   config: Config;
   db: Database;

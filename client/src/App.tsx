@@ -1,5 +1,5 @@
 /**
- * Routes (spec §2) and their guards. Guests are sent from signed-in pages to
+ * Routes of every screen and their guards. Guests are sent from signed-in pages to
  * /signin; signed-in users are sent from /signin and /signup to /problems.
  * While the start-up session check runs, guarded routes show Loading...
  * The solving page (Monaco) and the history page (syntax highlighter) are

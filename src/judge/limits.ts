@@ -18,7 +18,7 @@ export const OUTPUT_LIMIT_BYTES = 16 * 1024 * 1024;
 /** The sample run's output stored on a submission (the spec's `output`), UTF-8 bytes at most. */
 export const STORED_OUTPUT_MAX_BYTES = 64 * 1024;
 
-/** Largest code accepted, UTF-8 bytes (issue #4: "code over 64 KiB" is a 400). */
+/** Largest code accepted, UTF-8 bytes: more is a 400 naming `code`. */
 export const CODE_MAX_BYTES = 64 * 1024;
 
 /** Largest custom input / expected output accepted by Run, UTF-8 bytes. */

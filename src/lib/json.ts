@@ -2,7 +2,7 @@
  * JSON response bodies for the REST doors, with the serialisation of shared,
  * never-mutated values done once instead of per request.
  *
- * The problem list (src/trpc/routers/problems.ts `publicProblemList`) is one
+ * The problem list (src/problems/list-cache.ts `publicProblemList`) is one
  * array of shapes shared by every request until a problem changes; with 1,000
  * problems it is ~0.9 MB of JSON, and `JSON.stringify` of it was most of the
  * route's CPU time (scripts/bench-api.ts). A producer marks such values with

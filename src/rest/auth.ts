@@ -1,4 +1,4 @@
-/** REST door for accounts (spec §7): /api/auth/register, login, me, logout. */
+/** REST door for accounts: /api/auth/register, login, me, logout (the documented routes and payloads). */
 import { Hono } from "hono";
 import { call, jsonBody, type AppEnv } from "./call.ts";
 

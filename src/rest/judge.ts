@@ -1,5 +1,5 @@
 /**
- * REST doors of judging (spec §7), over the judge router's procedures:
+ * REST doors of judging (the documented /api/compiler and /api/submissions), over the judge router's procedures:
  * - POST /api/compiler `{language, code, input, expectedOutput?}` → 200
  *   `{output, correct?, verdict, stderr, exitCode, timeMs, memoryKib, ...}`;
  *   a compile error → 400 `{error: "Compilation error: …", compileOutput}`.

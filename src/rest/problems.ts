@@ -1,5 +1,5 @@
 /**
- * REST door for problems (spec §7): list, create (201), byId, update, delete.
+ * REST door for problems: list, create (201), byId, update, delete (the documented /api/problems routes).
  * Body fields `_id`, `user`, `__v` and unknown keys are stripped by the
  * procedures' zod inputs; the path's id always wins over a body `id`.
  */

@@ -1,5 +1,5 @@
 /**
- * REST door for the submission history (spec §7): GET /api/submissions/:problemId.
+ * REST door for the submission history: GET /api/submissions/:problemId (the route the product documents).
  * POST /api/submissions (create and judge) lives in src/rest/judge.ts.
  */
 import { Hono } from "hono";

@@ -1,5 +1,5 @@
 /**
- * The AI review panel (spec §2, §4, §8, §9: min 250 px, max 500 px, scrolls):
+ * The AI review panel (min 250 px, max 500 px high, scrolls):
  * closable, titled AI Code Review; busy text `AI is analyzing your code...`;
  * markdown rendered by react-markdown with raw HTML dropped and sanitized
  * (rehype-sanitize), links opened safely. Streams text in as it arrives.

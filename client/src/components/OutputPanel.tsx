@@ -1,5 +1,5 @@
 /**
- * The solving page's output panel (spec §2, §4, §9: min 180 px, max 300 px,
+ * The solving page's output panel (min 180 px, max 300 px high,
  * scrolls). Shows, in order of a run's life: `Compiling...` or
  * `Submitting...`; then the custom-input run and the sample run (output,
  * expected output, result, time, memory); or, for a submission, a progress
@@ -53,7 +53,7 @@ export type OutputState =
   | { kind: "error"; message: string }
   | { kind: "submission"; progress: SubmissionProgress; saved: boolean };
 
-/** The spec's headline for a compile error (spec §8). */
+/** The headline the product shows for a compile error (or any error mentioning syntax, compilation or expected). */
 export const SYNTAX_ERROR_HEADLINE = "❌ Error: There is a syntax error in your program.";
 
 function Metrics({ r }: { r: { timeMs: number; memoryKib: number; verdict: string; exitCode?: number | null } }) {

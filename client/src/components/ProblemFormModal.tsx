@@ -1,5 +1,5 @@
 /**
- * Create/Edit problem modal (spec §2, §4, §5): all statement fields,
+ * Create/Edit problem modal: all statement fields (the seven statement fields required),
  * difficulty, the judge's time limit, memory limit and checker, and the
  * repeatable hidden test cases (one empty case to start, + Add Test Case,
  * Remove). Native <dialog> gives focus trapping and Escape (= Cancel).
@@ -34,7 +34,7 @@ export const MEMORY_LIMIT_MIB = {
   default: PROBLEM_LIMITS.memoryLimitKib.default / KIB_PER_MIB,
 };
 
-/** A blank form: difficulty easy, default limits, line checker, one empty hidden test case (spec §4). */
+/** A blank form: difficulty easy, default limits, line checker, one empty hidden test case (what Cancel and a save reset to). */
 export function blankProblemForm(): ProblemFormValues {
   return {
     title: "",

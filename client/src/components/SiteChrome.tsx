@@ -1,5 +1,5 @@
 /**
- * The public pages' top bar and footer (spec §2, Landing page). The top bar
+ * The public pages' top bar and footer (as on the landing page). The top bar
  * has the product name, Sign In / Sign Up and the dark-mode toggle; below
  * 768 px these fold into a menu listing All Problems, Easy, Medium, Hard (the
  * landing page's anchors), Sign In, Sign Up and a Light/Dark Mode switch.

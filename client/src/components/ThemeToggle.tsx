@@ -1,4 +1,4 @@
-/** The sun/moon button labelled "Toggle dark mode" (spec §2). */
+/** The sun/moon button labelled "Toggle dark mode", on every page's header. */
 import { useTheme } from "../lib/theme.tsx";
 
 export function ThemeToggle() {

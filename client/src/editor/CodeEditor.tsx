@@ -1,7 +1,7 @@
 /**
  * The code editor: Monaco through @monaco-editor/react, using the locally
  * bundled monaco-editor (./monaco-setup.ts), 400 px high, dark theme, font
- * size 16, no minimap (spec §2, §9). Default export so the solving page can
+ * size 16, no minimap (the product's editor settings). Default export so the solving page can
  * load it lazily: Monaco's chunk is fetched only here.
  */
 import "./monaco-setup.ts";

@@ -1,5 +1,5 @@
 /**
- * Session state (spec §4): `loading` until the start-up check ends, then
+ * Session state: `loading` until the start-up check ends, then
  * `authenticated` or `unauthenticated`.
  *
  * At start: no stored token → unauthenticated; otherwise `GET /api/auth/me`
@@ -111,7 +111,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
 /**
  * @returns the session state and actions.
- * @throws Error when used outside `<AuthProvider>` (a developer error, spec §8).
+ * @throws Error when used outside `<AuthProvider>` (a developer error).
  */
 export function useAuth(): AuthValue {
   const value = useContext(AuthContext);

@@ -7,7 +7,7 @@
  *   (SSE) until the verdict; if the stream breaks, judge.wait finishes the job.
  * - `requestReview`: the AI review, streamed when the server streams it.
  * - `runFailureState`: maps a failed call to what the output panel shows
- *   (spec §8): a compile error gets the syntax-error headline plus the
+ *   (the product's error rule: a message mentioning error, syntax, compilation or expected): a compile error gets the syntax-error headline plus the
  *   compiler's diagnostics; other failures show the server's message.
  */
 import { TRPCClientError } from "@trpc/client";
@@ -48,7 +48,7 @@ const isCompileError = (err: unknown) => appKindOf(err) === "COMPILATION_ERROR";
 export const isEmptyCodeError = (err: unknown) => appKindOf(err) === "AI_EMPTY_CODE";
 
 /**
- * @returns the output panel's state for a failed run or submit (spec §8):
+ * @returns the output panel's state for a failed run or submit (the product's error rule):
  * compile errors get the headline and diagnostics; otherwise the server's
  * message, the error's own message, or `Something went wrong.`.
  */

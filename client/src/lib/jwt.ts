@@ -1,6 +1,6 @@
 /**
  * Reads the user id from the session token the way the spec's client does
- * (spec §3): base64url-decode the JWT's middle part and take its `id` field.
+ * (how the product decides ownership on the client): base64url-decode the JWT's middle part and take its `id` field.
  * This is display logic only (who may see Edit/Delete); the server enforces
  * ownership itself with a 403.
  */

@@ -1,5 +1,5 @@
 /**
- * Dark mode (spec §4): a `dark` class on the page root (`<html>`), saved as a
+ * Dark mode: a `dark` class on the page root (`<html>`), saved as a
  * JSON boolean under localStorage `darkMode`, default off. index.html restores
  * the class before first paint; this context keeps it in sync afterwards.
  */

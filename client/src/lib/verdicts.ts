@@ -1,5 +1,5 @@
 /**
- * Verdict names (design.md): the standard short codes and their full names.
+ * Verdict names: the standard short codes (AC, WA, TLE, MLE, RE, CE, OLE, IE) and their full names.
  * The history keeps the spec's badge wording, Accepted / Wrong Answer, for
  * AC / WA and names the other verdicts in full.
  */

@@ -1,4 +1,4 @@
-/** About Us (spec §2): mission text and the features list. */
+/** About Us: mission text and the features list. */
 import { PublicLayout } from "../components/SiteChrome.tsx";
 
 export function AboutPage() {

@@ -1,5 +1,5 @@
 /**
- * Contact Us (spec §2). Unlike the spec's form, which only pretended to send,
+ * Contact Us. Unlike the original product's form, which only pretended to send,
  * the message is stored by the server (contact.send); the spec's success text
  * appears once it is stored, and the form is cleared. On failure the form
  * keeps what was typed and says why, so no message is lost.

@@ -1,4 +1,4 @@
-/** Landing page (spec §2): hero, key features, difficulty sections (the menu's anchors), footer. */
+/** Landing page: hero, key features, difficulty sections (the menu's anchors), footer. */
 import { Link } from "wouter";
 import { PublicLayout } from "../components/SiteChrome.tsx";
 

@@ -1,5 +1,5 @@
 /**
- * My Submissions for one problem (spec §2, §4, §8): counters, loading, empty
+ * My Submissions for one problem: counters, loading, empty
  * state, error banner, and one card per submission in the order the server
  * returns them (newest first), entering with a 0.1 s stagger. Submissions
  * still being judged are refreshed until they have a verdict.
@@ -19,7 +19,7 @@ import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
 
 type Submission = RouterOutputs["submissions"]["list"][number];
 
-/** Spec §9: entrance animation stagger per card, seconds. */
+/** Entrance animation stagger per card, seconds. */
 const STAGGER_S = 0.1;
 const PENDING_REFRESH_MS = 1500;
 

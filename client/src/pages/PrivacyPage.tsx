@@ -1,4 +1,4 @@
-/** Privacy Policy (spec §2): information collected, use, security, cookies, policy changes. */
+/** Privacy Policy: information collected, use, security, cookies, policy changes. */
 import { Link } from "wouter";
 import { PublicLayout } from "../components/SiteChrome.tsx";
 

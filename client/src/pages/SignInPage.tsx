@@ -1,5 +1,5 @@
 /**
- * Sign in (spec §2, §4, §8): stores the token, shows the server's message (or
+ * Sign in: stores the token, shows the server's message (or
  * "Login successful!") and goes to /problems; on failure the server's message,
  * else "Login failed.".
  */

@@ -1,5 +1,5 @@
 /**
- * Registration (spec §2, §4, §8): on success shows the server's message and
+ * Registration: on success shows the server's message and
  * goes to /signin after 1.5 s; on failure the server's message, else the
  * error's own, else "Something went wrong.".
  */
@@ -11,7 +11,7 @@ import { Spinner } from "../components/Loading.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
 
-/** Spec §9: registration redirect delay. */
+/** How long the success message shows before the redirect to sign-in, ms. */
 const REDIRECT_DELAY_MS = 1500;
 
 export function SignUpPage() {

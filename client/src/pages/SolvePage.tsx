@@ -1,10 +1,10 @@
 /**
- * The solving page (spec §2, §4, §5, §8): statement, language selector,
+ * The solving page: statement, language selector,
  * Monaco editor (lazy chunk), Reset to Boilerplate, custom input, Run Code /
  * Submit Code / AI Review with independent busy flags that disable all three,
  * the output panel and the AI review panel.
  *
- * Judging happens on the server (design.md): Run compiles and runs the code
+ * Judging happens on the server (hidden tests never reach the browser): Run compiles and runs the code
  * on the custom input (when not blank) and on the sample; Submit queues the
  * submission and follows the judge's progress live over SSE.
  */

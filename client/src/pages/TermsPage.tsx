@@ -1,4 +1,4 @@
-/** Terms of Service (spec §2): use license, user conduct, disclaimer, limitations, governing law. */
+/** Terms of Service: use license, user conduct, disclaimer, limitations, governing law. */
 import { PublicLayout } from "../components/SiteChrome.tsx";
 
 export function TermsPage() {

@@ -1,0 +1,149 @@
+/** The problems domain against a real libSQL file: live reads, the owner check, test-case checks, and the writes. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { AppError } from "../errors.ts";
+import { createTestDb } from "../../tests/db.ts";
+import { insertUser } from "../../tests/judge/fixtures.ts";
+import type { Database } from "../../db/index.ts";
+import { problemInput } from "./input.ts";
+import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS, PROBLEM_LIMITS } from "./limits.ts";
+import { ownProblemIds, publicProblemList } from "./list-cache.ts";
+import {
+  checkTestCases,
+  createProblem,
+  getLiveProblem,
+  getProblemEvenDeleted,
+  problemById,
+  readHiddenTests,
+  requireLiveProblem,
+  requireOwned,
+  softDeleteProblem,
+  updateProblem,
+} from "./store.ts";
+
+let t: Awaited<ReturnType<typeof createTestDb>>;
+let db: Database;
+let owner: string;
+let other: string;
+beforeAll(async () => {
+  t = await createTestDb();
+  db = t.db;
+  owner = await insertUser(db, "owner");
+  other = await insertUser(db, "other");
+});
+afterAll(() => t.cleanup());
+
+const statement = {
+  title: "Echo",
+  description: "Print the input.",
+  inputFormat: "A line.",
+  outputFormat: "The line.",
+  constraints: "Short.",
+  sampleInput: "hi\r\n",
+  sampleOutput: "hi",
+  difficulty: "easy",
+};
+
+async function make(extra: Record<string, unknown> = {}) {
+  return createProblem(db, owner, problemInput.parse({ ...statement, ...extra }));
+}
+
+/** The AppError kind a promise rejects with. */
+async function kindOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof AppError) return err.kind;
+    throw err;
+  }
+  return "resolved";
+}
+
+describe("problems store", () => {
+  test("create stores the defaults, LF sample input and the tests in order; blank test rows are dropped", async () => {
+    const p = await make({
+      hiddenTestCases: [
+        { input: "a\r\n", expectedOutput: "a" },
+        { input: "  ", expectedOutput: "" },
+        { input: "b", expectedOutput: "b" },
+      ],
+    });
+    expect(p).toMatchObject({ user: owner, timeLimitMs: DEFAULT_TIME_LIMIT_MS, memoryLimitKib: DEFAULT_MEMORY_LIMIT_KIB, checker: DEFAULT_CHECKER, sampleInput: "hi\n", hiddenTestCount: 2 });
+    expect((await readHiddenTests(db, [p._id])).get(p._id)).toEqual([
+      { input: "a\n", expectedOutput: "a" },
+      { input: "b", expectedOutput: "b" },
+    ]);
+    // The public shape never carries the tests.
+    expect((await problemById(db, p._id)).hiddenTestCases).toBeUndefined();
+  });
+
+  test("a deleted problem is not live, but judging and history can still read it", async () => {
+    const p = await make();
+    await softDeleteProblem(db, p._id);
+    expect(await getLiveProblem(db, p._id)).toBeNull();
+    expect(await kindOf(requireLiveProblem(db, p._id))).toBe("PROBLEM_NOT_FOUND");
+    expect((await getProblemEvenDeleted(db, p._id))?.deletedAt).toBeInstanceOf(Date);
+    expect(await getProblemEvenDeleted(db, "no-such-id")).toBeNull();
+  });
+
+  test("requireLiveProblem names the request field in its 404 when asked", async () => {
+    try {
+      await requireLiveProblem(db, "missing", "problemId");
+      throw new Error("resolved");
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).field).toBe("problemId");
+    }
+  });
+
+  test("only the owner passes requireOwned: others get the product's 403, a missing problem 404", async () => {
+    const p = await make();
+    expect((await requireOwned(db, p._id, owner, "NOT_PROBLEM_OWNER_UPDATE")).id).toBe(p._id);
+    expect(await kindOf(requireOwned(db, p._id, other, "NOT_PROBLEM_OWNER_DELETE"))).toBe("NOT_PROBLEM_OWNER_DELETE");
+    expect(await kindOf(requireOwned(db, "missing", owner, "NOT_PROBLEM_OWNER_UPDATE"))).toBe("PROBLEM_NOT_FOUND");
+  });
+
+  test("update bumps the version, keeps tests unless given, and replaces them all when given", async () => {
+    const p = await make({ hiddenTestCases: [{ input: "1", expectedOutput: "1" }] });
+    const row = await requireOwned(db, p._id, owner, "NOT_PROBLEM_OWNER_UPDATE");
+    const renamed = await updateProblem(db, row, { id: p._id, title: "Echo 2" });
+    expect(renamed).toMatchObject({ title: "Echo 2", __v: 1, hiddenTestCount: 1 });
+    const row2 = await requireOwned(db, p._id, owner, "NOT_PROBLEM_OWNER_UPDATE");
+    const retested = await updateProblem(db, row2, { id: p._id, hiddenTestCases: [{ input: "2", expectedOutput: "2" }, { input: "3", expectedOutput: "3" }] });
+    expect(retested.__v).toBe(2);
+    expect(retested.hiddenTestCases).toEqual([
+      { input: "2", expectedOutput: "2" },
+      { input: "3", expectedOutput: "3" },
+    ]);
+  });
+
+  test("checkTestCases: 413 naming the test past the per-test size, and the field past the total", () => {
+    const big = "x".repeat(PROBLEM_LIMITS.testCaseMaxBytes);
+    try {
+      checkTestCases([{ input: "1", expectedOutput: "1" }, { input: big, expectedOutput: "y" }]);
+      throw new Error("passed");
+    } catch (err) {
+      expect((err as AppError).kind).toBe("PAYLOAD_TOO_LARGE");
+      expect((err as AppError).field).toBe("hiddenTestCases.1");
+    }
+    const half = "x".repeat(PROBLEM_LIMITS.testCaseMaxBytes - 1);
+    const many = Array.from({ length: 5 }, () => ({ input: half, expectedOutput: "" }));
+    try {
+      checkTestCases(many);
+      throw new Error("passed");
+    } catch (err) {
+      expect((err as AppError).field).toBe("hiddenTestCases");
+    }
+  });
+
+  test("the public list holds live problems only, and indexes each owner's problems", async () => {
+    const p = await make({ title: "Listed" });
+    const gone = await make({ title: "Gone" });
+    await softDeleteProblem(db, gone._id);
+    const list = await publicProblemList(db);
+    expect(list.some((x) => x._id === p._id)).toBe(true);
+    expect(list.some((x) => x._id === gone._id)).toBe(false);
+    expect(list.every((x) => x.hiddenTestCases === undefined)).toBe(true);
+    expect(ownProblemIds(list, owner)).toContain(p._id);
+    expect(ownProblemIds(list, other)).toEqual([]);
+  });
+});
