@@ -7,11 +7,13 @@
  * the column name.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { newId } from "./ids.ts";
 import { LANGUAGE_IDS } from "../isolate/languages/index.ts";
 import { CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS } from "../src/problems/limits.ts";
 import { VERDICTS, type VerdictCode } from "../src/verdicts.ts";
+import { COURSE_ROLES, SITE_ROLES } from "../src/courses/permissions.ts";
+import { AI_POLICIES, FEEDBACK_LEVELS } from "../src/courses/policy.ts";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -29,6 +31,10 @@ export const users = sqliteTable(
     /** argon2id PHC string; null for the system account, which cannot sign in. */
     passwordHash: text("password_hash"),
     isSystem: integer("is_system", { mode: "boolean" }).notNull().default(false),
+    /** `admin` may do everything everywhere (src/courses/permissions.ts). */
+    siteRole: text("site_role", { enum: SITE_ROLES }).notNull().default("user"),
+    /** May create courses (admins grant it). */
+    canCreateCourses: integer("can_create_courses", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_normalized_uq").on(t.emailNormalized)],
@@ -73,8 +79,14 @@ export const problems = sqliteTable(
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
     /** Soft delete: a deleted problem disappears from lists but its submissions stay readable. */
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+    /** Set for a course-private problem: only the course's members see it (students once an assignment with it opens). */
+    courseId: text("course_id").references((): AnySQLiteColumn => courses.id),
   },
-  (t) => [index("problems_difficulty_idx").on(t.difficulty), index("problems_user_idx").on(t.userId)],
+  (t) => [
+    index("problems_difficulty_idx").on(t.difficulty),
+    index("problems_user_idx").on(t.userId),
+    index("problems_course_idx").on(t.courseId),
+  ],
 );
 
 export const testCases = sqliteTable(
@@ -135,12 +147,40 @@ export const submissions = sqliteTable(
     claimedAt: integer("claimed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     judgedAt: integer("judged_at", { mode: "timestamp_ms" }),
+    /** The assignment this submission counts for (a course problem submitted while its assignment is open), else null. */
+    assignmentId: text("assignment_id").references((): AnySQLiteColumn => assignments.id),
+    /** Every test is run (partial scoring) instead of stopping at the first failure. */
+    runAllTests: integer("run_all_tests", { mode: "boolean" }).notNull().default(false),
+    /** Hidden tests passed (AC), for partial scores. */
+    hiddenPassed: integer("hidden_passed").notNull().default(0),
+    /** Hidden tests of the problem when judged. */
+    hiddenTotal: integer("hidden_total").notNull().default(0),
+    /** The verdict before the latest rejudge, kept for the history. */
+    previousVerdict: text("previous_verdict", { enum: VERDICTS }),
   },
   (t) => [
     index("submissions_user_problem_idx").on(t.userId, t.problemId, t.createdAt),
     index("submissions_status_idx").on(t.status, t.createdAt),
+    index("submissions_assignment_idx").on(t.assignmentId, t.userId, t.problemId),
   ],
 );
+
+/**
+ * The first failing hidden test of an assignment submission, cut to
+ * FAILURE_EXCERPT_MAX_BYTES each: kept only for submissions that count for an
+ * assignment, shown only as its feedback policy allows (src/courses/policy.ts).
+ */
+export const submissionFailures = sqliteTable("submission_failures", {
+  submissionId: text("submission_id")
+    .primaryKey()
+    .references(() => submissions.id, { onDelete: "cascade" }),
+  /** 1-based hidden test number. */
+  testIndex: integer("test_index").notNull(),
+  input: text("input").notNull(),
+  expectedOutput: text("expected_output").notNull(),
+  actualOutput: text("actual_output").notNull(),
+  stderr: text("stderr").notNull(),
+});
 
 export const submissionTests = sqliteTable(
   "submission_tests",
@@ -198,3 +238,151 @@ export const revisions = sqliteTable("revisions", {
   name: text("name").primaryKey(),
   value: integer("value").notNull().default(0),
 });
+
+/** A course: title, code (e.g. `CS101-2026`), term; joined by invite code or roster. */
+export const courses = sqliteTable(
+  "courses",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    title: text("title").notNull(),
+    /** Unique, as typed (compared case-insensitively through `codeNormalized`). */
+    code: text("code").notNull(),
+    codeNormalized: text("code_normalized").notNull(),
+    term: text("term").notNull().default(""),
+    /** Random join code; null when joining by code is disabled. */
+    inviteCode: text("invite_code"),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => users.id),
+    archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [uniqueIndex("courses_code_uq").on(t.codeNormalized), uniqueIndex("courses_invite_uq").on(t.inviteCode)],
+);
+
+export const courseMembers = sqliteTable(
+  "course_members",
+  {
+    courseId: text("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: COURSE_ROLES }).notNull(),
+    joinedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.courseId, t.userId] }), index("course_members_user_idx").on(t.userId)],
+);
+
+/** Roster entries for people without an account yet: the account is created on first sign-in with that email and joins. */
+export const courseInvites = sqliteTable(
+  "course_invites",
+  {
+    courseId: text("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    emailNormalized: text("email_normalized").notNull(),
+    name: text("name").notNull().default(""),
+    role: text("role", { enum: COURSE_ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.courseId, t.emailNormalized] }), index("course_invites_email_idx").on(t.emailNormalized)],
+);
+
+export const assignments = sqliteTable(
+  "assignments",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    courseId: text("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    opensAt: integer("opens_at", { mode: "timestamp_ms" }).notNull(),
+    /** Null: practice (no due time). */
+    dueAt: integer("due_at", { mode: "timestamp_ms" }),
+    /** Null: no late window. */
+    closesAt: integer("closes_at", { mode: "timestamp_ms" }),
+    /** Late penalty per started unit, percent (0..100). */
+    latePenaltyPercent: real("late_penalty_percent").notNull().default(0),
+    latePenaltyUnit: text("late_penalty_unit", { enum: ["hour", "day"] }).notNull().default("day"),
+    scoring: text("scoring", { enum: ["all-or-nothing", "partial"] }).notNull().default("all-or-nothing"),
+    feedback: text("feedback", { enum: FEEDBACK_LEVELS }).notNull(),
+    /** A fuller level released after the close; null: none. */
+    feedbackAfterClose: text("feedback_after_close", { enum: FEEDBACK_LEVELS }),
+    aiPolicy: text("ai_policy", { enum: AI_POLICIES }).notNull().default("full"),
+    /** Bumped on every score change of this assignment; gradebook streams ask for rows past the version they hold. */
+    scoresVersion: integer("scores_version").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("assignments_course_idx").on(t.courseId)],
+);
+
+export const assignmentProblems = sqliteTable(
+  "assignment_problems",
+  {
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id),
+    points: real("points").notNull().default(100),
+    ordinal: integer("ordinal").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.assignmentId, t.problemId] }), index("assignment_problems_problem_idx").on(t.problemId)],
+);
+
+/** One student's own due time and close for one assignment. */
+export const extensions = sqliteTable(
+  "extensions",
+  {
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    dueAt: integer("due_at", { mode: "timestamp_ms" }).notNull(),
+    /** Null: the new due time plus the assignment's late window. */
+    closesAt: integer("closes_at", { mode: "timestamp_ms" }),
+    grantedBy: text("granted_by").references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.assignmentId, t.userId] })],
+);
+
+/**
+ * The gradebook's cells, kept current as submissions are judged: each
+ * student's best score per problem of an assignment (src/courses/scores.ts).
+ */
+export const assignmentScores = sqliteTable(
+  "assignment_scores",
+  {
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id),
+    /** Points earned by the best counted submission, after its late penalty. */
+    score: real("score").notNull().default(0),
+    bestSubmissionId: text("best_submission_id"),
+    /** Verdict of the best counted submission (the latest one when none scores). */
+    bestVerdict: text("best_verdict", { enum: VERDICTS }),
+    /** Judged submissions made inside the window. */
+    attempts: integer("attempts").notNull().default(0),
+    /** The best submission was made after the (student's) due time. */
+    late: integer("late", { mode: "boolean" }).notNull().default(false),
+    /** `assignments.scores_version` when this row last changed. */
+    version: integer("version").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.assignmentId, t.userId, t.problemId] }), index("assignment_scores_version_idx").on(t.assignmentId, t.version)],
+);

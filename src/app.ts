@@ -21,6 +21,8 @@ import { problemsRoutes } from "./rest/problems.ts";
 import { submissionsRoutes } from "./rest/submissions.ts";
 import { judgeRoutes } from "./rest/judge.ts";
 import { aiRoutes } from "./rest/ai.ts";
+import { assignmentsRoutes } from "./rest/assignments.ts";
+import { coursesRoutes } from "./rest/courses.ts";
 import { serveClient } from "./static.ts";
 import { appRouter } from "./trpc/router.ts";
 
@@ -153,6 +155,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/contact", contactRoutes);
   app.route("/api", judgeRoutes);
   app.route("/api/ai", aiRoutes);
+  app.route("/api/courses", coursesRoutes);
+  app.route("/api/assignments", assignmentsRoutes);
   app.all("/api/*", (c) => c.json({ error: "Not found", message: "Not found", code: "NOT_FOUND" }, 404));
 
   app.all("/trpc/*", (c) =>

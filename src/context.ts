@@ -43,6 +43,8 @@ export interface Services {
   sessionKey: Uint8Array;
   sandbox: SandboxSelection;
   limiters: Limiters;
+  /** The clock deadlines are decided by, ms since the epoch (tests set it; default `Date.now`). */
+  now: () => number;
   /**
    * Run, submit and the judge queue (src/judge/service.ts), created at start by
    * `JudgeService.create`. Absent only in tests that do not judge; the judge
@@ -70,10 +72,10 @@ export function createLimiters(now?: () => number): Limiters {
 
 /**
  * Assembles Services from the parts opened at start; fills in fresh limiters
- * unless given.
+ * and the system clock unless given.
  */
-export function buildServices(parts: Omit<Services, "limiters"> & { limiters?: Limiters }): Services {
-  return { ...parts, limiters: parts.limiters ?? createLimiters() };
+export function buildServices(parts: Omit<Services, "limiters" | "now"> & { limiters?: Limiters; now?: () => number }): Services {
+  return { ...parts, limiters: parts.limiters ?? createLimiters(), now: parts.now ?? Date.now };
 }
 
 export type { SessionUser } from "./accounts/user.ts";

@@ -39,6 +39,22 @@ export const ERRORS = {
   },
   AI_PROVIDER_FAILED: { status: 502, code: "BAD_GATEWAY", message: "AI Review failed. Please try again later." },
   AI_PROVIDER_TIMEOUT: { status: 504, code: "TIMEOUT", message: "AI Review failed. Please try again later." },
+  FORBIDDEN: { status: 403, code: "FORBIDDEN", message: "You do not have permission to do this" },
+  COURSE_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Course not found" },
+  COURSE_CODE_TAKEN: { status: 409, code: "CONFLICT", message: "A course with this code already exists" },
+  COURSE_ARCHIVED: { status: 403, code: "FORBIDDEN", message: "This course is archived" },
+  CANNOT_CREATE_COURSES: {
+    status: 403,
+    code: "FORBIDDEN",
+    message: "Your account may not create courses; ask an administrator to allow it",
+  },
+  INVITE_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No course has this invite code (it may have been changed or disabled)" },
+  MEMBER_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Not a member of this course" },
+  LAST_OWNER: { status: 409, code: "CONFLICT", message: "A course keeps at least one owner" },
+  ASSIGNMENT_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Assignment not found" },
+  ASSIGNMENT_NOT_OPEN: { status: 403, code: "FORBIDDEN", message: "This assignment is not open yet" },
+  ASSIGNMENT_CLOSED: { status: 403, code: "FORBIDDEN", message: "This assignment is closed" },
+  AI_OFF: { status: 403, code: "FORBIDDEN", message: "AI review is off for this assignment." },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -29,11 +29,12 @@ export interface TestServices {
 /**
  * @param opts.env     extra environment entries for loadConfig (strings, as in process.env).
  * @param opts.now     clock for the rate limiters (ms since the epoch).
+ * @param opts.clock   the services' clock for deadlines (ms since the epoch; default Date.now).
  * @param opts.sandbox the sandbox selection (default: none).
  * @param opts.log     a logger (default: silent).
  */
 export async function createTestServices(
-  opts: { env?: Record<string, string>; now?: () => number; sandbox?: SandboxSelection; log?: Logger } = {},
+  opts: { env?: Record<string, string>; now?: () => number; clock?: () => number; sandbox?: SandboxSelection; log?: Logger } = {},
 ): Promise<TestServices> {
   const { db, url, dir, cleanup } = await createTestDb();
   const config = loadConfig({
@@ -52,6 +53,7 @@ export async function createTestServices(
     sessionKey: new TextEncoder().encode(config.SESSION_SECRET!),
     sandbox: opts.sandbox ?? { backend: null, name: "none", reason: "no sandbox in this test" },
     limiters: createLimiters(opts.now),
+    now: opts.clock,
   });
   return { services, config, url, dir, cleanup };
 }

@@ -52,5 +52,12 @@ export async function authenticate(
   if (!user || !valid) throw new AppError("INVALID_CREDENTIALS");
   limiters.loginByEmail.reset(emailKey);
   limiters.loginByIp.refund(ip);
-  return { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email };
+  return {
+    id: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    siteRole: user.siteRole,
+    canCreateCourses: user.canCreateCourses,
+  };
 }

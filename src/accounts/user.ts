@@ -6,24 +6,41 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { users } from "../../db/schema.ts";
+import { claimCourseInvites } from "../courses/invites.ts";
 import { AppError } from "../errors.ts";
+import { normalizeEmail } from "../lib/email.ts";
 
-/** The signed-in user as procedures see it (public columns only). */
+/** The signed-in user as procedures see it: public columns plus the site role (never sent as is; see `publicUser`). */
 export interface SessionUser {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** `admin` may do everything everywhere. */
+  siteRole: "admin" | "user";
+  canCreateCourses: boolean;
+}
+
+/** Who is asking, as permission checks need it: the id and the site role. */
+export type Caller = Pick<SessionUser, "id" | "siteRole">;
+
+/** What sign-in and `auth.me` answer about a user: id, names and email, nothing else. */
+export interface PublicUser {
   id: string;
   firstName: string;
   lastName: string;
   email: string;
 }
 
+export function publicUser(u: PublicUser): PublicUser {
+  return { id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email };
+}
+
 /** Passwords: at least 8 characters (the sign-up form's hint, enforced here); at most 1024 so hashing stays bounded. */
 export const PASSWORD_MIN_CHARS = 8;
 export const PASSWORD_MAX_CHARS = 1024;
 
-/** Lower-cased, trimmed email: the unique sign-in key. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+export { normalizeEmail };
 
 /** argon2id PHC string of a password. */
 export function hashPassword(password: string): Promise<string> {
@@ -48,23 +65,37 @@ export async function emailTaken(db: Database, email: string): Promise<boolean> 
 }
 
 /**
- * Creates an account.
+ * Creates an account, and makes it a member of every course whose roster
+ * invited this email (src/courses/invites.ts).
  * @param account.passwordHash an argon2id hash (`hashPassword`), or null for an account that cannot sign in with a password.
+ * @param opts.emailVerified the email was proven by the way in (an identity provider's verified claim); without it
+ *   (password sign-up, no email check) only student invitations are taken up, never a staff role.
  * @returns the new user's public columns.
  * @throws AppError EMAIL_TAKEN (409, field `email`) when the email is in use, also when another request took it meanwhile.
  */
 export async function createUser(
   db: Database,
   account: { firstName: string; lastName: string; email: string; passwordHash: string | null },
+  opts: { emailVerified?: boolean } = {},
 ): Promise<SessionUser> {
+  let created: SessionUser;
   try {
     const [row] = await db
       .insert(users)
       .values({ ...account, emailNormalized: normalizeEmail(account.email) })
-      .returning({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email });
-    return row!;
+      .returning({
+        id: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        siteRole: users.siteRole,
+        canCreateCourses: users.canCreateCourses,
+      });
+    created = row!;
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("EMAIL_TAKEN", { field: "email" });
     throw err;
   }
+  await claimCourseInvites(db, created.id, created.email, { staffRoles: opts.emailVerified === true });
+  return created;
 }

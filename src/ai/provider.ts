@@ -50,8 +50,9 @@ export interface VerdictFacts {
   /** Max CPU time over the tests, ms; max memory, KiB (null when not run). */
   timeMs: number | null;
   memoryKib: number | null;
-  testsPassed: number;
-  testsTotal: number;
+  /** Null when the assignment's feedback policy shows the learner only the verdict. */
+  testsPassed: number | null;
+  testsTotal: number | null;
 }
 
 /** Everything a reviewer may ground its review in. */
@@ -62,6 +63,11 @@ export interface ReviewSubject {
   problem: ProblemFacts | null;
   /** Null when the user has no finished submission for the problem. */
   latestVerdict: VerdictFacts | null;
+  /**
+   * The assignment's AI policy is `hints`: explain the verdict and point at
+   * problems, write no code (src/courses/policy.ts).
+   */
+  hintsOnly?: boolean;
 }
 
 export interface CallOptions {

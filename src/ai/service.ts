@@ -15,7 +15,12 @@ import { ConfigError, type Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { formatBytes, utf8Bytes } from "../lib/fields.ts";
 import type { Logger } from "../log.ts";
-import { requireLiveProblem } from "../problems/store.ts";
+import type { Caller } from "../accounts/user.ts";
+import { aiPolicyFor } from "../courses/ai-policy.ts";
+import { requireVisibleProblem } from "../courses/course-problems.ts";
+import { feedbackLevels } from "../courses/feedback.ts";
+import { AI_POLICY_TEXT, type AiPolicy } from "../courses/policy.ts";
+import { stripCode } from "./strip-code.ts";
 import { createGeminiProvider } from "./gemini.ts";
 import { createOfflineProvider } from "./offline/offline.ts";
 import { createOpenAiCompatibleProvider } from "./openai.ts";
@@ -40,6 +45,8 @@ const DAY_MS = 24 * 3600_000;
 
 export interface ReviewRequest {
   code: string;
+  /** The assignment the learner works in: its AI and feedback policies apply. */
+  assignmentId?: string;
   /** Guessed from the code when absent (the spec's client sends only `code`). */
   language?: Language;
   problemId?: string;
@@ -68,9 +75,11 @@ export interface AiService {
    * @throws AppError AI_EMPTY_CODE (400), BAD_INPUT (400, field `code`/`language`), PROBLEM_NOT_FOUND (404),
    *         RATE_LIMITED (429, with retryAfterSeconds), AI_PROVIDER_FAILED (502), AI_PROVIDER_TIMEOUT (504)
    */
-  stream(userId: string, req: ReviewRequest, signal?: AbortSignal): AsyncGenerator<ReviewEvent>;
+  stream(caller: Caller | string, req: ReviewRequest, signal?: AbortSignal): AsyncGenerator<ReviewEvent>;
   /** The whole review at once (the REST door). Same errors as `stream`. */
-  review(userId: string, req: ReviewRequest, signal?: AbortSignal): Promise<ReviewResult>;
+  review(caller: Caller | string, req: ReviewRequest, signal?: AbortSignal): Promise<ReviewResult>;
+  /** The AI policy for a problem (and assignment) as the panel states it. @throws PROBLEM_NOT_FOUND, ASSIGNMENT_NOT_FOUND (404). */
+  policy(caller: Caller, problemId: string | undefined, assignmentId: string | undefined): Promise<{ policy: AiPolicy; text: string }>;
 }
 
 export interface AiServiceDeps {
@@ -128,9 +137,16 @@ export function createAiService(deps: AiServiceDeps): AiService {
   const secrets = [config.GEMINI_API_KEY, config.AI_API_KEY];
   log.info(`ai: reviews by ${provider.name}${provider.name === "offline" ? " (no model)" : ""}`);
 
-  async function loadSubject(userId: string, req: ReviewRequest, language: Language): Promise<ReviewSubject> {
-    if (!req.problemId) return { code: req.code, language, problem: null, latestVerdict: null };
-    const p = await requireLiveProblem(db, req.problemId, "problemId");
+  async function loadSubject(caller: Caller, req: ReviewRequest, language: Language): Promise<ReviewSubject> {
+    const userId = caller.id;
+    if (!req.problemId) {
+      const policy = await aiPolicyFor(db, caller, null, req.assignmentId, now());
+      if (policy === "off") throw new AppError("AI_OFF");
+      return { code: req.code, language, problem: null, latestVerdict: null, ...(policy === "hints" ? { hintsOnly: true } : {}) };
+    }
+    const p = await requireVisibleProblem(db, caller, req.problemId, now(), "problemId");
+    const policy = await aiPolicyFor(db, caller, p, req.assignmentId, now());
+    if (policy === "off") throw new AppError("AI_OFF");
     // Exactly the learner-visible fields: the hidden tests live in another table and are never read here.
     const problem: ProblemFacts = {
       id: p.id,
@@ -153,6 +169,10 @@ export function createAiService(deps: AiServiceDeps): AiService {
       .where(and(eq(submissions.userId, userId), eq(submissions.problemId, p.id), eq(submissions.status, "done")))
       .orderBy(desc(submissions.createdAt))
       .limit(1);
+    // The verdict as the learner may see it: counts hidden when their feedback policy shows only the verdict.
+    const level = s
+      ? (await feedbackLevels(db, caller, [{ id: s.id, userId, assignmentId: s.assignmentId, courseId: p.courseId }], now())).get(s.id)
+      : undefined;
     const latestVerdict: VerdictFacts | null =
       s && s.verdict
         ? {
@@ -164,11 +184,11 @@ export function createAiService(deps: AiServiceDeps): AiService {
             compileOutput: s.compileOutput,
             timeMs: s.timeMs,
             memoryKib: s.memoryKib,
-            testsPassed: s.testsPassed,
-            testsTotal: s.testsTotal,
+            testsPassed: level === "verdict" ? null : s.testsPassed,
+            testsTotal: level === "verdict" ? null : s.testsTotal,
           }
         : null;
-    return { code: req.code, language, problem, latestVerdict };
+    return { code: req.code, language, problem, latestVerdict, ...(policy === "hints" ? { hintsOnly: true } : {}) };
   }
 
   /**
@@ -186,6 +206,7 @@ export function createAiService(deps: AiServiceDeps): AiService {
         subject.language,
         sha256(subject.code),
         subject.latestVerdict ? sha256(JSON.stringify(subject.latestVerdict)) : "",
+        subject.hintsOnly ? "hints" : "full",
       ]),
     );
   }
@@ -266,9 +287,11 @@ export function createAiService(deps: AiServiceDeps): AiService {
     return req.language ?? guessLanguage(req.code);
   }
 
-  async function* stream(userId: string, req: ReviewRequest, signal?: AbortSignal): AsyncGenerator<ReviewEvent> {
+  async function* stream(who: Caller | string, req: ReviewRequest, signal?: AbortSignal): AsyncGenerator<ReviewEvent> {
+    const caller: Caller = typeof who === "string" ? { id: who, siteRole: "user" } : who;
+    const userId = caller.id;
     const language = validate(req);
-    const subject = await loadSubject(userId, req, language);
+    const subject = await loadSubject(caller, req, language);
     const callOpts = { signal, timeoutMs: config.AI_TIMEOUT_MS };
     let model: string;
     try {
@@ -292,9 +315,16 @@ export function createAiService(deps: AiServiceDeps): AiService {
     yield { type: "start", provider: provider.name, model, cached: false };
     let review = "";
     try {
-      for await (const text of provider.stream(subject, callOpts)) {
-        review += text;
-        yield { type: "delta", text };
+      if (subject.hintsOnly) {
+        // Hints only: the whole review is read first and every piece of code taken out, then sent at once.
+        for await (const text of provider.stream(subject, callOpts)) review += text;
+        review = stripCode(review);
+        yield { type: "delta", text: review };
+      } else {
+        for await (const text of provider.stream(subject, callOpts)) {
+          review += text;
+          yield { type: "delta", text };
+        }
       }
     } catch (err) {
       // The user is not charged for the provider's failure.
@@ -309,10 +339,15 @@ export function createAiService(deps: AiServiceDeps): AiService {
   return {
     providerName: provider.name,
     stream,
-    async review(userId, req, signal) {
+    async policy(caller, problemId, assignmentId) {
+      const p = problemId ? await requireVisibleProblem(db, caller, problemId, now(), "problemId") : null;
+      const policy = await aiPolicyFor(db, caller, p, assignmentId, now());
+      return { policy, text: AI_POLICY_TEXT[policy] };
+    },
+    async review(caller, req, signal) {
       let review = "";
       let meta: { provider: ProviderName; model: string; cached: boolean } | null = null;
-      for await (const ev of stream(userId, req, signal)) {
+      for await (const ev of stream(caller, req, signal)) {
         if (ev.type === "start") meta = ev;
         else if (ev.type === "delta") review += ev.text;
       }

@@ -124,6 +124,8 @@ function prepareLookup(db: Database) {
       firstName: users.firstName,
       lastName: users.lastName,
       email: users.email,
+      siteRole: users.siteRole,
+      canCreateCourses: users.canCreateCourses,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -216,7 +218,14 @@ export async function validateSessionToken(services: SessionServices, token: str
     await services.db.delete(sessions).where(eq(sessions.id, sessionId));
     return null;
   }
-  const user: SessionUser = { id: row.userId, firstName: row.firstName, lastName: row.lastName, email: row.email };
+  const user: SessionUser = {
+    id: row.userId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    siteRole: row.siteRole,
+    canCreateCourses: row.canCreateCourses,
+  };
   const ttlMs = services.config.SESSION_TTL_DAYS * DAY_MS;
   if (row.expiresAt.getTime() - now >= ttlMs / 2) return { user, sessionId };
 

@@ -26,39 +26,25 @@ const STAFF = STAFF_ROLES;
 const TEACHERS: readonly CourseRole[] = ["owner", "instructor"];
 
 /**
- * Each course action and the course roles allowed it (site admins are always
- * allowed). The words after each key are what docs/permissions.md says.
+ * Each course action, the course roles allowed it (site admins are always
+ * allowed), and what it means in words (docs/permissions.md shows this table).
  */
 export const COURSE_PERMISSIONS = {
-  /** See the course, its open assignments and their problems. */
-  "course.view": ALL,
-  /** Edit the course's title, code and term. */
-  "course.edit": TEACHERS,
-  /** Archive (or unarchive) the course. */
-  "course.archive": TEACHERS,
-  /** See the roster (members and pending invitations). */
-  "roster.view": STAFF,
-  /** Add, import (CSV) and remove members; change their roles. */
-  "roster.edit": TEACHERS,
-  /** See, rotate or disable the invite code. */
-  "invite.manage": TEACHERS,
-  /** See assignments and course problems before they open. */
-  "assignment.viewDrafts": STAFF,
-  /** Create, edit and delete assignments and their policies. */
-  "assignment.edit": TEACHERS,
-  /** Create, edit, copy and delete the course's problems (hidden tests included). */
-  "problem.edit": TEACHERS,
-  /** Read every member's submissions and code. */
-  "submission.readAll": STAFF,
-  /** Rejudge a submission. */
-  "submission.rejudge": STAFF,
-  /** Grant or remove a student's extension. */
-  "extension.grant": STAFF,
-  /** See the gradebook (live). */
-  "grades.view": STAFF,
-  /** Export grades as CSV and the best submissions as a zip. */
-  "grades.export": TEACHERS,
-} as const satisfies Record<string, readonly CourseRole[]>;
+  "course.view": { roles: ALL, says: "See the course, its open assignments and their problems." },
+  "course.edit": { roles: TEACHERS, says: "Edit the course's title, code and term." },
+  "course.archive": { roles: TEACHERS, says: "Archive (or unarchive) the course." },
+  "roster.view": { roles: STAFF, says: "See the roster (members and pending invitations)." },
+  "roster.edit": { roles: TEACHERS, says: "Add, import (CSV) and remove members; change their roles." },
+  "invite.manage": { roles: TEACHERS, says: "See, rotate or disable the invite code." },
+  "assignment.viewDrafts": { roles: STAFF, says: "See assignments and course problems before they open." },
+  "assignment.edit": { roles: TEACHERS, says: "Create, edit and delete assignments and their policies." },
+  "problem.edit": { roles: TEACHERS, says: "Create, edit, copy and delete the course's problems (hidden tests included)." },
+  "submission.readAll": { roles: STAFF, says: "Read every member's submissions and code." },
+  "submission.rejudge": { roles: STAFF, says: "Rejudge a submission." },
+  "extension.grant": { roles: STAFF, says: "Grant or remove a student's extension." },
+  "grades.view": { roles: STAFF, says: "See the gradebook (live)." },
+  "grades.export": { roles: TEACHERS, says: "Export grades as CSV and the best submissions as a zip." },
+} as const satisfies Record<string, { roles: readonly CourseRole[]; says: string }>;
 
 export type CourseAction = keyof typeof COURSE_PERMISSIONS;
 
@@ -75,10 +61,23 @@ export interface Actor {
  */
 export function can(actor: Actor, action: CourseAction): boolean {
   if (actor.siteRole === "admin") return true;
-  return actor.courseRole !== null && (COURSE_PERMISSIONS[action] as readonly CourseRole[]).includes(actor.courseRole);
+  return actor.courseRole !== null && (COURSE_PERMISSIONS[action].roles as readonly CourseRole[]).includes(actor.courseRole);
 }
 
 /** Whether a course role is staff. */
 export function isStaff(role: CourseRole | null): boolean {
   return role !== null && STAFF_ROLES.includes(role);
+}
+
+/**
+ * The permission table as Markdown (docs/permissions.md holds exactly this;
+ * tests/permissions-doc.test.ts keeps them equal).
+ */
+export function permissionsTable(): string {
+  const head = `| action | what it allows | ${COURSE_ROLES.join(" | ")} | site admin |`;
+  const rule = `|${" --- |".repeat(COURSE_ROLES.length + 3)}`;
+  const rows = Object.entries(COURSE_PERMISSIONS).map(
+    ([action, p]) => `| \`${action}\` | ${p.says} | ${COURSE_ROLES.map((r) => ((p.roles as readonly CourseRole[]).includes(r) ? "yes" : "no")).join(" | ")} | yes |`,
+  );
+  return [head, rule, ...rows].join("\n");
 }

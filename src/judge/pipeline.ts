@@ -21,6 +21,7 @@ import { getLanguage, type LanguageId } from "../../isolate/languages/index.ts";
 import type { Box, RunResult, SandboxBackend } from "../../isolate/types.ts";
 import type { Logger } from "../log.ts";
 import { getProblemEvenDeleted, readHiddenTests } from "../problems/store.ts";
+import { afterJudged, clearFailure, keepFailure } from "../courses/judging.ts";
 import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
 import type { JudgeEvents } from "./events.ts";
@@ -279,6 +280,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
 
   try {
     await queue.clearTests(id);
+    if (row.assignmentId) await clearFailure(db, id);
     // A deleted problem's queued submissions are still judged (its history keeps working).
     const problem = await getProblemEvenDeleted(db, row.problemId);
     if (!problem) {
@@ -323,7 +325,8 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         return "IE";
       }
       if (compiled.kind === "ce") {
-        await guard(queue.finish(id, { verdict: "CE", isPassed: false, compileOutput: compiled.diagnostics }));
+        await guard(queue.finish(id, { verdict: "CE", isPassed: false, compileOutput: compiled.diagnostics, hiddenTotal: hidden.length }));
+        await afterJudged(db, row).catch((err) => log.warn("judge: could not update the gradebook", { submissionId: id, error: String(err) }));
         return "CE";
       }
       await guard(queue.update(id, { status: "running" }));
@@ -332,6 +335,8 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
       // Compiled in this very box: the artifacts are already there.
       let artifacts: CompiledEntry["files"] | undefined = compiled.cached ? compiled.entry.files : undefined;
       let passed = 0;
+      let hiddenPassed = 0;
+      let failureKept = false;
       let maxTimeMs = 0;
       let maxMemoryKib = 0;
       let final: Verdict = "AC";
@@ -356,26 +361,37 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         await guard(queue.addTest(id, { index: test.index, isSample: test.isSample, verdict, timeMs, memoryKib: result.memoryKib }));
         if (verdict === "AC") {
           passed++;
+          if (!test.isSample) hiddenPassed++;
           await guard(queue.update(id, { testsPassed: passed }));
           continue;
         }
-        final = verdict;
         if (verdict === "IE") {
+          // The system's fault ends the judging whatever the scoring: never a partial score on a broken run.
+          final = "IE";
           errorDetail = `test ${test.index}: ${reason ?? "internal error"}`;
           log.warn("judge: sandbox failure while running", { submissionId: id, test: test.index, detail: reason });
+          break;
         }
-        break;
+        // The verdict is the first failing test's; partial scoring runs on to count every passed test.
+        if (final === "AC") final = verdict;
+        if (row.assignmentId && !test.isSample && !failureKept) {
+          failureKept = true;
+          await keepFailure(db, id, test, result);
+        }
+        if (!row.runAllTests) break;
       }
-      await guard(
-        queue.finish(id, {
-          verdict: final,
-          isPassed: final === "AC",
-          testsPassed: passed,
-          timeMs: maxTimeMs,
-          memoryKib: maxMemoryKib,
-          errorDetail,
-        }),
-      );
+      const finished = await queue.finish(id, {
+        verdict: final,
+        isPassed: final === "AC",
+        testsPassed: passed,
+        hiddenPassed,
+        hiddenTotal: hidden.length,
+        timeMs: maxTimeMs,
+        memoryKib: maxMemoryKib,
+        errorDetail,
+      });
+      if (finished) await afterJudged(db, row).catch((err) => log.warn("judge: could not update the gradebook", { submissionId: id, error: String(err) }));
+      await guard(Promise.resolve(finished));
       return final;
     } finally {
       await deps.backend.release(box);

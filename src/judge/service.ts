@@ -23,8 +23,10 @@ import { CompileCache } from "./compile-cache.ts";
 import { JudgeConsumer } from "./consumer.ts";
 import { JudgeEvents } from "./events.ts";
 import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
-import { getLiveProblem, requireLiveProblem } from "../problems/store.ts";
-import { readSubmission } from "../submissions/read.ts";
+import { requireVisibleProblem, submissionTarget } from "../courses/course-problems.ts";
+import { requireLiveProblem } from "../problems/store.ts";
+import { viewSubmission } from "../submissions/view.ts";
+import type { Caller } from "../accounts/user.ts";
 import type { SubmissionShape, SubmissionTestShape } from "../submissions/shape.ts";
 import { compileAndRun, reportedTimeMs } from "./pipeline.ts";
 import { JudgeQueue, newOwnerId } from "./queue.ts";
@@ -72,6 +74,8 @@ export interface SubmitInput {
   problemId: string;
   code: string;
   language: LanguageId;
+  /** Submit inside this assignment (its window and policies apply). */
+  assignmentId?: string;
 }
 
 /** Live progress of one submission (what `judge.progress` streams). Never carries hidden data. */
@@ -81,9 +85,9 @@ export type JudgeProgress =
   | {
       status: "running";
       submissionId: string;
-      /** 1-based number of the test being run now, of `of`. */
-      test: number;
-      of: number;
+      /** 1-based number of the test being run now, of `of`; null when the feedback policy shows only the verdict. */
+      test: number | null;
+      of: number | null;
       /** Finished tests so far. */
       tests: SubmissionTestShape[];
     }
@@ -101,7 +105,13 @@ export interface JudgeServiceOptions {
   owner?: string;
   /** Idle consumer poll interval, ms (default 1000). */
   pollMs?: number;
+  /** The clock submission times and deadlines are read from, ms (default `Date.now`; tests set it). */
+  now?: () => number;
 }
+
+/** A caller: a signed-in user (id and site role), or a bare user id (scripts and tests: a plain user). */
+export type JudgeCaller = Caller | string;
+const callerOf = (c: JudgeCaller): Caller => (typeof c === "string" ? { id: c, siteRole: "user" } : c);
 
 export class JudgeService {
   readonly events = new JudgeEvents();
@@ -134,6 +144,11 @@ export class JudgeService {
     const dir = opts.cacheDir ?? join(opts.config.DATA_DIR, "compile-cache");
     const cache = await CompileCache.open(dir, opts.config.COMPILE_CACHE_MIB * 1024 * 1024);
     return new JudgeService(opts, cache);
+  }
+
+  /** The service's clock, ms since the epoch. */
+  now(): number {
+    return (this.opts.now ?? Date.now)();
   }
 
   get backend(): SandboxBackend | null {
@@ -191,7 +206,9 @@ export class JudgeService {
    *   flight; PROBLEM_NOT_FOUND (404) for an unknown `problemId`;
    *   COMPILATION_ERROR (400) with `details.compileOutput` on a compile error.
    */
-  async run(userId: string, input: RunInput): Promise<RunResponse> {
+  async run(caller: JudgeCaller, input: RunInput): Promise<RunResponse> {
+    const viewer = callerOf(caller);
+    const userId = viewer.id;
     const backend = this.requireBackend();
     const inFlight = this.runsInFlight.get(userId) ?? 0;
     if (inFlight >= this.config.RUNS_IN_FLIGHT_PER_USER) {
@@ -215,7 +232,7 @@ export class JudgeService {
       let memoryLimitKib = DEFAULT_MEMORY_LIMIT_KIB;
       let checker: CheckerName = DEFAULT_CHECKER;
       if (input.problemId !== undefined) {
-        const problem = await requireLiveProblem(this.db, input.problemId);
+        const problem = await requireVisibleProblem(this.db, viewer, input.problemId, this.now());
         ({ timeLimitMs, memoryLimitKib } = problem);
         checker = problem.checker;
       }
@@ -273,10 +290,18 @@ export class JudgeService {
    * @throws SANDBOX_UNAVAILABLE (503) when this process judges (JUDGE_IN_PROCESS) but has no sandbox;
    *   RATE_LIMITED (429) past SUBMIT_RATE_PER_MINUTE; PROBLEM_NOT_FOUND (404).
    */
-  async submit(userId: string, input: SubmitInput): Promise<{ id: string }> {
+  async submit(caller: JudgeCaller, input: SubmitInput): Promise<{ id: string }> {
+    const viewer = callerOf(caller);
     if (this.config.JUDGE_IN_PROCESS) this.requireBackend();
-    if (!(await getLiveProblem(this.db, input.problemId))) throw new AppError("PROBLEM_NOT_FOUND");
-    const rate = this.submitLimiter.hit(userId);
+    const now = this.now();
+    // Inside a named assignment its window is checked first (a student learns when it opens, with a 403);
+    // otherwise the problem must be one the caller can see.
+    const problem =
+      input.assignmentId !== undefined
+        ? await requireLiveProblem(this.db, input.problemId, "problemId")
+        : await requireVisibleProblem(this.db, viewer, input.problemId, now, "problemId");
+    const target = await submissionTarget(this.db, viewer, problem, input.assignmentId, now);
+    const rate = this.submitLimiter.hit(viewer.id);
     if (!rate.ok) {
       throw new AppError("RATE_LIMITED", {
         message: `At most ${this.config.SUBMIT_RATE_PER_MINUTE} submissions per minute. Try again in ${rate.retryAfterSeconds} s.`,
@@ -285,48 +310,58 @@ export class JudgeService {
     }
     const [row] = await this.db
       .insert(submissions)
-      .values({ userId, problemId: input.problemId, language: input.language, code: input.code, status: "queued" })
+      .values({
+        userId: viewer.id,
+        problemId: input.problemId,
+        language: input.language,
+        code: input.code,
+        status: "queued",
+        assignmentId: target.assignmentId,
+        runAllTests: target.runAllTests,
+        createdAt: new Date(now),
+      })
       .returning({ id: submissions.id });
     this.events.queued();
     return { id: row!.id };
   }
 
   /**
-   * One submission of `userId`, with its finished tests.
-   * @throws SUBMISSION_NOT_FOUND (404) when absent or someone else's.
+   * One submission as the caller may see it (their own, or as course staff),
+   * cut to the feedback policy in force for them.
+   * @throws SUBMISSION_NOT_FOUND (404) when absent or not theirs to read.
    */
-  async byId(userId: string, id: string): Promise<SubmissionShape> {
-    const shape = await this.read(id);
-    if (!shape || shape.userId !== userId) throw new AppError("SUBMISSION_NOT_FOUND");
-    return shape.submission;
+  async byId(caller: JudgeCaller, id: string): Promise<SubmissionShape> {
+    return (await viewSubmission(this.db, callerOf(caller), id, this.now())).submission;
   }
 
   /**
    * Waits until the submission is judged (or `timeoutMs` passes, or `signal` aborts).
    * @returns the submission as it is then (status `done` unless the wait ended early).
-   * @throws SUBMISSION_NOT_FOUND (404) when absent or someone else's.
+   * @throws SUBMISSION_NOT_FOUND (404) when absent or not the caller's to read.
    */
-  async wait(userId: string, id: string, timeoutMs: number, signal?: AbortSignal): Promise<SubmissionShape> {
+  async wait(caller: JudgeCaller, id: string, timeoutMs: number, signal?: AbortSignal): Promise<SubmissionShape> {
     const deadline = Date.now() + timeoutMs;
-    const first = await this.byId(userId, id);
+    const first = await this.byId(caller, id);
     if (first.status === "done") return first;
     // Poll one small row (the doorbell wakes us at once for judging in this process).
     while (Date.now() < deadline && !signal?.aborted) {
       await this.events.waitChanged(id, Math.min(PROGRESS_POLL_MS, Math.max(1, deadline - Date.now())), signal);
       if ((await this.fingerprint(id))?.status === "done") break;
     }
-    return this.byId(userId, id);
+    return this.byId(caller, id);
   }
 
   /**
    * Streams the submission's progress: one event per change, ending with
    * `done`. Re-checks on every doorbell and every PROGRESS_POLL_MS (a cheap
    * fingerprint query; the full read only when it changed), so it follows
-   * judging done by another process too.
-   * @throws SUBMISSION_NOT_FOUND (404) when absent or someone else's.
+   * judging done by another process too. Every event is cut to the caller's
+   * feedback policy.
+   * @throws SUBMISSION_NOT_FOUND (404) when absent or not the caller's to read.
    */
-  async *progress(userId: string, id: string, signal?: AbortSignal): AsyncGenerator<JudgeProgress, void, unknown> {
-    await this.byId(userId, id);
+  async *progress(caller: JudgeCaller, id: string, signal?: AbortSignal): AsyncGenerator<JudgeProgress, void, unknown> {
+    const viewer = callerOf(caller);
+    await this.byId(viewer, id);
     let lastPrint = "";
     let last = "";
     while (!signal?.aborted) {
@@ -335,7 +370,7 @@ export class JudgeService {
       const print = JSON.stringify(fp);
       if (print !== lastPrint) {
         lastPrint = print;
-        const event = await this.progressEvent(id);
+        const event = await this.progressEvent(viewer, id);
         const key = JSON.stringify(event);
         if (key !== last) {
           last = key;
@@ -359,10 +394,8 @@ export class JudgeService {
     return rows[0] ?? null;
   }
 
-  private async progressEvent(id: string): Promise<JudgeProgress> {
-    const found = await this.read(id);
-    if (!found) throw new AppError("SUBMISSION_NOT_FOUND");
-    const s = found.submission;
+  private async progressEvent(viewer: Caller, id: string): Promise<JudgeProgress> {
+    const s = await this.byId(viewer, id);
     switch (s.status) {
       case "queued": {
         const [ahead] = await this.db
@@ -377,17 +410,13 @@ export class JudgeService {
         return {
           status: "running",
           submissionId: id,
-          test: Math.min(s.tests.length + 1, s.testsTotal),
+          test: s.testsTotal === null ? null : Math.min(s.tests.length + 1, s.testsTotal),
           of: s.testsTotal,
           tests: s.tests,
         };
       case "done":
         return { status: "done", submissionId: id, submission: s };
     }
-  }
-
-  private read(id: string): Promise<{ userId: string; submission: SubmissionShape } | null> {
-    return readSubmission(this.db, id);
   }
 }
 

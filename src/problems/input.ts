@@ -56,6 +56,8 @@ const fields = {
  */
 export const problemInput = z.object({
   ...fields,
+  /** Create the problem in this course (course-private: only its members see it). */
+  courseId: idField().optional(),
   hiddenTestCases: fields.hiddenTestCases.default([]),
   timeLimitMs: fields.timeLimitMs.optional(),
   memoryLimitKib: fields.memoryLimitKib.optional(),

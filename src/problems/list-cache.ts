@@ -2,7 +2,7 @@
  * The public problem list, cached per database handle until any problem or
  * test case changes (docs/decisions/024-problem-list-cache.md).
  */
-import { asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { problems, revisions } from "../../db/schema.ts";
 import { shareJson } from "../lib/json.ts";
@@ -55,7 +55,12 @@ export async function publicProblemList(db: Database): Promise<readonly Readonly
 
 async function readPublicShapes(db: Database): Promise<readonly Readonly<ProblemShape>[]> {
   const [rows, counts] = await Promise.all([
-    db.select().from(problems).where(isNull(problems.deletedAt)).orderBy(asc(problems.createdAt), asc(problems.id)),
+    // Course-private problems are never in the public list (their course's pages list them).
+    db
+      .select()
+      .from(problems)
+      .where(and(isNull(problems.deletedAt), isNull(problems.courseId)))
+      .orderBy(asc(problems.createdAt), asc(problems.id)),
     countTests(db),
   ]);
   // Not Object.freeze'd: JSC serialises frozen objects several times slower; `readonly` types guard them instead.

@@ -12,7 +12,7 @@ import {
   createProblem,
   getLiveProblem,
   getProblemEvenDeleted,
-  problemById,
+  publicShape,
   readHiddenTests,
   requireLiveProblem,
   requireOwned,
@@ -73,7 +73,7 @@ describe("problems store", () => {
       { input: "b", expectedOutput: "b" },
     ]);
     // The public shape never carries the tests.
-    expect((await problemById(db, p._id)).hiddenTestCases).toBeUndefined();
+    expect((await publicShape(db, await requireLiveProblem(db, p._id))).hiddenTestCases).toBeUndefined();
   });
 
   test("a deleted problem is not live, but judging and history can still read it", async () => {

@@ -118,29 +118,26 @@ export function limitProblemWrites(limiter: RateLimiter, userId: string): void {
   if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
 }
 
-/**
- * One live problem's public shape (no hidden tests).
- * @throws AppError PROBLEM_NOT_FOUND (404).
- */
-export async function problemById(db: Database, id: string): Promise<ProblemShape> {
-  const row = await requireLiveProblem(db, id);
+/** A problem row's public shape (no hidden tests). */
+export async function publicShape(db: Database, row: ProblemRow): Promise<ProblemShape> {
   const counts = await countTests(db, [row.id]);
   return toProblemShape(row, counts.get(row.id) ?? 0);
 }
 
 /**
- * Creates a problem owned by `userId`; the problem and its tests land in one
- * batch, together or not at all.
+ * Creates a problem owned by `userId` (in `input.courseId` when given: the
+ * caller checks the right to); the problem and its tests land in one batch,
+ * together or not at all.
  * @returns the new problem's shape with its hidden tests (the caller owns it).
  * @throws AppError PAYLOAD_TOO_LARGE (413).
  */
 export async function createProblem(db: Database, userId: string, input: ProblemInput): Promise<ProblemShape> {
   const tests = checkTestCases(input.hiddenTestCases);
-  const { hiddenTestCases: _ignored, ...values } = input;
+  const { hiddenTestCases: _ignored, courseId, ...values } = input;
   const id = newId();
   const insert = db
     .insert(problems)
-    .values({ ...values, id, userId })
+    .values({ ...values, id, userId, courseId: courseId ?? null })
     .returning();
   const [inserted] = tests.length
     ? await db.batch([insert, db.insert(testCases).values(tests.map((tc, ordinal) => ({ problemId: id, ordinal, ...tc })))])

@@ -3,8 +3,9 @@
  * tRPC alike), and the one function that turns a row into it. Never the
  * lease, the attempts, the operator's `errorDetail` or anything of the hidden tests.
  */
-import type { submissions, submissionTests, SubmissionStatus, Verdict } from "../../db/schema.ts";
+import type { submissionFailures, submissions, submissionTests, SubmissionStatus, Verdict } from "../../db/schema.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
+import { atLeast, type FeedbackLevel } from "../courses/policy.ts";
 
 /** One test's result inside a submission (0 is the sample; hidden tests follow). */
 export interface SubmissionTestShape {
@@ -37,15 +38,24 @@ export interface SubmissionShape {
   /** Max CPU time (ms) and peak memory (KiB) over the tests run; null until judged. */
   timeMs: number | null;
   memoryKib: number | null;
-  testsPassed: number;
-  testsTotal: number;
+  /** Tests passed and in all (sample included); null when the feedback policy shows only the verdict. */
+  testsPassed: number | null;
+  testsTotal: number | null;
+  /** Per-test results; only the sample's when the feedback policy shows only the verdict. */
   tests: SubmissionTestShape[];
+  /** The assignment this submission counts for, or null. */
+  assignmentId: string | null;
+  /** How much this response shows (src/courses/policy.ts): `tests` outside assignments. */
+  feedback: FeedbackLevel;
+  /** The first failing hidden test, at `first-failure` and `full` (stderr at `full` only). */
+  firstFailure?: { test: number; input: string; expectedOutput: string; actualOutput: string; stderr?: string } | null;
   /** ISO 8601. */
   createdAt: string;
 }
 
 export type SubmissionRow = typeof submissions.$inferSelect;
 export type SubmissionTestRow = typeof submissionTests.$inferSelect;
+export type SubmissionFailureRow = typeof submissionFailures.$inferSelect;
 
 /** The public shape of one test row. */
 export function toTestShape(t: SubmissionTestRow): SubmissionTestShape {
@@ -79,6 +89,34 @@ export function toSubmissionShape(
     testsPassed: row.testsPassed,
     testsTotal: row.testsTotal,
     tests: tests.map(toTestShape),
+    assignmentId: row.assignmentId,
+    feedback: "tests",
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * Cuts a shape down to what `level` shows (src/courses/policy.ts): `verdict`
+ * keeps only the sample's row and hides the counts; `first-failure` adds the
+ * first failing hidden test's data, `full` its stderr too. Pure.
+ */
+export function applyFeedback(shape: SubmissionShape, level: FeedbackLevel, failure: SubmissionFailureRow | null): SubmissionShape {
+  const out: SubmissionShape = { ...shape, feedback: level };
+  if (level === "verdict") {
+    out.tests = shape.tests.filter((t) => t.isSample);
+    out.testsPassed = null;
+    out.testsTotal = null;
+  }
+  if (atLeast(level, "first-failure")) {
+    out.firstFailure = failure
+      ? {
+          test: failure.testIndex,
+          input: failure.input,
+          expectedOutput: failure.expectedOutput,
+          actualOutput: failure.actualOutput,
+          ...(level === "full" ? { stderr: failure.stderr } : {}),
+        }
+      : null;
+  }
+  return out;
 }

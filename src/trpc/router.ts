@@ -1,6 +1,6 @@
 /**
  * The app router: one router per domain, merged here. The client imports
- * `AppRouter` (type only). Judging and AI add one line each below.
+ * `AppRouter` (type only).
  */
 import { router } from "./init.ts";
 import { authRouter } from "./routers/auth.ts";
@@ -9,6 +9,9 @@ import { problemsRouter } from "./routers/problems.ts";
 import { submissionsRouter } from "./routers/submissions.ts";
 import { judgeRouter } from "./routers/judge.ts";
 import { aiRouter } from "./routers/ai.ts";
+import { coursesRouter } from "./routers/courses.ts";
+import { assignmentsRouter } from "./routers/assignments.ts";
+import { adminRouter } from "./routers/admin.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -17,6 +20,9 @@ export const appRouter = router({
   contact: contactRouter,
   judge: judgeRouter,
   ai: aiRouter,
+  courses: coursesRouter,
+  assignments: assignmentsRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -72,7 +72,8 @@ export function progressOfSubmission(s: Submission): SubmissionProgress {
   return {
     status: s.status,
     testsDone: s.tests.length,
-    testsTotal: s.testsTotal,
+    // Null when the feedback policy shows only the verdict: shown as no count.
+    testsTotal: s.testsTotal ?? 0,
     tests: testRows(s.tests),
     verdict: done ? s.verdict : null,
     compileOutput: s.compileOutput,
@@ -116,7 +117,7 @@ export async function submitAndFollow(
               onProgress({ status: "compiling", testsDone: 0, testsTotal: 0, tests: [], verdict: null, compileOutput: null });
               break;
             case "running":
-              onProgress({ status: "running", testsDone: event.tests.length, testsTotal: event.of, tests: testRows(event.tests), verdict: null, compileOutput: null });
+              onProgress({ status: "running", testsDone: event.tests.length, testsTotal: event.of ?? 0, tests: testRows(event.tests), verdict: null, compileOutput: null });
               break;
             case "done":
               onProgress(progressOfSubmission(event.submission));

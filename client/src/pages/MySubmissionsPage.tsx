@@ -111,9 +111,11 @@ function SubmissionCard({ submission: s, delayS }: { submission: Submission; del
         <span>{languageName(s.language)}</span>
         {judged && (
           <>
-            <span>
-              Tests passed: {s.testsPassed}/{s.testsTotal}
-            </span>
+            {s.testsTotal !== null && (
+              <span>
+                Tests passed: {s.testsPassed}/{s.testsTotal}
+              </span>
+            )}
             {s.timeMs !== null && <span>Time: {formatMs(s.timeMs)}</span>}
             {s.memoryKib !== null && <span>Memory: {formatKib(s.memoryKib)}</span>}
           </>

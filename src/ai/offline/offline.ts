@@ -287,7 +287,8 @@ function observationsSection(obs: Observation[]): string {
 
 function judgeSection(v: VerdictFacts | null): string | null {
   if (!v) return null;
-  const verdict = `**${VERDICT_WORDS[v.verdict]}** (${v.testsPassed} of ${v.testsTotal} tests passed${v.timeMs !== null ? `, slowest ${v.timeMs} ms` : ""})`;
+  const facts = [v.testsTotal !== null ? `${v.testsPassed} of ${v.testsTotal} tests passed` : null, v.timeMs !== null ? `slowest ${v.timeMs} ms` : null].filter(Boolean);
+  const verdict = `**${VERDICT_WORDS[v.verdict]}**${facts.length ? ` (${facts.join(", ")})` : ""}`;
   const text = v.sameCode
     ? `The judge's verdict on this exact code: ${verdict}.`
     : `Your latest submission (an earlier version of the code, in ${LANGUAGE_NAMES[v.language]}) got ${verdict}.`;

@@ -24,6 +24,8 @@ export const reviewInput = z.object({
     .refine((s) => utf8Bytes(s) <= MAX_CODE_BYTES, { error: `At most ${formatBytes(MAX_CODE_BYTES)}` }),
   language: z.enum(LANGUAGE_IDS, { error: `Must be one of ${LANGUAGE_IDS.join(", ")}` }).optional(),
   problemId: idField().optional(),
+  /** The assignment the learner works in: its AI policy applies. */
+  assignmentId: idField().optional(),
   force: z.boolean({ error: "Must be true or false" }).default(false),
 });
 
@@ -49,11 +51,20 @@ export const aiRouter = router({
   info: protectedProcedure.query(({ ctx }) => ({ provider: aiOf(ctx).providerName })),
 
   /**
+   * The AI policy for a problem (inside an assignment, when given), as the
+   * panel states it: `{ policy: off|hints|full, text }`.
+   * @throws PROBLEM_NOT_FOUND (404), ASSIGNMENT_NOT_FOUND (404).
+   */
+  policy: protectedProcedure
+    .input(z.object({ problemId: idField().optional(), assignmentId: idField().optional() }))
+    .query(({ ctx, input }) => aiOf(ctx).policy(ctx.user, input.problemId, input.assignmentId)),
+
+  /**
    * The whole review as markdown.
    * @throws AI_EMPTY_CODE (400), BAD_INPUT (400), PROBLEM_NOT_FOUND (404), RATE_LIMITED (429),
    *         AI_PROVIDER_FAILED (502), AI_PROVIDER_TIMEOUT (504)
    */
-  review: protectedProcedure.input(reviewInput).mutation(({ ctx, input, signal }) => aiOf(ctx).review(ctx.user.id, input, signal)),
+  review: protectedProcedure.input(reviewInput).mutation(({ ctx, input, signal }) => aiOf(ctx).review(ctx.user, input, signal)),
 
   /**
    * Streams `{type:"start", provider, model, cached}`, then `{type:"delta", text}`
@@ -61,7 +72,7 @@ export const aiRouter = router({
    */
   stream: protectedProcedure.input(reviewInput).subscription(async function* ({ ctx, input, signal }) {
     try {
-      yield* aiOf(ctx).stream(ctx.user.id, input, signal);
+      yield* aiOf(ctx).stream(ctx.user, input, signal);
     } catch (err) {
       throw asTrpc(err);
     }

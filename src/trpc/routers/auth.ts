@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { authenticate } from "../../accounts/login.ts";
-import { createUser, emailTaken, hashPassword, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from "../../accounts/user.ts";
+import { createUser, emailTaken, hashPassword, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, publicUser } from "../../accounts/user.ts";
 import { blankSessionCookie, createSession, invalidateSession } from "../../auth/session.ts";
 import { AppError } from "../../errors.ts";
 import { emailField, requiredText } from "../../lib/fields.ts";
@@ -51,11 +51,11 @@ export const authRouter = router({
     const user = await authenticate(ctx, ctx.ip, input.email, input.password);
     const session = await createSession(ctx, user.id);
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
-    return { token: session.token, message: "Login successful!", user };
+    return { token: session.token, message: "Login successful!", user: publicUser(user) };
   }),
 
   /** The signed-in user. @throws UNAUTHENTICATED (401). */
-  me: protectedProcedure.query(({ ctx }) => ({ user: ctx.user })),
+  me: protectedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.user) })),
 
   /** Deletes the current session (if any) and clears the cookie; always succeeds. */
   logout: publicProcedure.mutation(async ({ ctx }) => {

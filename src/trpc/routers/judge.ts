@@ -41,6 +41,8 @@ export const submitInput = z.object({
   problemId: idField(),
   code,
   language,
+  /** Submit inside this assignment (POST /api/assignments/:id/submissions sets it). */
+  assignmentId: idField().optional(),
 });
 
 function judgeOf(ctx: Context): JudgeService {
@@ -56,7 +58,7 @@ export const judgeRouter = router({
    * `{ output, correct?, verdict, stderr, exitCode, timeMs, memoryKib, outputTruncated, compileCached }`.
    * @throws COMPILATION_ERROR (400, details.compileOutput), RATE_LIMITED (429), SANDBOX_UNAVAILABLE (503), BAD_INPUT (400 naming the field).
    */
-  run: protectedProcedure.input(runInput).mutation(({ ctx, input }) => judgeOf(ctx).run(ctx.user.id, input)),
+  run: protectedProcedure.input(runInput).mutation(({ ctx, input }) => judgeOf(ctx).run(ctx.user, input)),
 
   /**
    * Stores the submission and queues it. Answers `{ id, _id, status: "queued" }`;
@@ -64,14 +66,14 @@ export const judgeRouter = router({
    * @throws PROBLEM_NOT_FOUND (404), RATE_LIMITED (429), SANDBOX_UNAVAILABLE (503), BAD_INPUT (400).
    */
   submit: protectedProcedure.input(submitInput).mutation(async ({ ctx, input }) => {
-    const { id } = await judgeOf(ctx).submit(ctx.user.id, input);
+    const { id } = await judgeOf(ctx).submit(ctx.user, input);
     return { id, _id: id, status: "queued" as const };
   }),
 
   /** One of the caller's submissions with its per-test results. @throws SUBMISSION_NOT_FOUND (404). */
   byId: protectedProcedure
     .input(z.object({ id: idField() }))
-    .query(({ ctx, input }) => judgeOf(ctx).byId(ctx.user.id, input.id)),
+    .query(({ ctx, input }) => judgeOf(ctx).byId(ctx.user, input.id)),
 
   /**
    * Resolves when the submission is judged, or after `timeoutMs` (default and
@@ -79,7 +81,7 @@ export const judgeRouter = router({
    */
   wait: protectedProcedure
     .input(z.object({ id: idField(), timeoutMs: z.number().int().min(0).max(WAIT_MAX_MS).optional() }))
-    .query(({ ctx, input, signal }) => judgeOf(ctx).wait(ctx.user.id, input.id, input.timeoutMs ?? WAIT_MAX_MS, signal)),
+    .query(({ ctx, input, signal }) => judgeOf(ctx).wait(ctx.user, input.id, input.timeoutMs ?? WAIT_MAX_MS, signal)),
 
   /**
    * Live progress (SSE through httpSubscriptionLink): yields `JudgeProgress`
@@ -88,6 +90,6 @@ export const judgeRouter = router({
    * @throws SUBMISSION_NOT_FOUND (404).
    */
   progress: protectedProcedure.input(z.object({ id: idField() })).subscription(async function* ({ ctx, input, signal }) {
-    yield* judgeOf(ctx).progress(ctx.user.id, input.id, signal);
+    yield* judgeOf(ctx).progress(ctx.user, input.id, signal);
   }),
 });

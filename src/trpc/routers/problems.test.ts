@@ -25,7 +25,7 @@ async function newUser(email: string): Promise<SessionUser> {
   const ctx = ctxFor(null);
   const res = await createCaller(ctx).auth.login({ email, password: "password-123" });
   expect(ctx.resHeaders.getSetCookie()[0]).toStartWith("oj_session=");
-  return res.user;
+  return { ...res.user, siteRole: "user", canCreateCourses: false };
 }
 
 /** Calls and returns the AppError the procedure threw (fails the test if it did not throw one). */

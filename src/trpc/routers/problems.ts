@@ -1,5 +1,5 @@
 /**
- * Problems: list, byId, create, update, delete (soft). A thin door over
+ * Problems: list, byId, create, copyToCourse, update, delete (soft). A thin door over
  * src/problems: validate, call, return. Hidden test cases are returned only
  * to the problem's creator, and only by `list`, `create` and `update` (the
  * edit form prefills from them); no other route ever returns hidden input or output.
@@ -9,15 +9,9 @@ import { idField } from "../../lib/fields.ts";
 import { problemInput, problemUpdateInput } from "../../problems/input.ts";
 import { ownProblemIds, publicProblemList } from "../../problems/list-cache.ts";
 import type { ProblemShape } from "../../problems/shape.ts";
-import {
-  createProblem,
-  limitProblemWrites,
-  problemById,
-  readHiddenTests,
-  requireOwned,
-  softDeleteProblem,
-  updateProblem,
-} from "../../problems/store.ts";
+import { createProblem, limitProblemWrites, publicShape, readHiddenTests, softDeleteProblem, updateProblem } from "../../problems/store.ts";
+import { copyProblemToCourse, requireEditableProblem, requireVisibleProblem } from "../../courses/course-problems.ts";
+import { requireCourse, requireNotArchived } from "../../courses/access.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 export const problemsRouter = router({
@@ -34,14 +28,35 @@ export const problemsRouter = router({
     return shapes.map((p) => (own.has(p._id) ? { ...p, hiddenTestCases: own.get(p._id) } : p));
   }),
 
-  /** One live problem without hidden tests; works signed out. @throws PROBLEM_NOT_FOUND (404). */
-  byId: publicProcedure.input(z.object({ id: idField() })).query(({ ctx, input }) => problemById(ctx.db, input.id)),
+  /**
+   * One live problem without hidden tests; a public one works signed out, a
+   * course problem only for those who may see it. @throws PROBLEM_NOT_FOUND (404).
+   */
+  byId: publicProcedure
+    .input(z.object({ id: idField() }))
+    .query(async ({ ctx, input }) => publicShape(ctx.db, await requireVisibleProblem(ctx.db, ctx.user, input.id, ctx.now()))),
 
-  /** Creates a problem owned by the caller. @throws BAD_INPUT (400), PAYLOAD_TOO_LARGE (413), RATE_LIMITED (429). */
-  create: protectedProcedure.input(problemInput).mutation(({ ctx, input }): Promise<ProblemShape> => {
+  /**
+   * Creates a problem owned by the caller; with `courseId`, a course-private
+   * problem (the course's teachers only).
+   * @throws BAD_INPUT (400), PAYLOAD_TOO_LARGE (413), RATE_LIMITED (429); COURSE_NOT_FOUND (404), FORBIDDEN (403), COURSE_ARCHIVED (403) with `courseId`.
+   */
+  create: protectedProcedure.input(problemInput).mutation(async ({ ctx, input }): Promise<ProblemShape> => {
+    if (input.courseId !== undefined) requireNotArchived((await requireCourse(ctx.db, ctx.user, input.courseId, "problem.edit")).course);
     limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
     return createProblem(ctx.db, ctx.user.id, input);
   }),
+
+  /**
+   * Copies a problem (hidden tests included) into a course as a course-private problem.
+   * @throws COURSE_NOT_FOUND (404), FORBIDDEN (403: problem.edit), PROBLEM_NOT_FOUND (404), RATE_LIMITED (429).
+   */
+  copyToCourse: protectedProcedure
+    .input(z.object({ problemId: idField(), courseId: idField() }))
+    .mutation(({ ctx, input }): Promise<ProblemShape> => {
+      limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
+      return copyProblemToCourse(ctx.db, ctx.user, input.problemId, input.courseId, ctx.now());
+    }),
 
   /**
    * Updates the caller's problem; bumps `__v`. `hiddenTestCases`, when given,
@@ -49,7 +64,7 @@ export const problemsRouter = router({
    * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403), BAD_INPUT (400), PAYLOAD_TOO_LARGE (413).
    */
   update: protectedProcedure.input(problemUpdateInput).mutation(async ({ ctx, input }): Promise<ProblemShape> => {
-    const current = await requireOwned(ctx.db, input.id, ctx.user.id, "NOT_PROBLEM_OWNER_UPDATE");
+    const current = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_UPDATE", ctx.now());
     limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
     return updateProblem(ctx.db, current, input);
   }),
@@ -60,7 +75,7 @@ export const problemsRouter = router({
    * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_DELETE (403).
    */
   delete: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => {
-    await requireOwned(ctx.db, input.id, ctx.user.id, "NOT_PROBLEM_OWNER_DELETE");
+    await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_DELETE", ctx.now());
     await softDeleteProblem(ctx.db, input.id);
     return { message: "Problem deleted successfully!", _id: input.id };
   }),

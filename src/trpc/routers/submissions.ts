@@ -1,11 +1,11 @@
 /**
  * Submission history: the caller's own submissions for one problem, newest
- * first, with per-test results. A thin door over src/submissions; creating
+ * first, with per-test results as their feedback policy allows. A thin door over src/submissions; creating
  * and judging submissions is the judge router's (src/trpc/routers/judge.ts).
  */
 import { z } from "zod";
 import { idField } from "../../lib/fields.ts";
-import { listUserSubmissions } from "../../submissions/read.ts";
+import { viewHistory } from "../../submissions/view.ts";
 import type { SubmissionShape } from "../../submissions/shape.ts";
 import { protectedProcedure, router } from "../init.ts";
 
@@ -17,5 +17,5 @@ export const submissionsRouter = router({
    */
   list: protectedProcedure
     .input(z.object({ problemId: idField() }))
-    .query(({ ctx, input }): Promise<SubmissionShape[]> => listUserSubmissions(ctx.db, ctx.user.id, input.problemId)),
+    .query(({ ctx, input }): Promise<SubmissionShape[]> => viewHistory(ctx.db, ctx.user, ctx.user.id, input.problemId, ctx.now())),
 });

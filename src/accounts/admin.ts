@@ -1,0 +1,77 @@
+/**
+ * Site administration: the site role and the course-creation right of each
+ * account. Only site admins may call these; the first admin is made on the
+ * command line (`bun run admin -- grant EMAIL`, scripts/admin.ts).
+ */
+import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "../../db/index.ts";
+import { users } from "../../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { idField } from "../lib/fields.ts";
+import { normalizeEmail } from "../lib/email.ts";
+import type { Caller } from "./user.ts";
+
+export const setAccountInput = z.object({
+  userId: idField(),
+  siteRole: z.enum(["admin", "user"], { error: "Must be admin or user" }).optional(),
+  canCreateCourses: z.boolean({ error: "Must be true or false" }).optional(),
+});
+
+export interface AccountShape {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  siteRole: "admin" | "user";
+  canCreateCourses: boolean;
+  createdAt: string;
+}
+
+/** @throws AppError FORBIDDEN (403) unless the caller is a site admin. */
+export function requireAdmin(caller: Caller): void {
+  if (caller.siteRole !== "admin") throw new AppError("FORBIDDEN");
+}
+
+const columns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  siteRole: users.siteRole,
+  canCreateCourses: users.canCreateCourses,
+  createdAt: users.createdAt,
+};
+
+/** Every account but the system one, by email. @throws FORBIDDEN (403). */
+export async function listAccounts(db: Database, caller: Caller): Promise<AccountShape[]> {
+  requireAdmin(caller);
+  const rows = await db.select({ ...columns, isSystem: users.isSystem }).from(users).orderBy(asc(users.emailNormalized));
+  return rows.filter((r) => !r.isSystem).map(({ isSystem: _s, createdAt, ...r }) => ({ ...r, createdAt: createdAt.toISOString() }));
+}
+
+/**
+ * Sets an account's site role and/or course-creation right.
+ * @throws AppError FORBIDDEN (403); BAD_INPUT (400, field `userId`) for an unknown account.
+ */
+export async function setAccount(db: Database, caller: Caller, input: z.infer<typeof setAccountInput>): Promise<AccountShape> {
+  requireAdmin(caller);
+  const set: { siteRole?: "admin" | "user"; canCreateCourses?: boolean } = {};
+  if (input.siteRole !== undefined) set.siteRole = input.siteRole;
+  if (input.canCreateCourses !== undefined) set.canCreateCourses = input.canCreateCourses;
+  const [row] = Object.keys(set).length
+    ? await db.update(users).set(set).where(eq(users.id, input.userId)).returning(columns)
+    : await db.select(columns).from(users).where(eq(users.id, input.userId));
+  if (!row) throw new AppError("BAD_INPUT", { field: "userId", message: "userId: no such account" });
+  return { ...row, createdAt: row.createdAt.toISOString() };
+}
+
+/**
+ * The command line's way to the same settings, by email (no caller: whoever
+ * can run commands on the server is the operator).
+ * @returns the account, or null when no account has this email.
+ */
+export async function setAccountByEmail(db: Database, email: string, set: { siteRole?: "admin" | "user"; canCreateCourses?: boolean }): Promise<AccountShape | null> {
+  const [row] = await db.update(users).set(set).where(eq(users.emailNormalized, normalizeEmail(email))).returning(columns);
+  return row ? { ...row, createdAt: row.createdAt.toISOString() } : null;
+}

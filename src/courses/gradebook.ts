@@ -1,0 +1,164 @@
+/**
+ * The gradebook: students × problems of one assignment with each cell's best
+ * score, verdict, attempts and late mark, kept current by ./scores.ts. Built
+ * from three queries (students, problems, score rows) whatever the size; a
+ * live stream then sends only the rows changed since the version it holds
+ * (one query per update batch). Exports: CSV of the grades, and a zip of
+ * every student's best submission per problem (for plagiarism tools).
+ */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { stringify } from "csv-stringify/sync";
+import { zipSync, strToU8 } from "fflate";
+import type { Database } from "../../db/index.ts";
+import { assignmentProblems, assignments, courseMembers, problems, submissions, users } from "../../db/schema.ts";
+import { getLanguage } from "../../isolate/languages/index.ts";
+import type { Caller } from "../accounts/user.ts";
+import { requireAssignment, type AssignmentRow } from "./access.ts";
+import { waitGradebook } from "./events.ts";
+import { scoreRowsSince } from "./scores.ts";
+
+export interface GradebookCell {
+  userId: string;
+  problemId: string;
+  score: number;
+  verdict: string | null;
+  attempts: number;
+  late: boolean;
+  bestSubmissionId: string | null;
+}
+
+export interface Gradebook {
+  assignment: { id: string; courseId: string; title: string; dueAt: string | null };
+  problems: { problemId: string; title: string; points: number }[];
+  students: { userId: string; firstName: string; lastName: string; email: string }[];
+  /** Only cells with at least one counted submission; a missing cell is "not attempted". */
+  cells: GradebookCell[];
+  /** Pass it to `gradebookChanges` to get what changes after this read. */
+  version: number;
+}
+
+const toCell = (r: Awaited<ReturnType<typeof scoreRowsSince>>[number]): GradebookCell => ({
+  userId: r.userId,
+  problemId: r.problemId,
+  score: r.score,
+  verdict: r.bestVerdict,
+  attempts: r.attempts,
+  late: r.late,
+  bestSubmissionId: r.bestSubmissionId,
+});
+
+async function problemsOf(db: Database, assignmentId: string) {
+  return db
+    .select({ problemId: assignmentProblems.problemId, title: problems.title, points: assignmentProblems.points })
+    .from(assignmentProblems)
+    .innerJoin(problems, eq(problems.id, assignmentProblems.problemId))
+    .where(eq(assignmentProblems.assignmentId, assignmentId))
+    .orderBy(asc(assignmentProblems.ordinal));
+}
+
+async function studentsOf(db: Database, courseId: string) {
+  return db
+    .select({ userId: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(courseMembers)
+    .innerJoin(users, eq(users.id, courseMembers.userId))
+    .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.role, "student")))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.email));
+}
+
+async function build(db: Database, a: AssignmentRow): Promise<Gradebook> {
+  // The version is read before the rows: a change racing this read is sent again by the stream, never lost.
+  const [v] = await db.select({ version: assignments.scoresVersion }).from(assignments).where(eq(assignments.id, a.id));
+  const [ps, students, rows] = await Promise.all([problemsOf(db, a.id), studentsOf(db, a.courseId), scoreRowsSince(db, a.id, -1)]);
+  const studentIds = new Set(students.map((s) => s.userId));
+  return {
+    assignment: { id: a.id, courseId: a.courseId, title: a.title, dueAt: a.dueAt?.toISOString() ?? null },
+    problems: ps,
+    students,
+    cells: rows.filter((r) => studentIds.has(r.userId)).map(toCell),
+    version: v?.version ?? 0,
+  };
+}
+
+/** The gradebook of an assignment. @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: grades.view). */
+export async function readGradebook(db: Database, user: Caller, assignmentId: string, now: number): Promise<Gradebook> {
+  const { assignment } = await requireAssignment(db, user, assignmentId, "grades.view", now);
+  return build(db, assignment);
+}
+
+/** How often a gradebook stream re-checks without a doorbell (changes made by another process), ms. */
+export const GRADEBOOK_POLL_MS = 1000;
+
+/**
+ * Streams the cells that change after `version`: one query per batch, woken
+ * by the assignment's doorbell (scores written in this process) or every
+ * GRADEBOOK_POLL_MS. Ends when `signal` aborts.
+ * @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: grades.view) before the first event.
+ */
+export async function* gradebookChanges(
+  db: Database,
+  user: Caller,
+  assignmentId: string,
+  version: number,
+  now: () => number,
+  signal?: AbortSignal,
+): AsyncGenerator<{ version: number; cells: GradebookCell[] }> {
+  await requireAssignment(db, user, assignmentId, "grades.view", now());
+  let since = version;
+  while (!signal?.aborted) {
+    const rows = await scoreRowsSince(db, assignmentId, since);
+    if (rows.length) {
+      since = Math.max(...rows.map((r) => r.version));
+      yield { version: since, cells: rows.map(toCell) };
+      continue;
+    }
+    await waitGradebook(assignmentId, GRADEBOOK_POLL_MS, signal);
+  }
+}
+
+/**
+ * The grades as CSV: student id, email, name, each problem's score and late
+ * flag, and the total. @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: grades.export).
+ */
+export async function gradesCsv(db: Database, user: Caller, assignmentId: string, now: number): Promise<string> {
+  const { assignment } = await requireAssignment(db, user, assignmentId, "grades.export", now);
+  const g = await build(db, assignment);
+  const cell = new Map(g.cells.map((c) => [`${c.userId}\u0000${c.problemId}`, c]));
+  const header = ["student_id", "email", "name", ...g.problems.flatMap((p) => [`${p.title} (${p.points})`, `${p.title} late`]), "total"];
+  const rows = g.students.map((s) => {
+    let total = 0;
+    const perProblem = g.problems.flatMap((p) => {
+      const c = cell.get(`${s.userId}\u0000${p.problemId}`);
+      total += c?.score ?? 0;
+      return [c ? String(c.score) : "", c?.late ? "late" : ""];
+    });
+    return [s.userId, s.email, `${s.firstName} ${s.lastName}`.trim(), ...perProblem, String(Math.round(total * 100) / 100)];
+  });
+  return stringify([header, ...rows]);
+}
+
+/** A safe path part: letters, digits, dot, dash, underscore, @. */
+const part = (s: string) => s.replace(/[^\w.@-]+/g, "_").slice(0, 80) || "_";
+
+/**
+ * Every student's best submission per problem as a zip: `<email>/<problem>/<source file>`.
+ * @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: grades.export).
+ */
+export async function bestSubmissionsZip(db: Database, user: Caller, assignmentId: string, now: number): Promise<Uint8Array> {
+  const { assignment } = await requireAssignment(db, user, assignmentId, "grades.export", now);
+  const g = await build(db, assignment);
+  const ids = g.cells.map((c) => c.bestSubmissionId).filter((id): id is string => id !== null);
+  const subs = ids.length
+    ? await db.select({ id: submissions.id, code: submissions.code, language: submissions.language }).from(submissions).where(inArray(submissions.id, ids))
+    : [];
+  const byId = new Map(subs.map((s) => [s.id, s]));
+  const students = new Map(g.students.map((s) => [s.userId, s]));
+  const titles = new Map(g.problems.map((p) => [p.problemId, p.title]));
+  const files: Record<string, Uint8Array> = {};
+  for (const c of g.cells) {
+    const s = c.bestSubmissionId ? byId.get(c.bestSubmissionId) : undefined;
+    const student = students.get(c.userId);
+    if (!s || !student) continue;
+    files[`${part(student.email)}/${part(titles.get(c.problemId) ?? c.problemId)}/${getLanguage(s.language).sourceFileName(s.code)}`] = strToU8(s.code);
+  }
+  return zipSync(files, { level: 6 });
+}

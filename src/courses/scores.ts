@@ -1,0 +1,200 @@
+/**
+ * Scores: each student's best score per problem of an assignment, kept in
+ * `assignment_scores` as submissions are judged (one cell at a time) and
+ * rebuilt whole when the assignment's dates, penalty, scoring or problems
+ * change. Every change bumps `assignments.scores_version` and stamps the rows
+ * it wrote with it, so a live gradebook asks for "rows past version v" in one
+ * query per update batch.
+ *
+ * A student's score on a problem is the best over their judged submissions
+ * made inside their window (./deadlines.ts): raw score (all-or-nothing or
+ * partial) × late factor × the problem's points.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { assignmentProblems, assignments, assignmentScores, extensions, submissions } from "../../db/schema.ts";
+import type { AssignmentRow } from "./access.ts";
+import { countsAt, lateFactor, rawScore, studentWindow, type StudentWindow } from "./deadlines.ts";
+import { ringGradebook } from "./events.ts";
+
+/** One judged submission as scoring reads it. */
+export interface ScoredSubmission {
+  id: string;
+  verdict: string | null;
+  createdAt: number;
+  hiddenPassed: number;
+  hiddenTotal: number;
+}
+
+export interface Cell {
+  score: number;
+  bestSubmissionId: string | null;
+  bestVerdict: string | null;
+  attempts: number;
+  late: boolean;
+}
+
+/** The assignment's window for one student (their extension, if any). */
+export function windowOf(a: AssignmentRow, ext: { dueAt: Date; closesAt: Date | null } | undefined): StudentWindow {
+  return studentWindow(
+    { opensAt: a.opensAt.getTime(), dueAt: a.dueAt?.getTime() ?? null, closesAt: a.closesAt?.getTime() ?? null },
+    ext ? { dueAt: ext.dueAt.getTime(), closesAt: ext.closesAt?.getTime() ?? null } : null,
+  );
+}
+
+/**
+ * The cell for one student and problem from their judged submissions (any order).
+ * Ties keep the earlier submission; with no scoring submission the latest verdict shows.
+ */
+export function bestCell(subs: readonly ScoredSubmission[], a: Pick<AssignmentRow, "scoring" | "latePenaltyPercent" | "latePenaltyUnit">, w: StudentWindow, points: number): Cell {
+  const counted = subs.filter((s) => countsAt(s.createdAt, w)).sort((x, y) => x.createdAt - y.createdAt);
+  let best: { s: ScoredSubmission; score: number } | null = null;
+  for (const s of counted) {
+    const raw = rawScore({ verdict: s.verdict, hiddenPassed: s.hiddenPassed, hiddenTotal: s.hiddenTotal, samplePassed: s.verdict === "AC" }, a.scoring);
+    const score = Math.round(raw * lateFactor(s.createdAt, w, a.latePenaltyPercent, a.latePenaltyUnit) * points * 100) / 100;
+    if (!best || score > best.score) best = { s, score };
+  }
+  const last = counted[counted.length - 1];
+  const shown = best && best.score > 0 ? best : last ? { s: last, score: 0 } : null;
+  return {
+    score: shown?.score ?? 0,
+    bestSubmissionId: shown?.s.id ?? null,
+    bestVerdict: shown?.s.verdict ?? null,
+    attempts: counted.length,
+    late: shown !== null && w.dueAt !== null && shown.s.createdAt > w.dueAt,
+  };
+}
+
+async function loadAssignment(db: Database, assignmentId: string): Promise<AssignmentRow | null> {
+  const [a] = await db.select().from(assignments).where(eq(assignments.id, assignmentId)).limit(1);
+  return a ?? null;
+}
+
+const judged = (assignmentId: string) => and(eq(submissions.assignmentId, assignmentId), eq(submissions.status, "done"));
+const scoredColumns = {
+  id: submissions.id,
+  userId: submissions.userId,
+  problemId: submissions.problemId,
+  verdict: submissions.verdict,
+  createdAt: submissions.createdAt,
+  hiddenPassed: submissions.hiddenPassed,
+  hiddenTotal: submissions.hiddenTotal,
+};
+
+/**
+ * Recomputes the cells of one student (all problems, or one) after a
+ * submission of theirs was judged or their extension changed; rings the bell.
+ */
+export async function recomputeStudent(db: Database, assignmentId: string, userId: string, problemId?: string): Promise<void> {
+  const a = await loadAssignment(db, assignmentId);
+  if (!a) return;
+  const [problemRows, subs, ext] = await Promise.all([
+    db
+      .select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points })
+      .from(assignmentProblems)
+      .where(problemId ? and(eq(assignmentProblems.assignmentId, assignmentId), eq(assignmentProblems.problemId, problemId)) : eq(assignmentProblems.assignmentId, assignmentId)),
+    db
+      .select(scoredColumns)
+      .from(submissions)
+      .where(and(judged(assignmentId), eq(submissions.userId, userId), ...(problemId ? [eq(submissions.problemId, problemId)] : []))),
+    db.select().from(extensions).where(and(eq(extensions.assignmentId, assignmentId), eq(extensions.userId, userId))).limit(1),
+  ]);
+  const w = windowOf(a, ext[0]);
+  const cells = problemRows.map((p) => ({
+    problemId: p.problemId,
+    cell: bestCell(
+      subs.filter((s) => s.problemId === p.problemId).map((s) => ({ ...s, createdAt: s.createdAt.getTime() })),
+      a,
+      w,
+      p.points,
+    ),
+  }));
+  await writeCells(db, assignmentId, cells.map((c) => ({ userId, ...c })), false);
+}
+
+/** Recomputes every cell of an assignment (its dates, penalty, scoring, problems or extensions changed); rings the bell. */
+export async function recomputeAssignment(db: Database, assignmentId: string): Promise<void> {
+  const a = await loadAssignment(db, assignmentId);
+  if (!a) return;
+  const [problemRows, subs, exts] = await Promise.all([
+    db.select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points }).from(assignmentProblems).where(eq(assignmentProblems.assignmentId, assignmentId)),
+    db.select(scoredColumns).from(submissions).where(judged(assignmentId)),
+    db.select().from(extensions).where(eq(extensions.assignmentId, assignmentId)),
+  ]);
+  const points = new Map(problemRows.map((p) => [p.problemId, p.points]));
+  const extOf = new Map(exts.map((e) => [e.userId, e]));
+  const groups = new Map<string, { userId: string; problemId: string; subs: ScoredSubmission[] }>();
+  for (const s of subs) {
+    if (!points.has(s.problemId)) continue;
+    const key = `${s.userId}\u0000${s.problemId}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { userId: s.userId, problemId: s.problemId, subs: [] }));
+    g.subs.push({ ...s, createdAt: s.createdAt.getTime() });
+  }
+  const cells = [...groups.values()].map((g) => ({
+    userId: g.userId,
+    problemId: g.problemId,
+    cell: bestCell(g.subs, a, windowOf(a, extOf.get(g.userId)), points.get(g.problemId)!),
+  }));
+  await writeCells(db, assignmentId, cells, true);
+}
+
+const WRITE_CHUNK = 500;
+
+/** Writes cells stamped with a fresh scores version (replacing every row first when `replaceAll`), in one transaction. */
+async function writeCells(
+  db: Database,
+  assignmentId: string,
+  cells: { userId: string; problemId: string; cell: Cell }[],
+  replaceAll: boolean,
+): Promise<void> {
+  const version = sql`(SELECT ${assignments.scoresVersion} FROM ${assignments} WHERE ${assignments.id} = ${assignmentId})`;
+  const bump = db.update(assignments).set({ scoresVersion: sql`${assignments.scoresVersion} + 1` }).where(eq(assignments.id, assignmentId));
+  const statements = [];
+  if (replaceAll) statements.push(db.delete(assignmentScores).where(eq(assignmentScores.assignmentId, assignmentId)));
+  for (let i = 0; i < cells.length; i += WRITE_CHUNK) {
+    const chunk = cells.slice(i, i + WRITE_CHUNK).map((c) => ({
+      assignmentId,
+      userId: c.userId,
+      problemId: c.problemId,
+      score: c.cell.score,
+      bestSubmissionId: c.cell.bestSubmissionId,
+      bestVerdict: c.cell.bestVerdict as never,
+      attempts: c.cell.attempts,
+      late: c.cell.late,
+      version,
+    }));
+    statements.push(
+      db
+        .insert(assignmentScores)
+        .values(chunk as never)
+        .onConflictDoUpdate({
+          target: [assignmentScores.assignmentId, assignmentScores.userId, assignmentScores.problemId],
+          set: {
+            score: sql`excluded.score`,
+            bestSubmissionId: sql`excluded.best_submission_id`,
+            bestVerdict: sql`excluded.best_verdict`,
+            attempts: sql`excluded.attempts`,
+            late: sql`excluded.late`,
+            version: sql`excluded.version`,
+          },
+        }),
+    );
+  }
+  await db.batch([bump, ...statements]);
+  ringGradebook(assignmentId);
+}
+
+/** Score rows of an assignment changed after `sinceVersion` (all rows for -1), and the version now. One query. */
+export async function scoreRowsSince(db: Database, assignmentId: string, sinceVersion: number) {
+  return db
+    .select()
+    .from(assignmentScores)
+    .where(and(eq(assignmentScores.assignmentId, assignmentId), sql`${assignmentScores.version} > ${sinceVersion}`));
+}
+
+/** Removes the cells of problems no longer in an assignment. */
+export async function dropCells(db: Database, assignmentId: string, problemIds: string[]): Promise<void> {
+  if (!problemIds.length) return;
+  await db.delete(assignmentScores).where(and(eq(assignmentScores.assignmentId, assignmentId), inArray(assignmentScores.problemId, problemIds)));
+}

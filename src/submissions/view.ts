@@ -1,0 +1,72 @@
+/**
+ * Submissions as a particular viewer may see them: the author, or the staff
+ * of the problem's course (TAs read every member's work), or a site admin;
+ * anyone else is told it does not exist. Each response is cut to the
+ * feedback level in force for that viewer (src/courses/feedback.ts) here, so
+ * every door (history, judge.byId, wait, the progress stream) shows the same.
+ */
+import { eq, inArray } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { problems, submissionFailures } from "../../db/schema.ts";
+import type { Caller } from "../accounts/user.ts";
+import { requireCourse } from "../courses/access.ts";
+import { feedbackLevels } from "../courses/feedback.ts";
+import { AppError } from "../errors.ts";
+import { listUserSubmissions, readSubmission } from "./read.ts";
+import { applyFeedback, type SubmissionFailureRow, type SubmissionShape } from "./shape.ts";
+
+async function failuresOf(db: Database, ids: string[]): Promise<Map<string, SubmissionFailureRow>> {
+  if (!ids.length) return new Map();
+  const rows = await db.select().from(submissionFailures).where(inArray(submissionFailures.submissionId, ids));
+  return new Map(rows.map((r) => [r.submissionId, r]));
+}
+
+async function courseOf(db: Database, problemId: string): Promise<string | null> {
+  const [p] = await db.select({ courseId: problems.courseId }).from(problems).where(eq(problems.id, problemId)).limit(1);
+  return p?.courseId ?? null;
+}
+
+/**
+ * One submission as `viewer` may see it, and whose it is.
+ * @throws AppError SUBMISSION_NOT_FOUND (404) when absent, or neither the viewer's own nor readable by them as staff.
+ */
+export async function viewSubmission(db: Database, viewer: Caller, id: string, now: number): Promise<{ userId: string; submission: SubmissionShape }> {
+  const found = await readSubmission(db, id);
+  if (!found) throw new AppError("SUBMISSION_NOT_FOUND");
+  const courseId = await courseOf(db, found.submission.problemId);
+  if (found.userId !== viewer.id && viewer.siteRole !== "admin") {
+    if (!courseId) throw new AppError("SUBMISSION_NOT_FOUND");
+    await requireCourse(db, viewer, courseId, "submission.readAll").catch(() => {
+      throw new AppError("SUBMISSION_NOT_FOUND");
+    });
+  }
+  const s = found.submission;
+  const levels = await feedbackLevels(db, viewer, [{ id, userId: found.userId, assignmentId: s.assignmentId, courseId }], now);
+  const failures = await failuresOf(db, [id]);
+  return { userId: found.userId, submission: applyFeedback(s, levels.get(id)!, failures.get(id) ?? null) };
+}
+
+/**
+ * A user's submissions to one problem, newest first, as `viewer` may see them
+ * (their own history, or a student's history read by staff).
+ * @throws AppError PROBLEM_NOT_FOUND (404) when no such problem ever existed; SUBMISSION_NOT_FOUND (404) for another's history without the right.
+ */
+export async function viewHistory(db: Database, viewer: Caller, userId: string, problemId: string, now: number): Promise<SubmissionShape[]> {
+  const list = await listUserSubmissions(db, userId, problemId);
+  const courseId = await courseOf(db, problemId);
+  if (userId !== viewer.id && viewer.siteRole !== "admin") {
+    if (!courseId) throw new AppError("SUBMISSION_NOT_FOUND");
+    await requireCourse(db, viewer, courseId, "submission.readAll").catch(() => {
+      throw new AppError("SUBMISSION_NOT_FOUND");
+    });
+  }
+  if (!list.length) return list;
+  const levels = await feedbackLevels(
+    db,
+    viewer,
+    list.map((s) => ({ id: s._id, userId, assignmentId: s.assignmentId, courseId })),
+    now,
+  );
+  const failures = await failuresOf(db, list.map((s) => s._id));
+  return list.map((s) => applyFeedback(s, levels.get(s._id)!, failures.get(s._id) ?? null));
+}
