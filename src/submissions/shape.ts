@@ -32,6 +32,8 @@ export interface SubmissionShape {
   isPassed: boolean;
   /** Null until judged (`status` is not `done`). */
   verdict: Verdict | null;
+  /** The verdict before the latest rejudge; null when never rejudged. */
+  previousVerdict: Verdict | null;
   status: SubmissionStatus;
   /** Compiler diagnostics on CE, else null. */
   compileOutput: string | null;
@@ -82,6 +84,7 @@ export function toSubmissionShape(
     expectedOutput: row.expectedOutput,
     isPassed: row.isPassed,
     verdict: row.verdict,
+    previousVerdict: row.previousVerdict,
     status: row.status,
     compileOutput: row.compileOutput,
     timeMs: row.timeMs,

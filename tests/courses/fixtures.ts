@@ -142,3 +142,18 @@ export const PY_ADD_ONE = "print(int(input()) + 1)\n";
 export const PY_SMALL_ONLY = "n = int(input())\nprint(n + 1 if n < 100 else n)\n";
 /** Wrong everywhere but the sample. */
 export const PY_SAMPLE_ONLY = "n = int(input())\nprint(2 if n == 1 else 0)\n";
+
+/** A tRPC query over HTTP (GET, batch of one), as the client sends it. @returns the data, or throws with the error body. */
+export async function trpcQuery<T = any>(app: Hono<any>, token: string | null, path: string, input: unknown): Promise<{ status: number; data: T; error?: any }> {
+  const url = `/trpc/${path}?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: input }))}`;
+  const res = await request(app, "GET", url, token ? { token } : {});
+  const item = (res.body as any[])?.[0];
+  return { status: res.status, data: item?.result?.data, error: item?.error };
+}
+
+/** A tRPC mutation over HTTP (POST, batch of one). */
+export async function trpcMutation<T = any>(app: Hono<any>, token: string | null, path: string, input: unknown): Promise<{ status: number; data: T; error?: any }> {
+  const res = await request(app, "POST", `/trpc/${path}?batch=1`, { ...(token ? { token } : {}), body: { 0: input } });
+  const item = (res.body as any[])?.[0];
+  return { status: res.status, data: item?.result?.data, error: item?.error };
+}
