@@ -1,0 +1,300 @@
+/**
+ * The authorization matrix: every course route and procedure tried as each
+ * role (owner, instructor, TA, student, a signed-in non-member, signed out,
+ * and a site admin), asserting the status each gets. Writes that change the
+ * world act on throwaway targets made fresh for each call, so every role
+ * meets the same situation.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createSandbox } from "../../isolate/index.ts";
+import { appRouter } from "../../src/trpc/router.ts";
+import { createCallerFactory } from "../../src/trpc/init.ts";
+import type { SandboxSelection } from "../../src/context.ts";
+import { sandboxOptions } from "../../src/sandbox.ts";
+import { request, signUp } from "../api.ts";
+import { judgeConfig, preparePch } from "../judge/fixtures.ts";
+import { addOneProblem, courseApp, PY_ADD_ONE, trpcMutation, trpcQuery, world, type CourseApp, type Person, type World } from "./fixtures.ts";
+
+type Role = "owner" | "instructor" | "ta" | "student" | "nonmember" | "anon" | "admin";
+const ROLES: Role[] = ["owner", "instructor", "ta", "student", "nonmember", "anon", "admin"];
+
+let sandbox: SandboxSelection;
+let a: CourseApp;
+let w: World;
+let problemId: string;
+let assignmentId: string;
+let studentSubmission: string;
+
+beforeAll(async () => {
+  await preparePch();
+  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 230)), () => {}, { buildPch: false });
+  if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
+  a = await courseApp({ sandbox, boxIdOffset: 230 });
+  a.clock.set("2026-05-04T10:00:00Z");
+  w = await world(a);
+  problemId = (await request(a.app, "POST", "/api/problems", { token: w.owner.token, body: addOneProblem({ courseId: w.courseId }) })).body._id;
+  assignmentId = (await newAssignment()).id;
+  const s = await request(a.app, "POST", `/api/assignments/${assignmentId}/submissions`, { token: w.student.token, body: { problemId, code: PY_ADD_ONE, language: "py" } });
+  if (s.status !== 201) throw new Error(`student submission: ${s.status} ${JSON.stringify(s.body)}`);
+  studentSubmission = s.body._id;
+}, 60_000);
+
+afterAll(async () => {
+  await a?.close();
+  await sandbox?.backend?.close();
+});
+
+async function newAssignment(title = "Open now") {
+  const r = await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
+    token: w.owner.token,
+    body: { title, opensAt: "2026-05-01T00:00:00Z", dueAt: "2026-06-01T00:00:00Z", problems: [{ problemId }] },
+  });
+  if (r.status !== 201) throw new Error(`assignment: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body as { id: string };
+}
+
+function who(role: Role): Person | null {
+  if (role === "anon") return null;
+  if (role === "nonmember") return w.outsider;
+  return w[role];
+}
+const tok = (role: Role) => who(role)?.token;
+
+let unique = 0;
+const next = () => `${Date.now().toString(36)}${++unique}`;
+
+/** Runs `call` as each role and returns the statuses. */
+async function statuses(call: (role: Role) => Promise<number>): Promise<Record<Role, number>> {
+  const out = {} as Record<Role, number>;
+  for (const role of ROLES) out[role] = await call(role);
+  return out;
+}
+
+/** Expected statuses: `ok` for the roles allowed, 403 for members who are not, 404 for non-members, 401 signed out. */
+function matrix(ok: number, allowed: Role[], over: Partial<Record<Role, number>> = {}): Record<Role, number> {
+  const out = {} as Record<Role, number>;
+  for (const role of ROLES) {
+    out[role] = allowed.includes(role) || role === "admin" ? ok : role === "anon" ? 401 : role === "nonmember" ? 404 : 403;
+  }
+  return { ...out, ...over };
+}
+const MEMBERS: Role[] = ["owner", "instructor", "ta", "student"];
+const STAFF: Role[] = ["owner", "instructor", "ta"];
+const TEACHERS: Role[] = ["owner", "instructor"];
+
+const rest = (role: Role, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  request(a.app, method, path, { ...(tok(role) ? { token: tok(role) } : {}), ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) }).then((r) => r.status);
+
+describe("courses", () => {
+  test("GET /api/courses (mine): any signed-in user", async () => {
+    expect(await statuses((r) => rest(r, "GET", "/api/courses"))).toEqual(matrix(200, [...MEMBERS, "nonmember"]));
+  });
+
+  test("POST /api/courses: those allowed to create courses (the owner here) and admins", async () => {
+    expect(await statuses((r) => rest(r, "POST", "/api/courses", { title: "X", code: `X-${next()}` }))).toEqual(matrix(201, ["owner"], { nonmember: 403 }));
+  });
+
+  test("GET /api/courses/:id: members", async () => {
+    expect(await statuses((r) => rest(r, "GET", `/api/courses/${w.courseId}`))).toEqual(matrix(200, MEMBERS));
+  });
+
+  test("PATCH /api/courses/:id: teachers", async () => {
+    expect(await statuses((r) => rest(r, "PATCH", `/api/courses/${w.courseId}`, { term: `T${next()}` }))).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("DELETE /api/courses/:id (archive): teachers; restored after each", async () => {
+    expect(
+      await statuses(async (r) => {
+        const s = await rest(r, "DELETE", `/api/courses/${w.courseId}`);
+        if (s === 200) await rest("admin", "PATCH", `/api/courses/${w.courseId}`, { archived: false });
+        return s;
+      }),
+    ).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("POST /api/courses/:id/invite: teachers", async () => {
+    expect(await statuses((r) => rest(r, "POST", `/api/courses/${w.courseId}/invite`, { action: "rotate" }))).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("POST /api/courses/join: any signed-in user with the code (a non-member joins as a student)", async () => {
+    const code = (await request(a.app, "GET", `/api/courses/${w.courseId}`, { token: w.owner.token })).body.inviteCode;
+    const fresh = await signUp(a.app);
+    expect(
+      await statuses(async (r) => {
+        const token = r === "nonmember" ? fresh.token : tok(r);
+        return (await request(a.app, "POST", "/api/courses/join", { ...(token ? { token } : {}), body: { code } })).status;
+      }),
+    ).toEqual(matrix(200, [...MEMBERS, "nonmember"]));
+    expect((await request(a.app, "POST", "/api/courses/join", { token: fresh.token, body: { code: "WRONG123" } })).status).toBe(404);
+  });
+
+  test("GET /api/courses/:id/members: staff", async () => {
+    expect(await statuses((r) => rest(r, "GET", `/api/courses/${w.courseId}/members`))).toEqual(matrix(200, STAFF));
+  });
+
+  test("POST /api/courses/:id/members (one, and {csv}): teachers", async () => {
+    expect(await statuses((r) => rest(r, "POST", `/api/courses/${w.courseId}/members`, { email: `m${next()}@example.com` }))).toEqual(matrix(201, TEACHERS));
+    expect(await statuses((r) => rest(r, "POST", `/api/courses/${w.courseId}/members`, { csv: `c${next()}@example.com,C,student` }))).toEqual(matrix(201, TEACHERS));
+  });
+
+  test("DELETE /api/courses/:id/members/:userId: teachers (a fresh member each time)", async () => {
+    expect(
+      await statuses(async (r) => {
+        const m = await signUp(a.app);
+        await request(a.app, "POST", `/api/courses/${w.courseId}/members`, { token: w.owner.token, body: { email: m.email } });
+        return rest(r, "DELETE", `/api/courses/${w.courseId}/members/${m.user.id}`);
+      }),
+    ).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("DELETE /api/courses/:id/invites/:email: teachers", async () => {
+    expect(await statuses((r) => rest(r, "DELETE", `/api/courses/${w.courseId}/invites/nobody-${next()}@example.com`))).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("GET /api/courses/:id/problems and /assignments: members", async () => {
+    expect(await statuses((r) => rest(r, "GET", `/api/courses/${w.courseId}/problems`))).toEqual(matrix(200, MEMBERS));
+    expect(await statuses((r) => rest(r, "GET", `/api/courses/${w.courseId}/assignments`))).toEqual(matrix(200, MEMBERS));
+  });
+
+  test("POST /api/courses/:id/assignments: teachers", async () => {
+    expect(
+      await statuses((r) => rest(r, "POST", `/api/courses/${w.courseId}/assignments`, { title: "A", opensAt: "2026-05-01T00:00:00Z", problems: [{ problemId }] })),
+    ).toEqual(matrix(201, TEACHERS));
+  });
+});
+
+describe("assignments", () => {
+  test("GET /api/assignments/:id: members", async () => {
+    expect(await statuses((r) => rest(r, "GET", `/api/assignments/${assignmentId}`))).toEqual(matrix(200, MEMBERS));
+  });
+
+  test("PATCH /api/assignments/:id: teachers", async () => {
+    expect(await statuses((r) => rest(r, "PATCH", `/api/assignments/${assignmentId}`, { description: next() }))).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("DELETE /api/assignments/:id: teachers (a fresh assignment each time)", async () => {
+    expect(await statuses(async (r) => rest(r, "DELETE", `/api/assignments/${(await newAssignment("Throwaway")).id}`))).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("POST and DELETE /api/assignments/:id/extensions: staff", async () => {
+    expect(await statuses((r) => rest(r, "POST", `/api/assignments/${assignmentId}/extensions`, { userId: w.student2.id, dueAt: "2026-06-02T00:00:00Z" }))).toEqual(
+      matrix(201, STAFF),
+    );
+    expect(await statuses((r) => rest(r, "DELETE", `/api/assignments/${assignmentId}/extensions/${w.student2.id}`))).toEqual(matrix(200, STAFF));
+  });
+
+  test("GET /api/assignments/:id/grades: staff; as CSV and the zip of best submissions: teachers", async () => {
+    expect(await statuses((r) => rest(r, "GET", `/api/assignments/${assignmentId}/grades`))).toEqual(matrix(200, STAFF));
+    expect(await statuses((r) => rest(r, "GET", `/api/assignments/${assignmentId}/grades?format=csv`))).toEqual(matrix(200, TEACHERS));
+    expect(await statuses((r) => rest(r, "GET", `/api/assignments/${assignmentId}/grades`, undefined, { accept: "text/csv" }))).toEqual(matrix(200, TEACHERS));
+    expect(await statuses((r) => rest(r, "GET", `/api/assignments/${assignmentId}/best-submissions.zip`))).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("POST /api/assignments/:id/submissions: members (staff may always submit)", async () => {
+    expect(
+      await statuses((r) => rest(r, "POST", `/api/assignments/${assignmentId}/submissions?wait=false`, { problemId, code: PY_ADD_ONE, language: "py" })),
+    ).toEqual(matrix(202, MEMBERS));
+  });
+
+  test("POST /api/assignments/:id/rejudge: staff", async () => {
+    expect(await statuses((r) => rest(r, "POST", `/api/assignments/${assignmentId}/rejudge`, { submissionId: studentSubmission }))).toEqual(
+      matrix(200, STAFF, { nonmember: 404 }),
+    );
+  });
+});
+
+describe("course problems and judging", () => {
+  test("POST /api/problems into a course: teachers", async () => {
+    expect(await statuses((r) => rest(r, "POST", "/api/problems", addOneProblem({ courseId: w.courseId, title: `P${next()}` })))).toEqual(matrix(201, TEACHERS));
+  });
+
+  test("GET /api/problems/:id of a course problem: members (signed out: 404, as for a non-member)", async () => {
+    expect(await statuses((r) => rest(r, "GET", `/api/problems/${problemId}`))).toEqual(matrix(200, MEMBERS, { anon: 404 }));
+  });
+
+  test("PUT and DELETE /api/problems/:id of a course problem: teachers, whoever created it", async () => {
+    expect(await statuses((r) => rest(r, "PUT", `/api/problems/${problemId}`, { constraints: `0 <= n <= ${1000 + unique++}` }))).toEqual(matrix(200, TEACHERS, { nonmember: 404 }));
+    expect(
+      await statuses(async (r) => {
+        const p = await request(a.app, "POST", "/api/problems", { token: w.instructor.token, body: addOneProblem({ courseId: w.courseId }) });
+        return rest(r, "DELETE", `/api/problems/${p.body._id}`);
+      }),
+      // A fresh problem is in no opened assignment yet: students do not see it at all.
+    ).toEqual(matrix(200, TEACHERS, { student: 404 }));
+  });
+
+  test("POST /api/submissions and /api/compiler on a course problem: members", async () => {
+    expect(await statuses((r) => rest(r, "POST", "/api/submissions?wait=false", { problemId, code: PY_ADD_ONE, language: "py" }))).toEqual(matrix(202, MEMBERS));
+    expect(await statuses((r) => rest(r, "POST", "/api/compiler", { problemId, code: PY_ADD_ONE, language: "py", input: "1\n" }))).toEqual(matrix(200, MEMBERS));
+  });
+
+  test("GET /api/submissions/:problemId (one's own history): any signed-in user", async () => {
+    expect(await statuses((r) => rest(r, "GET", `/api/submissions/${problemId}`))).toEqual(matrix(200, [...MEMBERS, "nonmember"]));
+  });
+
+  test("POST /api/ai/ai-review of a course problem: members", async () => {
+    expect(await statuses((r) => rest(r, "POST", "/api/ai/ai-review", { problemId, code: PY_ADD_ONE, language: "py" }))).toEqual(matrix(200, MEMBERS));
+  });
+});
+
+describe("procedures without a REST door", () => {
+  const q = (r: Role, path: string, input: unknown) => trpcQuery(a.app, tok(r) ?? null, path, input).then((x) => x.status);
+  const m = (r: Role, path: string, input: unknown) => trpcMutation(a.app, tok(r) ?? null, path, input).then((x) => x.status);
+
+  test("judge.byId of a student's submission: its author and the course's staff", async () => {
+    expect(await statuses((r) => q(r, "judge.byId", { id: studentSubmission }))).toEqual(matrix(200, [...STAFF, "student"]));
+    expect(await q("ta", "judge.byId", { id: studentSubmission })).toBe(200);
+    expect((await trpcQuery(a.app, w.student2.token, "judge.byId", { id: studentSubmission })).status).toBe(404);
+  });
+
+  test("assignments.studentSubmissions: staff", async () => {
+    expect(await statuses((r) => q(r, "assignments.studentSubmissions", { assignmentId, userId: w.student.id, problemId }))).toEqual(matrix(200, STAFF));
+  });
+
+  test("assignments.extensions: staff", async () => {
+    expect(await statuses((r) => q(r, "assignments.extensions", { assignmentId }))).toEqual(matrix(200, STAFF));
+  });
+
+  test("problems.copyToCourse: teachers", async () => {
+    const pub = await request(a.app, "POST", "/api/problems", { token: w.outsider.token, body: addOneProblem({ title: "Public" }) });
+    expect(await statuses((r) => m(r, "problems.copyToCourse", { problemId: pub.body._id, courseId: w.courseId }))).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("ai.policy for a course problem: members", async () => {
+    expect(await statuses((r) => q(r, "ai.policy", { problemId }))).toEqual(matrix(200, MEMBERS));
+  });
+
+  test("admin.accounts and admin.setAccount: site admins only", async () => {
+    expect(await statuses((r) => q(r, "admin.accounts", undefined))).toEqual(matrix(200, [], { nonmember: 403 }));
+    expect(await statuses((r) => m(r, "admin.setAccount", { userId: w.student2.id, canCreateCourses: false }))).toEqual(matrix(200, [], { nonmember: 403 }));
+  });
+
+  test("assignments.gradebookUpdates (a subscription): staff; the first batch arrives, then the stream is closed", async () => {
+    const createCaller = createCallerFactory(appRouter);
+    const users = await Promise.all(
+      ROLES.map(async (r) => {
+        const p = who(r);
+        if (!p) return null;
+        const me = await request(a.app, "GET", "/api/auth/me", { token: p.token });
+        const role = r === "admin" ? "admin" : "user";
+        return { ...me.body.user, siteRole: role, canCreateCourses: false };
+      }),
+    );
+    const out = {} as Record<Role, number>;
+    for (const [i, r] of ROLES.entries()) {
+      const ctx = { ...a.t.services, user: users[i], sessionId: users[i] ? "s" : null, ip: "127.0.0.1", https: false, resHeaders: new Headers() };
+      const controller = new AbortController();
+      try {
+        const stream = await createCaller(ctx as never, { signal: controller.signal }).assignments.gradebookUpdates({ id: assignmentId, version: -1 });
+        const first = await (stream as AsyncIterable<unknown>)[Symbol.asyncIterator]().next();
+        controller.abort();
+        out[r] = first.done ? 204 : 200;
+      } catch (err) {
+        controller.abort();
+        const code = (err as { code?: string }).code;
+        out[r] = code === "UNAUTHORIZED" ? 401 : code === "FORBIDDEN" ? 403 : code === "NOT_FOUND" ? 404 : 500;
+      }
+    }
+    expect(out).toEqual(matrix(200, STAFF));
+  });
+});
