@@ -10,7 +10,7 @@
  * made inside their window (./deadlines.ts): raw score (all-or-nothing or
  * partial) × late factor × the problem's points.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { assignmentProblems, assignments, assignmentScores, extensions, submissions } from "../../db/schema.ts";
 import type { AssignmentRow } from "./access.ts";
@@ -197,4 +197,27 @@ export async function scoreRowsSince(db: Database, assignmentId: string, sinceVe
 export async function dropCells(db: Database, assignmentId: string, problemIds: string[]): Promise<void> {
   if (!problemIds.length) return;
   await db.delete(assignmentScores).where(and(eq(assignmentScores.assignmentId, assignmentId), inArray(assignmentScores.problemId, problemIds)));
+}
+
+/** How far back a closed assignment still counts as active for start-up reconciliation, ms (14 days). */
+export const ACTIVE_WINDOW_MS = 14 * 24 * 3_600_000;
+
+/**
+ * Recomputes every active assignment (not deleted; closing, or due, no more
+ * than ACTIVE_WINDOW_MS ago, or never): a process that died between writing
+ * a verdict and updating the gradebook leaves no stale score behind. Run when
+ * a judging process starts.
+ * @returns how many assignments were recomputed.
+ */
+export async function recomputeActiveAssignments(db: Database, now: number): Promise<number> {
+  const rows = await db
+    .select({ id: assignments.id, dueAt: assignments.dueAt, closesAt: assignments.closesAt })
+    .from(assignments)
+    .where(isNull(assignments.deletedAt));
+  const active = rows.filter((a) => {
+    const end = a.closesAt ?? a.dueAt;
+    return end === null || end.getTime() >= now - ACTIVE_WINDOW_MS;
+  });
+  for (const a of active) await recomputeAssignment(db, a.id);
+  return active.length;
 }

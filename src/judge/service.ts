@@ -25,6 +25,7 @@ import { JudgeEvents } from "./events.ts";
 import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
 import { requireVisibleProblem, submissionTarget } from "../courses/course-problems.ts";
 import { requireLiveProblem } from "../problems/store.ts";
+import { recomputeActiveAssignments } from "../courses/scores.ts";
 import { viewSubmission } from "../submissions/view.ts";
 import type { Caller } from "../accounts/user.ts";
 import type { SubmissionShape, SubmissionTestShape } from "../submissions/shape.ts";
@@ -180,6 +181,9 @@ export class JudgeService {
     });
     await this.consumer.start();
     this.log.info("judge: consuming the queue", { owner: this.queue.owner, concurrency: this.config.SANDBOX_POOL_SIZE });
+    // A process that died between a verdict and its gradebook update leaves no stale score.
+    const reconciled = await recomputeActiveAssignments(this.db, this.now());
+    if (reconciled) this.log.info(`judge: gradebooks of ${reconciled} active assignments recomputed`);
   }
 
   /** Stops the consumer (jobs in progress go back to the queue) and waits for compile-cache writes. */
