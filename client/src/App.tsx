@@ -21,6 +21,14 @@ import { FullPageLoading } from "./components/Loading.tsx";
 
 const SolvePage = lazy(() => import("./pages/SolvePage.tsx"));
 const MySubmissionsPage = lazy(() => import("./pages/MySubmissionsPage.tsx"));
+// The course screens: one chunk each, loaded when visited.
+const CoursesPage = lazy(() => import("./pages/CoursesPage.tsx"));
+const JoinPage = lazy(() => import("./pages/JoinPage.tsx"));
+const CoursePage = lazy(() => import("./pages/CoursePage.tsx"));
+const CourseSettingsPage = lazy(() => import("./pages/CourseSettingsPage.tsx"));
+const AssignmentPage = lazy(() => import("./pages/AssignmentPage.tsx"));
+const AssignmentEditorPage = lazy(() => import("./pages/AssignmentEditorPage.tsx"));
+const GradebookPage = lazy(() => import("./pages/GradebookPage.tsx"));
 
 /** Renders children only for a signed-in user; guests go to /signin. */
 function RequireAuth({ children }: { children: ReactNode }) {
@@ -71,6 +79,60 @@ export function App() {
           {(params) => (
             <RequireAuth>
               <MySubmissionsPage key={params.problemId} problemId={params.problemId} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/courses">
+          <RequireAuth>
+            <CoursesPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/join/:code">
+          {(params) => (
+            <RequireAuth>
+              <JoinPage key={params.code} code={params.code} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/courses/:id/settings">
+          {(params) => (
+            <RequireAuth>
+              <CourseSettingsPage key={params.id} courseId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/courses/:id/assignments/new">
+          {(params) => (
+            <RequireAuth>
+              <AssignmentEditorPage key={params.id} courseId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/courses/:id">
+          {(params) => (
+            <RequireAuth>
+              <CoursePage key={params.id} courseId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/assignments/:id/edit">
+          {(params) => (
+            <RequireAuth>
+              <AssignmentEditorPage key={params.id} assignmentId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/assignments/:id/gradebook">
+          {(params) => (
+            <RequireAuth>
+              <GradebookPage key={params.id} assignmentId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/assignments/:id">
+          {(params) => (
+            <RequireAuth>
+              <AssignmentPage key={params.id} assignmentId={params.id} />
             </RequireAuth>
           )}
         </Route>

@@ -43,12 +43,14 @@ const components: Components = {
 
 interface Props {
   state: AiPanelState;
+  /** The assignment's AI policy in words, when it is not a full review. */
+  policyText?: string | null;
   onClose: () => void;
   onReanalyze: () => void;
   disabled: boolean;
 }
 
-export function AiReviewPanel({ state, onClose, onReanalyze, disabled }: Props) {
+export function AiReviewPanel({ state, policyText, onClose, onReanalyze, disabled }: Props) {
   const complete = !state.loading && state.review !== "" && state.message === null;
   const panel = useRef<HTMLElement>(null);
   // The panel opens below the output panel, often below the fold: show it when it opens.
@@ -68,6 +70,11 @@ export function AiReviewPanel({ state, onClose, onReanalyze, disabled }: Props) 
           ✕
         </button>
       </div>
+      {policyText && (
+        <p className="ai-policy muted" data-testid="ai-policy">
+          {policyText}
+        </p>
+      )}
       <div className="ai-panel-body" tabIndex={0} role="region" aria-label="Review" aria-live="polite">
         {state.message !== null && <p className={state.loading ? "muted" : "error-text"}>{state.message}</p>}
         {state.review !== "" && (

@@ -43,6 +43,8 @@ export interface SubmissionProgress {
   compileOutput: string | null;
   /** While queued: submissions waiting before this one. */
   ahead?: number;
+  /** The first failing hidden test, when the assignment's feedback policy shows it. */
+  firstFailure?: { test: number; input: string; expectedOutput: string; actualOutput: string; stderr?: string } | null;
 }
 
 export type OutputState =
@@ -232,6 +234,31 @@ function renderState(state: OutputState) {
                 </span>
               )}
             </p>
+          )}
+          {done && p.firstFailure && (
+            <div className="first-failure" data-testid="first-failure">
+              <h3>First failing test: #{p.firstFailure.test}</h3>
+              <div className="io-grid">
+                <div className="io-block">
+                  <h4>Input</h4>
+                  <pre className="pre-box">{p.firstFailure.input}</pre>
+                </div>
+                <div className="io-block">
+                  <h4>Expected output</h4>
+                  <pre className="pre-box">{p.firstFailure.expectedOutput}</pre>
+                </div>
+                <div className="io-block">
+                  <h4>Your output</h4>
+                  <pre className="pre-box">{p.firstFailure.actualOutput || "(nothing)"}</pre>
+                </div>
+                {p.firstFailure.stderr !== undefined && (
+                  <div className="io-block">
+                    <h4>Error output</h4>
+                    <pre className="pre-box">{p.firstFailure.stderr || "(nothing)"}</pre>
+                  </div>
+                )}
+              </div>
+            </div>
           )}
           {state.saved && <p className="saved-line">Submission saved.</p>}
         </section>

@@ -77,6 +77,7 @@ export function progressOfSubmission(s: Submission): SubmissionProgress {
     tests: testRows(s.tests),
     verdict: done ? s.verdict : null,
     compileOutput: s.compileOutput,
+    firstFailure: s.firstFailure ?? null,
   };
 }
 

@@ -4,7 +4,7 @@
  * the Create/Edit modal. Data and actions live in src/problems' hooks
  * (useProblemList, useProblemEditor); this page lays them out.
  */
-import { useLocation, useSearchParams } from "wouter";
+import { Link, useLocation, useSearchParams } from "wouter";
 import { AppHeader } from "../components/AppHeader.tsx";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { ProblemFormModal } from "../components/ProblemFormModal.tsx";
@@ -40,6 +40,9 @@ export function ProblemsPage() {
         <button type="button" className="btn btn-primary btn-sm" onClick={editor.openCreate}>
           <span aria-hidden="true">+</span> Create Problem
         </button>
+        <Link href="/courses" className="btn btn-ghost btn-sm">
+          Courses
+        </Link>
         <button type="button" className="btn btn-ghost btn-sm" onClick={onLogout}>
           Logout
         </button>

@@ -9,7 +9,7 @@
  * submission and follows the judge's progress live over SSE.
  */
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { Link } from "wouter";
+import { Link, useSearchParams } from "wouter";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AppHeader, BackButton } from "../components/AppHeader.tsx";
 import { AiReviewPanel, type AiPanelState } from "../components/AiReviewPanel.tsx";
@@ -18,7 +18,8 @@ import { OutputPanel, type OutputState } from "../components/OutputPanel.tsx";
 import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { isEmptyCodeError, requestReview, runOnce, runFailureState, submitAndFollow, type ReviewSource } from "../lib/judging.ts";
 import { getSavedCode, saveCode } from "../lib/storage.ts";
-import { httpStatusOf, useTRPC, useTRPCClient } from "../lib/trpc.ts";
+import { httpStatusOf, serverMessageOf, useTRPC, useTRPCClient } from "../lib/trpc.ts";
+import { AssignmentBanner } from "../courses/AssignmentBanner.tsx";
 import { DEFAULT_LANGUAGE, effectiveTimeLimitMs, isLanguageId, LANGUAGE_LIST, languageOf, type LanguageId } from "../lib/languages.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
 
@@ -37,6 +38,11 @@ export default function SolvePage({ problemId }: { problemId: string }) {
   const queryClient = useQueryClient();
   const problemQuery = useQuery(trpc.problems.byId.queryOptions({ id: problemId }));
   const problem = problemQuery.data;
+  // Opened from an assignment (?assignment=ID): its window and policies apply to Submit and the AI review.
+  const [searchParams] = useSearchParams();
+  const assignmentId = searchParams.get("assignment") ?? undefined;
+  const assignment = useQuery({ ...trpc.assignments.byId.queryOptions({ id: assignmentId ?? "" }), enabled: assignmentId !== undefined });
+  const aiPolicy = useQuery({ ...trpc.ai.policy.queryOptions({ problemId, ...(assignmentId ? { assignmentId } : {}) }), enabled: problem !== undefined });
 
   const [language, setLanguage] = useState<LanguageId>(DEFAULT_LANGUAGE);
   const [code, setCode] = useState(() => initialCode(problemId, DEFAULT_LANGUAGE));
@@ -108,7 +114,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
     setSubmitting(true);
     setOutput({ kind: "pending", text: "Submitting..." });
     try {
-      await submitAndFollow(client, { problemId, language, code }, abort.current.signal, (progress) =>
+      await submitAndFollow(client, { problemId, language, code, ...(assignmentId ? { assignmentId } : {}) }, abort.current.signal, (progress) =>
         setOutput({ kind: "submission", progress, saved: false }),
       );
       setOutput((prev) => (prev.kind === "submission" ? { ...prev, saved: true } : prev));
@@ -133,7 +139,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
       let source: ReviewSource | undefined;
       const text = await requestReview(
         client,
-        { code, language, problemId, force },
+        { code, language, problemId, force, ...(assignmentId ? { assignmentId } : {}) },
         abort.current.signal,
         (soFar) => setAi({ loading: true, review: soFar, message: null, source }),
         (s) => {
@@ -144,7 +150,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
     } catch (err) {
       if (abort.current.signal.aborted) return;
       console.warn("AI review failed:", err);
-      setAi({ loading: false, review: "", message: isEmptyCodeError(err) ? EMPTY_CODE_MESSAGE : AI_FAILED_MESSAGE });
+      // A course policy refusal (AI off for this assignment) says so; any other failure keeps the product's text.
+      const refusal = httpStatusOf(err) === 403 ? serverMessageOf(err) : null;
+      setAi({ loading: false, review: "", message: isEmptyCodeError(err) ? EMPTY_CODE_MESSAGE : (refusal ?? AI_FAILED_MESSAGE) });
     } finally {
       setReviewing(false);
     }
@@ -183,6 +191,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               <h1 id="problem-title">{problem.title}</h1>
               <span className={`badge badge-${problem.difficulty}`}>{problem.difficulty.toUpperCase()}</span>
             </div>
+            {assignment.data && <AssignmentBanner assignment={assignment.data} />}
             <p className="limits muted">
               Time limit: {formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs))}
               {languageOf(language).timeMultiplier !== 1 &&
@@ -254,7 +263,13 @@ export default function SolvePage({ problemId }: { problemId: string }) {
             <OutputPanel state={output} />
 
             {aiOpen && (
-              <AiReviewPanel state={ai} onClose={() => setAiOpen(false)} onReanalyze={() => review(true)} disabled={busy} />
+              <AiReviewPanel
+                state={ai}
+                policyText={aiPolicy.data && aiPolicy.data.policy !== "full" ? aiPolicy.data.text : null}
+                onClose={() => setAiOpen(false)}
+                onReanalyze={() => review(true)}
+                disabled={busy}
+              />
             )}
           </section>
         </main>

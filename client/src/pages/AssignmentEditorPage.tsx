@@ -1,0 +1,231 @@
+/**
+ * The assignment editor (teachers): title and description, opening, due and
+ * close times in the author's time zone, the late penalty, scoring, the
+ * feedback and AI policies, and the problems (course problems and public
+ * ones) with their points. New at /courses/:id/assignments/new, edit at
+ * /assignments/:id/edit. The server checks every field and names the bad one.
+ */
+import dayjs from "dayjs";
+import { useEffect, useState, type FormEvent } from "react";
+import { useLocation } from "wouter";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { AI_WORDS, FEEDBACK_WORDS, fromLocalInput, toLocalInput } from "../courses/format.ts";
+import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+
+interface Values {
+  title: string;
+  description: string;
+  opensAt: string;
+  dueAt: string;
+  closesAt: string;
+  latePenaltyPercent: number;
+  latePenaltyUnit: "hour" | "day";
+  scoring: "all-or-nothing" | "partial";
+  feedback: "" | "verdict" | "tests" | "first-failure" | "full";
+  feedbackAfterClose: "" | "verdict" | "tests" | "first-failure" | "full";
+  aiPolicy: "off" | "hints" | "full";
+  problems: Record<string, number>;
+}
+
+const blank = (): Values => ({
+  title: "",
+  description: "",
+  opensAt: toLocalInput(new Date().toISOString()),
+  dueAt: "",
+  closesAt: "",
+  latePenaltyPercent: 0,
+  latePenaltyUnit: "day",
+  scoring: "all-or-nothing",
+  feedback: "",
+  feedbackAfterClose: "",
+  aiPolicy: "full",
+  problems: {},
+});
+
+export default function AssignmentEditorPage(props: { courseId?: string; assignmentId?: string }) {
+  const trpc = useTRPC();
+  const [, navigate] = useLocation();
+  const existing = useQuery({ ...trpc.assignments.byId.queryOptions({ id: props.assignmentId ?? "" }), enabled: Boolean(props.assignmentId) });
+  const courseId = props.courseId ?? existing.data?.courseId ?? "";
+  const courseProblems = useQuery({ ...trpc.courses.problems.queryOptions({ courseId }), enabled: Boolean(courseId) });
+  const publicProblems = useQuery(trpc.problems.list.queryOptions());
+  const create = useMutation(trpc.assignments.create.mutationOptions());
+  const update = useMutation(trpc.assignments.update.mutationOptions());
+  const [v, setV] = useState<Values>(blank);
+  const [notice, setNotice] = useState<FormNotice | null>(null);
+
+  useEffect(() => {
+    const a = existing.data;
+    if (!a) return;
+    setV({
+      title: a.title,
+      description: a.description,
+      opensAt: toLocalInput(a.opensAt),
+      dueAt: toLocalInput(a.dueAt),
+      closesAt: toLocalInput(a.closesAt),
+      latePenaltyPercent: a.latePenaltyPercent,
+      latePenaltyUnit: a.latePenaltyUnit,
+      scoring: a.scoring,
+      feedback: a.feedback,
+      feedbackAfterClose: a.feedbackAfterClose ?? "",
+      aiPolicy: a.aiPolicy,
+      problems: Object.fromEntries(a.problems.map((p) => [p.problemId, p.points])),
+    });
+  }, [existing.data]);
+
+  const set = <K extends keyof Values>(k: K, value: Values[K]) => setV((prev) => ({ ...prev, [k]: value }));
+  const toggle = (id: string) =>
+    setV((prev) => {
+      const problems = { ...prev.problems };
+      if (id in problems) delete problems[id];
+      else problems[id] = 100;
+      return { ...prev, problems };
+    });
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setNotice(null);
+    const body = {
+      title: v.title,
+      description: v.description,
+      opensAt: fromLocalInput(v.opensAt) ?? "",
+      dueAt: fromLocalInput(v.dueAt),
+      closesAt: fromLocalInput(v.closesAt),
+      latePenaltyPercent: v.latePenaltyPercent,
+      latePenaltyUnit: v.latePenaltyUnit,
+      scoring: v.scoring,
+      ...(v.feedback ? { feedback: v.feedback } : {}),
+      feedbackAfterClose: v.feedbackAfterClose || null,
+      aiPolicy: v.aiPolicy,
+      problems: Object.entries(v.problems).map(([problemId, points]) => ({ problemId, points })),
+    };
+    try {
+      const saved = props.assignmentId ? await update.mutateAsync({ id: props.assignmentId, ...body }) : await create.mutateAsync({ courseId, ...body });
+      navigate(`/assignments/${saved.id}`);
+    } catch (err) {
+      setNotice({ kind: "error", text: serverMessageOf(err) ?? "Failed to save the assignment." });
+    }
+  }
+
+  const candidates = [
+    ...(courseProblems.data ?? []).map((p) => ({ id: p._id, title: p.title, where: "course" })),
+    ...(publicProblems.data ?? []).map((p) => ({ id: p._id, title: p.title, where: p.difficulty })),
+  ];
+
+  return (
+    <div className="page">
+      <CourseHeader />
+      <main className="page-main container">
+        <div className="page-heading">
+          <h1 className="page-title">{props.assignmentId ? "Edit Assignment" : "New Assignment"}</h1>
+          <p className="muted">Times are in your time zone (GMT{dayjs().format("Z")}).</p>
+        </div>
+        <form className="form card" onSubmit={onSubmit}>
+          <div className="field">
+            <label htmlFor="a-title">Title</label>
+            <input id="a-title" value={v.title} onChange={(e) => set("title", e.target.value)} required />
+          </div>
+          <div className="field">
+            <label htmlFor="a-description">Description</label>
+            <textarea id="a-description" rows={3} value={v.description} onChange={(e) => set("description", e.target.value)} />
+          </div>
+          <div className="field-row three">
+            <div className="field">
+              <label htmlFor="a-opens">Opens</label>
+              <input id="a-opens" type="datetime-local" value={v.opensAt} onChange={(e) => set("opensAt", e.target.value)} required />
+            </div>
+            <div className="field">
+              <label htmlFor="a-due">Due (empty: practice)</label>
+              <input id="a-due" type="datetime-local" value={v.dueAt} onChange={(e) => set("dueAt", e.target.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor="a-closes">Late submissions until (optional)</label>
+              <input id="a-closes" type="datetime-local" value={v.closesAt} onChange={(e) => set("closesAt", e.target.value)} />
+            </div>
+          </div>
+          <div className="field-row three">
+            <div className="field">
+              <label htmlFor="a-penalty">Late penalty (%)</label>
+              <input id="a-penalty" type="number" min={0} max={100} step="any" value={v.latePenaltyPercent} onChange={(e) => set("latePenaltyPercent", Number(e.target.value))} />
+            </div>
+            <div className="field">
+              <label htmlFor="a-unit">per started</label>
+              <select id="a-unit" value={v.latePenaltyUnit} onChange={(e) => set("latePenaltyUnit", e.target.value as Values["latePenaltyUnit"])}>
+                <option value="hour">hour</option>
+                <option value="day">day (24 hours)</option>
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="a-scoring">Scoring</label>
+              <select id="a-scoring" value={v.scoring} onChange={(e) => set("scoring", e.target.value as Values["scoring"])}>
+                <option value="all-or-nothing">All or nothing (Accepted only)</option>
+                <option value="partial">Partial (share of hidden tests)</option>
+              </select>
+            </div>
+          </div>
+          <div className="field-row three">
+            <div className="field">
+              <label htmlFor="a-feedback">Feedback to students</label>
+              <select id="a-feedback" value={v.feedback} onChange={(e) => set("feedback", e.target.value as Values["feedback"])}>
+                <option value="">Default (tests when graded, first failure for practice)</option>
+                {Object.entries(FEEDBACK_WORDS).map(([k, words]) => (
+                  <option key={k} value={k}>
+                    {words}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="a-after">After the close</label>
+              <select id="a-after" value={v.feedbackAfterClose} onChange={(e) => set("feedbackAfterClose", e.target.value as Values["feedbackAfterClose"])}>
+                <option value="">No change</option>
+                {Object.entries(FEEDBACK_WORDS).map(([k, words]) => (
+                  <option key={k} value={k}>
+                    {words}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="a-ai">AI review</label>
+              <select id="a-ai" value={v.aiPolicy} onChange={(e) => set("aiPolicy", e.target.value as Values["aiPolicy"])}>
+                {Object.entries(AI_WORDS).map(([k, words]) => (
+                  <option key={k} value={k}>
+                    {words}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <fieldset className="field problem-picker">
+            <legend>Problems and points</legend>
+            {candidates.map((p) => (
+              <div key={p.id} className="picker-row">
+                <label>
+                  <input type="checkbox" checked={p.id in v.problems} onChange={() => toggle(p.id)} /> {p.title} <span className="muted">({p.where})</span>
+                </label>
+                {p.id in v.problems && (
+                  <input
+                    type="number"
+                    min={1}
+                    aria-label={`Points for ${p.title}`}
+                    value={v.problems[p.id]}
+                    onChange={(e) => setV((prev) => ({ ...prev, problems: { ...prev.problems, [p.id]: Number(e.target.value) } }))}
+                  />
+                )}
+              </div>
+            ))}
+          </fieldset>
+          <FormMessage notice={notice} />
+          <div className="modal-actions">
+            <button type="submit" className="btn btn-primary" disabled={create.isPending || update.isPending}>
+              {props.assignmentId ? "Save Assignment" : "Create Assignment"}
+            </button>
+          </div>
+        </form>
+      </main>
+    </div>
+  );
+}

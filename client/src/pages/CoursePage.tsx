@@ -1,0 +1,157 @@
+/**
+ * One course: its assignments with their state and the student's score, and
+ * for staff the course's problems (create one, or copy a public problem in),
+ * links to the gradebooks, settings and a new assignment.
+ */
+import { useState } from "react";
+import { Link } from "wouter";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { blankProblemForm, ProblemFormModal, type ProblemFormValues } from "../components/ProblemFormModal.tsx";
+import { QueryState } from "../components/QueryState.tsx";
+import { AssignmentList } from "../courses/AssignmentList.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { useNow } from "../courses/useNow.ts";
+import { payloadFromForm } from "../problems/useProblemEditor.ts";
+import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+
+export default function CoursePage({ courseId }: { courseId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const now = useNow();
+  const course = useQuery(trpc.courses.byId.queryOptions({ id: courseId }));
+  const list = useQuery(trpc.assignments.list.queryOptions({ courseId }));
+  const role = course.data?.role ?? null;
+  const staff = role === "owner" || role === "instructor" || role === "ta" || (course.data !== undefined && role === null);
+  const teacher = role === "owner" || role === "instructor" || (course.data !== undefined && role === null);
+  const problems = useQuery({ ...trpc.courses.problems.queryOptions({ courseId }), enabled: staff });
+  const publicList = useQuery({ ...trpc.problems.list.queryOptions(), enabled: teacher });
+  const create = useMutation(trpc.problems.create.mutationOptions());
+  const copy = useMutation(trpc.problems.copyToCourse.mutationOptions());
+  const [modalOpen, setModalOpen] = useState(false);
+  const [form, setForm] = useState<ProblemFormValues>(blankProblemForm);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [copyId, setCopyId] = useState("");
+  const [notice, setNotice] = useState<FormNotice | null>(null);
+
+  async function saveProblem() {
+    setFormError(null);
+    try {
+      await create.mutateAsync({ ...payloadFromForm(form), courseId });
+      setModalOpen(false);
+      setForm(blankProblemForm());
+      setNotice({ kind: "success", text: "Problem saved successfully!" });
+      await queryClient.invalidateQueries({ queryKey: trpc.courses.problems.queryKey({ courseId }) });
+    } catch (err) {
+      setFormError(serverMessageOf(err) ?? "Failed to save problem.");
+    }
+  }
+
+  async function copyProblem() {
+    if (!copyId) return;
+    try {
+      await copy.mutateAsync({ problemId: copyId, courseId });
+      setNotice({ kind: "success", text: "Problem copied into the course." });
+      setCopyId("");
+      await queryClient.invalidateQueries({ queryKey: trpc.courses.problems.queryKey({ courseId }) });
+    } catch (err) {
+      setNotice({ kind: "error", text: serverMessageOf(err) ?? "Could not copy the problem." });
+    }
+  }
+
+  return (
+    <div className="page">
+      <CourseHeader>
+        {teacher && (
+          <Link href={`/courses/${courseId}/assignments/new`} className="btn btn-primary btn-sm">
+            <span aria-hidden="true">+</span> New Assignment
+          </Link>
+        )}
+        {staff && (
+          <Link href={`/courses/${courseId}/settings`} className="btn btn-ghost btn-sm">
+            Settings
+          </Link>
+        )}
+      </CourseHeader>
+      <main className="page-main container">
+        <QueryState query={course} loading="Loading course..." error="Failed to fetch the course">
+          {(c) => (
+            <div className="page-heading">
+              <h1 className="page-title">{c.title}</h1>
+              <p className="muted">
+                {c.code}
+                {c.term ? ` · ${c.term}` : ""}
+                {c.role ? ` · you are ${c.role === "ta" ? "a TA" : `the ${c.role}`}` : " · site admin"}
+                {c.archived ? " · archived (read-only)" : ""}
+              </p>
+            </div>
+          )}
+        </QueryState>
+        <FormMessage notice={notice} />
+        <section aria-labelledby="assignments-title">
+          <h2 id="assignments-title">Assignments</h2>
+          <QueryState query={list} loading="Loading assignments..." error="Failed to fetch assignments">
+            {(items) => <AssignmentList assignments={items} now={now} staff={staff} />}
+          </QueryState>
+        </section>
+        {staff && (
+          <section aria-labelledby="course-problems-title" className="course-problems">
+            <h2 id="course-problems-title">Course problems</h2>
+            <QueryState
+              query={problems}
+              loading="Loading problems..."
+              error="Failed to fetch problems"
+              isEmpty={(ps) => ps.length === 0}
+              empty={<p className="muted">No course problems yet: create one, or copy a public problem in.</p>}
+            >
+              {(ps) => (
+                <ul className="plain-list">
+                  {ps.map((p) => (
+                    <li key={p._id}>
+                      <Link href={`/solve/${p._id}`}>{p.title}</Link> <span className={`badge badge-${p.difficulty}`}>{p.difficulty.toUpperCase()}</span>{" "}
+                      <span className="muted">{p.hiddenTestCount} hidden tests</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </QueryState>
+            {teacher && (
+              <div className="inline-form">
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => setModalOpen(true)}>
+                  <span aria-hidden="true">+</span> Create Problem
+                </button>
+                <label htmlFor="copy-problem" className="sr-only">
+                  Public problem to copy
+                </label>
+                <select id="copy-problem" value={copyId} onChange={(e) => setCopyId(e.target.value)}>
+                  <option value="">Copy a public problem…</option>
+                  {(publicList.data ?? []).map((p) => (
+                    <option key={p._id} value={p._id}>
+                      {p.title} ({p.difficulty})
+                    </option>
+                  ))}
+                </select>
+                <button type="button" className="btn btn-ghost btn-sm" onClick={copyProblem} disabled={!copyId || copy.isPending}>
+                  Copy into course
+                </button>
+              </div>
+            )}
+          </section>
+        )}
+      </main>
+      <ProblemFormModal
+        open={modalOpen}
+        mode="create"
+        values={form}
+        onChange={setForm}
+        onSubmit={saveProblem}
+        onCancel={() => {
+          setModalOpen(false);
+          setForm(blankProblemForm());
+        }}
+        saving={create.isPending}
+        error={formError}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * My courses: the courses the user belongs to (with their role; archived ones
+ * marked), joining by invite code, and creating a course for those allowed.
+ */
+import { useState, type FormEvent } from "react";
+import { Link, useLocation } from "wouter";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { QueryState } from "../components/QueryState.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { useSessionExpiry } from "../lib/auth.tsx";
+import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+
+export default function CoursesPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const onUnauthorized = useSessionExpiry();
+  const mine = useQuery(trpc.courses.mine.queryOptions());
+  const join = useMutation(trpc.courses.join.mutationOptions());
+  const create = useMutation(trpc.courses.create.mutationOptions());
+  const [code, setCode] = useState("");
+  const [form, setForm] = useState({ title: "", code: "", term: "" });
+  const [notice, setNotice] = useState<FormNotice | null>(null);
+  const [createNotice, setCreateNotice] = useState<FormNotice | null>(null);
+
+  async function onJoin(e: FormEvent) {
+    e.preventDefault();
+    setNotice(null);
+    try {
+      const course = await join.mutateAsync({ code });
+      await queryClient.invalidateQueries({ queryKey: trpc.courses.mine.queryKey() });
+      navigate(`/courses/${course.id}`);
+    } catch (err) {
+      if (!onUnauthorized(err, "/signin")) setNotice({ kind: "error", text: serverMessageOf(err) ?? "Could not join the course." });
+    }
+  }
+
+  async function onCreate(e: FormEvent) {
+    e.preventDefault();
+    setCreateNotice(null);
+    try {
+      const course = await create.mutateAsync(form);
+      await queryClient.invalidateQueries({ queryKey: trpc.courses.mine.queryKey() });
+      navigate(`/courses/${course.id}`);
+    } catch (err) {
+      if (!onUnauthorized(err, "/signin")) setCreateNotice({ kind: "error", text: serverMessageOf(err) ?? "Could not create the course." });
+    }
+  }
+
+  return (
+    <div className="page">
+      <CourseHeader />
+      <main className="page-main container">
+        <div className="page-heading">
+          <h1 className="page-title">My Courses</h1>
+          <p className="muted">Your classes, their assignments and deadlines.</p>
+        </div>
+
+        <section className="card course-join" aria-labelledby="join-title">
+          <h2 id="join-title">Join a course</h2>
+          <form className="inline-form" onSubmit={onJoin}>
+            <div className="field">
+              <label htmlFor="join-code">Invite code</label>
+              <input id="join-code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="e.g. 7KQ2MXPA" required autoComplete="off" />
+            </div>
+            <button type="submit" className="btn btn-primary" disabled={join.isPending}>
+              {join.isPending ? "Joining..." : "Join"}
+            </button>
+          </form>
+          <FormMessage notice={notice} />
+        </section>
+
+        <QueryState query={mine} loading="Loading courses..." error="Failed to fetch courses">
+          {(data) => (
+            <>
+              {data.courses.length === 0 ? (
+                <div className="empty-state">
+                  <h2>No courses yet</h2>
+                  <p className="muted">Join one with the invite code your instructor gave you.</p>
+                </div>
+              ) : (
+                <ul className="course-list">
+                  {data.courses.map((c) => (
+                    <li key={c.id} className="card course-card" data-testid="course-card">
+                      <div className="problem-card-head">
+                        <h2 className="problem-card-title">
+                          <Link href={`/courses/${c.id}`}>{c.title}</Link>
+                        </h2>
+                        {c.role && <span className="badge badge-role">{c.role.toUpperCase()}</span>}
+                      </div>
+                      <p className="muted">
+                        {c.code}
+                        {c.term ? ` · ${c.term}` : ""}
+                        {c.archived ? " · archived" : ""}
+                      </p>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {data.canCreateCourses && (
+                <section className="card" aria-labelledby="create-title">
+                  <h2 id="create-title">Create a course</h2>
+                  <form className="form" onSubmit={onCreate}>
+                    <div className="field-row three">
+                      <div className="field">
+                        <label htmlFor="course-title">Title</label>
+                        <input id="course-title" value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required />
+                      </div>
+                      <div className="field">
+                        <label htmlFor="course-code">Code</label>
+                        <input id="course-code" value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} placeholder="CS101-2026" required />
+                      </div>
+                      <div className="field">
+                        <label htmlFor="course-term">Term</label>
+                        <input id="course-term" value={form.term} onChange={(e) => setForm({ ...form, term: e.target.value })} placeholder="Spring 2026" />
+                      </div>
+                    </div>
+                    <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+                      {create.isPending ? "Creating..." : "Create Course"}
+                    </button>
+                    <FormMessage notice={createNotice} />
+                  </form>
+                </section>
+              )}
+            </>
+          )}
+        </QueryState>
+      </main>
+    </div>
+  );
+}

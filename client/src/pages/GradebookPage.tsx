@@ -1,0 +1,204 @@
+/**
+ * The gradebook of one assignment (staff): students × problems with each
+ * student's best score, verdict, attempts and late mark, totals per student
+ * and per problem, kept live while students submit (a subscription sends
+ * only the changed cells). Clicking a cell shows that student's submissions
+ * and code. Teachers export the grades as CSV and the best submissions as a zip.
+ */
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
+import { Link } from "wouter";
+import { useQuery } from "@tanstack/react-query";
+import { QueryState } from "../components/QueryState.tsx";
+import { TestTable } from "../components/TestTable.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
+import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
+
+const CodeBlock = lazy(() => import("../components/CodeBlock.tsx").then((m) => ({ default: m.CodeBlock })));
+
+type Gradebook = RouterOutputs["assignments"]["gradebook"];
+type Cell = Gradebook["cells"][number];
+const key = (userId: string, problemId: string) => `${userId}\u0000${problemId}`;
+
+export default function GradebookPage({ assignmentId }: { assignmentId: string }) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const query = useQuery({ ...trpc.assignments.gradebook.queryOptions({ id: assignmentId }), refetchOnWindowFocus: false });
+  const assignment = useQuery(trpc.assignments.byId.queryOptions({ id: assignmentId }));
+  const course = useQuery({ ...trpc.courses.byId.queryOptions({ id: assignment.data?.courseId ?? "" }), enabled: Boolean(assignment.data) });
+  const teacher = course.data ? course.data.role === "owner" || course.data.role === "instructor" || course.data.role === null : false;
+  const [cells, setCells] = useState<Map<string, Cell>>(new Map());
+  const [live, setLive] = useState<"connecting" | "live" | "offline">("connecting");
+  const [selected, setSelected] = useState<{ userId: string; problemId: string } | null>(null);
+
+  // The matrix starts from the read, then follows the stream from the read's version.
+  useEffect(() => {
+    if (!query.data) return;
+    setCells(new Map(query.data.cells.map((c) => [key(c.userId, c.problemId), c])));
+    const sub = client.assignments.gradebookUpdates.subscribe(
+      { id: assignmentId, version: query.data.version },
+      {
+        onStarted: () => setLive("live"),
+        onData: (batch) => {
+          setCells((prev) => {
+            const next = new Map(prev);
+            for (const c of batch.cells) next.set(key(c.userId, c.problemId), c);
+            return next;
+          });
+        },
+        onError: () => setLive("offline"),
+      },
+    );
+    return () => sub.unsubscribe();
+  }, [client, assignmentId, query.data]);
+
+  const totals = useMemo(() => {
+    const byStudent = new Map<string, number>();
+    const byProblem = new Map<string, { sum: number; solved: number }>();
+    for (const c of cells.values()) {
+      byStudent.set(c.userId, (byStudent.get(c.userId) ?? 0) + c.score);
+      const p = byProblem.get(c.problemId) ?? { sum: 0, solved: 0 };
+      p.sum += c.score;
+      if (c.verdict === "AC") p.solved++;
+      byProblem.set(c.problemId, p);
+    }
+    return { byStudent, byProblem };
+  }, [cells]);
+
+  return (
+    <div className="page">
+      <CourseHeader wide />
+      <main className="page-main container-wide">
+        <QueryState query={query} loading="Loading gradebook..." error="Failed to fetch the gradebook">
+          {(g) => (
+            <>
+              <div className="page-heading gradebook-heading">
+                <div>
+                  <h1 className="page-title">Gradebook: {g.assignment.title}</h1>
+                  <p className="muted">
+                    {g.students.length} students · {g.problems.length} problems ·{" "}
+                    <span className={`live-dot live-${live}`} role="status" aria-live="polite">
+                      {live === "live" ? "Live" : live === "connecting" ? "Connecting..." : "Not live: reload to refresh"}
+                    </span>{" "}
+                    · <Link href={`/assignments/${assignmentId}`}>Assignment</Link>
+                  </p>
+                </div>
+                {teacher && (
+                  <div className="card-actions">
+                    <a className="btn btn-primary btn-sm" href={`/api/assignments/${assignmentId}/grades?format=csv`} download>
+                      Export CSV
+                    </a>
+                    <a className="btn btn-ghost btn-sm" href={`/api/assignments/${assignmentId}/best-submissions.zip`} download>
+                      Best submissions (zip)
+                    </a>
+                  </div>
+                )}
+              </div>
+              <div className="gradebook-wrap">
+                <table className="data-table gradebook" aria-label="Gradebook">
+                  <thead>
+                    <tr>
+                      <th scope="col">Student</th>
+                      {g.problems.map((p) => (
+                        <th key={p.problemId} scope="col">
+                          {p.title} <span className="muted">({p.points})</span>
+                        </th>
+                      ))}
+                      <th scope="col">Total</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {g.students.map((s) => (
+                      <tr key={s.userId} data-testid="gradebook-row">
+                        <th scope="row">
+                          {s.firstName} {s.lastName}
+                          <span className="muted block">{s.email}</span>
+                        </th>
+                        {g.problems.map((p) => {
+                          const c = cells.get(key(s.userId, p.problemId));
+                          return (
+                            <td key={p.problemId} className={c ? (c.verdict === "AC" ? "cell-ac" : "cell-fail") : "cell-none"}>
+                              {c ? (
+                                <button type="button" className="cell-button" onClick={() => setSelected({ userId: s.userId, problemId: p.problemId })} aria-label={`${s.firstName} ${s.lastName}, ${p.title}: ${c.score} points`}>
+                                  <strong>{c.score}</strong>
+                                  <span className="cell-meta">
+                                    {c.verdict ?? "…"} · {c.attempts}
+                                    {c.late && <span className="late-mark"> · late</span>}
+                                  </span>
+                                </button>
+                              ) : (
+                                <span className="muted">—</span>
+                              )}
+                            </td>
+                          );
+                        })}
+                        <td className="total" data-testid="total">
+                          {Math.round((totals.byStudent.get(s.userId) ?? 0) * 100) / 100}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                  <tfoot>
+                    <tr>
+                      <th scope="row">Average · solved</th>
+                      {g.problems.map((p) => {
+                        const t = totals.byProblem.get(p.problemId);
+                        return (
+                          <td key={p.problemId}>
+                            {g.students.length ? Math.round(((t?.sum ?? 0) / g.students.length) * 10) / 10 : 0} · {t?.solved ?? 0}
+                          </td>
+                        );
+                      })}
+                      <td />
+                    </tr>
+                  </tfoot>
+                </table>
+              </div>
+              {selected && (
+                <StudentSubmissions
+                  assignmentId={assignmentId}
+                  userId={selected.userId}
+                  problemId={selected.problemId}
+                  title={`${g.students.find((s) => s.userId === selected.userId)?.email ?? ""} · ${g.problems.find((p) => p.problemId === selected.problemId)?.title ?? ""}`}
+                  onClose={() => setSelected(null)}
+                />
+              )}
+            </>
+          )}
+        </QueryState>
+      </main>
+    </div>
+  );
+}
+
+function StudentSubmissions(props: { assignmentId: string; userId: string; problemId: string; title: string; onClose: () => void }) {
+  const trpc = useTRPC();
+  const list = useQuery(trpc.assignments.studentSubmissions.queryOptions({ assignmentId: props.assignmentId, userId: props.userId, problemId: props.problemId }));
+  return (
+    <section className="card student-submissions" aria-labelledby="student-subs-title">
+      <div className="ai-panel-head">
+        <h2 id="student-subs-title">{props.title}</h2>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+      <QueryState query={list} loading="Loading submissions..." error="Failed to fetch submissions" isEmpty={(l) => l.length === 0} empty={<p className="muted">No submissions.</p>}>
+        {(subs) => (
+          <ol className="submission-list">
+            {subs.map((s) => (
+              <li key={s._id} className="submission-card">
+                <p>
+                  <strong>{s.verdict ? verdictName(s.verdict) : "Judging..."}</strong> · {new Date(s.createdAt).toLocaleString()} · {formatMs(s.timeMs)} · {formatKib(s.memoryKib)}
+                </p>
+                <Suspense fallback={<pre className="pre-box">{s.code}</pre>}>
+                  <CodeBlock code={s.code} language={s.language} />
+                </Suspense>
+                {s.tests.length > 0 && <TestTable tests={s.tests} caption="Per-test results" />}
+              </li>
+            ))}
+          </ol>
+        )}
+      </QueryState>
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+/** /join/:code: the invite link. Joins the course and opens it; says why when it cannot. */
+import { useEffect, useRef, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { useMutation } from "@tanstack/react-query";
+import { Spinner } from "../components/Loading.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+
+export default function JoinPage({ code }: { code: string }) {
+  const trpc = useTRPC();
+  const [, navigate] = useLocation();
+  const join = useMutation(trpc.courses.join.mutationOptions());
+  const [error, setError] = useState<string | null>(null);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    join.mutateAsync({ code }).then(
+      (course) => navigate(`/courses/${course.id}`, { replace: true }),
+      (err) => setError(serverMessageOf(err) ?? "Could not join the course."),
+    );
+  }, [code, join, navigate]);
+  return (
+    <div className="page">
+      <CourseHeader />
+      <main className="page-main container">
+        {error ? (
+          <div className="empty-state">
+            <h2>Could not join</h2>
+            <p className="alert alert-error" role="alert">
+              {error}
+            </p>
+            <Link href="/courses" className="btn btn-primary">
+              My Courses
+            </Link>
+          </div>
+        ) : (
+          <div className="center-state" role="status">
+            <Spinner /> Joining the course...
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}
