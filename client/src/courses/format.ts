@@ -41,7 +41,7 @@ export function stateLabel(state: AssignmentState, dueIso: string | null, closeI
 
 /** datetime-local input value (local time) from an ISO instant, and back. */
 export function toLocalInput(iso: string | null): string {
-  return iso ? dayjs(iso).format("YYYY-MM-DDTHH:mm") : "";
+  return iso ? dayjs(iso).format("YYYY-MM-DDTHH:mm:ss") : "";
 }
 export function fromLocalInput(value: string): string | null {
   return value ? dayjs(value).format() : null;

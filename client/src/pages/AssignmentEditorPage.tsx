@@ -134,15 +134,15 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
           <div className="field-row three">
             <div className="field">
               <label htmlFor="a-opens">Opens</label>
-              <input id="a-opens" type="datetime-local" value={v.opensAt} onChange={(e) => set("opensAt", e.target.value)} required />
+              <input id="a-opens" type="datetime-local" step={1} value={v.opensAt} onChange={(e) => set("opensAt", e.target.value)} required />
             </div>
             <div className="field">
               <label htmlFor="a-due">Due (empty: practice)</label>
-              <input id="a-due" type="datetime-local" value={v.dueAt} onChange={(e) => set("dueAt", e.target.value)} />
+              <input id="a-due" type="datetime-local" step={1} value={v.dueAt} onChange={(e) => set("dueAt", e.target.value)} />
             </div>
             <div className="field">
               <label htmlFor="a-closes">Late submissions until (optional)</label>
-              <input id="a-closes" type="datetime-local" value={v.closesAt} onChange={(e) => set("closesAt", e.target.value)} />
+              <input id="a-closes" type="datetime-local" step={1} value={v.closesAt} onChange={(e) => set("closesAt", e.target.value)} />
             </div>
           </div>
           <div className="field-row three">

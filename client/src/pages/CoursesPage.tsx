@@ -104,11 +104,11 @@ export default function CoursesPage() {
                   <form className="form" onSubmit={onCreate}>
                     <div className="field-row three">
                       <div className="field">
-                        <label htmlFor="course-title">Title</label>
+                        <label htmlFor="course-title">Course title</label>
                         <input id="course-title" value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required />
                       </div>
                       <div className="field">
-                        <label htmlFor="course-code">Code</label>
+                        <label htmlFor="course-code">Course code</label>
                         <input id="course-code" value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} placeholder="CS101-2026" required />
                       </div>
                       <div className="field">

@@ -35,11 +35,14 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
   useEffect(() => {
     if (!query.data) return;
     setCells(new Map(query.data.cells.map((c) => [key(c.userId, c.problemId), c])));
+    const known = new Set(query.data.students.map((s) => s.userId));
     const sub = client.assignments.gradebookUpdates.subscribe(
       { id: assignmentId, version: query.data.version },
       {
         onStarted: () => setLive("live"),
         onData: (batch) => {
+          // A student who joined after the read has no row yet: read the whole gradebook again (rare).
+          if (batch.cells.some((c) => !known.has(c.userId))) void query.refetch();
           setCells((prev) => {
             const next = new Map(prev);
             for (const c of batch.cells) next.set(key(c.userId, c.problemId), c);
@@ -50,7 +53,7 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
       },
     );
     return () => sub.unsubscribe();
-  }, [client, assignmentId, query.data]);
+  }, [client, assignmentId, query.data, query.refetch]);
 
   const totals = useMemo(() => {
     const byStudent = new Map<string, number>();
