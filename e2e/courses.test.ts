@@ -68,7 +68,7 @@ describe("a course, from creation to grades", () => {
     });
     expect(admin.stdout.toString()).toContain(`admin: ${TEACHER.email} is now a plain user and may create courses`);
     const p = teacher.page;
-    await p.getByRole("link", { name: "Courses" }).click();
+    await p.getByRole("link", { name: "My Courses" }).click();
     await p.waitForURL("**/courses");
     await p.getByLabel("Course title").fill("Data Structures");
     await p.getByLabel("Course code").fill("CS201-2026");
@@ -160,7 +160,7 @@ describe("a course, from creation to grades", () => {
     const rostered = await openPage(browser, server.url);
     watched.push(rostered);
     await signUpAndIn(rostered.page, ROSTERED);
-    await rostered.page.getByRole("link", { name: "Courses" }).click();
+    await rostered.page.getByRole("link", { name: "My Courses" }).click();
     await rostered.page.getByTestId("course-card").filter({ hasText: "Data Structures" }).waitFor();
     expect(await rostered.page.getByTestId("course-card").first().textContent()).toContain("STUDENT");
   }, SLOW);

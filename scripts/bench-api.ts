@@ -18,11 +18,12 @@
  * Usage: bun scripts/bench-api.ts [--requests 4000] [--seconds 20] [--port 3190] [--no-write]
  * Targets: list throughput >= 40% of the constant route's; list p99 < 25 ms.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Hono } from "hono";
+import { writeSection } from "./lib/bench-doc.ts";
 
 const CONCURRENCY = 50;
 /** Measured rounds; the routes alternate within each round. */
@@ -326,17 +327,4 @@ async function main(): Promise<void> {
     await child.exited;
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Replaces the section starting with `heading` (up to the next `## `) or appends it; other sections stay. */
-function writeSection(file: string, heading: string, section: string): void {
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n\nEach benchmark owns its section; re-running it replaces only that section.\n\n";
-  const start = current.indexOf(heading);
-  let next: string;
-  if (start < 0) next = current.trimEnd() + "\n\n" + section;
-  else {
-    const after = current.indexOf("\n## ", start + heading.length);
-    next = current.slice(0, start) + section + (after < 0 ? "" : "\n" + current.slice(after + 1));
-  }
-  writeFileSync(file, next);
 }

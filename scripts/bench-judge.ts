@@ -22,7 +22,7 @@
  * Usage: bun scripts/bench-judge.ts [--no-write] [--runs 10]
  * Targets: Run latency ≤ 1.3 × baseline per language; throughput ≥ 60/min.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -41,6 +41,7 @@ import { createLogger } from "../src/log.ts";
 import { problems, submissions, testCases, users } from "../db/schema.ts";
 import { inArray } from "drizzle-orm";
 import { sandboxOptions } from "../src/sandbox.ts";
+import { writeSection } from "./lib/bench-doc.ts";
 
 const root = resolve(import.meta.dir, "..");
 const { values: args } = parseArgs({
@@ -318,18 +319,5 @@ async function bareCompileAndRun(lang: LanguageId, code: string, opts: { compile
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-}
-
-/** Replaces the section starting with `heading` (up to the next `## `) or appends it; other sections stay. */
-function writeSection(file: string, heading: string, section: string): void {
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n\nEach benchmark owns its section; re-running it replaces only that section.\n\n";
-  const start = current.indexOf(`${heading}\n`);
-  let next: string;
-  if (start < 0) next = current.trimEnd() + "\n\n" + section;
-  else {
-    const after = current.indexOf("\n## ", start + heading.length);
-    next = current.slice(0, start) + section + (after < 0 ? "" : current.slice(after + 1));
-  }
-  writeFileSync(file, next.trimEnd() + "\n");
 }
 

@@ -40,9 +40,6 @@ export function ProblemsPage() {
         <button type="button" className="btn btn-primary btn-sm" onClick={editor.openCreate}>
           <span aria-hidden="true">+</span> Create Problem
         </button>
-        <Link href="/courses" className="btn btn-ghost btn-sm">
-          Courses
-        </Link>
         <button type="button" className="btn btn-ghost btn-sm" onClick={onLogout}>
           Logout
         </button>
@@ -90,6 +87,10 @@ export function ProblemsPage() {
             )}
           </QueryState>
         </section>
+        {/* After the list, so the header and the list keep their keyboard order and phone layout. */}
+        <p className="courses-note muted">
+          Taking a class? Your assignments are in <Link href="/courses">My Courses</Link>.
+        </p>
       </main>
       <ProblemFormModal
         open={editor.modal.open}

@@ -1,0 +1,22 @@
+/** Writing a benchmark's section of docs/benchmarks.md: each benchmark owns one section, re-running it replaces only that one. */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+
+/** Replaces the section starting with `heading` (up to the next `## `) or appends it; other sections stay. */
+export function writeSection(file: string, heading: string, section: string): void {
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n\nEach benchmark owns its section; re-running it replaces only that section.\n\n";
+  const start = current.indexOf(heading);
+  let next: string;
+  if (start < 0) next = current.trimEnd() + "\n\n" + section;
+  else {
+    const after = current.indexOf("\n## ", start + heading.length);
+    next = current.slice(0, start) + section + (after < 0 ? "" : "\n" + current.slice(after + 1));
+  }
+  writeFileSync(file, next);
+}
+
+/** The p-th percentile (0..100) of `values`, nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
