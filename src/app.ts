@@ -8,6 +8,7 @@
  * - AI review: `src/rest/ai.ts` (POST /api/ai/ai-review) → `app.route("/api/ai", aiRoutes)`
  */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { compress } from "hono/compress";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -56,6 +57,11 @@ function writesProblem(method: string, url: string): boolean {
   }
   if (/^\/api\/problems(\/[^/]+)?\/?$/.test(path)) return true;
   return path.startsWith("/trpc/") && /(^|,)problems\.(create|update)(,|$)/.test(path.slice("/trpc/".length));
+}
+
+/** A tRPC GET of the gradebook (`assignments.gradebook`, alone or in a batch), not its update stream. */
+export function isGradebookRead(path: string): boolean {
+  return path.startsWith("/trpc/") && /(^|,)assignments\.gradebook(,|$)/.test(path.slice("/trpc/".length));
 }
 
 /**
@@ -147,6 +153,12 @@ export function createApp(services: Services): Hono<AppEnv> {
   const limit: MiddlewareHandler = (c, next) => (writesProblem(c.req.method, c.req.url) ? largeLimit : smallLimit)(c, next);
   app.use("/api/*", guard, limit);
   app.use("/trpc/*", trpcGuard, limit);
+  // The gradebook is the one large JSON answer read over and over near a deadline
+  // (hundreds of KiB for 300 students): gzipped when the client accepts it. Never the
+  // event streams, which compression would hold back.
+  const gzip = compress({ encoding: "gzip" });
+  app.use("/api/assignments/:id/grades", gzip);
+  app.use("/trpc/*", (c, next) => (isGradebookRead(c.req.path) ? gzip(c, next) : next()));
 
   app.route("/api/health", healthRoutes);
   app.route("/api/auth", authRoutes);

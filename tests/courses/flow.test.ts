@@ -270,6 +270,20 @@ describe("exports and rejudge", () => {
     expect((await request(a.app, "GET", `/api/assignments/${assignmentId}/grades?format=csv`, { token: w.ta.token })).status).toBe(403);
   });
 
+  test("the gradebook travels gzipped when the client accepts it (REST and tRPC), its update stream never", async () => {
+    const rest = await a.app.request(`/api/assignments/${assignmentId}/grades`, { headers: { authorization: `Bearer ${w.ta.token}`, "accept-encoding": "gzip" } });
+    expect(rest.headers.get("content-encoding")).toBe("gzip");
+    const body = JSON.parse(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await rest.arrayBuffer()))));
+    expect(body.cells.length).toBeGreaterThan(0);
+    const input = encodeURIComponent(JSON.stringify({ 0: { id: assignmentId } }));
+    const trpc = await a.app.request(`/trpc/assignments.gradebook?batch=1&input=${input}`, { headers: { authorization: `Bearer ${w.ta.token}`, "accept-encoding": "gzip" } });
+    expect(trpc.headers.get("content-encoding")).toBe("gzip");
+    const { isGradebookRead } = await import("../../src/app.ts");
+    expect(isGradebookRead("/trpc/assignments.gradebook")).toBe(true);
+    expect(isGradebookRead("/trpc/problems.list,assignments.gradebook")).toBe(true);
+    expect(isGradebookRead("/trpc/assignments.gradebookUpdates")).toBe(false);
+  });
+
   test("best submissions as a zip of source files, one per student and problem", async () => {
     const res = await a.app.request(`/api/assignments/${assignmentId}/best-submissions.zip`, { headers: { authorization: `Bearer ${w.owner.token}` } });
     expect(res.status).toBe(200);
