@@ -71,6 +71,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                 {a.problems.length === 0 ? (
                   <p className="muted">The problems appear when the assignment opens ({localTime(a.opensAt)}).</p>
                 ) : (
+                  <div className="table-scroll">
                   <table className="data-table">
                     <thead>
                       <tr>
@@ -100,6 +101,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                       })}
                     </tbody>
                   </table>
+                  </div>
                 )}
                 {a.myScore && (
                   <p className="score-line">

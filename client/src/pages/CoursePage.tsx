@@ -61,18 +61,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
 
   return (
     <div className="page">
-      <CourseHeader>
-        {teacher && (
-          <Link href={`/courses/${courseId}/assignments/new`} className="btn btn-primary btn-sm">
-            <span aria-hidden="true">+</span> New Assignment
-          </Link>
-        )}
-        {staff && (
-          <Link href={`/courses/${courseId}/settings`} className="btn btn-ghost btn-sm">
-            Settings
-          </Link>
-        )}
-      </CourseHeader>
+      <CourseHeader />
       <main className="page-main container">
         <QueryState query={course} loading="Loading course..." error="Failed to fetch the course">
           {(c) => (
@@ -87,6 +76,18 @@ export default function CoursePage({ courseId }: { courseId: string }) {
             </div>
           )}
         </QueryState>
+        {staff && (
+          <div className="card-actions page-actions">
+            {teacher && (
+              <Link href={`/courses/${courseId}/assignments/new`} className="btn btn-primary btn-sm">
+                <span aria-hidden="true">+</span> New Assignment
+              </Link>
+            )}
+            <Link href={`/courses/${courseId}/settings`} className="btn btn-ghost btn-sm">
+              Settings
+            </Link>
+          </div>
+        )}
         <FormMessage notice={notice} />
         <section aria-labelledby="assignments-title">
           <h2 id="assignments-title">Assignments</h2>

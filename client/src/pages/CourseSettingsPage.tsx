@@ -84,7 +84,7 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
             <h2 id="invite-title">Invite code</h2>
             {course.data.inviteCode ? (
               <p>
-                Code <strong className="mono" data-testid="invite-code">{course.data.inviteCode}</strong> · link <span className="mono">{link}</span>
+                Code <strong className="mono" data-testid="invite-code">{course.data.inviteCode}</strong> · link <span className="mono break">{link}</span>
               </p>
             ) : (
               <p className="muted">Joining by code is disabled.</p>
@@ -111,6 +111,7 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
           <QueryState query={members} loading="Loading roster..." error="Failed to fetch the roster">
             {(r) => (
               <>
+                <div className="table-scroll">
                 <table className="data-table">
                   <thead>
                     <tr>
@@ -147,6 +148,7 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
                     ))}
                   </tbody>
                 </table>
+                </div>
               </>
             )}
           </QueryState>
