@@ -156,6 +156,23 @@ describe("a course, from creation to grades", () => {
     expect(line).toContain("Alan Kay,50,late,50");
   }, SLOW);
 
+  test("every course screen fits a 360 px phone, in light and dark", async () => {
+    const p = teacher.page;
+    await p.setViewportSize({ width: 360, height: 740 });
+    for (const dark of [false, true]) {
+      await p.evaluate((d) => localStorage.setItem("darkMode", JSON.stringify(d)), dark);
+      for (const path of ["/courses", courseUrl, `${courseUrl}/settings`, assignmentUrl, `${assignmentUrl}/gradebook`, `${assignmentUrl}/edit`]) {
+        await p.goto(path);
+        await p.locator("main h1").first().waitFor();
+        await p.waitForLoadState("networkidle");
+        expect({ path, dark, width: await p.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, dark, width: 360 });
+        expect(await p.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(dark);
+      }
+    }
+    await p.evaluate(() => localStorage.setItem("darkMode", "false"));
+    await p.setViewportSize({ width: 1366, height: 900 });
+  }, SLOW);
+
   test("the rostered student finds the course when they sign up", async () => {
     const rostered = await openPage(browser, server.url);
     watched.push(rostered);
