@@ -10,7 +10,7 @@ import { users } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { idField } from "../lib/fields.ts";
 import { normalizeEmail } from "../lib/email.ts";
-import type { Caller } from "./user.ts";
+import type { Caller, SessionUser } from "./user.ts";
 
 export const setAccountInput = z.object({
   userId: idField(),
@@ -18,13 +18,9 @@ export const setAccountInput = z.object({
   canCreateCourses: z.boolean({ error: "Must be true or false" }).optional(),
 });
 
-export interface AccountShape {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  siteRole: "admin" | "user";
-  canCreateCourses: boolean;
+/** An account as site administration sees it: the session's view of it, and when it was made. */
+export interface AccountShape extends SessionUser {
+  /** ISO 8601. */
   createdAt: string;
 }
 

@@ -170,22 +170,14 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
               <label htmlFor="a-feedback">Feedback to students</label>
               <select id="a-feedback" value={v.feedback} onChange={(e) => set("feedback", e.target.value as Values["feedback"])}>
                 <option value="">Default (tests when graded, first failure for practice)</option>
-                {Object.entries(FEEDBACK_WORDS).map(([k, words]) => (
-                  <option key={k} value={k}>
-                    {words}
-                  </option>
-                ))}
+                <FeedbackOptions />
               </select>
             </div>
             <div className="field">
               <label htmlFor="a-after">After the close</label>
               <select id="a-after" value={v.feedbackAfterClose} onChange={(e) => set("feedbackAfterClose", e.target.value as Values["feedbackAfterClose"])}>
                 <option value="">No change</option>
-                {Object.entries(FEEDBACK_WORDS).map(([k, words]) => (
-                  <option key={k} value={k}>
-                    {words}
-                  </option>
-                ))}
+                <FeedbackOptions />
               </select>
             </div>
             <div className="field">
@@ -227,5 +219,18 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
         </form>
       </main>
     </div>
+  );
+}
+
+/** The feedback levels as options, in order. */
+function FeedbackOptions() {
+  return (
+    <>
+      {Object.entries(FEEDBACK_WORDS).map(([k, words]) => (
+        <option key={k} value={k}>
+          {words}
+        </option>
+      ))}
+    </>
   );
 }
