@@ -82,6 +82,14 @@ const schema = z.object({
   AI_RATE_PER_MINUTE: positiveInt.default(6),
   AI_DAILY_QUOTA: positiveInt.default(100),
 
+  /** Scheduled backups: a folder for them (unset: none), every N hours, keeping the newest BACKUP_KEEP. */
+  BACKUP_DIR: z.string().optional(),
+  BACKUP_EVERY_HOURS: z.coerce.number({ error: "expected a number of hours" }).positive({ error: "must be more than 0" }).default(24),
+  BACKUP_KEEP: positiveInt.default(7),
+
+  /** GET /metrics: a bearer token that opens it to other hosts (loopback may always scrape). */
+  METRICS_TOKEN: z.string().min(16, { error: "at least 16 characters" }).optional(),
+
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

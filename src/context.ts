@@ -11,6 +11,7 @@ import type { Logger } from "./log.ts";
 import type { JudgeService } from "./judge/service.ts";
 import type { AiService } from "./ai/service.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
+import { createOpsState, type OpsState } from "./ops/state.ts";
 import { readSessionToken, validateSessionToken } from "./auth/session.ts";
 import type { SessionUser } from "./accounts/user.ts";
 
@@ -45,6 +46,8 @@ export interface Services {
   limiters: Limiters;
   /** The clock deadlines are decided by, ms since the epoch (tests set it; default `Date.now`). */
   now: () => number;
+  /** What the operator's views read: start time, last backup, recent internal errors. */
+  ops: OpsState;
   /**
    * Run, submit and the judge queue (src/judge/service.ts), created at start by
    * `JudgeService.create`. Absent only in tests that do not judge; the judge
@@ -74,8 +77,10 @@ export function createLimiters(now?: () => number): Limiters {
  * Assembles Services from the parts opened at start; fills in fresh limiters
  * and the system clock unless given.
  */
-export function buildServices(parts: Omit<Services, "limiters" | "now"> & { limiters?: Limiters; now?: () => number }): Services {
-  return { ...parts, limiters: parts.limiters ?? createLimiters(), now: parts.now ?? Date.now };
+export function buildServices(
+  parts: Omit<Services, "limiters" | "now" | "ops"> & { limiters?: Limiters; now?: () => number; ops?: OpsState },
+): Services {
+  return { ...parts, limiters: parts.limiters ?? createLimiters(), now: parts.now ?? Date.now, ops: parts.ops ?? createOpsState() };
 }
 
 export type { SessionUser } from "./accounts/user.ts";

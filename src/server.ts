@@ -4,6 +4,8 @@
  * choose the sandbox, set up AI review and the judge, build the app, serve.
  * A bad config stops the process with one message naming the variable.
  */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { openDatabase, migrateDatabase } from "../db/index.ts";
 import { seedDatabase } from "../db/seed/index.ts";
 import { createSandbox } from "../isolate/index.ts";
@@ -11,7 +13,11 @@ import { createApp } from "./app.ts";
 import { resolveSessionKey } from "./auth/session.ts";
 import { ConfigError, exitOnConfigError, loadConfig, type Config } from "./config.ts";
 import { buildServices, type Services } from "./context.ts";
-import { createLogger } from "./log.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { scheduledBackup } from "./ops/backup.ts";
+import { SERVER_LOCK, takeLock } from "./ops/lock.ts";
+import { createOpsState, recordingErrors, type OpsState } from "./ops/state.ts";
+import { VERSION } from "./rest/health.ts";
 import { JudgeService } from "./judge/service.ts";
 import { createAiService } from "./ai/service.ts";
 import { sandboxOptions } from "./sandbox.ts";
@@ -33,12 +39,17 @@ export interface RunningServer {
  * @throws when the database cannot be opened or migrated.
  */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const log = createLogger(config.LOG_LEVEL);
+  const ops = createOpsState();
+  const log = recordingErrors(createLogger(config.LOG_LEVEL), ops);
   // Before anything else: a second server started by mistake on a busy port must
   // stop here, before its sandbox set-up touches the running server's boxes.
   assertPortFree(config);
   const undo: (() => unknown)[] = [];
   try {
+    // The data is this server's while it runs: `bun run restore` refuses meanwhile.
+    mkdirSync(config.DATA_DIR, { recursive: true });
+    const unlock = takeLock(join(config.DATA_DIR, SERVER_LOCK), "server");
+    undo.push(unlock);
     const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
     undo.push(() => client.close());
     await migrateDatabase(db);
@@ -53,7 +64,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const judge = await JudgeService.create({ config, db, log, sandbox });
     undo.push(() => judge.stop());
     if (config.JUDGE_IN_PROCESS) await judge.start();
-    const services = buildServices({ config, db, log, sessionKey, sandbox, judge, ai });
+    const services = buildServices({ config, db, log, sessionKey, sandbox, judge, ai, ops });
+    const stopBackups = scheduleBackups(config, ops, log);
+    undo.push(stopBackups);
     const app = createApp(services);
     let server: ReturnType<typeof Bun.serve>;
     try {
@@ -74,10 +87,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
       services,
       server,
       async stop() {
+        stopBackups();
         await server.stop();
         await judge.stop();
         await sandbox.backend?.close();
         client.close();
+        unlock();
       },
     };
   } catch (err) {
@@ -90,6 +105,29 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }
     throw err;
   }
+}
+
+/**
+ * Scheduled backups when BACKUP_DIR is set: every BACKUP_EVERY_HOURS, keeping
+ * BACKUP_KEEP; each outcome is logged and kept for the status page.
+ * @returns a function that stops the schedule.
+ */
+function scheduleBackups(config: Config, ops: OpsState, log: Logger): () => void {
+  const dir = config.BACKUP_DIR;
+  if (!dir) return () => {};
+  const take = async () => {
+    try {
+      const path = await scheduledBackup(config, dir, config.BACKUP_KEEP, VERSION);
+      ops.lastBackup = { at: new Date().toISOString(), path, ok: true };
+      log.info(`backup: ${path}`);
+    } catch (err) {
+      ops.lastBackup = { at: new Date().toISOString(), path: dir, ok: false, error: String(err) };
+      log.error(`backup failed: ${String(err)}`);
+    }
+  };
+  const timer = setInterval(() => void take(), config.BACKUP_EVERY_HOURS * 3_600_000);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 /** A port already in use, as the configuration error it is (one clean line naming PORT). */
