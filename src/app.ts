@@ -9,6 +9,10 @@
  */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { compress } from "hono/compress";
+import { routePath } from "hono/route";
+import { bindLiveSources, recordHttp } from "./ops/metrics.ts";
+import { liveSources } from "./ops/live.ts";
+import { metricsRoutes } from "./rest/metrics.ts";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -57,6 +61,15 @@ function writesProblem(method: string, url: string): boolean {
   }
   if (/^\/api\/problems(\/[^/]+)?\/?$/.test(path)) return true;
   return path.startsWith("/trpc/") && /(^|,)problems\.(create|update)(,|$)/.test(path.slice("/trpc/".length));
+}
+
+/**
+ * The route pattern that answered a request (`/api/problems/:id`, `/trpc/*`),
+ * read after the handlers ran: metrics are labelled by patterns, never by raw
+ * paths, so their number stays bounded.
+ */
+function routeLabel(c: Parameters<typeof routePath>[0]): string {
+  return routePath(c);
 }
 
 /** A tRPC GET of the gradebook (`assignments.gradebook`, alone or in a batch), not its update stream. */
@@ -120,8 +133,12 @@ export function createApp(services: Services): Hono<AppEnv> {
 
   app.use("*", async (c, next) => {
     c.set("services", services);
+    const started = performance.now();
     await next();
+    // Route patterns, never raw paths, label the metrics (bounded cardinality).
+    recordHttp(c.req.method, routeLabel(c), c.res.status, (performance.now() - started) / 1000);
   });
+  bindLiveSources(liveSources(services));
 
   if (config.CORS_ORIGINS.length) {
     const corsMw = cors({
@@ -160,6 +177,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.use("/api/assignments/:id/grades", gzip);
   app.use("/trpc/*", (c, next) => (isGradebookRead(c.req.path) ? gzip(c, next) : next()));
 
+  app.route("/metrics", metricsRoutes);
   app.route("/api/health", healthRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/problems", problemsRoutes);

@@ -21,6 +21,7 @@ import { requireVisibleProblem } from "../courses/course-problems.ts";
 import { feedbackLevels } from "../courses/feedback.ts";
 import { AI_POLICY_TEXT, type AiPolicy } from "../courses/policy.ts";
 import { stripCode } from "./strip-code.ts";
+import { recordAiReview } from "../ops/metrics.ts";
 import { createGeminiProvider } from "./gemini.ts";
 import { createOfflineProvider } from "./offline/offline.ts";
 import { createOpenAiCompatibleProvider } from "./openai.ts";
@@ -304,6 +305,7 @@ export function createAiService(deps: AiServiceDeps): AiService {
       const hit = await cached(key);
       if (hit !== null) {
         log.debug(`ai: cache hit (${provider.name}/${model})`, { userId });
+        recordAiReview(provider.name, "cached");
         yield { type: "start", provider: provider.name, model, cached: true };
         yield { type: "delta", text: hit };
         yield { type: "done" };
@@ -329,8 +331,11 @@ export function createAiService(deps: AiServiceDeps): AiService {
     } catch (err) {
       // The user is not charged for the provider's failure.
       await db.delete(aiRequests).where(eq(aiRequests.id, ticket));
-      throw toAppError(err, userId);
+      const failure = toAppError(err, userId);
+      recordAiReview(provider.name, failure.kind === "AI_PROVIDER_TIMEOUT" ? "timeout" : "failed", (now() - started) / 1000);
+      throw failure;
     }
+    recordAiReview(provider.name, "ok", (now() - started) / 1000);
     await store(key, model, review);
     log.info(`ai: review by ${provider.name}/${model} in ${now() - started} ms (${review.length} chars)`, { userId });
     yield { type: "done" };

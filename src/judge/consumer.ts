@@ -7,6 +7,7 @@
  * alone.
  */
 import type { Logger } from "../log.ts";
+import { recordJudged } from "../ops/metrics.ts";
 import type { JudgeEvents } from "./events.ts";
 import { judgeSubmission, type PipelineDeps } from "./pipeline.ts";
 import type { JudgeQueue } from "./queue.ts";
@@ -113,9 +114,14 @@ export class JudgeConsumer {
         })
         .catch(() => {});
     }, renewEveryMs);
+    const started = performance.now();
     try {
       const verdict = await judgeSubmission(this.opts, row, ctl.signal);
-      if (verdict) this.judged++;
+      if (verdict) {
+        this.judged++;
+        const waited = row.claimedAt ? (row.claimedAt.getTime() - row.createdAt.getTime()) / 1000 : null;
+        recordJudged(row.language, verdict, (performance.now() - started) / 1000, waited);
+      }
       else if (this.stopping.signal.aborted) await this.queue.release(id).catch(() => {});
     } catch (err) {
       // Database trouble: leave the lease to expire; recovery re-queues the job.

@@ -22,6 +22,7 @@ import type { Box, RunResult, SandboxBackend } from "../../isolate/types.ts";
 import type { Logger } from "../log.ts";
 import { getProblemEvenDeleted, readHiddenTests } from "../problems/store.ts";
 import { afterJudged, clearFailure, keepFailure } from "../courses/judging.ts";
+import { recordSandboxFailure, recordSandboxRetry } from "../ops/metrics.ts";
 import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
 import type { JudgeEvents } from "./events.ts";
@@ -219,9 +220,11 @@ export async function retryOnSandboxFailure<T>(
   let value = await step();
   for (let attempt = 1; attempt <= SANDBOX_RETRIES && resultOf(value).status === "XX"; attempt++) {
     onRetry?.(resultOf(value).message, attempt);
+    recordSandboxRetry();
     await Bun.sleep(SANDBOX_RETRY_DELAY_MS);
     value = await step();
   }
+  if (resultOf(value).status === "XX") recordSandboxFailure();
   return value;
 }
 
