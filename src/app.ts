@@ -13,6 +13,7 @@ import { routePath } from "hono/route";
 import { bindLiveSources, recordHttp } from "./ops/metrics.ts";
 import { liveSources } from "./ops/live.ts";
 import { metricsRoutes } from "./rest/metrics.ts";
+import { adminRoutes } from "./rest/admin.ts";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -187,6 +188,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/ai", aiRoutes);
   app.route("/api/courses", coursesRoutes);
   app.route("/api/assignments", assignmentsRoutes);
+  app.route("/api/admin", adminRoutes);
   app.all("/api/*", (c) => c.json({ error: "Not found", message: "Not found", code: "NOT_FOUND" }, 404));
 
   app.all("/trpc/*", (c) =>

@@ -29,6 +29,7 @@ const CourseSettingsPage = lazy(() => import("./pages/CourseSettingsPage.tsx"));
 const AssignmentPage = lazy(() => import("./pages/AssignmentPage.tsx"));
 const AssignmentEditorPage = lazy(() => import("./pages/AssignmentEditorPage.tsx"));
 const GradebookPage = lazy(() => import("./pages/GradebookPage.tsx"));
+const AdminPage = lazy(() => import("./pages/AdminPage.tsx"));
 
 /** Renders children only for a signed-in user; guests go to /signin. */
 function RequireAuth({ children }: { children: ReactNode }) {
@@ -81,6 +82,11 @@ export function App() {
               <MySubmissionsPage key={params.problemId} problemId={params.problemId} />
             </RequireAuth>
           )}
+        </Route>
+        <Route path="/admin">
+          <RequireAuth>
+            <AdminPage />
+          </RequireAuth>
         </Route>
         <Route path="/courses">
           <RequireAuth>

@@ -264,6 +264,12 @@ describe("procedures without a REST door", () => {
     expect(await statuses((r) => q(r, "ai.policy", { problemId }))).toEqual(matrix(200, MEMBERS));
   });
 
+  test("GET /api/admin/status, GET /api/admin/accounts, PATCH /api/admin/accounts/:id: site admins only", async () => {
+    expect(await statuses((r) => rest(r, "GET", "/api/admin/status"))).toEqual(matrix(200, [], { nonmember: 403 }));
+    expect(await statuses((r) => rest(r, "GET", "/api/admin/accounts"))).toEqual(matrix(200, [], { nonmember: 403 }));
+    expect(await statuses((r) => rest(r, "PATCH", `/api/admin/accounts/${w.student2.id}`, { canCreateCourses: false }))).toEqual(matrix(200, [], { nonmember: 403 }));
+  });
+
   test("admin.accounts and admin.setAccount: site admins only", async () => {
     expect(await statuses((r) => q(r, "admin.accounts", undefined))).toEqual(matrix(200, [], { nonmember: 403 }));
     expect(await statuses((r) => m(r, "admin.setAccount", { userId: w.student2.id, canCreateCourses: false }))).toEqual(matrix(200, [], { nonmember: 403 }));

@@ -98,6 +98,13 @@ export default function CoursesPage() {
                   ))}
                 </ul>
               )}
+              {data.isAdmin && (
+                <p>
+                  <Link href="/admin" className="btn btn-ghost btn-sm">
+                    Status and accounts (admin)
+                  </Link>
+                </p>
+              )}
               {data.canCreateCourses && (
                 <section className="card" aria-labelledby="create-title">
                   <h2 id="create-title">Create a course</h2>
