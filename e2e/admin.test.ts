@@ -1,0 +1,63 @@
+/**
+ * The operator's status page in the browser: an account made admin with
+ * `bun run admin -- grant`, the queue shown live (submissions arriving while
+ * no judge runs appear without a reload), the sandbox's self-test, and a
+ * plain user refused.
+ */
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { ensureClientBuilt, expectCleanPages, launchBrowser, openPage, ROOT, startServer, type TestServer, type WatchedPage } from "./harness.ts";
+
+const PORT = 3315;
+let server: TestServer;
+let browser: Browser;
+let admin: WatchedPage;
+const ADMIN = { firstName: "Op", lastName: "Erator", email: "op@uni.example", password: "keep-it-running" };
+
+async function api(path: string, body?: unknown, token?: string) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: body ? "POST" : "GET",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  // No judge in this process: submissions stay queued, so the page has something to show.
+  server = await startServer(PORT, { JUDGE_IN_PROCESS: "false" });
+  browser = await launchBrowser();
+  admin = await openPage(browser, server.url);
+}, 120_000);
+afterEach(() => expectCleanPages([admin], admin));
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("an admin watches the queue grow live on the status page; a plain user is refused", async () => {
+  await api("/api/auth/register", ADMIN);
+  const plain = await api("/api/auth/login", { email: ADMIN.email, password: ADMIN.password });
+  expect((await api("/api/admin/status", undefined, plain.body.token)).status).toBe(403);
+  const grant = Bun.spawnSync(["bun", "scripts/admin.ts", "grant", ADMIN.email], { cwd: ROOT, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", DATABASE_URL: server.databaseUrl } });
+  expect(grant.stdout.toString()).toContain("is now a site admin");
+  const p = admin.page;
+  await p.goto("/signin");
+  await p.getByLabel("Email Address").fill(ADMIN.email);
+  await p.getByLabel("Password").fill(ADMIN.password);
+  await p.getByRole("button", { name: "Sign In" }).click();
+  await p.waitForURL("**/problems");
+  await p.goto("/courses");
+  await p.getByRole("link", { name: "Status and accounts (admin)" }).click();
+  await p.getByTestId("queued").waitFor();
+  expect(await p.getByTestId("queued").textContent()).toBe("0");
+  expect(await p.getByTestId("self-test").textContent()).toBe("self-test passed");
+  const { token } = (await api("/api/auth/login", { email: ADMIN.email, password: ADMIN.password })).body;
+  const problems = (await api("/api/problems", undefined, token)).body as { _id: string }[];
+  for (const code of ["print(1)", "print(2)"]) {
+    expect((await api("/api/submissions?wait=false", { problemId: problems[0]!._id, code, language: "py" }, token)).status).toBe(202);
+  }
+  await p.waitForFunction(() => document.querySelector('[data-testid="queued"]')?.textContent === "2", undefined, { timeout: 10_000 });
+  await p.getByRole("row", { name: new RegExp(ADMIN.email) }).waitFor();
+}, 120_000);
