@@ -4,14 +4,29 @@
 # scripts/start.sh and scripts/test.sh, which source it so that a Bun it puts
 # on PATH stays there for them. Targets Debian 12 as root (or with sudo);
 # elsewhere it skips the Debian packages and says so.
+#
+# INSTALL_ROLE (or `--role NAME` when run, not sourced) says for what:
+#   runtime  serving and judging only (start.sh): the sandbox, the compilers,
+#            Bun, the production dependencies, the precompiled header
+#   test     (the default) all of that plus what the tests need: Chromium and
+#            the development dependencies (test.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 say() { printf 'install: %s\n' "$*"; }
 
+INSTALL_ROLE="${INSTALL_ROLE:-test}"
+if [ "${1:-}" = "--role" ] && [ -n "${2:-}" ]; then INSTALL_ROLE="$2"; fi
+case "$INSTALL_ROLE" in
+  runtime | test) ;;
+  *) printf 'install: ERROR: unknown role %s (runtime or test)\n' "$INSTALL_ROLE" >&2; exit 1 ;;
+esac
+say "role: $INSTALL_ROLE"
+
 # 1. Debian packages: the sandbox (bubblewrap), the compilers and runtimes the
-#    judge runs (g++, a JDK, Python) and the browser the end-to-end tests drive.
-DEB_PACKAGES=(bubblewrap default-jdk-headless g++ python3 chromium)
+#    judge runs (g++, a JDK, Python); for tests, the browser they drive.
+DEB_PACKAGES=(bubblewrap default-jdk-headless g++ python3)
+if [ "$INSTALL_ROLE" = "test" ]; then DEB_PACKAGES+=(chromium); fi
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
   for pkg in "${DEB_PACKAGES[@]}"; do
@@ -78,8 +93,13 @@ fi
 say "using $(command -v bun) $version"
 
 # 3. JavaScript dependencies, exactly as locked.
-say "dependencies (bun install --frozen-lockfile)"
-bun install --frozen-lockfile
+if [ "$INSTALL_ROLE" = "runtime" ]; then
+  say "dependencies (bun install --frozen-lockfile --production)"
+  bun install --frozen-lockfile --production
+else
+  say "dependencies (bun install --frozen-lockfile)"
+  bun install --frozen-lockfile
+fi
 
 # 4. Sandbox preparation (precompiled C++ header), when the sandbox provides the step.
 if [ -f scripts/prepare-sandbox.ts ]; then

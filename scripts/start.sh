@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Sourced, not run: a Bun it installs off PATH (npm's global bin) stays on PATH here.
-source scripts/install.sh
+# Only what serving and judging need: no browser, no test tooling.
+INSTALL_ROLE=runtime source scripts/install.sh
 exec bun run start
