@@ -54,7 +54,7 @@ function sandbox(opts: { npm?: boolean; bunBinary?: string } = {}): Sandbox {
   }
   const prefix = join(dir, "npm-global");
   const npmLog = join(dir, "npm.log");
-  script(join(bin, "dpkg-query"), "printf 'install ok installed'");
+  script(join(bin, "dpkg-query"), `echo "$*" >> "${join(dir, "dpkg.log")}"; printf 'install ok installed'`);
   script(join(bin, "apt-get"), 'echo "apt-get must not run: every package is installed" >&2; exit 1');
   if (opts.npm !== false) {
     script(
@@ -127,5 +127,34 @@ describe("scripts/install.sh without Bun", () => {
     const res = await run(sb, `${bash} scripts/install.sh`);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("Bun is not installed and npm is missing");
+  });
+});
+
+describe("scripts/install.sh roles", () => {
+  const queried = (sb: Sandbox) => readFileSync(join(sb.dir, "dpkg.log"), "utf8");
+
+  test("runtime (start.sh) asks for the sandbox and compilers only, and production dependencies", async () => {
+    const sb = sandbox();
+    const res = await run(sb, `INSTALL_ROLE=runtime ${bash} scripts/install.sh`);
+    expect([res.code, res.stderr]).toEqual([0, ""]);
+    expect(res.stdout).toContain("install: role: runtime");
+    expect(res.stdout).toContain("install: Debian packages present: bubblewrap default-jdk-headless g++ python3\n");
+    expect(res.stdout).toContain("install: dependencies (bun install --frozen-lockfile --production)");
+    expect(queried(sb)).not.toContain("chromium");
+  });
+
+  test("test (test.sh, the default) adds Chromium and the development dependencies; an unknown role stops", async () => {
+    const sb = sandbox();
+    const res = await run(sb, `${bash} scripts/install.sh`);
+    expect(res.stdout).toContain("install: role: test");
+    expect(queried(sb)).toContain("chromium");
+    const bad = await run(sb, `${bash} scripts/install.sh --role web`);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("unknown role web");
+  });
+
+  test("start.sh asks for the runtime role, test.sh for everything", () => {
+    expect(readFileSync(join(root, "scripts", "start.sh"), "utf8")).toContain("INSTALL_ROLE=runtime source scripts/install.sh");
+    expect(readFileSync(join(root, "scripts", "test.sh"), "utf8")).toContain("source scripts/install.sh");
   });
 });
