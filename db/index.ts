@@ -14,6 +14,12 @@ export type Database = LibSQLDatabase<typeof schema>;
 export { schema };
 
 export const MIGRATIONS_DIR = join(import.meta.dir, "migrations");
+let migrationsFolder = MIGRATIONS_DIR;
+
+/** Where migrations are read from: the single binary extracts its embedded ones and points here (src/release/). */
+export function useMigrationsFrom(dir: string): void {
+  migrationsFolder = dir;
+}
 
 /**
  * @param url        `file:./data/app.db`, `:memory:`, `libsql://…` or `http(s)://…`
@@ -39,7 +45,7 @@ export async function openDatabase(url: string, authToken?: string): Promise<{ d
 
 /** Applies every pending migration; idempotent. @throws on a failed migration. */
 export async function migrateDatabase(db: Database): Promise<void> {
-  await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  await migrate(db, { migrationsFolder });
 }
 
 /**

@@ -29,7 +29,7 @@ import { judgeRoutes } from "./rest/judge.ts";
 import { aiRoutes } from "./rest/ai.ts";
 import { assignmentsRoutes } from "./rest/assignments.ts";
 import { coursesRoutes } from "./rest/courses.ts";
-import { serveClient } from "./static.ts";
+import { clientHandler } from "./static.ts";
 import { appRouter } from "./trpc/router.ts";
 
 /**
@@ -211,7 +211,7 @@ export function createApp(services: Services): Hono<AppEnv> {
     }),
   );
 
-  const client = serveClient(config.CLIENT_DIST);
+  const client = clientHandler(config.CLIENT_DIST);
   app.get("*", client);
 
   app.onError((err, c) => {

@@ -50,3 +50,28 @@ export function serveClient(distDir: string) {
     });
   };
 }
+
+/** URL path (`/index.html`, `/assets/x.js`) → a file inside the single binary; set by its entry (src/release/). */
+let embedded: ReadonlyMap<string, string> | null = null;
+
+/** Serves the client from files embedded in the single binary instead of CLIENT_DIST. */
+export function useEmbeddedClient(files: ReadonlyMap<string, string>): void {
+  embedded = files;
+}
+
+/** The client handler: the embedded files when running as the single binary, else CLIENT_DIST. */
+export function clientHandler(distDir: string) {
+  if (!embedded) return serveClient(distDir);
+  const files = embedded;
+  return (c: Context): Response => {
+    const pathname = new URL(c.req.url).pathname;
+    const file = files.get(pathname);
+    if (file) {
+      return new Response(Bun.file(file), {
+        headers: { "cache-control": pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache" },
+      });
+    }
+    if (/\.[^/]+$/.test(pathname)) return c.text("Not found", 404);
+    return new Response(Bun.file(files.get("/index.html")!), { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } });
+  };
+}

@@ -11,7 +11,6 @@
  * the sandbox; the sandbox's environment is the backend's fixed minimal one
  * plus the language's own variables, so no secret can reach it.
  */
-import { readFileSync } from "node:fs";
 import { compileSource, runProgram, type CompileOutcome } from "../../../isolate/exec.ts";
 import { getLanguage } from "../../../isolate/languages/index.ts";
 import type { Box, RunResult, SandboxBackend } from "../../../isolate/types.ts";
@@ -39,7 +38,8 @@ export function offlineHeader(sandboxed: boolean): string {
   return `${OFFLINE_HEADER_START}: this review was written by the judge's built-in reviewer from ${evidence}. It is advice to help you learn; only the judge's verdict counts.`;
 }
 
-const PY_ANALYZER = readFileSync(new URL("./analyze_py.py", import.meta.url), "utf8");
+// A text import: bundled into the single binary too (bun run release).
+import PY_ANALYZER from "./analyze_py.py" with { type: "text" };
 /** Lines of the sample's output or a program's stderr quoted in a review. */
 const QUOTE_LINES = 12;
 const QUOTE_CHARS = 1500;

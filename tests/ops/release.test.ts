@@ -1,0 +1,82 @@
+/**
+ * `bun run release`: the single binary is built, copied into an empty folder
+ * outside the checkout and started there. It creates ./data, migrates and
+ * seeds, serves the client, judges a submission in the real sandbox, and its
+ * subcommands (version, admin, backup) work. Port 3170 is this suite's.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+const root = join(import.meta.dir, "..", "..");
+const work = mkdtempSync(join(tmpdir(), "oj-release-"));
+chmodSync(work, 0o755);
+const binary = join(work, "build", "oj");
+const home = join(work, "home");
+let server: Subprocess | null = null;
+const env = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, PORT: "3170", HOST: "127.0.0.1", LOG_LEVEL: "warn", SANDBOX_ROOT: join(work, "boxes"), ISOLATE_BOX_ID_START: "3990", ISOLATE_BOX_ID_COUNT: "4" };
+
+beforeAll(() => {
+  const built = Bun.spawnSync(["bun", "scripts/release.ts", "--outfile", binary], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  if (built.exitCode !== 0) throw new Error(`release failed: ${built.stderr.toString()}${built.stdout.toString()}`);
+  // A fresh folder with nothing but the binary, as an operator would copy it.
+  Bun.spawnSync(["mkdir", "-p", home]);
+  copyFileSync(binary, join(home, "oj"));
+  chmodSync(join(home, "oj"), 0o755);
+}, 240_000);
+
+afterAll(async () => {
+  server?.kill("SIGTERM");
+  await server?.exited;
+  rmSync(work, { recursive: true, force: true });
+});
+
+const json = (body: unknown, token?: string) => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  body: JSON.stringify(body),
+});
+
+describe("the single binary", () => {
+  test("version answers without touching anything", () => {
+    const r = Bun.spawnSync([join(home, "oj"), "version"], { cwd: home, env });
+    expect(r.stdout.toString().trim()).toBe("0.1.0");
+    expect(existsSync(join(home, "data"))).toBe(false);
+  });
+
+  test("started in an empty folder: ./data, the client, sign-up, judging in the sandbox", async () => {
+    server = Bun.spawn([join(home, "oj")], { cwd: home, env, stdout: "pipe", stderr: "pipe" });
+    const base = "http://127.0.0.1:3170";
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (server.exitCode !== null) throw new Error(`binary exited: ${await new Response(server.stderr as ReadableStream).text()}`);
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) break;
+      } catch {
+        // not yet
+      }
+      if (Date.now() > deadline) throw new Error("binary not healthy in 60 s");
+      await Bun.sleep(250);
+    }
+    expect(existsSync(join(home, "data", "app.db"))).toBe(true);
+    const page = await fetch(`${base}/problems`);
+    expect(await page.text()).toContain("<!doctype html>");
+    await fetch(`${base}/api/auth/register`, json({ firstName: "B", lastName: "In", email: "bin@example.com", password: "one-binary-only" }));
+    const { token } = (await (await fetch(`${base}/api/auth/login`, json({ email: "bin@example.com", password: "one-binary-only" }))).json()) as { token: string };
+    const problems = (await (await fetch(`${base}/api/problems`, { headers: { authorization: `Bearer ${token}` } })).json()) as { _id: string; title: string }[];
+    expect(problems).toHaveLength(14);
+    const sum = problems.find((p) => p.title === "Sum of Two Numbers")!;
+    const judged = (await (await fetch(`${base}/api/submissions`, json({ problemId: sum._id, language: "py", code: "a, b = map(int, input().split())\nprint(a + b)\n" }, token))).json()) as { verdict: string };
+    expect(judged.verdict).toBe("AC");
+  }, 90_000);
+
+  test("its subcommands: admin and an online backup while it serves", () => {
+    const admin = Bun.spawnSync([join(home, "oj"), "admin", "grant", "bin@example.com"], { cwd: home, env });
+    expect(admin.stdout.toString()).toContain("bin@example.com is now a site admin");
+    const backup = Bun.spawnSync([join(home, "oj"), "backup", join(work, "backup")], { cwd: home, env });
+    expect(backup.stderr.toString()).toBe("");
+    expect(backup.stdout.toString()).toContain("2 users, 14 problems, 1 submissions");
+  });
+});
