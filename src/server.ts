@@ -117,7 +117,8 @@ function scheduleBackups(config: Config, ops: OpsState, log: Logger): () => void
   if (!dir) return () => {};
   const take = async () => {
     try {
-      const path = await scheduledBackup(config, dir, config.BACKUP_KEEP, VERSION);
+      // In a child process: the snapshot must not hold this process's event loop.
+      const path = await scheduledBackup(config, dir, config.BACKUP_KEEP, VERSION, new Date(), { inChild: true });
       ops.lastBackup = { at: new Date().toISOString(), path, ok: true };
       log.info(`backup: ${path}`);
     } catch (err) {

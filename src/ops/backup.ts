@@ -168,12 +168,44 @@ export function scheduledName(at: Date): string {
 }
 
 /**
- * Takes one scheduled backup into `backupDir` and keeps the newest `keep`.
+ * The command that takes a backup in a child process: the single binary's
+ * `backup` subcommand, or `bun scripts/backup.ts backup` from a checkout.
+ * A child, because libSQL's local calls are synchronous: a VACUUM INTO in the
+ * server's own process would hold its event loop (no request answered, no
+ * judging) for as long as the snapshot takes.
+ */
+export function backupCommand(target: string): string[] {
+  const binary = import.meta.path.includes("$bunfs");
+  return binary ? [process.execPath, "backup", target] : [process.execPath, join(import.meta.dir, "..", "..", "scripts", "backup.ts"), "backup", target];
+}
+
+/**
+ * Takes one backup of a running server in a child process (backupCommand),
+ * with the server's environment plus `env` (its DATABASE_URL and DATA_DIR).
+ * @throws Error with the child's message when it fails.
+ */
+export async function backupInChild(target: string, env: Record<string, string>): Promise<void> {
+  const child = Bun.spawn(backupCommand(target), { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+  if (code !== 0) throw new Error(stderr.trim() || `backup exited with ${code}`);
+}
+
+/**
+ * Takes one scheduled backup into `backupDir` (in a child process when
+ * `inChild`, as the server does) and keeps the newest `keep`.
  * @returns the new backup's path.
  */
-export async function scheduledBackup(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">, backupDir: string, keep: number, appVersion: string, now = new Date()): Promise<string> {
+export async function scheduledBackup(
+  config: Pick<Config, "DATABASE_URL" | "DATA_DIR">,
+  backupDir: string,
+  keep: number,
+  appVersion: string,
+  now = new Date(),
+  opts: { inChild?: boolean } = {},
+): Promise<string> {
   const path = join(backupDir, scheduledName(now));
-  await createBackup(config, path, appVersion);
+  if (opts.inChild) await backupInChild(path, { DATABASE_URL: config.DATABASE_URL, DATA_DIR: config.DATA_DIR });
+  else await createBackup(config, path, appVersion);
   for (const old of listBackups(backupDir).slice(keep)) rmSync(old.path, { recursive: true, force: true });
   return path;
 }

@@ -154,4 +154,12 @@ describe("online backup while judging, restore, and a server on the copy", () =>
     expect(listBackups(dir).map((b) => b.name)).toEqual([scheduledName(new Date(Date.UTC(2026, 0, 1, 3))), scheduledName(new Date(Date.UTC(2026, 0, 1, 2)))]);
     expect(scheduledName(new Date(Date.UTC(2026, 0, 1, 3)))).toBe("backup-20260101T030000Z");
   });
+
+  test("the server's scheduled backups run in a child process (its event loop stays free) and land whole", async () => {
+    const dir = join(work, "scheduled-child");
+    const config = { DATABASE_URL: `file:${join(dataB, "app.db")}`, DATA_DIR: dataB };
+    const path = await scheduledBackup(config, dir, 3, "test", new Date(Date.UTC(2026, 0, 2)), { inChild: true });
+    expect(JSON.parse(readFileSync(join(path, "manifest.json"), "utf8")).counts.submissions).toBeGreaterThanOrEqual(6);
+    await expect(scheduledBackup({ DATABASE_URL: "file::memory:", DATA_DIR: dataB }, dir, 3, "test", new Date(), { inChild: true })).rejects.toThrow("embedded database");
+  }, 30_000);
 });
