@@ -17,7 +17,7 @@ import { createLogger, type Logger } from "./log.ts";
 import { scheduledBackup } from "./ops/backup.ts";
 import { SERVER_LOCK, takeLock } from "./ops/lock.ts";
 import { createOpsState, recordingErrors, type OpsState } from "./ops/state.ts";
-import { VERSION } from "./rest/health.ts";
+import { VERSION } from "./version.ts";
 import { JudgeService } from "./judge/service.ts";
 import { createAiService } from "./ai/service.ts";
 import { sandboxOptions } from "./sandbox.ts";

@@ -6,7 +6,7 @@
 import { openDatabase, migrateDatabase } from "../../db/index.ts";
 import { listAccounts, setAccountByEmail } from "../accounts/admin.ts";
 import { exitOnConfigError, loadConfig } from "../config.ts";
-import { VERSION } from "../rest/health.ts";
+import { VERSION } from "../version.ts";
 import { createBackup, restoreBackup, verifyBackup } from "./backup.ts";
 
 const ADMIN_USAGE = "usage: bun run admin -- grant EMAIL | allow-courses EMAIL | revoke EMAIL | list";

@@ -11,7 +11,7 @@ import { selfCheck } from "../../isolate/index.ts";
 import type { Caller } from "../accounts/user.ts";
 import { requireAdmin } from "../accounts/admin.ts";
 import type { Services } from "../context.ts";
-import { VERSION } from "../rest/health.ts";
+import { VERSION } from "../version.ts";
 import { databasePath, listBackups } from "./backup.ts";
 import { queueFacts } from "./live.ts";
 

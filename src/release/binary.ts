@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import { useMigrationsFrom } from "../../db/index.ts";
 import { exitOnConfigError, loadConfig } from "../config.ts";
 import { adminCli, backupCli } from "../ops/cli.ts";
-import { VERSION } from "../rest/health.ts";
+import { VERSION } from "../version.ts";
 import { main as serve } from "../server.ts";
 import { useEmbeddedClient } from "../static.ts";
 

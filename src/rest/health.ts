@@ -1,11 +1,8 @@
 /** GET /api/health: liveness plus the database and sandbox state. */
 import { Hono } from "hono";
-import pkg from "../../package.json" with { type: "json" };
 import { databaseProblem } from "../../db/index.ts";
+import { VERSION } from "../version.ts";
 import type { AppEnv } from "./call.ts";
-
-/** The server's version, from package.json. */
-export const VERSION: string = pkg.version;
 
 export const healthRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const { db, sandbox, log } = c.get("services");

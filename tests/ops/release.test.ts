@@ -70,6 +70,10 @@ describe("the single binary", () => {
     const sum = problems.find((p) => p.title === "Sum of Two Numbers")!;
     const judged = (await (await fetch(`${base}/api/submissions`, json({ problemId: sum._id, language: "py", code: "a, b = map(int, input().split())\nprint(a + b)\n" }, token))).json()) as { verdict: string };
     expect(judged.verdict).toBe("AC");
+    // The offline reviewer runs its embedded Python analyzer in the sandbox.
+    const review = await fetch(`${base}/api/ai/ai-review`, json({ problemId: sum._id, language: "py", code: "a, b = map(int, input().split())\nprint(a + b)\n" }, token));
+    expect(review.status).toBe(200);
+    expect(((await review.json()) as { data: { review: string } }).data.review.length).toBeGreaterThan(50);
   }, 90_000);
 
   test("its subcommands: admin and an online backup while it serves", () => {
