@@ -32,7 +32,7 @@ import { createApp } from "../src/app.ts";
 import { createSession } from "../src/auth/session.ts";
 import { loadConfig } from "../src/config.ts";
 import { buildServices } from "../src/context.ts";
-import { readGradebook, gradebookChanges } from "../src/courses/gradebook.ts";
+import { readGradebook } from "../src/courses/gradebook.ts";
 import { recomputeAssignment, recomputeStudent, scoreRowsSince } from "../src/courses/scores.ts";
 import { JudgeService } from "../src/judge/service.ts";
 import { createLogger } from "../src/log.ts";
@@ -121,7 +121,6 @@ try {
     })).ms);
     pk.push((await timeIt(() => db.select().from(assignmentScores).where(and(eq(assignmentScores.assignmentId, assignmentId), eq(assignmentScores.userId, s.id), eq(assignmentScores.problemId, problemId))))).ms);
   }
-  void gradebookChanges;
   lines.push(
     `### Gradebook: ${STUDENTS} students × ${PROBLEMS} problems, ${PER_CELL} judged submissions per student and problem (${rows.length.toLocaleString("en")} rows)`,
     "",

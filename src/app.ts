@@ -64,15 +64,6 @@ function writesProblem(method: string, url: string): boolean {
   return path.startsWith("/trpc/") && /(^|,)problems\.(create|update)(,|$)/.test(path.slice("/trpc/".length));
 }
 
-/**
- * The route pattern that answered a request (`/api/problems/:id`, `/trpc/*`),
- * read after the handlers ran: metrics are labelled by patterns, never by raw
- * paths, so their number stays bounded.
- */
-function routeLabel(c: Parameters<typeof routePath>[0]): string {
-  return routePath(c);
-}
-
 /** A tRPC GET of the gradebook (`assignments.gradebook`, alone or in a batch), not its update stream. */
 export function isGradebookRead(path: string): boolean {
   return path.startsWith("/trpc/") && /(^|,)assignments\.gradebook(,|$)/.test(path.slice("/trpc/".length));
@@ -136,8 +127,9 @@ export function createApp(services: Services): Hono<AppEnv> {
     c.set("services", services);
     const started = performance.now();
     await next();
-    // Route patterns, never raw paths, label the metrics (bounded cardinality).
-    recordHttp(c.req.method, routeLabel(c), c.res.status, (performance.now() - started) / 1000);
+    // The pattern that answered (`/api/problems/:id`, `/trpc/*`), read after the handlers ran:
+    // patterns, never raw paths, label the metrics, so their number stays bounded.
+    recordHttp(c.req.method, routePath(c), c.res.status, (performance.now() - started) / 1000);
   });
   bindLiveSources(liveSources(services));
 

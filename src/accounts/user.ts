@@ -9,6 +9,7 @@ import { users } from "../../db/schema.ts";
 import { claimCourseInvites } from "../courses/invites.ts";
 import { AppError } from "../errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
+import { isUniqueViolation } from "../lib/sql-errors.ts";
 
 /** The signed-in user as procedures see it: public columns plus the site role (never sent as is; see `publicUser`). */
 export interface SessionUser {
@@ -45,13 +46,6 @@ export { normalizeEmail };
 /** argon2id PHC string of a password. */
 export function hashPassword(password: string): Promise<string> {
   return Bun.password.hash(password, { algorithm: "argon2id" });
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if (/UNIQUE constraint failed/i.test(String((e as { message?: unknown }).message ?? ""))) return true;
-  }
-  return false;
 }
 
 /** True when an account uses this email (compared normalised). */

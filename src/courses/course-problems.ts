@@ -4,7 +4,7 @@
  * copying a public problem into a course, and which assignment a submission
  * to a course problem counts for (or why it is refused).
  */
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { newId } from "../../db/ids.ts";
 import { assignmentProblems, assignments, extensions, problems, testCases } from "../../db/schema.ts";
@@ -86,8 +86,14 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
     .where(and(eq(problems.courseId, courseId), isNull(problems.deletedAt)))
     .orderBy(asc(problems.createdAt));
   if (!can(actor, "assignment.viewDrafts")) {
-    const visible = await Promise.all(rows.map((p) => canSeeProblem(db, user, p, now)));
-    rows = rows.filter((_, i) => visible[i]);
+    // A student sees the problems of the course's opened assignments: one query, not one per problem.
+    const opened = await db
+      .select({ problemId: assignmentProblems.problemId })
+      .from(assignmentProblems)
+      .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
+      .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt), lte(assignments.opensAt, new Date(now))));
+    const visible = new Set(opened.map((o) => o.problemId));
+    rows = rows.filter((p) => visible.has(p.id));
   }
   const ids = rows.map((r) => r.id);
   const counts = await countTests(db, ids);

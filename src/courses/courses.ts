@@ -11,6 +11,7 @@ import { courseMembers, courses } from "../../db/schema.ts";
 import type { Caller, SessionUser } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { idField, requiredText } from "../lib/fields.ts";
+import { isUniqueViolation } from "../lib/sql-errors.ts";
 import { requireCourse, requireNotArchived, type CourseRow } from "./access.ts";
 import { can, type CourseRole } from "./permissions.ts";
 
@@ -73,14 +74,6 @@ export function toCourseShape(c: CourseRow, role: CourseRole | null, showInvite:
   };
 }
 
-function isUnique(err: unknown, index: string): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    const msg = String((e as { message?: unknown }).message ?? "");
-    if (/UNIQUE constraint failed/i.test(msg) && msg.includes(index)) return true;
-  }
-  return false;
-}
-
 /**
  * Creates a course; the caller becomes its owner.
  * @throws AppError CANNOT_CREATE_COURSES (403) unless the caller is an admin or may create courses;
@@ -99,7 +92,7 @@ export async function createCourse(db: Database, user: SessionUser, input: Cours
     ]);
     return toCourseShape(insert[0]!, "owner", true);
   } catch (err) {
-    if (isUnique(err, "courses.code_normalized")) throw new AppError("COURSE_CODE_TAKEN", { field: "code" });
+    if (isUniqueViolation(err, "courses.code_normalized")) throw new AppError("COURSE_CODE_TAKEN", { field: "code" });
     throw err;
   }
 }
@@ -122,7 +115,7 @@ export async function updateCourse(db: Database, user: Caller, input: CourseUpda
     const [row] = await db.update(courses).set(set).where(eq(courses.id, input.id)).returning();
     return toCourseShape(row!, actor.courseRole, can(actor, "invite.manage"));
   } catch (err) {
-    if (isUnique(err, "courses.code_normalized")) throw new AppError("COURSE_CODE_TAKEN", { field: "code" });
+    if (isUniqueViolation(err, "courses.code_normalized")) throw new AppError("COURSE_CODE_TAKEN", { field: "code" });
     throw err;
   }
 }

@@ -140,6 +140,11 @@ describe("deadlines", () => {
     expect(r.body.message).toBe("This assignment opens on 2026-03-02T08:00:00.000Z; submissions are accepted from then.");
   });
 
+  test("a student's list of course problems is empty until an assignment with them opens", async () => {
+    expect((await request(a.app, "GET", `/api/courses/${w.courseId}/problems`, { token: w.student.token })).body).toEqual([]);
+    expect((await request(a.app, "GET", `/api/courses/${w.courseId}/problems`, { token: w.ta.token })).body.length).toBe(2);
+  });
+
   test("open: a full solution scores 100; the plain door counts for the open assignment too", async () => {
     a.clock.set("2026-03-05T10:00:00Z");
     const r = await submit(w.student.token, PY_ADD_ONE);
@@ -148,6 +153,12 @@ describe("deadlines", () => {
     const me = await request(a.app, "GET", `/api/assignments/${assignmentId}`, { token: w.student.token });
     expect(me.body.state).toBe("open");
     expect(me.body.myScore.problems[problemId]).toEqual({ score: 100, verdict: "AC", attempts: 1, late: false });
+  });
+
+  test("once it opens, the student's list holds its problems, without hidden tests", async () => {
+    const list = (await request(a.app, "GET", `/api/courses/${w.courseId}/problems`, { token: w.student.token })).body as { _id: string; hiddenTestCases?: unknown }[];
+    expect(list.map((p) => p._id).sort()).toEqual([problemId, seededCopyId].sort());
+    expect(list.every((p) => p.hiddenTestCases === undefined)).toBe(true);
   });
 
   test("partial scoring runs every test: 2 of 3 hidden tests is 2/3 of the points; the tests level shows per-test rows but no hidden data", async () => {
