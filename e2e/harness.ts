@@ -7,6 +7,7 @@
  */
 import { expect } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { unmountUnder } from "../tests/mounts.ts";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -144,7 +145,11 @@ export async function startServer(port: number, env: Record<string, string> = {}
       process.off("exit", killOnExit);
       proc.kill("SIGTERM");
       const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
-      if (!exited) proc.kill("SIGKILL");
+      if (!exited) {
+        proc.kill("SIGKILL");
+        await proc.exited;
+      }
+      unmountUnder(dir);
       rmSync(dir, { recursive: true, force: true });
     },
   };

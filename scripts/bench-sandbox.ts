@@ -158,9 +158,10 @@ for (const candidate of backendCandidates()) {
   // bwrap: the backend as configured, and with its start-up savings turned off, side by side.
   const root = join(tmpdir(), `oj-bench-sandbox-${process.pid}`);
   const variants: { label: string; tuning: BwrapOptions["tuning"]; boxIdStart: number; target?: number }[] = [
-    { label: "sh → setpriv → prlimit, /etc and /dev file by file (the launch before oj-launch)", tuning: { launcher: false, preparedEtcDev: false }, boxIdStart: 860 },
-    { label: "oj-launch, /etc and /dev file by file", tuning: { launcher: true, preparedEtcDev: false }, boxIdStart: 862 },
-    { label: "oj-launch, prepared /etc and /dev (as shipped)", tuning: {}, boxIdStart: 864, target: 10 },
+    { label: "sh → setpriv → prlimit, /etc and /dev file by file (the launch before oj-launch)", tuning: { launcher: false, preparedEtcDev: false, warm: false }, boxIdStart: 860 },
+    { label: "oj-launch, /etc and /dev file by file", tuning: { launcher: true, preparedEtcDev: false, warm: false }, boxIdStart: 862 },
+    { label: "oj-launch, prepared /etc and /dev, each run set up on its own path", tuning: { warm: false }, boxIdStart: 864 },
+    { label: "oj-launch, prepared /etc and /dev, the next run's sandbox launched in advance (as shipped)", tuning: {}, boxIdStart: 868, target: 10 },
   ];
   const series: Series[] = [];
   try {
@@ -174,7 +175,7 @@ for (const candidate of backendCandidates()) {
         pchDir: pch.dir,
         tuning: v.tuning,
         onRunTimings: (t) => {
-          for (const [k, ms] of Object.entries(t) as [keyof BwrapRunTimings, number][]) (s.phases[k] ??= []).push(ms);
+          for (const [k, ms] of Object.entries(t) as [keyof BwrapRunTimings, number | boolean][]) if (typeof ms === "number") (s.phases[k] ??= []).push(ms);
         },
       });
       s.box = await s.backend.acquire();
@@ -185,10 +186,11 @@ for (const candidate of backendCandidates()) {
     const b = median(bareMs);
     for (const s of series) rows.push(row("bwrap", b, s));
     const first = series[0]!;
+    const cold = series[series.length - 2]!;
     const last = series[series.length - 1]!;
     for (const phase of ["prepare", "spawn", "exit", "output", "collect", "total", "cleanup"] as const) {
       const m = (s: Series) => (s.phases[phase]?.length ? fmt(median(s.phases[phase]!)) : "–");
-      phaseRows.push(`| ${phase} | ${m(first)} | ${m(last)} |`);
+      phaseRows.push(`| ${phase} | ${m(first)} | ${m(cold)} | ${m(last)} |`);
     }
     await compileTimes("bwrap", last.backend, last.box, () => createBwrapBackend({ root: `${root}-866`, boxIdStart: 866, boxIdCount: 2, poolSize: 1 }));
   } finally {
@@ -215,16 +217,18 @@ const section = [
   "",
   ...(phaseRows.length
     ? [
-        "The bwrap rows share one loop: the first two turn the start-up savings off with `tuning` (docs/decisions/003, addendum): " +
+        "The bwrap rows share one loop: the first three turn the start-up savings off with `tuning` (docs/decisions/003, addendum, and 034): " +
           "oj-launch, one static helper, instead of the `sh` → `setpriv` → `prlimit` execs; /etc and /dev as one prepared directory each " +
           "instead of about fourteen bind mounts (bwrap re-reads the mount table after each). All rows have the other changes: cgroup files " +
           "written and read synchronously, the run's cgroup removed after the result is returned. Before any of this (commit 1baf957) the " +
-          "same benchmark measured 26.57 ms over bare at load 8.1.",
+          "same benchmark measured 26.57 ms over bare at load 8.1. The last row makes each box's next sandbox (launcher, cgroup join, namespaces, " +
+          "mounts) right after a run, for the same request, and lets it wait at bwrap's `--block-fd` gate: a run of the same request then only " +
+          "writes its stdin and opens the gate (docs/decisions/034).",
         "",
-        "Where a bwrap run's time goes (medians, ms; `exit` is the launcher, bwrap's set-up, the program and bwrap's exit; `cleanup` runs after the result is returned):",
+        "Where a bwrap run's time goes (medians, ms; `exit` is the launcher, bwrap's set-up, the program and bwrap's exit for a run set up on its path, the program and bwrap's exit for a warm one; `cleanup` runs after the result is returned and includes the next launch):",
         "",
-        `| phase | ${"before oj-launch"} | as shipped |`,
-        "|---|---|---|",
+        "| phase | before oj-launch | set up on the run's path | as shipped (launched in advance) |",
+        "|---|---|---|---|",
         ...phaseRows,
         "",
       ]

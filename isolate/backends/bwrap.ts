@@ -22,7 +22,8 @@
  * program's own exit; its pid-1 reaper and --die-with-parent make the whole
  * process tree die with the run, and the cgroup kill loop removes stragglers.
  */
-import { closeSync, openSync, constants, existsSync, promises as fsp, readdirSync, lstatSync, readlinkSync, readFileSync, writeFileSync } from "node:fs";
+import type { Subprocess } from "bun";
+import { closeSync, openSync, constants, existsSync, promises as fsp, readdirSync, lstatSync, readlinkSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { detectCgroups, RunCgroup } from "../cgroup.ts";
 import { BoxIdPool, pooledBoxes } from "../pool.ts";
@@ -30,6 +31,7 @@ import { DirectoryBox, emptyDir } from "../boxfs.ts";
 import { BASE_ENV } from "../request.ts";
 import { classify, sandboxFailure, type Observation } from "../result.ts";
 import { collectOutput, killTree, parseJsonStatus } from "./common.ts";
+import { launchKey, makeFifo } from "./gate.ts";
 import { ensureLauncher, LAUNCH_FAILED, LAUNCH_JOIN_FAILED } from "./launcher.ts";
 import { PCH_MOUNT, type RunRequest, type RunResult, type SandboxBackend } from "../types.ts";
 
@@ -59,20 +61,24 @@ export interface BwrapOptions {
    * scripts/bench-sandbox.ts can show what each saves in the same run, and as
    * an escape hatch should one misbehave on some host. `launcher: false`: the
    * sh → setpriv → prlimit chain instead of oj-launch. `preparedEtcDev: false`:
-   * /etc files bound one by one and bwrap's own `--dev`. The walls are the same
-   * either way.
+   * /etc files bound one by one and bwrap's own `--dev`. `warm: false`: no
+   * launch is made in advance; every run sets its sandbox up on its own path
+   * (gate.ts). The walls are the same either way.
    */
-  tuning?: { launcher?: boolean; preparedEtcDev?: boolean };
+  tuning?: { launcher?: boolean; preparedEtcDev?: boolean; warm?: boolean };
 }
 
 /**
- * Where one run's time went, ms, in order: `prepare` (stdin and status files,
- * the run's cgroup, the argv), `spawn` (Bun.spawn returning), `exit` (until the
- * launch chain's process exited: launcher, bwrap's set-up, the program, bwrap's
- * teardown), `output` (draining stdout/stderr after the exit), `collect`
- * (checking the cgroup is empty, reading CPU, memory, OOM and bwrap's status),
- * `total` (start of run() to its result). `cleanup` (removing the cgroup and
- * the run's files) happens after the result is handed back, off the run's path.
+ * Where one run's time went, ms, in order: `prepare` (stdin, status and gate
+ * files, the run's cgroup, the argv, writing stdin and opening the gate),
+ * `spawn` (Bun.spawn returning), `exit` (until the launch chain's process
+ * exited: for a cold run the launcher and bwrap's set-up too, then the program
+ * and bwrap's teardown), `output` (draining stdout/stderr after the exit),
+ * `collect` (checking the cgroup is empty, reading CPU, memory, OOM and bwrap's
+ * status), `total` (start of run() to its result). `cleanup` (removing the
+ * cgroup and the run's files, then the next launch) happens after the result is
+ * handed back, off the run's path. `warm`: the run used a launch made in
+ * advance (then `prepare` is writing stdin and opening the gate, `spawn` is 0).
  */
 export interface BwrapRunTimings {
   prepare: number;
@@ -82,6 +88,7 @@ export interface BwrapRunTimings {
   collect: number;
   total: number;
   cleanup: number;
+  warm: boolean;
 }
 
 /** First uid of the per-box users (isolate's default first_uid is 60000 as well). */
@@ -135,6 +142,11 @@ export interface BwrapRunSpec {
   pchSource: string | null;
   /** fd number of the json status file in the child. */
   statusFd: number;
+  /**
+   * fd number of the gate in the child (bwrap's --block-fd: the program is
+   * exec'd once a byte can be read from it, see gate.ts); null or absent: none.
+   */
+  blockFd?: number | null;
   /**
    * Absolute path of the oj-launch helper (launcher.ts), which then replaces the
    * sh/setpriv/prlimit chain; null or absent: that chain.
@@ -211,6 +223,7 @@ export function buildBwrapArgv(bwrapBin: string, s: BwrapRunSpec): string[] {
   bw.push(...tmpfsSize, "--perms", "1777", "--tmpfs", "/tmp");
   bw.push("--bind", s.boxDir, "/box");
   if (s.pchSource !== null) bw.push("--ro-bind", s.pchSource, PCH_MOUNT);
+  if (s.blockFd !== undefined && s.blockFd !== null) bw.push("--block-fd", String(s.blockFd));
   bw.push("--chdir", "/box", "--json-status-fd", String(s.statusFd), "--", ...r.argv);
 
   const chain: string[] = [];
@@ -500,7 +513,6 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
   const owner = (id: number) => (isRoot ? { uid: uidOf(id), gid: uidOf(id) } : undefined);
 
   class BwrapBox extends DirectoryBox {
-    seq = 0;
     /** The last run's clean-up (never rejects); awaited before the next run, release and close. */
     cleanup: Promise<void> = Promise.resolve();
     constructor(id: number, dir: string) {
@@ -511,46 +523,62 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
     }
   }
 
-  async function runOnce(box: BwrapBox, req: RunRequest): Promise<RunResult> {
-    // The previous run's clean-up (cgroup removal, its files) finishes first.
-    await box.cleanup;
-    const tag = `box-${box.id}-${process.pid}-${++box.seq}`;
+  /** A run's sandbox: launched, set up (or setting up), waiting at its gate (gate.ts). */
+  interface Launch {
+    /** launchKey of the request it was made for. */
+    key: string;
+    proc: Subprocess;
+    cgroup: RunCgroup | null;
+    stdinPath: string;
+    statusPath: string;
+    gatePath: string;
+    /** The runner's end of the gate FIFO (read-write, shared with the sandbox's fd GATE_FD). */
+    gateFd: number;
+    /** Time spent before and in Bun.spawn, ms. */
+    prepareMs: number;
+    spawnMs: number;
+  }
+  /** Where the sandbox reads its gate: bwrap's --block-fd. */
+  const GATE_FD = 4;
+  let launchSeq = 0;
+  /** Launches made in advance, one per box id at most (tuning.warm). */
+  const warm = new Map<number, Launch>();
+  /** Unused launches still being cleared away. */
+  const discarding = new Set<Promise<void>>();
+  const warmOn = opts.tuning?.warm !== false;
+  let closing = false;
+
+  /**
+   * Sets a run's sandbox up as far as the gate: the stdin file (empty until the
+   * run writes it), the status file, the gate FIFO, the run's cgroup, and the
+   * launch chain, spawned.
+   * @throws Error with the message a failed run reports (the run is then XX).
+   */
+  async function launch(box: BwrapBox, req: RunRequest): Promise<Launch> {
+    const t0 = performance.now();
+    const tag = `box-${box.id}-${process.pid}-${++launchSeq}`;
     const stdinPath = join(runDir, `${tag}.stdin`);
     const statusPath = join(runDir, `${tag}.status`);
+    const gatePath = join(runDir, `${tag}.gate`);
     const fds: number[] = [];
     let cgroup: RunCgroup | null = null;
-    /** Set once the cgroup was seen empty after the run (then removing it can wait). */
-    let emptied = false;
-    const started = performance.now();
-    const timings: BwrapRunTimings = { prepare: 0, spawn: 0, exit: 0, output: 0, collect: 0, total: 0, cleanup: 0 };
-    let last = started;
-    const mark = (phase: Exclude<keyof BwrapRunTimings, "total" | "cleanup">) => {
-      const now = performance.now();
-      timings[phase] = now - last;
-      last = now;
-    };
-    const fail = (message: string, seen: Partial<Observation> = {}): RunResult =>
-      sandboxFailure(message, { wallTimeMs: performance.now() - started, ...seen });
+    let gateFd = -1;
     try {
-      const tasks = req.processLimit + BWRAP_OVERHEAD_TASKS;
-      // The stdin file and the cgroup are independent: set both up at once.
-      const stdin = req.stdin ?? "";
-      const [, made] = await Promise.all([
-        // Small inputs (the usual case) are written directly; big ones through the I/O pool.
-        stdin.length <= SYNC_WRITE_MAX ? writeFileSync(stdinPath, stdin, { mode: 0o600 }) : fsp.writeFile(stdinPath, stdin, { mode: 0o600 }),
-        cg.support
-          ? RunCgroup.create(cg.support, tag, req.memoryLimitKib, tasks).then(
-              (c) => ({ cgroup: c, error: null }),
-              (err: Error) => ({ cgroup: null, error: err }),
-            )
-          : { cgroup: null, error: null },
-      ]);
-      cgroup = made.cgroup;
-      if (made.error) return fail(`cannot create the run's cgroup: ${made.error.message}`);
+      writeFileSync(stdinPath, "", { mode: 0o600 });
+      await makeFifo(gatePath);
+      if (cg.support) {
+        try {
+          cgroup = await RunCgroup.create(cg.support, tag, req.memoryLimitKib, req.processLimit + BWRAP_OVERHEAD_TASKS);
+        } catch (err) {
+          throw new Error(`cannot create the run's cgroup: ${(err as Error).message}`);
+        }
+      }
       const stdinFd = openSync(stdinPath, constants.O_RDONLY);
       fds.push(stdinFd);
       const statusFd = openSync(statusPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
       fds.push(statusFd);
+      // Opening a FIFO read-write never blocks (Linux).
+      gateFd = openSync(gatePath, constants.O_RDWR);
       const argv = buildBwrapArgv(bwrapBin, {
         boxDir: box.dir,
         uid: uidOf(box.id),
@@ -563,22 +591,111 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
         tasksByCgroup: cgroup?.limitsTasks ?? false,
         pchSource,
         statusFd: 3,
+        blockFd: GATE_FD,
         tmpSizeMib,
         features,
         launcher,
         etcDir: prepared ? etcDir : null,
         devDir,
       });
-      mark("prepare");
-      const stdio: (number | "pipe")[] = [stdinFd, "pipe", "pipe", statusFd];
+      const t1 = performance.now();
       const proc = Bun.spawn(argv, {
         // Nothing of the server's environment: bwrap's reaper keeps the environment it was started with in /proc/1/environ.
         env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
         cwd: runDir,
-        stdio: stdio as never,
+        stdio: [stdinFd, "pipe", "pipe", statusFd, gateFd] as never,
       });
       for (const fd of fds.splice(0)) closeSync(fd);
-      mark("spawn");
+      return { key: launchKey(req), proc, cgroup, stdinPath, statusPath, gatePath, gateFd, prepareMs: t1 - t0, spawnMs: performance.now() - t1 };
+    } catch (err) {
+      for (const fd of fds) closeSync(fd);
+      if (gateFd >= 0) closeSync(gateFd);
+      await removeLaunchFiles({ cgroup, stdinPath, statusPath, gatePath });
+      const message = (err as Error).message;
+      throw new Error(message.startsWith("cannot create the run's cgroup") ? message : `bwrap backend error: ${message}`);
+    }
+  }
+
+  async function removeLaunchFiles(l: Pick<Launch, "cgroup" | "stdinPath" | "statusPath" | "gatePath">): Promise<void> {
+    if (l.cgroup) await l.cgroup.remove().catch(() => {});
+    await Promise.all([l.stdinPath, l.statusPath, l.gatePath].map((p) => fsp.rm(p, { force: true }).catch(() => {})));
+  }
+
+  /**
+   * Ends a launch that will not run (made for another request, or at close):
+   * kills it before its gate opens, waits until nothing of it is left, then
+   * closes the gate and removes its files and cgroup.
+   */
+  async function discard(l: Launch): Promise<void> {
+    killTree(l.proc);
+    if (l.cgroup) await l.cgroup.killAll();
+    await l.proc.exited;
+    closeSync(l.gateFd);
+    await removeLaunchFiles(l);
+  }
+
+  /** After a run: the box's next launch, for the same request, made now (off the next run's path). */
+  async function prestart(box: BwrapBox, req: RunRequest): Promise<void> {
+    if (!warmOn || closing) return;
+    try {
+      const l = await launch(box, req);
+      if (closing || warm.has(box.id)) await discard(l);
+      else warm.set(box.id, l);
+    } catch {
+      // the next run launches on its own path and reports what fails
+    }
+  }
+
+  async function runOnce(box: BwrapBox, req: RunRequest): Promise<RunResult> {
+    // The previous run's clean-up (cgroup removal, its files, the next launch) finishes first.
+    await box.cleanup;
+    const runStarted = performance.now();
+    const timings: BwrapRunTimings = { prepare: 0, spawn: 0, exit: 0, output: 0, collect: 0, total: 0, cleanup: 0, warm: false };
+    let l: Launch | null = warm.get(box.id) ?? null;
+    warm.delete(box.id);
+    if (l && (l.key !== launchKey(req) || l.proc.exitCode !== null || l.proc.signalCode !== null)) {
+      // Made for another request, or its set-up failed: this run launches its own. The
+      // unused launch is killed now (it never passed its gate, and its gate is its own)
+      // and cleared away off this run's path; close() waits for it.
+      const unused = l;
+      killTree(unused.proc);
+      const gone = discard(unused).catch(() => {});
+      discarding.add(gone);
+      void gone.then(() => discarding.delete(gone));
+      l = null;
+    }
+    timings.warm = l !== null;
+    let started = runStarted;
+    const fail = (message: string, seen: Partial<Observation> = {}): RunResult =>
+      sandboxFailure(message, { wallTimeMs: performance.now() - started, ...seen });
+    if (!l) {
+      try {
+        l = await launch(box, req);
+      } catch (err) {
+        return fail((err as Error).message);
+      }
+      timings.spawn = l.spawnMs;
+    }
+    const { proc, cgroup, statusPath } = l;
+    /** Set once the cgroup was seen empty after the run (then removing it can wait). */
+    let emptied = false;
+    let result: RunResult | null = null;
+    try {
+      // Small inputs (the usual case) are written directly; big ones through the I/O pool.
+      // The sandbox holds the (still empty) file open at offset 0 and reads what is written here.
+      const stdin = req.stdin ?? "";
+      if (stdin.length > SYNC_WRITE_MAX) await fsp.writeFile(l.stdinPath, stdin);
+      else if (stdin.length > 0) writeFileSync(l.stdinPath, stdin);
+      // A warm run's clock starts at its gate; a cold run's at the start of run(), set-up included.
+      if (timings.warm) started = performance.now();
+      writeSync(l.gateFd, "g");
+      timings.prepare = performance.now() - runStarted - timings.spawn;
+      let last = performance.now();
+      const mark = (phase: "exit" | "output" | "collect") => {
+        const now = performance.now();
+        timings[phase] = now - last;
+        last = now;
+      };
 
       let cpuLimitHit = false;
       let wallLimitHit = false;
@@ -656,7 +773,7 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
             : launcher && proc.exitCode === LAUNCH_FAILED && stderr.startsWith("oj-launch:")
               ? "the launcher failed"
               : "bubblewrap failed to set up the sandbox";
-        return fail(`${why}: ${stderr.trim().slice(0, 500) || `exit ${proc.exitCode ?? proc.signalCode}`}`, common);
+        return (result = fail(`${why}: ${stderr.trim().slice(0, 500) || `exit ${proc.exitCode ?? proc.signalCode}`}`, common));
       }
       let exitCode: number | null = null;
       let signal: number | null = null;
@@ -667,34 +784,41 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       } else if (!killedByUs && !oomKilled) {
         // bwrap prints "bwrap: execvp PROGRAM: REASON" when the program cannot be started in the box.
         const execFailure = /^bwrap: execvp .*$/m.exec(stderr)?.[0];
-        if (execFailure) return fail(`cannot execute ${r0(req.argv)} in the box (${execFailure})`, common);
-        return fail(`the sandbox ended without reporting the program's exit (${proc.exitCode ?? proc.signalCode})`, common);
+        if (execFailure) return (result = fail(`cannot execute ${r0(req.argv)} in the box (${execFailure})`, common));
+        return (result = fail(`the sandbox ended without reporting the program's exit (${proc.exitCode ?? proc.signalCode})`, common));
       } else {
         signal = 9;
       }
-      return classify({ exitCode, signal, cpuLimitHit, wallLimitHit, oomKilled, outputLimitHit, ...common });
+      return (result = classify({ exitCode, signal, cpuLimitHit, wallLimitHit, oomKilled, outputLimitHit, ...common }));
     } catch (err) {
-      return fail(`bwrap backend error: ${(err as Error).message}`);
+      killTree(proc);
+      return (result = fail(`bwrap backend error: ${(err as Error).message}`));
     } finally {
-      for (const fd of fds) closeSync(fd);
-      timings.total = performance.now() - started;
-      // Removing an emptied cgroup and the run's files happens after the result
-      // is handed back (the next run of this box, release() and close() wait
-      // for it); a cgroup not seen empty (a run that failed half-way) is
-      // emptied and removed before the result.
+      timings.total = performance.now() - runStarted;
+      // Removing an emptied cgroup and the run's files, then making the box's
+      // next launch, happen after the result is handed back (the next run of
+      // this box, release() and close() wait for it); a cgroup not seen empty
+      // (a run that failed half-way) is emptied and removed before the result.
       const cleanupStarted = performance.now();
-      const run = cgroup;
+      const done = l;
+      const ok = result !== null && result.status !== "XX";
       const cleanup = async () => {
-        if (run) await run.remove().catch(() => {});
-        await Promise.all([fsp.rm(stdinPath, { force: true }).catch(() => {}), fsp.rm(statusPath, { force: true }).catch(() => {})]);
+        try {
+          closeSync(done.gateFd);
+        } catch {
+          // already closed
+        }
+        await removeLaunchFiles(done);
         timings.cleanup = performance.now() - cleanupStarted;
         try {
           opts.onRunTimings?.(timings);
         } catch {
           // a measuring hook must not break the box
         }
+        // A run whose sandbox failed is not repeated in advance.
+        if (ok) await prestart(box, req);
       };
-      if (run && !emptied) await cleanup();
+      if (cgroup && !emptied) await cleanup();
       else box.cleanup = cleanup();
     }
   }
@@ -719,7 +843,11 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
     acquire: boxes.acquire,
     release: boxes.release,
     async close() {
+      closing = true;
       await boxes.closeBoxes();
+      for (const l of [...warm.values()]) await discard(l).catch(() => {});
+      warm.clear();
+      await Promise.all(discarding);
       for (const dir of mounted) await runQuiet(["/usr/bin/umount", "-l", dir]);
       mounted.clear();
     },

@@ -279,7 +279,9 @@ export class JudgeService {
         if (hasExpected) response.correct = verdict === "AC";
         return response;
       } finally {
-        await backend.release(box);
+        // Cleaning the box (its files, the sandbox's next launch) happens after the answer;
+        // a waiting acquire() gets the box once it is clean.
+        void backend.release(box).catch((err: unknown) => this.log.warn("judge: releasing a box after a run failed", { error: String(err) }));
       }
     } finally {
       const n = (this.runsInFlight.get(userId) ?? 1) - 1;

@@ -4,7 +4,7 @@
 // submissions sent through its REST door. Real processes (`bun src/worker.ts`,
 // `bun src/server.ts`), the real sandbox and one shared libSQL file.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
@@ -13,6 +13,7 @@ import { submissions, submissionTests } from "../../db/schema.ts";
 import { createTestDb } from "../db.ts";
 import { problemBody, request, signUp } from "../api.ts";
 import { eventually, insertProblem, insertUser, JUDGE_TEST_BOX_ID_START, preparePch, SHARED_DATA_DIR } from "./fixtures.ts";
+import { unmountUnder } from "../mounts.ts";
 
 setDefaultTimeout(90_000);
 
@@ -66,8 +67,20 @@ afterAll(async () => {
     if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
     await p.exited;
   }
+  // Killed judges could not unmount their boxes.
+  for (const root of sandboxRoots) {
+    unmountUnder(root);
+    rmSync(root, { recursive: true, force: true });
+  }
   t.cleanup();
 });
+
+const sandboxRoots: string[] = [];
+function sandboxRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), "oj-crash-boxes-"));
+  sandboxRoots.push(root);
+  return root;
+}
 
 /** Starts `bun <script>` against the test database with its own box-id range. */
 function spawnJudge(script: "src/worker.ts" | "src/server.ts", boxOffset: number, env: Record<string, string> = {}): Subprocess {
@@ -81,7 +94,7 @@ function spawnJudge(script: "src/worker.ts" | "src/server.ts", boxOffset: number
       DATABASE_URL: t.url,
       DATA_DIR: SHARED_DATA_DIR,
       SANDBOX: "bwrap",
-      SANDBOX_ROOT: mkdtempSync(join(tmpdir(), "oj-crash-boxes-")),
+      SANDBOX_ROOT: sandboxRoot(),
       ISOLATE_BOX_ID_START: String(JUDGE_TEST_BOX_ID_START + boxOffset),
       ISOLATE_BOX_ID_COUNT: "10",
       SANDBOX_POOL_SIZE: "2",
