@@ -71,8 +71,14 @@ export const problems = sqliteTable(
       .references(() => users.id),
     timeLimitMs: integer("time_limit_ms").notNull().default(PROBLEM_LIMITS.timeLimitMs.default),
     memoryLimitKib: integer("memory_limit_kib").notNull().default(PROBLEM_LIMITS.memoryLimitKib.default),
-    /** Output comparison: `lines` (default), `tokens` (any whitespace), `float` (abs/rel error 1e-6). */
+    /** Output comparison: `lines` (default), `tokens` (any whitespace), `float` (abs/rel error 1e-6), `kattis` (the package format's default validator, with `checkerFlags`). */
     checker: text("checker", { enum: CHECKERS }).notNull().default(DEFAULT_CHECKER),
+    /**
+     * Flags of the `kattis` checker (the package format's default output validator), as the
+     * format spells them, e.g. "case_sensitive float_tolerance 1e-6"; "" for none
+     * (src/problems/validator-flags.ts).
+     */
+    checkerFlags: text("checker_flags").notNull().default(""),
     /** Incremented on every update (the spec's server version field). */
     version: integer("version").notNull().default(0),
     createdAt: createdAt(),

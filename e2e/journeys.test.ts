@@ -320,6 +320,40 @@ describe("problems", () => {
     await page.getByText("Problem deleted successfully!").waitFor({ state: "detached", timeout: 5000 }); // clears after 3 s
   }, SLOW);
 
+  test("a problem without input, checked by the Kattis default validator with its options in plain words", async () => {
+    await page.goto("/problems");
+    await page.getByRole("button", { name: "Create Problem" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Problem" });
+    await dialog.waitFor();
+    for (const [label, value] of [
+      ["Problem Title", "Hello Thirds"],
+      ["Problem Description", "Print YES and one third."],
+      ["Input Format", "There is no input."],
+      ["Output Format", "YES, then 1/3."],
+      ["Constraints", "None."],
+      ["Sample Output", "yes\n0.333333333\n"],
+    ] as const) {
+      await dialog.getByLabel(label).fill(value);
+    }
+    expect(await dialog.getByText("Validator options").count()).toBe(0);
+    await dialog.getByLabel("Output Checker").selectOption("kattis");
+    await dialog.getByLabel("Numbers may differ by (absolute)").fill("1e-6");
+    await dialog.getByLabel("Numbers may differ by (relative)").fill("1e-6");
+    await dialog.getByRole("button", { name: "Create Problem" }).click();
+    await page.getByText("Problem saved successfully!").waitFor();
+
+    const id = await problemIdByTitle("Hello Thirds");
+    const db = createClient({ url: server.databaseUrl });
+    try {
+      const p = await db.execute({ sql: "select sample_input, checker, checker_flags from problems where id = ?", args: [id] });
+      expect(p.rows[0]).toMatchObject({ sample_input: "", checker: "kattis", checker_flags: "float_tolerance 0.000001" });
+    } finally {
+      db.close();
+    }
+    await page.goto(`/solve/${id}`);
+    await page.getByText("Output check: Tokens compared ignoring letter case; any spacing; numbers within 0.000001 (absolute or relative)").waitFor();
+  }, SLOW);
+
   test("another user sees Created by another user and no Edit/Delete", async () => {
     const other = await open();
     const p = other.page;

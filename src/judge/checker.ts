@@ -8,9 +8,13 @@
  * - `float`: tokens equal, except that two numeric tokens match when their
  *   absolute or relative difference is at most 1e-6 (testlib's `doubleCompare`
  *   idea, https://github.com/MikeMirzayanov/testlib).
+ * - `kattis`: the Kattis package format's default output validator with the
+ *   problem's flags (default-validator.ts, validator-flags.ts).
  */
 
 import type { CheckerName } from "../problems/limits.ts";
+import { parseValidatorFlags } from "../problems/validator-flags.ts";
+import { defaultValidator } from "./default-validator.ts";
 
 export { CHECKERS, type CheckerName } from "../problems/limits.ts";
 
@@ -22,7 +26,14 @@ export const FLOAT_TOLERANCE = 1e-6;
  * (line/token number only, never the data itself, so it is safe to log for
  * hidden tests).
  */
-export type CheckResult = { ok: true } | { ok: false; reason: string };
+export type CheckResult =
+  | { ok: true }
+  | {
+      ok: false;
+      reason: string;
+      /** The checker itself could not judge (the problem's flags are broken): IE, not WA. */
+      judgeError?: boolean;
+    };
 
 const OK: CheckResult = { ok: true };
 
@@ -82,10 +93,12 @@ function checkTokens(output: string, expected: string, numeric: boolean): CheckR
  * @param checker  the problem's checker name
  * @param output   the program's stdout (text)
  * @param expected the test's expected output
+ * @param flags    the `kattis` checker's flags (the problem's checkerFlags); ignored by the others
  * @example check("lines", "1 2  \r\n", "1 2") // { ok: true }
  * @example check("float", "0.3333333", "0.333333333") // { ok: true }
+ * @example check("kattis", "YES\n", "yes\n") // { ok: true }
  */
-export function check(checker: CheckerName, output: string, expected: string): CheckResult {
+export function check(checker: CheckerName, output: string, expected: string, flags = ""): CheckResult {
   switch (checker) {
     case "lines":
       return checkLines(output, expected);
@@ -93,5 +106,10 @@ export function check(checker: CheckerName, output: string, expected: string): C
       return checkTokens(output, expected, false);
     case "float":
       return checkTokens(output, expected, true);
+    case "kattis": {
+      const parsed = parseValidatorFlags(flags);
+      if (!parsed.ok) return { ok: false, reason: `the problem's validator flags are invalid: ${parsed.error}`, judgeError: true };
+      return defaultValidator(output, expected, parsed.options);
+    }
   }
 }

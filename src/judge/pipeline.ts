@@ -354,7 +354,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         );
         // Artifacts are written once; the box keeps them for the following tests.
         artifacts = undefined;
-        const { verdict, reason } = decideVerdict(result, test.expected, problem.checker as CheckerName);
+        const { verdict, reason } = decideVerdict(result, test.expected, problem.checker as CheckerName, problem.checkerFlags);
         const timeMs = reportedTimeMs(result);
         maxTimeMs = Math.max(maxTimeMs, timeMs);
         maxMemoryKib = Math.max(maxMemoryKib, result.memoryKib);

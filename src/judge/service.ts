@@ -235,10 +235,12 @@ export class JudgeService {
       let timeLimitMs = DEFAULT_TIME_LIMIT_MS;
       let memoryLimitKib = DEFAULT_MEMORY_LIMIT_KIB;
       let checker: CheckerName = DEFAULT_CHECKER;
+      let checkerFlags = "";
       if (input.problemId !== undefined) {
         const problem = await requireVisibleProblem(this.db, viewer, input.problemId, this.now());
         ({ timeLimitMs, memoryLimitKib } = problem);
         checker = problem.checker;
+        checkerFlags = problem.checkerFlags;
       }
       const box = await backend.acquire();
       try {
@@ -262,7 +264,7 @@ export class JudgeService {
         }
         const { result } = step;
         const hasExpected = input.expectedOutput !== undefined;
-        const { verdict } = decideVerdict(result, input.expectedOutput ?? "", checker);
+        const { verdict } = decideVerdict(result, input.expectedOutput ?? "", checker, checkerFlags);
         // A run still ending in XX after the retries is IE here (decideVerdict), never a user verdict.
         if (verdict === "IE") this.log.warn("judge: sandbox failure during a run", { detail: result.message });
         const output = capUtf8(result.stdout, RUN_OUTPUT_RETURN_MAX_BYTES);

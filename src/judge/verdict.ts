@@ -22,12 +22,14 @@ const SIGXFSZ = 25;
  * @param result   the sandbox's result of running the program on the test input
  * @param expected the test's expected output
  * @param checker  the problem's checker
+ * @param checkerFlags the `kattis` checker's flags (the problem's checkerFlags)
  * @returns the verdict and, for IE/WA, an internal reason (never hidden data).
  */
 export function decideVerdict(
   result: RunResult,
   expected: string,
   checker: CheckerName,
+  checkerFlags = "",
 ): { verdict: TestVerdict; reason?: string } {
   switch (result.status) {
     case "XX":
@@ -44,8 +46,9 @@ export function decideVerdict(
       return { verdict: "RE" };
     }
     case "OK": {
-      const outcome = check(checker, result.stdout, expected);
-      return outcome.ok ? { verdict: "AC" } : { verdict: "WA", reason: outcome.reason };
+      const outcome = check(checker, result.stdout, expected, checkerFlags);
+      if (outcome.ok) return { verdict: "AC" };
+      return { verdict: outcome.judgeError ? "IE" : "WA", reason: outcome.reason };
     }
   }
 }

@@ -42,6 +42,14 @@ export function requiredBlock(maxBytes: number) {
     .refine((s) => utf8Bytes(s) <= maxBytes, { error: `At most ${formatBytes(maxBytes)}` });
 }
 
+/**
+ * A string kept as typed that may be empty (or blank), at most `maxBytes`
+ * UTF-8 bytes; the key itself is still required.
+ */
+export function textBlock(maxBytes: number) {
+  return z.string({ error: typeError }).refine((s) => utf8Bytes(s) <= maxBytes, { error: `At most ${formatBytes(maxBytes)}` });
+}
+
 /** An email address, trimmed, at most 254 characters (RFC 5321 path limit). */
 export function emailField() {
   return z

@@ -5,9 +5,10 @@
  * `version`, ...) are stripped, so nobody can set a problem's owner or version.
  */
 import { z } from "zod";
-import { idField, requiredBlock, requiredText } from "../lib/fields.ts";
+import { idField, requiredBlock, requiredText, textBlock } from "../lib/fields.ts";
 import { listInWords } from "../lib/words.ts";
 import { CHECKERS, DIFFICULTIES, PROBLEM_LIMITS } from "./limits.ts";
+import { formatValidatorFlags, parseValidatorFlags, VALIDATOR_FLAGS_MAX_CHARS } from "./validator-flags.ts";
 
 const testCaseText = z.string({
   error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text"),
@@ -28,7 +29,8 @@ const fields = {
   inputFormat: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
   outputFormat: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
   constraints: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
-  sampleInput: requiredBlock(PROBLEM_LIMITS.statementMaxBytes).transform(toLf),
+  // May be empty: a problem without input (the classic "Hello World!") has an empty sample input.
+  sampleInput: textBlock(PROBLEM_LIMITS.statementMaxBytes).transform(toLf),
   sampleOutput: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
   difficulty: z.enum(DIFFICULTIES, { error: `Must be ${listInWords(DIFFICULTIES)}` }),
   // Missing input/expectedOutput count as empty: the spec's form does not mark them required.
@@ -48,6 +50,16 @@ const fields = {
     .min(PROBLEM_LIMITS.memoryLimitKib.min, { error: "At least 16 MiB (16384 KiB)" })
     .max(PROBLEM_LIMITS.memoryLimitKib.max, { error: "At most 1024 MiB (1048576 KiB)" }),
   checker: z.enum(CHECKERS, { error: `Must be ${listInWords(CHECKERS)}` }),
+  /** The `kattis` checker's flags as the package format spells them; stored in canonical form. */
+  checkerFlags: z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text") })
+    .max(VALIDATOR_FLAGS_MAX_CHARS, { error: `At most ${VALIDATOR_FLAGS_MAX_CHARS} characters` })
+    .transform((flags, ctx) => {
+      const parsed = parseValidatorFlags(flags);
+      if (parsed.ok) return formatValidatorFlags(parsed.options);
+      ctx.addIssue({ code: "custom", message: parsed.error });
+      return z.NEVER;
+    }),
 };
 
 /**
@@ -62,6 +74,7 @@ export const problemInput = z.object({
   timeLimitMs: fields.timeLimitMs.optional(),
   memoryLimitKib: fields.memoryLimitKib.optional(),
   checker: fields.checker.optional(),
+  checkerFlags: fields.checkerFlags.optional(),
 });
 export type ProblemInput = z.infer<typeof problemInput>;
 
@@ -80,5 +93,6 @@ export const problemUpdateInput = z.object({
   timeLimitMs: fields.timeLimitMs.optional(),
   memoryLimitKib: fields.memoryLimitKib.optional(),
   checker: fields.checker.optional(),
+  checkerFlags: fields.checkerFlags.optional(),
 });
 export type ProblemUpdate = z.infer<typeof problemUpdateInput>;

@@ -26,6 +26,8 @@ export interface ProblemShape {
   timeLimitMs: number;
   memoryLimitKib: number;
   checker: CheckerName;
+  /** The `kattis` checker's flags ("" for none; validator-flags.ts). */
+  checkerFlags: string;
   /** Number of hidden test cases (their content stays hidden). */
   hiddenTestCount: number;
   /** The spec's version field: incremented on every update. */
@@ -58,6 +60,7 @@ export function toProblemShape(row: ProblemRow, hiddenTestCount: number, hidden?
     timeLimitMs: row.timeLimitMs,
     memoryLimitKib: row.memoryLimitKib,
     checker: row.checker,
+    checkerFlags: row.checkerFlags,
     hiddenTestCount,
     __v: row.version,
     createdAt: row.createdAt.toISOString(),

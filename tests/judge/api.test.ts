@@ -526,3 +526,62 @@ async function collectProgress(a: JudgeApp, token: string, id: string): Promise<
   }
 }
 
+
+describe("the Kattis default validator and problems without input, through the sandbox", () => {
+  let a: JudgeApp;
+  beforeAll(async () => {
+    a = await judgeApp();
+  });
+
+  test("YES for yes and 0.3333333 for 1/3 are accepted with the kattis checker, not with tokens", async () => {
+    const me = await signUp(a.app);
+    const answer = { sampleInput: "3\n", sampleOutput: "yes\n0.333333333\n", hiddenTestCases: [{ input: "6\n", expectedOutput: "yes 0.1666666667\n" }] };
+    const kattis = await createProblem(a, me.token, { ...answer, checker: "kattis", checkerFlags: "float_tolerance 1e-6" });
+    const tokens = await createProblem(a, me.token, { ...answer, checker: "tokens" });
+    const code = "n = int(input())\nprint('YES')\nprint('%.7f' % (1 / n))\n";
+    const onKattis = await request(a.app, "POST", "/api/submissions", { token: me.token, body: { problemId: kattis._id, code, language: "py" } });
+    const onTokens = await request(a.app, "POST", "/api/submissions", { token: me.token, body: { problemId: tokens._id, code, language: "py" } });
+    expect(`${onKattis.body.verdict} ${onKattis.body.testsPassed}/${onKattis.body.testsTotal}`).toBe("AC 2/2");
+    expect(onTokens.body.verdict).toBe("WA");
+    // Run against the sample uses the problem's checker too.
+    const run = await request(a.app, "POST", "/api/compiler", {
+      token: me.token,
+      body: { language: "py", code, input: "3\n", expectedOutput: "yes\n0.333333333\n", problemId: kattis._id },
+    });
+    expect(run.body).toMatchObject({ verdict: "AC", correct: true });
+    // The flags are stored in canonical form and shown with the problem.
+    const shown = await request(a.app, "GET", `/api/problems/${kattis._id}`, { token: me.token });
+    expect(shown.body).toMatchObject({ checker: "kattis", checkerFlags: "float_tolerance 0.000001" });
+  });
+
+  test("bad flags answer 400 naming checkerFlags, and nothing is stored", async () => {
+    const me = await signUp(a.app);
+    const res = await request(a.app, "POST", "/api/problems", {
+      token: me.token,
+      body: {
+        title: "T", description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "", sampleOutput: "x\n",
+        difficulty: "easy", checker: "kattis", checkerFlags: "float_tolerance abc",
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field: "checkerFlags", error: 'checkerFlags: "float_tolerance" needs a number after it' });
+    const mine = await request(a.app, "GET", "/api/problems", { token: me.token });
+    expect(mine.body.filter((p: { title: string }) => p.title === "T")).toEqual([]);
+  });
+
+  test("a problem without input: empty sample input and test inputs, judged AC", async () => {
+    const me = await signUp(a.app);
+    const p = await createProblem(a, me.token, {
+      title: "Hello World",
+      sampleInput: "",
+      sampleOutput: "Hello World!\n",
+      hiddenTestCases: [{ input: "", expectedOutput: "Hello World!\n" }],
+    });
+    const cpp = '#include <cstdio>\nint main() { std::puts("Hello World!"); }\n';
+    const res = await request(a.app, "POST", "/api/submissions", { token: me.token, body: { problemId: p._id, code: cpp, language: "cpp" } });
+    expect(`${res.body.verdict} ${res.body.testsPassed}/${res.body.testsTotal}`).toBe("AC 2/2");
+    const edited = await request(a.app, "PUT", `/api/problems/${p._id}`, { token: me.token, body: { sampleInput: "" } });
+    expect(edited.status).toBe(200);
+    expect(edited.body.sampleInput).toBe("");
+  });
+});

@@ -1,11 +1,14 @@
 /**
- * Create/Edit problem modal: all statement fields (the seven statement fields required),
- * difficulty, the judge's time limit, memory limit and checker, and the
+ * Create/Edit problem modal: all statement fields (six required; the sample
+ * input may be empty, for problems without input), difficulty, the judge's
+ * time limit, memory limit and checker (with the Kattis default validator's
+ * options in plain words when it is chosen), and the
  * repeatable hidden test cases (one empty case to start, + Add Test Case,
  * Remove). Native <dialog> gives focus trapping and Escape (= Cancel).
  */
 import { useEffect, useRef, type FormEvent } from "react";
 import { CHECKER_LABELS, CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS, type Checker, type Difficulty } from "../lib/types.ts";
+import { parseValidatorFlags } from "../../../src/problems/validator-flags.ts";
 import { Spinner } from "./Loading.tsx";
 
 export interface ProblemFormValues {
@@ -22,7 +25,46 @@ export interface ProblemFormValues {
   /** Memory limit shown in MiB; converted to KiB (`memoryLimitKib`) when sent. */
   memoryLimitMib: number;
   checker: Checker;
+  /** Options of the `kattis` checker; tolerances as typed ("" = none), sent as its flags. */
+  validator: ValidatorFormValues;
   hiddenTestCases: { input: string; expectedOutput: string }[];
+}
+
+export interface ValidatorFormValues {
+  caseSensitive: boolean;
+  spaceChangeSensitive: boolean;
+  absoluteTolerance: string;
+  relativeTolerance: string;
+}
+
+export const BLANK_VALIDATOR: ValidatorFormValues = { caseSensitive: false, spaceChangeSensitive: false, absoluteTolerance: "", relativeTolerance: "" };
+
+/** The `kattis` checker's flags as the package format spells them; tolerances are sent as typed (the server checks them). */
+export function validatorFlags(v: ValidatorFormValues): string {
+  const out: string[] = [];
+  if (v.caseSensitive) out.push("case_sensitive");
+  if (v.spaceChangeSensitive) out.push("space_change_sensitive");
+  const abs = v.absoluteTolerance.trim();
+  const rel = v.relativeTolerance.trim();
+  if (abs && abs === rel) out.push("float_tolerance", abs);
+  else {
+    if (abs) out.push("float_absolute_tolerance", abs);
+    if (rel) out.push("float_relative_tolerance", rel);
+  }
+  return out.join(" ");
+}
+
+/** The form's options from a problem's stored flags (canonical: the server stored them). */
+export function validatorFromFlags(flags: string): ValidatorFormValues {
+  const parsed = parseValidatorFlags(flags);
+  if (!parsed.ok) return BLANK_VALIDATOR;
+  const o = parsed.options;
+  return {
+    caseSensitive: o.caseSensitive,
+    spaceChangeSensitive: o.spaceChangeSensitive,
+    absoluteTolerance: o.floatAbsoluteTolerance === null ? "" : String(o.floatAbsoluteTolerance),
+    relativeTolerance: o.floatRelativeTolerance === null ? "" : String(o.floatRelativeTolerance),
+  };
 }
 
 /** The server's bounds (src/problems/limits.ts) for the inputs' min/max; memory shown in MiB. */
@@ -48,6 +90,7 @@ export function blankProblemForm(): ProblemFormValues {
     timeLimitMs: TIME_LIMIT_MS.default,
     memoryLimitMib: MEMORY_LIMIT_MIB.default,
     checker: DEFAULT_CHECKER,
+    validator: BLANK_VALIDATOR,
     hiddenTestCases: [{ input: "", expectedOutput: "" }],
   };
 }
@@ -61,7 +104,7 @@ const TEXT_FIELDS: { key: TextKey; label: string; multiline: boolean; mono?: boo
   { key: "inputFormat", label: "Input Format", multiline: true, placeholder: "What the input looks like" },
   { key: "outputFormat", label: "Output Format", multiline: true, placeholder: "What the program must print" },
   { key: "constraints", label: "Constraints", multiline: true, placeholder: "e.g. 1 ≤ n ≤ 10^5" },
-  { key: "sampleInput", label: "Sample Input", multiline: true, mono: true, placeholder: "Sample input" },
+  { key: "sampleInput", label: "Sample Input", multiline: true, mono: true, placeholder: "Sample input (leave empty for a problem without input)" },
   { key: "sampleOutput", label: "Sample Output", multiline: true, mono: true, placeholder: "Expected output for the sample" },
 ];
 
@@ -123,7 +166,7 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
               {f.multiline ? (
                 <textarea
                   id={`pf-${f.key}`}
-                  required
+                  required={f.key !== "sampleInput"}
                   rows={f.key === "description" ? 5 : 3}
                   className={f.mono ? "mono" : undefined}
                   placeholder={f.placeholder}
@@ -183,6 +226,49 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
               ))}
             </select>
           </div>
+          {values.checker === "kattis" && (
+            <fieldset className="validator-options">
+              <legend>Validator options</legend>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={values.validator.caseSensitive}
+                  onChange={(e) => set("validator", { ...values.validator, caseSensitive: e.target.checked })}
+                />{" "}
+                Letter case must match (otherwise YES equals yes)
+              </label>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={values.validator.spaceChangeSensitive}
+                  onChange={(e) => set("validator", { ...values.validator, spaceChangeSensitive: e.target.checked })}
+                />{" "}
+                Spacing and line breaks must match exactly
+              </label>
+              <div className="field-row">
+                <div className="field">
+                  <label htmlFor="pf-abs-tol">Numbers may differ by (absolute)</label>
+                  <input
+                    id="pf-abs-tol"
+                    inputMode="decimal"
+                    placeholder="e.g. 1e-6 (empty: exact)"
+                    value={values.validator.absoluteTolerance}
+                    onChange={(e) => set("validator", { ...values.validator, absoluteTolerance: e.target.value })}
+                  />
+                </div>
+                <div className="field">
+                  <label htmlFor="pf-rel-tol">Numbers may differ by (relative)</label>
+                  <input
+                    id="pf-rel-tol"
+                    inputMode="decimal"
+                    placeholder="e.g. 1e-6 (empty: exact)"
+                    value={values.validator.relativeTolerance}
+                    onChange={(e) => set("validator", { ...values.validator, relativeTolerance: e.target.value })}
+                  />
+                </div>
+              </div>
+            </fieldset>
+          )}
 
           <fieldset className="test-cases">
             <legend>Hidden Test Cases</legend>

@@ -22,6 +22,13 @@ import { httpStatusOf, serverMessageOf, useTRPC, useTRPCClient } from "../lib/tr
 import { AssignmentBanner } from "../courses/AssignmentBanner.tsx";
 import { DEFAULT_LANGUAGE, effectiveTimeLimitMs, isLanguageId, LANGUAGE_LIST, languageOf, type LanguageId } from "../lib/languages.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
+import { describeValidatorFlags, parseValidatorFlags } from "../../../src/problems/validator-flags.ts";
+
+/** The Kattis default validator's flags in plain words (the server stored them valid). */
+function outputCheckInWords(flags: string): string {
+  const parsed = parseValidatorFlags(flags);
+  return parsed.ok ? describeValidatorFlags(parsed.options) : flags;
+}
 
 const CodeEditor = lazy(() => import("../editor/CodeEditor.tsx"));
 
@@ -199,6 +206,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               · Memory limit:{" "}
               {formatKib(problem.memoryLimitKib)}
             </p>
+            {problem.checker === "kattis" && <p className="limits muted">Output check: {outputCheckInWords(problem.checkerFlags)}</p>}
             <Statement title="Description" text={problem.description} />
             <Statement title="Input Format" text={problem.inputFormat} />
             <Statement title="Output Format" text={problem.outputFormat} />

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
-import { blankProblemForm, type ProblemFormValues } from "../components/ProblemFormModal.tsx";
+import { blankProblemForm, validatorFlags, validatorFromFlags, type ProblemFormValues } from "../components/ProblemFormModal.tsx";
 import type { FormNotice } from "../components/FormMessage.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
 import { httpStatusOf, serverMessageOf, useTRPC } from "../lib/trpc.ts";
@@ -30,6 +30,7 @@ export function formFromProblem(p: Problem): ProblemFormValues {
     timeLimitMs: p.timeLimitMs,
     memoryLimitMib: Math.round(p.memoryLimitKib / KIB_PER_MIB),
     checker: p.checker,
+    validator: validatorFromFlags(p.checkerFlags),
     hiddenTestCases: cases.map((c) => ({ input: c.input, expectedOutput: c.expectedOutput })),
   };
 }
@@ -47,6 +48,7 @@ export function payloadFromForm(v: ProblemFormValues) {
     timeLimitMs: v.timeLimitMs,
     memoryLimitKib: Math.round(v.memoryLimitMib * KIB_PER_MIB),
     checker: v.checker,
+    checkerFlags: v.checker === "kattis" ? validatorFlags(v.validator) : "",
     hiddenTestCases: v.hiddenTestCases,
   };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `problems` ADD `checker_flags` text DEFAULT '' NOT NULL;
