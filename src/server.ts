@@ -20,7 +20,7 @@ import { createOpsState, recordingErrors, type OpsState } from "./ops/state.ts";
 import { VERSION } from "./version.ts";
 import { JudgeService } from "./judge/service.ts";
 import { createAiService } from "./ai/service.ts";
-import { sandboxOptions } from "./sandbox.ts";
+import { lockSandbox, sandboxOptions } from "./sandbox.ts";
 
 /** Bun.serve's request body cap, bytes (the app's own limit, MAX_BODY_BYTES, answers 413 below it). */
 const BUN_MAX_BODY_BYTES = 160 * 1024 * 1024;
@@ -56,6 +56,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const seeded = await seedDatabase(db);
     if (seeded.inserted) log.info(`seed: added ${seeded.inserted} classic problems`);
     const sessionKey = resolveSessionKey(config);
+    // Box ids are host-wide: a second judging process with the same range must stop here.
+    const unlockBoxes = lockSandbox(config);
+    undo.push(unlockBoxes);
     const sandbox = await createSandbox(sandboxOptions(config), (m) => log.info(m));
     undo.push(() => sandbox.backend?.close());
     // Before the judge starts consuming: a bad AI setting (ConfigError) must stop start-up with nothing running.
@@ -92,6 +95,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await judge.stop();
         await sandbox.backend?.close();
         client.close();
+        unlockBoxes();
         unlock();
       },
     };

@@ -2,10 +2,11 @@
  * `bun run worker`: a judge worker without the web server. It consumes the
  * same database queue as the web process's in-process consumer (leases with
  * expiry, so a killed worker's job is taken over), with SANDBOX_POOL_SIZE
- * jobs at once. Point DATABASE_URL at a shared libSQL server to judge on
- * several machines; on one host give each process its own
- * ISOLATE_BOX_ID_START range. Set JUDGE_IN_PROCESS=false on the web server
- * to leave all judging to workers.
+ * jobs at once, on the same host and database file as the server. Give each
+ * judging process on one host its own ISOLATE_BOX_ID_START range and
+ * SANDBOX_ROOT: a clash is refused at start (lockSandbox). Set
+ * JUDGE_IN_PROCESS=false on the web server to leave all judging to workers.
+ * Judging from other machines over a shared remote database is not a tested setup.
  *
  * Start-up reads top to bottom: config, database (migrated), sandbox, judge
  * service, consume. SIGINT/SIGTERM give the jobs in progress back to the
@@ -16,7 +17,7 @@ import { createSandbox } from "../isolate/index.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { JudgeService } from "./judge/service.ts";
 import { createLogger } from "./log.ts";
-import { sandboxOptions } from "./sandbox.ts";
+import { lockSandbox, sandboxOptions } from "./sandbox.ts";
 
 /**
  * Starts a worker from a parsed config.
@@ -25,11 +26,14 @@ import { sandboxOptions } from "./sandbox.ts";
  */
 export async function startWorker(config: Config): Promise<{ judge: JudgeService; stop(): Promise<void> }> {
   const log = createLogger(config.LOG_LEVEL);
+  // Box ids are host-wide: beside a server (or another worker) with the same range this stops here.
+  const unlockBoxes = lockSandbox(config);
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   await migrateDatabase(db);
   const sandbox = await createSandbox(sandboxOptions(config), (m) => log.info(m));
   if (!sandbox.backend) {
     client.close();
+    unlockBoxes();
     throw new Error(`worker: ${sandbox.reason ?? "no sandbox"}`);
   }
   const judge = await JudgeService.create({ config, db, log, sandbox });
@@ -41,6 +45,7 @@ export async function startWorker(config: Config): Promise<{ judge: JudgeService
       await judge.stop();
       await sandbox.backend?.close();
       client.close();
+      unlockBoxes();
     },
   };
 }
