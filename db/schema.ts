@@ -79,6 +79,12 @@ export const problems = sqliteTable(
      * (src/problems/validator-flags.ts).
      */
     checkerFlags: text("checker_flags").notNull().default(""),
+    /**
+     * Whether Java and Python get the language's time multiplier on top of `timeLimitMs`
+     * (true: the judge's default, docs/decisions/011); false: every language gets the same
+     * limit, as a problem package's limit means.
+     */
+    timeScaledByLanguage: integer("time_scaled_by_language", { mode: "boolean" }).notNull().default(true),
     /** Incremented on every update (the spec's server version field). */
     version: integer("version").notNull().default(0),
     createdAt: createdAt(),

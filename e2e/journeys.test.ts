@@ -13,6 +13,7 @@ import { createClient } from "@libsql/client";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ensureClientBuilt, expectCleanPages, launchBrowser, openPage, setEditorCode, startServer, type TestServer, type WatchedPage } from "./harness.ts";
+import { modernPackage, zipOf } from "../tests/packages/fixtures.ts";
 
 const PORT = 3310;
 const SLOW = 120_000;
@@ -352,6 +353,22 @@ describe("problems", () => {
     }
     await page.goto(`/solve/${id}`);
     await page.getByText("Output check: Tokens compared ignoring letter case; any spacing; numbers within 0.000001 (absolute or relative)").waitFor();
+  }, SLOW);
+
+  test("Import package: a Kattis package zip becomes a problem, and what it does not keep is said", async () => {
+    await page.goto("/problems?difficulty=medium");
+    const zip = Buffer.from(zipOf(modernPackage()));
+    await page.getByLabel("Problem package (.zip)").setInputFiles({ name: "yes-or-thirds.zip", mimeType: "application/zip", buffer: zip });
+    const status = page.getByRole("status").filter({ hasText: 'Imported "Yes Or Thirds"' });
+    await status.waitFor();
+    expect(await status.textContent()).toContain("5 tests, 1500 ms for every language");
+    expect(await status.textContent()).toContain("statements in other languages are not kept");
+    await card(page, "Yes Or Thirds").waitFor();
+    // A broken package: the file and the reason, and nothing created.
+    const broken = modernPackage();
+    delete broken["data/sample/1.ans"];
+    await page.getByLabel("Problem package (.zip)").setInputFiles({ name: "broken.zip", mimeType: "application/zip", buffer: Buffer.from(zipOf(broken)) });
+    await page.getByRole("alert").filter({ hasText: "package: data/sample/1.in: has no answer file 1.ans" }).waitFor();
   }, SLOW);
 
   test("another user sees Created by another user and no Edit/Delete", async () => {

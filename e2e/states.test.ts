@@ -227,10 +227,12 @@ describe("problems list", () => {
     await page.getByRole("button", { name: "Create Problem" }).click();
     const dialog = page.getByRole("dialog", { name: "Create New Problem" });
     await dialog.getByRole("button", { name: "Create Problem" }).click();
-    // The seven statement fields are required; the browser stops the submit.
-    for (const label of ["Problem Title", "Problem Description", "Input Format", "Output Format", "Constraints", "Sample Input", "Sample Output"]) {
+    // Six statement fields are required; the browser stops the submit. The sample input may be
+    // empty (a problem without input).
+    for (const label of ["Problem Title", "Problem Description", "Input Format", "Output Format", "Constraints", "Sample Output"]) {
       expect(await dialog.getByLabel(label).evaluate((el) => (el as HTMLInputElement).validity.valueMissing)).toBe(true);
     }
+    expect(await dialog.getByLabel("Sample Input").evaluate((el) => (el as HTMLTextAreaElement).required)).toBe(false);
     // Hidden test case fields are not required.
     expect(await dialog.locator("#pf-tc-0-input").evaluate((el) => (el as HTMLTextAreaElement).required)).toBe(false);
     await dialog.waitFor();
@@ -523,10 +525,10 @@ describe("accessibility basics", () => {
   test("the problems and solving pages work from the keyboard alone", async () => {
     await page.goto("/problems");
     await page.getByTestId("problem-card").first().waitFor();
-    const visited = await tabThrough(page, 8);
-    expect(visited.slice(0, 4)).toEqual(["CodeArena home", "+ Create Problem", "Logout", "Toggle dark mode"]);
-    expect(visited[4]).toMatch(/^easy\d+$/); // the selected tab only: the others are reached with the arrow keys
-    expect(visited.slice(5)).toEqual(["Solve", "My Submissions", "Solve"]);
+    const visited = await tabThrough(page, 9);
+    expect(visited.slice(0, 5)).toEqual(["CodeArena home", "+ Create Problem", "Logout", "Toggle dark mode", "Import package"]);
+    expect(visited[5]).toMatch(/^easy\d+$/); // the selected tab only: the others are reached with the arrow keys
+    expect(visited.slice(6)).toEqual(["Solve", "My Submissions", "Solve"]);
     // Arrow keys move between the difficulty tabs; Tab goes on to the first card's Solve link.
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Shift+Tab");

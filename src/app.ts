@@ -61,7 +61,7 @@ function writesProblem(method: string, url: string): boolean {
     return false;
   }
   if (/^\/api\/problems(\/[^/]+)?\/?$/.test(path)) return true;
-  return path.startsWith("/trpc/") && /(^|,)problems\.(create|update)(,|$)/.test(path.slice("/trpc/".length));
+  return path.startsWith("/trpc/") && /(^|,)problems\.(create|update|importPackage)(,|$)/.test(path.slice("/trpc/".length));
 }
 
 /** A tRPC GET of the gradebook (`assignments.gradebook`, alone or in a batch), not its update stream. */

@@ -45,11 +45,13 @@ export function getLanguage(id: LanguageId | string): Language<LanguageId> {
 
 /**
  * The CPU time limit `id` is judged against for a problem limit: the limit
- * times the language's `timeMultiplier`, ms.
+ * times the language's `timeMultiplier` when the problem scales its limit by
+ * language (the default), else the limit itself, ms.
  * @example effectiveTimeLimitMs("py", 1000) // 3000
+ * @example effectiveTimeLimitMs("py", 1000, false) // 1000 (an imported package's limit)
  */
-export function effectiveTimeLimitMs(id: LanguageId, problemTimeLimitMs: number): number {
-  return Math.round(problemTimeLimitMs * LANGUAGES[id].timeMultiplier);
+export function effectiveTimeLimitMs(id: LanguageId, problemTimeLimitMs: number, scaledByLanguage = true): number {
+  return scaledByLanguage ? Math.round(problemTimeLimitMs * LANGUAGES[id].timeMultiplier) : problemTimeLimitMs;
 }
 
 /**

@@ -58,6 +58,12 @@ export async function emailTaken(db: Database, email: string): Promise<boolean> 
   return existing !== undefined;
 }
 
+/** The id of the account with this email (compared normalised), or null. */
+export async function userIdByEmail(db: Database, email: string): Promise<string | null> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.emailNormalized, normalizeEmail(email))).limit(1);
+  return row?.id ?? null;
+}
+
 /**
  * Creates an account, and makes it a member of every course whose roster
  * invited this email (src/courses/invites.ts).

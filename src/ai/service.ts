@@ -159,7 +159,7 @@ export function createAiService(deps: AiServiceDeps): AiService {
       sampleInput: p.sampleInput,
       sampleOutput: p.sampleOutput,
       // The limit this language is judged against (Java 2x, Python 3x: src/judge/limits.ts), not the problem's base limit.
-      timeLimitMs: effectiveTimeLimitMs(language, p.timeLimitMs),
+      timeLimitMs: effectiveTimeLimitMs(language, p.timeLimitMs, p.timeScaledByLanguage),
       memoryLimitKib: p.memoryLimitKib,
       checker: p.checker,
       version: p.version,

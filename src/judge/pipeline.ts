@@ -121,6 +121,8 @@ export interface RunSpec {
   stdin: string;
   /** The problem's (or the default) CPU time limit, ms, before the language's multiplier. */
   timeLimitMs: number;
+  /** Apply the language's multiplier (default true; false for a problem judged with one limit for all). */
+  timeScaledByLanguage?: boolean;
   memoryLimitKib: number;
 }
 
@@ -165,7 +167,7 @@ export async function compileAndRun(
     },
     ...(box.listFiles ? { listFiles: () => box.listFiles!() } : {}),
   };
-  const opts = runOptions(language, run.timeLimitMs, run.memoryLimitKib);
+  const opts = runOptions(language, run.timeLimitMs, run.memoryLimitKib, run.timeScaledByLanguage);
   const runIt = (entry: string, artifacts: CompiledEntry["files"] | undefined) =>
     retryOnSandboxFailure(
       () => runProgram(counted, language, { entry, artifacts, stdin: run.stdin, ...opts }),
@@ -229,9 +231,9 @@ export async function retryOnSandboxFailure<T>(
 }
 
 /** The limits one run of `language` gets under a problem's limits. */
-export function runOptions(language: LanguageId, timeLimitMs: number, memoryLimitKib: number) {
+export function runOptions(language: LanguageId, timeLimitMs: number, memoryLimitKib: number, timeScaledByLanguage = true) {
   return {
-    timeLimitMs: effectiveTimeLimitMs(language, timeLimitMs),
+    timeLimitMs: effectiveTimeLimitMs(language, timeLimitMs, timeScaledByLanguage),
     memoryLimitKib,
     outputLimitBytes: OUTPUT_LIMIT_BYTES,
   };
@@ -334,7 +336,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
       }
       await guard(queue.update(id, { status: "running" }));
 
-      const opts = runOptions(row.language, problem.timeLimitMs, problem.memoryLimitKib);
+      const opts = runOptions(row.language, problem.timeLimitMs, problem.memoryLimitKib, problem.timeScaledByLanguage);
       // Compiled in this very box: the artifacts are already there.
       let artifacts: CompiledEntry["files"] | undefined = compiled.cached ? compiled.entry.files : undefined;
       let passed = 0;

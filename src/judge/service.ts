@@ -236,11 +236,13 @@ export class JudgeService {
       let memoryLimitKib = DEFAULT_MEMORY_LIMIT_KIB;
       let checker: CheckerName = DEFAULT_CHECKER;
       let checkerFlags = "";
+      let timeScaledByLanguage = true;
       if (input.problemId !== undefined) {
         const problem = await requireVisibleProblem(this.db, viewer, input.problemId, this.now());
         ({ timeLimitMs, memoryLimitKib } = problem);
         checker = problem.checker;
         checkerFlags = problem.checkerFlags;
+        timeScaledByLanguage = problem.timeScaledByLanguage;
       }
       const box = await backend.acquire();
       try {
@@ -249,7 +251,7 @@ export class JudgeService {
           box,
           input.language,
           input.code,
-          { stdin: input.input, timeLimitMs, memoryLimitKib },
+          { stdin: input.input, timeLimitMs, memoryLimitKib, timeScaledByLanguage },
           this.log,
         );
         if (step.kind === "ce") {

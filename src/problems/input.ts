@@ -50,6 +50,7 @@ const fields = {
     .min(PROBLEM_LIMITS.memoryLimitKib.min, { error: "At least 16 MiB (16384 KiB)" })
     .max(PROBLEM_LIMITS.memoryLimitKib.max, { error: "At most 1024 MiB (1048576 KiB)" }),
   checker: z.enum(CHECKERS, { error: `Must be ${listInWords(CHECKERS)}` }),
+  timeScaledByLanguage: z.boolean({ error: "Must be true or false" }),
   /** The `kattis` checker's flags as the package format spells them; stored in canonical form. */
   checkerFlags: z
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text") })
@@ -75,6 +76,7 @@ export const problemInput = z.object({
   memoryLimitKib: fields.memoryLimitKib.optional(),
   checker: fields.checker.optional(),
   checkerFlags: fields.checkerFlags.optional(),
+  timeScaledByLanguage: fields.timeScaledByLanguage.optional(),
 });
 export type ProblemInput = z.infer<typeof problemInput>;
 
@@ -94,5 +96,6 @@ export const problemUpdateInput = z.object({
   memoryLimitKib: fields.memoryLimitKib.optional(),
   checker: fields.checker.optional(),
   checkerFlags: fields.checkerFlags.optional(),
+  timeScaledByLanguage: fields.timeScaledByLanguage.optional(),
 });
 export type ProblemUpdate = z.infer<typeof problemUpdateInput>;

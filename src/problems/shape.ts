@@ -28,6 +28,8 @@ export interface ProblemShape {
   checker: CheckerName;
   /** The `kattis` checker's flags ("" for none; validator-flags.ts). */
   checkerFlags: string;
+  /** Java and Python get their time multipliers on top of timeLimitMs (false: one limit for every language). */
+  timeScaledByLanguage: boolean;
   /** Number of hidden test cases (their content stays hidden). */
   hiddenTestCount: number;
   /** The spec's version field: incremented on every update. */
@@ -61,6 +63,7 @@ export function toProblemShape(row: ProblemRow, hiddenTestCount: number, hidden?
     memoryLimitKib: row.memoryLimitKib,
     checker: row.checker,
     checkerFlags: row.checkerFlags,
+    timeScaledByLanguage: row.timeScaledByLanguage,
     hiddenTestCount,
     __v: row.version,
     createdAt: row.createdAt.toISOString(),

@@ -3,9 +3,36 @@
  * Body fields `_id`, `user`, `__v` and unknown keys are stripped by the
  * procedures' zod inputs; the path's id always wins over a body `id`.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { call, jsonBody, type AppEnv } from "./call.ts";
 import { sendJson } from "../lib/json.ts";
+
+/**
+ * The import's procedure input from the request: the zip as base64 (`package`)
+ * and the options. Nothing readable gives no `package`, which the procedure
+ * answers (after the session check: 401 first) with `package: Required`.
+ */
+async function packageBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const type = c.req.header("content-type") ?? "";
+  const options = (get: (k: string) => unknown) => {
+    const out: Record<string, unknown> = {};
+    for (const k of ["courseId", "difficulty"]) {
+      const v = get(k);
+      if (typeof v === "string" && v !== "") out[k] = v;
+    }
+    return out;
+  };
+  if (type.startsWith("multipart/form-data")) {
+    const form = await c.req.formData().catch(() => null);
+    const file = form?.get("package");
+    const opts = form ? options((k) => form.get(k)) : {};
+    return file instanceof Blob ? { package: Buffer.from(await file.arrayBuffer()).toString("base64"), ...opts } : opts;
+  }
+  if (type.startsWith("application/zip") || type.startsWith("application/octet-stream")) {
+    return { package: Buffer.from(await c.req.arrayBuffer()).toString("base64"), ...options((k) => c.req.query(k)) };
+  }
+  return {};
+}
 
 // Bodies are unvalidated JSON: `as never` hands them to the procedure, whose zod input validates them.
 
@@ -13,6 +40,9 @@ export const problemsRoutes = new Hono<AppEnv>()
   // sendJson: the shared public list is serialised once per change, not per request (src/lib/json.ts).
   .get("/", async (c) => sendJson(c, await call(c, (api) => api.problems.list())))
   .post("/", async (c) => c.json(await call(c, async (api) => api.problems.create((await jsonBody(c)) as never)), 201))
+  // A problem package: multipart/form-data with the zip in `package` (plus optional `courseId`,
+  // `difficulty`), or the zip itself as the body (application/zip, options in the query).
+  .post("/import", async (c) => c.json(await call(c, async (api) => api.problems.importPackage((await packageBody(c)) as never)), 201))
   .get("/:id", async (c) => c.json(await call(c, (api) => api.problems.byId({ id: c.req.param("id") }))))
   .put("/:id", async (c) =>
     c.json(await call(c, async (api) => api.problems.update({ ...(await jsonBody(c)), id: c.req.param("id") } as never))),

@@ -122,15 +122,22 @@ describe("golden verdict suite", () => {
 
 // Runs here ended by TLE (busy and sleeping), MLE, OLE and crashes: none may leave
 // a live process of a box user behind (zombies waiting for init are not running).
+// A box's next sandbox waits at its gate meanwhile (launcher and bwrap, their argv
+// holding --block-fd, docs/decisions/034): that is not a program, and is left out;
+// a program that survived would show with its own command line (python3, prog, java).
 test("after judging, no process of the boxes' users is still alive", async () => {
   const uids = new Set([0, 1].map((i) => BOX_UID_BASE + JUDGE_TEST_BOX_ID_START + i));
   const ps = Bun.spawnSync(["ps", "-eo", "uid=,stat=,pid=,args="], { stdout: "pipe" });
-  const alive = ps.stdout
+  const rows = ps.stdout
     .toString()
     .split("\n")
     .map((l) => l.trim().split(/\s+/))
     .filter(([uid, stat]) => uid !== undefined && uids.has(Number(uid)) && !stat?.startsWith("Z"));
+  const waiting = rows.filter((f) => f.includes("--block-fd"));
+  const alive = rows.filter((f) => !f.includes("--block-fd"));
   expect(alive.map((f) => f.join(" "))).toEqual([]);
+  // Each waiting launch is the launcher, bwrap's monitor and its sandboxed child: nothing else.
+  for (const f of waiting) expect(f[3] === "/usr/bin/bwrap" || f[3]!.includes("oj-launch")).toBe(true);
 });
 
 async function ownerOf(id: string): Promise<string> {

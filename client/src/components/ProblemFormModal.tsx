@@ -24,6 +24,8 @@ export interface ProblemFormValues {
   timeLimitMs: number;
   /** Memory limit shown in MiB; converted to KiB (`memoryLimitKib`) when sent. */
   memoryLimitMib: number;
+  /** Java and Python get their multipliers on top of the time limit. */
+  timeScaledByLanguage: boolean;
   checker: Checker;
   /** Options of the `kattis` checker; tolerances as typed ("" = none), sent as its flags. */
   validator: ValidatorFormValues;
@@ -89,6 +91,7 @@ export function blankProblemForm(): ProblemFormValues {
     difficulty: DIFFICULTIES[0],
     timeLimitMs: TIME_LIMIT_MS.default,
     memoryLimitMib: MEMORY_LIMIT_MIB.default,
+    timeScaledByLanguage: true,
     checker: DEFAULT_CHECKER,
     validator: BLANK_VALIDATOR,
     hiddenTestCases: [{ input: "", expectedOutput: "" }],
@@ -216,6 +219,14 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
               />
             </div>
           </div>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={values.timeScaledByLanguage}
+              onChange={(e) => set("timeScaledByLanguage", e.target.checked)}
+            />{" "}
+            Give Java 2× and Python 3× the time limit (untick for one limit for every language, as contest packages mean it)
+          </label>
           <div className="field">
             <label htmlFor="pf-checker">Output Checker</label>
             <select id="pf-checker" value={values.checker} onChange={(e) => set("checker", e.target.value as Checker)}>

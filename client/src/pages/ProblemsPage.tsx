@@ -4,6 +4,7 @@
  * the Create/Edit modal. Data and actions live in src/problems' hooks
  * (useProblemList, useProblemEditor); this page lays them out.
  */
+import { useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import { AppHeader } from "../components/AppHeader.tsx";
 import { FormMessage } from "../components/FormMessage.tsx";
@@ -13,6 +14,7 @@ import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { DIFFICULTIES, type Difficulty } from "../lib/types.ts";
 import { DifficultyTabs } from "../problems/DifficultyTabs.tsx";
+import { ImportOutcomeMessage, ImportPackageButton, type ImportOutcome } from "../problems/ImportPackage.tsx";
 import { ProblemCard } from "../problems/ProblemCard.tsx";
 import { useProblemEditor } from "../problems/useProblemEditor.ts";
 import { useProblemList } from "../problems/useProblemList.ts";
@@ -27,6 +29,7 @@ export function ProblemsPage() {
   const setTab = (d: Difficulty) => setSearchParams({ difficulty: d }, { replace: true });
 
   const list = useProblemList(tab);
+  const [imported, setImported] = useState<ImportOutcome | null>(null);
   const editor = useProblemEditor(list.queryKey, setTab);
 
   function onLogout() {
@@ -49,9 +52,14 @@ export function ProblemsPage() {
         <div className="page-heading">
           <h1 className="page-title">Problems To Solve</h1>
           <p className="muted">Explore coding challenges and test your skills.</p>
+          <p className="page-actions">
+            <ImportPackageButton difficulty={tab} listKey={list.queryKey} onImported={setTab} onOutcome={setImported} />
+            <span className="muted"> a Kattis / ICPC problem package (.zip)</span>
+          </p>
         </div>
 
         <FormMessage notice={editor.notice} />
+        <ImportOutcomeMessage outcome={imported} onDismiss={() => setImported(null)} />
 
         <DifficultyTabs tab={tab} counts={list.counts} onSelect={setTab} panelId="problems-panel" />
 

@@ -200,8 +200,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
             </div>
             {assignment.data && <AssignmentBanner assignment={assignment.data} />}
             <p className="limits muted">
-              Time limit: {formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs))}
-              {languageOf(language).timeMultiplier !== 1 &&
+              Time limit: {formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs, problem.timeScaledByLanguage))}
+              {problem.timeScaledByLanguage &&
+                languageOf(language).timeMultiplier !== 1 &&
                 ` (${formatMs(problem.timeLimitMs)} × ${languageOf(language).timeMultiplier} for ${languageOf(language).name})`}{" "}
               · Memory limit:{" "}
               {formatKib(problem.memoryLimitKib)}

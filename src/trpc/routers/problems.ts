@@ -13,6 +13,10 @@ import { createProblem, limitProblemWrites, publicShape, readHiddenTests, softDe
 import { copyProblemToCourse, requireEditableProblem, requireVisibleProblem } from "../../courses/course-problems.ts";
 import { requireCourse, requireNotArchived } from "../../courses/access.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
+import { filesFromZip } from "../../packages/files.ts";
+import { readPackage } from "../../packages/format.ts";
+import { importPackage, type ImportResult } from "../../packages/import.ts";
+import { packageImportInput, readPackageOrExplain } from "../../packages/input.ts";
 
 export const problemsRouter = router({
   /**
@@ -45,6 +49,19 @@ export const problemsRouter = router({
     if (input.courseId !== undefined) requireNotArchived((await requireCourse(ctx.db, ctx.user, input.courseId, "problem.edit")).course);
     limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
     return createProblem(ctx.db, ctx.user.id, input);
+  }),
+
+  /**
+   * Imports a Kattis / ICPC problem package (a zip, base64) as a new problem of
+   * the caller (in `courseId` when given: problem.edit there); see src/packages.
+   * @returns the problem, what the package had that it does not keep, and its example submissions by expected verdict.
+   * @throws BAD_INPUT (400) naming the package file and line, PAYLOAD_TOO_LARGE (413), FORBIDDEN (403), RATE_LIMITED (429).
+   */
+  importPackage: protectedProcedure.input(packageImportInput).mutation(async ({ ctx, input }): Promise<ImportResult> => {
+    if (input.courseId !== undefined) requireNotArchived((await requireCourse(ctx.db, ctx.user, input.courseId, "problem.edit")).course);
+    limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
+    const pkg = await readPackageOrExplain(() => readPackage(filesFromZip(Buffer.from(input.package, "base64"))));
+    return readPackageOrExplain(() => importPackage(ctx.db, ctx.user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty }));
   }),
 
   /**

@@ -1,0 +1,1 @@
+ALTER TABLE `problems` ADD `time_scaled_by_language` integer DEFAULT true NOT NULL;

@@ -1,0 +1,159 @@
+/**
+ * A problem package's files, read into memory from a zip (upload) or a folder
+ * (the CLI), with the limits that keep a hostile package from exhausting the
+ * server: entry names must be plain relative paths (no `..`, no absolute
+ * paths, no backslashes: zip-slip), and the bytes actually inflated are
+ * counted as they stream (a zip bomb's headers can lie about sizes), per file
+ * and in total. Nothing is ever written to disk.
+ */
+import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { Unzip, UnzipInflate } from "fflate";
+
+/** Limits of one package, bytes and files. */
+export const PACKAGE_LIMITS = {
+  /** The zip as uploaded. */
+  zipMaxBytes: 64 * 1024 * 1024,
+  /** All files after decompression. */
+  totalMaxBytes: 256 * 1024 * 1024,
+  /** One file after decompression. */
+  fileMaxBytes: 64 * 1024 * 1024,
+  maxFiles: 5000,
+} as const;
+
+/** Limits a reader applies (PACKAGE_LIMITS unless a test passes smaller ones). */
+export type PackageLimits = { [K in keyof typeof PACKAGE_LIMITS]: number };
+
+/** A package problem, naming the file (and line, when known) that causes it. */
+export class PackageError extends Error {
+  override name = "PackageError";
+  constructor(
+    readonly file: string,
+    message: string,
+    readonly line?: number,
+  ) {
+    super(`${file}${line ? `:${line}` : ""}: ${message}`);
+  }
+}
+
+/** Package-relative POSIX path → content. */
+export type PackageFiles = Map<string, Uint8Array>;
+
+/** A safe relative path (no empty, `.` or `..` segment, no leading `/`, no `\` or NUL), or null. */
+function safeName(name: string): string | null {
+  if (name.includes("\\") || name.includes("\0") || name.startsWith("/") || /^[a-zA-Z]:/.test(name)) return null;
+  const parts = name.split("/").filter((p, i, all) => !(p === "" && i === all.length - 1));
+  if (parts.some((p) => p === "" || p === "." || p === "..")) return null;
+  return parts.join("/");
+}
+
+/**
+ * When every file sits under one top folder that holds problem.yaml (a zip of
+ * the package's folder), that folder is the package root.
+ */
+function stripCommonRoot(files: PackageFiles): PackageFiles {
+  const tops = new Set([...files.keys()].map((k) => k.split("/")[0]));
+  if (files.has("problem.yaml") || tops.size !== 1) return files;
+  const top = [...tops][0]!;
+  if (!files.has(`${top}/problem.yaml`)) return files;
+  return new Map([...files].map(([k, v]) => [k.slice(top.length + 1), v]));
+}
+
+/**
+ * Reads a zip.
+ * @throws PackageError for an unsafe entry name, a limit passed, or a broken zip.
+ */
+export function filesFromZip(zip: Uint8Array, limits: PackageLimits = PACKAGE_LIMITS): PackageFiles {
+  if (zip.length > limits.zipMaxBytes) throw new PackageError("(zip)", `the zip is larger than ${limits.zipMaxBytes / (1024 * 1024)} MiB`);
+  if (zip.length < 4 || zip[0] !== 0x50 || zip[1] !== 0x4b) throw new PackageError("(zip)", "not a zip file");
+  const files: PackageFiles = new Map();
+  let total = 0;
+  let failure: PackageError | null = null;
+  const unzip = new Unzip();
+  unzip.register(UnzipInflate);
+  unzip.onfile = (file) => {
+    if (failure) return;
+    if (file.name.endsWith("/")) return; // a directory entry
+    const name = safeName(file.name);
+    if (!name) {
+      failure = new PackageError(file.name, "unsafe path in the zip (absolute, `..` or `\\`): refused");
+      return;
+    }
+    if (files.size >= limits.maxFiles) {
+      failure = new PackageError(name, `more than ${limits.maxFiles} files in the package`);
+      return;
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    file.ondata = (err, data, final) => {
+      if (failure) return;
+      if (err) {
+        failure = new PackageError(name, `cannot decompress: ${err.message}`);
+        return;
+      }
+      size += data.length;
+      total += data.length;
+      if (size > limits.fileMaxBytes) {
+        failure = new PackageError(name, `larger than ${limits.fileMaxBytes / (1024 * 1024)} MiB once decompressed`);
+        file.terminate();
+        return;
+      }
+      if (total > limits.totalMaxBytes) {
+        failure = new PackageError(name, `the package is larger than ${limits.totalMaxBytes / (1024 * 1024)} MiB once decompressed`);
+        file.terminate();
+        return;
+      }
+      chunks.push(data);
+      if (final) files.set(name, Buffer.concat(chunks));
+    };
+    file.start();
+  };
+  try {
+    unzip.push(zip, true);
+  } catch (err) {
+    if (!failure) failure = new PackageError("(zip)", `broken zip: ${(err as Error).message}`);
+  }
+  if (failure) throw failure;
+  return stripCommonRoot(files);
+}
+
+/**
+ * Reads a package folder (the CLI's `problem import PATH`). Symlinks are
+ * followed only when they stay inside the folder.
+ * @throws PackageError for a symlink leaving the folder or a limit passed.
+ */
+export function filesFromFolder(dir: string, limits: PackageLimits = PACKAGE_LIMITS): PackageFiles {
+  const root = realpathSync(dir);
+  const files: PackageFiles = new Map();
+  let total = 0;
+  const walk = (abs: string) => {
+    for (const entry of readdirSync(abs).sort()) {
+      const path = join(abs, entry);
+      const rel = relative(root, path).split(sep).join("/");
+      if (rel.split("/").some((p) => p === ".git")) continue;
+      let real = path;
+      if (lstatSync(path).isSymbolicLink()) {
+        real = realpathSync(path);
+        if (real !== root && !real.startsWith(root + sep)) throw new PackageError(rel, "a symlink that leaves the package folder: refused");
+      }
+      const st = lstatSync(real);
+      if (st.isDirectory()) walk(path);
+      else if (st.isFile()) {
+        if (files.size >= limits.maxFiles) throw new PackageError(rel, `more than ${limits.maxFiles} files in the package`);
+        if (st.size > limits.fileMaxBytes) throw new PackageError(rel, `larger than ${limits.fileMaxBytes / (1024 * 1024)} MiB`);
+        total += st.size;
+        if (total > limits.totalMaxBytes) throw new PackageError(rel, `the package is larger than ${limits.totalMaxBytes / (1024 * 1024)} MiB`);
+        files.set(rel, readFileSync(real));
+      }
+    }
+  };
+  walk(root);
+  return files;
+}
+
+/** A file as UTF-8 text (a byte order mark dropped). */
+export function text(files: PackageFiles, name: string): string | null {
+  const bytes = files.get(name);
+  if (!bytes) return null;
+  return new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
+}

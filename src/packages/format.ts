@@ -1,0 +1,253 @@
+/**
+ * Reads a Kattis / ICPC problem package (the problem package format, legacy
+ * and 2023-07/2025-09; ../shared/packages.md summarises the keys) into what
+ * the judge needs: name, limits, the default validator's flags, the test data
+ * in the order the format runs it, the statement, and the example submissions
+ * with the verdicts their folders expect. Errors name the file and line.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
+import { parseValidatorFlags, formatValidatorFlags } from "../problems/validator-flags.ts";
+import { PackageError, text, type PackageFiles } from "./files.ts";
+import { statementMarkdown } from "./statement.ts";
+
+/** A test case: `data/<group...>/<name>.in` and its `.ans`. */
+export interface PackageTest {
+  /** Path without extension, e.g. "data/secret/group1/01". */
+  name: string;
+  sample: boolean;
+  input: string;
+  answer: string;
+}
+
+/** What an example submission's folder expects (../shared/packages.md §1). */
+export type ExpectedOutcome = "AC" | "WA" | "TLE" | "RE" | "rejected";
+
+export interface PackageSubmission {
+  /** Package path of the source file, e.g. "submissions/accepted/sol.cpp". */
+  path: string;
+  expected: ExpectedOutcome;
+  language: "cpp" | "java" | "py";
+  code: string;
+}
+
+export interface ProblemPackage {
+  formatVersion: "legacy" | "2023-07-draft" | "2025-09";
+  name: string;
+  /** Statement as Markdown with `$…$` math (a .tex statement converted). */
+  statement: string;
+  /** Where the statement came from, e.g. "statement/problem.en.md". */
+  statementFile: string;
+  /** `limits.time_limit` (or DOMjudge's `.timelimit`), ms; null when the package gives none. */
+  timeLimitMs: number | null;
+  /** ac_to_time_limit and time_limit_to_tle (legacy: time_multiplier, time_safety_margin). */
+  timeMultipliers: { acToTimeLimit: number; timeLimitToTle: number };
+  /** `limits.memory`, KiB; null when not given. */
+  memoryLimitKib: number | null;
+  /** The default validator's flags in canonical form ("" for none). */
+  validatorFlags: string;
+  tests: PackageTest[];
+  submissions: PackageSubmission[];
+  /** What was read but not kept, for the importer to show. */
+  warnings: string[];
+}
+
+const FOLDER_VERDICTS: Record<string, ExpectedOutcome> = {
+  accepted: "AC",
+  wrong_answer: "WA",
+  time_limit_exceeded: "TLE",
+  run_time_error: "RE",
+  runtime_error: "RE",
+  rejected: "rejected",
+};
+
+const LANGUAGE_BY_EXT: Record<string, PackageSubmission["language"]> = { cpp: "cpp", cc: "cpp", cxx: "cpp", "c++": "cpp", java: "java", py: "py", py3: "py" };
+
+interface Yaml {
+  get(key: string): unknown;
+  line(key: string): number | undefined;
+}
+
+/** Parses a YAML file into a plain-object reader with line numbers; null when absent. */
+function readYaml(files: PackageFiles, name: string): Yaml | null {
+  const source = text(files, name);
+  if (source === null) return null;
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(source, { lineCounter, prettyErrors: false });
+  if (doc.errors.length) {
+    const e = doc.errors[0]!;
+    throw new PackageError(name, `not valid YAML: ${e.message.split("\n")[0]}`, e.linePos?.[0]?.line);
+  }
+  const root = doc.contents;
+  if (root !== null && !isMap(root)) throw new PackageError(name, "must be a mapping of keys to values", 1);
+  const node = (key: string): YamlNode | null => {
+    let cur: unknown = root;
+    for (const part of key.split(".")) {
+      if (!isMap(cur)) return null;
+      cur = cur.get(part, true);
+    }
+    return (cur as YamlNode | undefined) ?? null;
+  };
+  return {
+    get: (key) => {
+      const n = node(key);
+      if (n === null) return undefined;
+      return isScalar(n) || isMap(n) || isSeq(n) ? n.toJSON() : undefined;
+    },
+    line: (key) => {
+      const n = node(key);
+      const offset = n?.range?.[0];
+      return offset === undefined ? undefined : lineCounter.linePos(offset).line;
+    },
+  };
+}
+
+function positiveNumber(y: Yaml, file: string, key: string): number | null {
+  const v = y.get(key);
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) throw new PackageError(file, `${key} must be a positive number`, y.line(key));
+  return v;
+}
+
+/** Byte-wise lexicographic order, as the format runs test data. */
+const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Reads a package.
+ * @throws PackageError naming the file (and line) of the first problem, including
+ *   "not supported yet" for interactive, multi-pass, scoring and custom-validator packages.
+ */
+export function readPackage(files: PackageFiles): ProblemPackage {
+  const yaml = readYaml(files, "problem.yaml");
+  if (!yaml) throw new PackageError("problem.yaml", "missing: a problem package has problem.yaml at its root");
+  const warnings: string[] = [];
+  const versionRaw = yaml.get("problem_format_version");
+  const formatVersion: ProblemPackage["formatVersion"] =
+    versionRaw === undefined || versionRaw === "legacy" || versionRaw === "legacy-icpc"
+      ? "legacy"
+      : versionRaw === "2023-07-draft" || versionRaw === "2023-07"
+        ? "2023-07-draft"
+        : versionRaw === "2025-09"
+          ? "2025-09"
+          : (() => {
+              throw new PackageError("problem.yaml", `problem_format_version ${JSON.stringify(versionRaw)} is not one this judge reads (legacy, 2023-07-draft, 2025-09)`, yaml.line("problem_format_version"));
+            })();
+
+  // Problem type: only pass-fail problems with the default validator, for now.
+  const typeRaw = yaml.get("type");
+  const types = Array.isArray(typeRaw) ? typeRaw.map(String) : typeof typeRaw === "string" ? typeRaw.split(/\s+/) : ["pass-fail"];
+  for (const t of types) {
+    if (t !== "pass-fail") throw new PackageError("problem.yaml", `type ${t}: not supported yet (this judge runs pass-fail problems)`, yaml.line("type"));
+  }
+  const validation = yaml.get("validation");
+  if (validation !== undefined && validation !== "default") {
+    throw new PackageError("problem.yaml", `validation: ${String(validation)}: custom and interactive validation is not supported yet`, yaml.line("validation"));
+  }
+  for (const dir of ["output_validator/", "output_validators/"]) {
+    const custom = [...files.keys()].find((k) => k.startsWith(dir));
+    if (custom) throw new PackageError(custom, "custom output validators are not supported yet");
+  }
+
+  // Name: a string, or a map by language (English preferred).
+  const nameRaw = yaml.get("name");
+  let name = "";
+  if (typeof nameRaw === "string") name = nameRaw;
+  else if (nameRaw && typeof nameRaw === "object") {
+    const byLang = nameRaw as Record<string, unknown>;
+    name = String(byLang.en ?? Object.values(byLang)[0] ?? "");
+  }
+
+  // Limits.
+  const limitsFile = "problem.yaml";
+  let timeLimitMs: number | null = null;
+  const seconds = positiveNumber(yaml, limitsFile, "limits.time_limit");
+  if (seconds !== null) timeLimitMs = Math.round(seconds * 1000);
+  const dj = text(files, ".timelimit");
+  if (timeLimitMs === null && dj !== null) {
+    const s = Number(dj.trim());
+    if (!Number.isFinite(s) || s <= 0) throw new PackageError(".timelimit", "must hold a positive number of seconds", 1);
+    timeLimitMs = Math.round(s * 1000);
+  }
+  const acToTimeLimit = positiveNumber(yaml, limitsFile, "limits.time_multipliers.ac_to_time_limit") ?? positiveNumber(yaml, limitsFile, "limits.time_multiplier") ?? (formatVersion === "legacy" ? 5 : 2);
+  const timeLimitToTle = positiveNumber(yaml, limitsFile, "limits.time_multipliers.time_limit_to_tle") ?? positiveNumber(yaml, limitsFile, "limits.time_safety_margin") ?? (formatVersion === "legacy" ? 2 : 1.5);
+  const memoryMib = positiveNumber(yaml, limitsFile, "limits.memory");
+  const memoryLimitKib = memoryMib === null ? null : Math.round(memoryMib * 1024);
+  if (yaml.get("limits.output") !== undefined) warnings.push("limits.output is not kept: this judge's output limit is 16 MiB for every problem");
+
+  // Default validator flags: problem.yaml (legacy), then data/testdata.yaml or data/test_group.yaml.
+  const flagSources: [string, string, unknown][] = [["problem.yaml", "validator_flags", yaml.get("validator_flags")]];
+  for (const f of ["data/testdata.yaml", "data/test_group.yaml"]) {
+    const y = readYaml(files, f);
+    if (!y) continue;
+    flagSources.push([f, "output_validator_flags", y.get("output_validator_flags")], [f, "output_validator_args", y.get("output_validator_args")]);
+  }
+  const flagWords: string[] = [];
+  for (const [file, key, value] of flagSources) {
+    if (value === undefined || value === null) continue;
+    const words = Array.isArray(value) ? value.map(String) : String(value).split(/\s+/).filter(Boolean);
+    const parsed = parseValidatorFlags(words);
+    if (!parsed.ok) throw new PackageError(file, `${key}: ${parsed.error}`);
+    flagWords.push(...words);
+  }
+  const merged = parseValidatorFlags(flagWords);
+  if (!merged.ok) throw new PackageError("problem.yaml", merged.error);
+  const validatorFlags = formatValidatorFlags(merged.options);
+  for (const k of files.keys()) {
+    if (/^data\/.+\/(testdata|test_group)\.yaml$/.test(k)) {
+      const y = readYaml(files, k)!;
+      if (y.get("output_validator_flags") !== undefined || y.get("output_validator_args") !== undefined) {
+        throw new PackageError(k, "validator flags per test group are not supported yet (only in data/)");
+      }
+    }
+  }
+
+  // Test data: sample first, then secret, each in lexicographic order of the path (groups nest).
+  const tests: PackageTest[] = [];
+  for (const group of ["sample", "secret"] as const) {
+    const inputs = [...files.keys()].filter((k) => k.startsWith(`data/${group}/`) && k.endsWith(".in")).sort(byPath);
+    for (const inFile of inputs) {
+      const base = inFile.slice(0, -3);
+      const answer = text(files, `${base}.ans`);
+      if (answer === null) throw new PackageError(inFile, `has no answer file ${base.split("/").pop()}.ans`);
+      tests.push({ name: base, sample: group === "sample", input: text(files, inFile)!, answer });
+    }
+    for (const ans of [...files.keys()].filter((k) => k.startsWith(`data/${group}/`) && k.endsWith(".ans"))) {
+      if (!files.has(`${ans.slice(0, -4)}.in`)) throw new PackageError(ans, `has no input file ${ans.split("/").pop()!.slice(0, -4)}.in`);
+    }
+  }
+  if (!tests.length) throw new PackageError("data/", "no test data (data/sample/*.in and .ans, data/secret/*.in and .ans)");
+
+  // Statement.
+  const { markdown, file: statementFile, others } = statementMarkdown(files, formatVersion);
+  if (others.length) warnings.push(`statements in other languages are not kept: ${others.join(", ")}`);
+  if (!name) name = /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? "";
+  if (!name) throw new PackageError("problem.yaml", "name: missing (and the statement has no title)", yaml.line("name"));
+
+  // Example submissions: submissions/<folder>/<file> or <folder>/<dir>/ (the directory's one source).
+  const submissions: PackageSubmission[] = [];
+  for (const path of [...files.keys()].filter((k) => k.startsWith("submissions/")).sort(byPath)) {
+    const [, folder, ...rest] = path.split("/");
+    const expected = FOLDER_VERDICTS[folder ?? ""];
+    if (!expected || rest.length === 0) continue;
+    const ext = path.split(".").pop()!.toLowerCase();
+    const language = LANGUAGE_BY_EXT[ext];
+    if (!language) {
+      if (rest.length === 1) warnings.push(`${path}: language not judged here (C++, Java and Python are)`);
+      continue;
+    }
+    submissions.push({ path, expected, language, code: text(files, path)! });
+  }
+
+  return {
+    formatVersion,
+    name: name.slice(0, 200),
+    statement: markdown,
+    statementFile,
+    timeLimitMs,
+    timeMultipliers: { acToTimeLimit, timeLimitToTle },
+    memoryLimitKib,
+    validatorFlags,
+    tests,
+    submissions,
+    warnings,
+  };
+}

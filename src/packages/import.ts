@@ -1,0 +1,95 @@
+/**
+ * A read package → a problem of this judge: the statement split into the
+ * problem's fields, the first sample as the sample (judged as test 0), the
+ * other samples and the secret data as hidden tests in the format's order,
+ * the package's limits with one time limit for every language, and the
+ * `kattis` checker with the package's validator flags.
+ */
+import type { Database } from "../../db/index.ts";
+import { AppError } from "../errors.ts";
+import { problemInput, type ProblemInput } from "../problems/input.ts";
+import { DEFAULT_TIME_LIMIT_MS, PROBLEM_LIMITS, type Difficulty } from "../problems/limits.ts";
+import type { ProblemShape } from "../problems/shape.ts";
+import { createProblem } from "../problems/store.ts";
+import { PackageError } from "./files.ts";
+import type { ProblemPackage } from "./format.ts";
+import { splitStatement } from "./statement.ts";
+
+export interface ImportOptions {
+  courseId?: string;
+  difficulty?: Difficulty;
+}
+
+export interface ImportResult {
+  problem: ProblemShape;
+  /** What the package had that the problem does not keep, and limits that were chosen here. */
+  warnings: string[];
+  /** Example submissions found (for verify), by expected outcome. */
+  submissions: Record<string, number>;
+}
+
+/**
+ * The problem input a package becomes (validated like a form's).
+ * @throws PackageError when a limit is outside this judge's bounds; AppError BAD_INPUT naming the field otherwise.
+ */
+export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}): { input: ProblemInput; warnings: string[] } {
+  const warnings = [...pkg.warnings];
+  const [first, ...rest] = pkg.tests;
+  const sample = first && first.sample ? first : null;
+  if (!sample) throw new PackageError("data/sample/", "no sample test: the first sample is shown to solvers and judged first");
+  const { description, input, output } = splitStatement(pkg.statement);
+  let timeLimitMs = pkg.timeLimitMs;
+  if (timeLimitMs === null) {
+    timeLimitMs = DEFAULT_TIME_LIMIT_MS;
+    warnings.push(`the package gives no time limit: ${DEFAULT_TIME_LIMIT_MS} ms for now; \`bun run problem -- verify\` derives it from the accepted submissions`);
+  }
+  const t = PROBLEM_LIMITS.timeLimitMs;
+  if (timeLimitMs < t.min || timeLimitMs > t.max) {
+    throw new PackageError("problem.yaml", `limits.time_limit ${timeLimitMs / 1000} s is outside this judge's ${t.min / 1000}–${t.max / 1000} s`);
+  }
+  const m = PROBLEM_LIMITS.memoryLimitKib;
+  const memoryLimitKib = pkg.memoryLimitKib ?? m.default;
+  if (memoryLimitKib < m.min || memoryLimitKib > m.max) {
+    throw new PackageError("problem.yaml", `limits.memory ${memoryLimitKib / 1024} MiB is outside this judge's ${m.min / 1024}–${m.max / 1024} MiB`);
+  }
+  if (rest.length > PROBLEM_LIMITS.maxTestCases) {
+    throw new PackageError("data/", `${rest.length + 1} test cases; this judge keeps at most ${PROBLEM_LIMITS.maxTestCases + 1} (the sample and ${PROBLEM_LIMITS.maxTestCases} more)`);
+  }
+  const raw = {
+    title: pkg.name,
+    description: description || pkg.statement.trim() || pkg.name,
+    inputFormat: input || "See the description.",
+    outputFormat: output || "See the description.",
+    constraints: `Time limit ${timeLimitMs / 1000} s for every language, memory ${Math.round(memoryLimitKib / 1024)} MiB.`,
+    sampleInput: sample.input,
+    sampleOutput: sample.answer,
+    difficulty: opts.difficulty ?? "medium",
+    hiddenTestCases: rest.map((tc) => ({ input: tc.input, expectedOutput: tc.answer })),
+    timeLimitMs,
+    memoryLimitKib,
+    checker: "kattis",
+    checkerFlags: pkg.validatorFlags,
+    timeScaledByLanguage: false,
+    ...(opts.courseId ? { courseId: opts.courseId } : {}),
+  };
+  const parsed = problemInput.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join(".");
+    throw new AppError("BAD_INPUT", { message: `package: ${field}: ${issue.message}`, field });
+  }
+  return { input: parsed.data, warnings };
+}
+
+/**
+ * Creates the problem from a read package, owned by `userId` (the caller has
+ * checked the right to create it, in a course when `courseId` is given).
+ * @throws PackageError, AppError BAD_INPUT / PAYLOAD_TOO_LARGE (413).
+ */
+export async function importPackage(db: Database, userId: string, pkg: ProblemPackage, opts: ImportOptions = {}): Promise<ImportResult> {
+  const { input, warnings } = problemFromPackage(pkg, opts);
+  const problem = await createProblem(db, userId, input);
+  const submissions: Record<string, number> = {};
+  for (const s of pkg.submissions) submissions[s.expected] = (submissions[s.expected] ?? 0) + 1;
+  return { problem, warnings, submissions };
+}

@@ -1,0 +1,146 @@
+/**
+ * Importing a package through the REST door (multipart and raw zip) and the
+ * CLI, then judging submissions to it through the real sandbox: the package's
+ * one time limit for every language, the default validator's rules and flags.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSandbox, type SandboxSelection } from "../../isolate/index.ts";
+import { createApp } from "../../src/app.ts";
+import { JudgeService } from "../../src/judge/service.ts";
+import { sandboxOptions } from "../../src/sandbox.ts";
+import { request, signUp } from "../api.ts";
+import { judgeConfig, preparePch, silentLog } from "../judge/fixtures.ts";
+import { createTestServices, type TestServices } from "../services.ts";
+import { legacyPackage, modernPackage, writeFolder, zipOf } from "./fixtures.ts";
+
+setDefaultTimeout(60_000);
+const ROOT = join(import.meta.dir, "..", "..");
+const work = mkdtempSync(join(tmpdir(), "oj-pkg-import-"));
+let sandbox: SandboxSelection;
+let t: TestServices;
+let judge: JudgeService;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  await preparePch();
+  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 70)), () => {}, { buildPch: false });
+  if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
+  t = await createTestServices({ env: { SANDBOX_POOL_SIZE: "2" }, sandbox });
+  judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 100 });
+  t.services.judge = judge;
+  await judge.start();
+  app = createApp(t.services);
+}, 60_000);
+
+afterAll(async () => {
+  await judge?.stop();
+  t?.cleanup();
+  await sandbox?.backend?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function upload(token: string, zip: Uint8Array, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  form.set("package", new Blob([Buffer.from(zip)], { type: "application/zip" }), "package.zip");
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  const res = await app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  return { status: res.status, body: await res.json() };
+}
+
+describe("POST /api/problems/import", () => {
+  test("a package becomes a problem; its example submissions get the verdicts their folders name, Java with the same limit as C++", async () => {
+    const me = await signUp(app);
+    const res = await upload(me.token, zipOf(modernPackage()), { difficulty: "hard" });
+    expect(res.status).toBe(201);
+    expect(res.body.problem).toMatchObject({
+      title: "Yes Or Thirds",
+      difficulty: "hard",
+      timeLimitMs: 1500,
+      memoryLimitKib: 524288,
+      checker: "kattis",
+      checkerFlags: "float_tolerance 0.000001",
+      timeScaledByLanguage: false,
+      hiddenTestCount: 4,
+      sampleInput: "3\n",
+    });
+    expect(res.body.submissions).toEqual({ AC: 2, WA: 1 });
+    expect(res.body.warnings).toEqual(["statements in other languages are not kept: statement/problem.sv.md"]);
+
+    const id = res.body.problem._id;
+    const files = modernPackage();
+    const submit = (code: string, language: string) => request(app, "POST", "/api/submissions", { token: me.token, body: { problemId: id, code, language } });
+    const [py, java, wa] = await Promise.all([
+      submit(files["submissions/accepted/sol.py"] as string, "py"),
+      submit(files["submissions/accepted/Thirds.java"] as string, "java"),
+      submit(files["submissions/wrong_answer/no.py"] as string, "py"),
+    ]);
+    expect(`${py.body.verdict} ${py.body.testsPassed}/${py.body.testsTotal}`).toBe("AC 5/5");
+    expect(`${java.body.verdict} ${java.body.testsPassed}/${java.body.testsTotal}`).toBe("AC 5/5");
+    expect(wa.body.verdict).toBe("WA");
+
+    // One limit for every language: Python is not given 3 × 1.5 s.
+    const slow = await submit("import time\nn = int(input())\nt = time.process_time()\nwhile time.process_time() - t < 2.0: pass\nprint('yes')\nprint(1 / n)\n", "py");
+    expect(slow.body.verdict).toBe("TLE");
+  });
+
+  test("the zip itself as the body works too; a broken package answers 400 naming its file and stores nothing", async () => {
+    const me = await signUp(app);
+    const raw = await app.request("/api/problems/import?difficulty=easy", {
+      method: "POST",
+      headers: { authorization: `Bearer ${me.token}`, "content-type": "application/zip" },
+      body: Buffer.from(zipOf(legacyPackage({ ".timelimit": "2\n" }))),
+    });
+    expect(raw.status).toBe(201);
+    expect(await raw.json()).toMatchObject({ problem: { title: "Hello Sum", difficulty: "easy", timeLimitMs: 2000, checkerFlags: "case_sensitive" } });
+
+    const broken = legacyPackage();
+    delete broken["data/secret/1.ans"];
+    const bad = await upload(me.token, zipOf(broken));
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ field: "package", error: "package: data/secret/1.in: has no answer file 1.ans" });
+    const hostile = await upload(me.token, new TextEncoder().encode("PK not really a zip"));
+    expect(hostile.status).toBe(400);
+    const mine = await request(app, "GET", "/api/problems", { token: me.token });
+    expect(mine.body.filter((p: { user: string }) => p.user === me.user.id).map((p: { title: string }) => p.title)).toEqual(["Hello Sum"]);
+  });
+
+  test("signed out: 401; no file: 400 naming the field", async () => {
+    const out = await app.request("/api/problems/import", { method: "POST", body: new FormData() });
+    expect(out.status).toBe(401);
+    const me = await signUp(app);
+    const none = await app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${me.token}` }, body: new FormData() });
+    expect(none.status).toBe(400);
+    expect(await none.json()).toMatchObject({ field: "package" });
+  });
+});
+
+describe("bun run problem -- import", () => {
+  test("imports a folder for an existing account; an unknown owner or a broken package is exit code 1 with the reason", async () => {
+    const me = await signUp(app);
+    const dir = writeFolder(join(work, "hello-sum"), legacyPackage());
+    const env = { ...process.env, DATABASE_URL: t.config.DATABASE_URL, DATA_DIR: t.config.DATA_DIR, NODE_ENV: "test", SESSION_SECRET: "cli-test-secret-0123456789abcdef0123456789" };
+    const run = async (...args: string[]) => {
+      const p = Bun.spawn(["bun", "scripts/problem.ts", ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+      const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+      return { code: await p.exited, out, err };
+    };
+    const ok = await run("import", dir, "--owner", me.user.email);
+    expect(ok.err).toBe("");
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('imported "Hello Sum"');
+    expect(ok.out).toContain("gives no time limit");
+    const stranger = await run("import", dir, "--owner", "nobody@example.com");
+    expect(stranger.code).toBe(1);
+    expect(stranger.err).toContain("no account with the email nobody@example.com");
+    const broken = writeFolder(join(work, "broken"), { ...legacyPackage(), "problem.yaml": "name: [unclosed\n" });
+    const bad = await run("import", broken, "--owner", me.user.email);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain("problem: problem.yaml:");
+    const usage = await run("import");
+    expect(usage.code).toBe(1);
+    expect(usage.err).toContain("usage: bun run problem -- import PATH --owner EMAIL");
+  });
+});

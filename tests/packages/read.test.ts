@@ -1,0 +1,188 @@
+/**
+ * Reading Kattis / ICPC problem packages (src/packages): both layouts, every
+ * key the judge uses, clear errors naming the file and line, and zips that
+ * try to escape their folder or exhaust the server.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { zipSync } from "fflate";
+import { filesFromFolder, filesFromZip, PACKAGE_LIMITS, PackageError } from "../../src/packages/files.ts";
+import { readPackage } from "../../src/packages/format.ts";
+import { problemFromPackage } from "../../src/packages/import.ts";
+import { latexToMarkdown, splitStatement } from "../../src/packages/statement.ts";
+import { legacyPackage, modernPackage, writeFolder, zipOf, type Files } from "./fixtures.ts";
+
+const work = mkdtempSync(join(tmpdir(), "oj-pkg-read-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const read = (files: Files) => readPackage(filesFromZip(zipOf(files)));
+const failure = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof PackageError) return err.message;
+    throw err;
+  }
+  throw new Error("expected a PackageError");
+};
+
+describe("a 2025-09 package", () => {
+  const pkg = read(modernPackage());
+
+  test("name (English of several), limits, flags from test_group.yaml's list", () => {
+    expect(pkg.formatVersion).toBe("2025-09");
+    expect(pkg.name).toBe("Yes Or Thirds");
+    expect(pkg.timeLimitMs).toBe(1500);
+    expect(pkg.memoryLimitKib).toBe(512 * 1024);
+    expect(pkg.validatorFlags).toBe("float_tolerance 0.000001");
+    expect(pkg.timeMultipliers).toEqual({ acToTimeLimit: 2, timeLimitToTle: 1.5 });
+  });
+
+  test("test data in the format's order: samples, then secret groups by path", () => {
+    expect(pkg.tests.map((t) => t.name)).toEqual([
+      "data/sample/1",
+      "data/sample/2",
+      "data/secret/group1/01",
+      "data/secret/group1/02",
+      "data/secret/group2/01",
+    ]);
+    expect(pkg.tests[0]).toMatchObject({ sample: true, input: "3\n", answer: "yes\n0.333333333\n" });
+  });
+
+  test("the English Markdown statement, the others named in a warning; example submissions with their expected verdicts", () => {
+    expect(pkg.statementFile).toBe("statement/problem.en.md");
+    expect(pkg.statement).toContain("$\\frac{1}{n}$");
+    expect(pkg.warnings).toContain("statements in other languages are not kept: statement/problem.sv.md");
+    expect(pkg.submissions.map((s) => [s.path, s.expected, s.language])).toEqual([
+      ["submissions/accepted/Thirds.java", "AC", "java"],
+      ["submissions/accepted/sol.py", "AC", "py"],
+      ["submissions/wrong_answer/no.py", "WA", "py"],
+    ]);
+  });
+
+  test("becomes a problem: statement split into fields, first sample shown, the rest hidden, one time limit for all, kattis checker", () => {
+    const { input } = problemFromPackage(pkg);
+    expect(input).toMatchObject({
+      title: "Yes Or Thirds",
+      description: "Print **yes** and then $\\frac{1}{n}$.",
+      inputFormat: "One integer $n$ ($1 \\le n \\le 10^9$).",
+      outputFormat: "`yes`, then $1/n$ within $10^{-6}$.",
+      sampleInput: "3\n",
+      sampleOutput: "yes\n0.333333333\n",
+      timeLimitMs: 1500,
+      memoryLimitKib: 524288,
+      checker: "kattis",
+      checkerFlags: "float_tolerance 0.000001",
+      timeScaledByLanguage: false,
+    });
+    expect(input.hiddenTestCases.map((t) => t.input)).toEqual(["1\n", "8\n", "4\n", "7\n"]);
+  });
+});
+
+describe("a legacy package", () => {
+  test("LaTeX statement converted (sections, math, \\texttt, lists; comments and \\problemname dropped), flags from problem.yaml and testdata.yaml", () => {
+    const pkg = read(legacyPackage({ "data/testdata.yaml": "output_validator_flags: space_change_sensitive\n" }));
+    expect(pkg.formatVersion).toBe("legacy");
+    expect(pkg.name).toBe("Hello Sum");
+    expect(pkg.validatorFlags).toBe("case_sensitive space_change_sensitive");
+    expect(pkg.statement).not.toContain("comment");
+    expect(pkg.statement).not.toContain("problemname");
+    const parts = splitStatement(pkg.statement);
+    expect(parts.description).toContain("$\\sum_{i=1}^{n} a_{i}$");
+    expect(parts.description).toContain("`Done`");
+    expect(parts.input).toContain("**bold** item");
+    expect(parts.input).toContain("*second* item");
+    expect(parts.output).toBe("The sum, then `Done`.");
+  });
+
+  test("no time limit: a warning and the judge's default; DOMjudge's .timelimit counts", () => {
+    const plain = read(legacyPackage());
+    expect(plain.timeLimitMs).toBeNull();
+    expect(plain.timeMultipliers).toEqual({ acToTimeLimit: 5, timeLimitToTle: 2 });
+    const { input, warnings } = problemFromPackage(plain);
+    expect(input.timeLimitMs).toBe(2000);
+    expect(warnings.join("\n")).toContain("gives no time limit");
+    expect(read(legacyPackage({ ".timelimit": "3\n" })).timeLimitMs).toBe(3000);
+  });
+
+  test("a table and an \\illustration convert too", () => {
+    const md = latexToMarkdown("\\begin{tabular}{|l|r|}\n\\hline a & b \\\\ \\hline 1 & 2 \\\\ \\hline\n\\end{tabular}\n\n\\illustration{0.3}{cat.png}{A cat}\n");
+    expect(md).toContain("| 1 | 2 |");
+    expect(md).toContain("![](cat.png)");
+  });
+});
+
+describe("errors name the file (and line)", () => {
+  test.each([
+    ["no problem.yaml", (f: Files) => delete f["problem.yaml"], "problem.yaml: missing"],
+    ["broken YAML", (f: Files) => (f["problem.yaml"] = "name: x\nlimits: [1, 2\n"), "problem.yaml:"],
+    ["an input without an answer", (f: Files) => delete f["data/secret/group1/02.ans"], "data/secret/group1/02.in: has no answer file 02.ans"],
+    ["an answer without an input", (f: Files) => delete f["data/secret/group2/01.in"], "data/secret/group2/01.ans: has no input file 01.in"],
+    ["an interactive problem", (f: Files) => (f["problem.yaml"] = "problem_format_version: 2025-09\nname: X\ntype: interactive\n"), "problem.yaml:3: type interactive: not supported yet"],
+    ["a custom output validator", (f: Files) => (f["output_validator/validate.cpp"] = "int main(){}"), "output_validator/validate.cpp: custom output validators are not supported yet"],
+    ["flags for one test group", (f: Files) => (f["data/secret/group1/test_group.yaml"] = "output_validator_args: [case_sensitive]\n"), "data/secret/group1/test_group.yaml: validator flags per test group are not supported yet"],
+    ["an unknown flag", (f: Files) => (f["data/test_group.yaml"] = "output_validator_args: [ignore_case]\n"), 'data/test_group.yaml: output_validator_args: Unknown flag "ignore_case"'],
+    ["a negative time limit", (f: Files) => (f["problem.yaml"] = "problem_format_version: 2025-09\nname: X\nlimits:\n  time_limit: -1\n"), "problem.yaml:4: limits.time_limit must be a positive number"],
+    ["an unknown format version", (f: Files) => (f["problem.yaml"] = "problem_format_version: 1999-01\nname: X\n"), "problem.yaml:1: problem_format_version"],
+    ["no statement", (f: Files) => { delete f["statement/problem.en.md"]; delete f["statement/problem.sv.md"]; }, "statement/: no statement"],
+  ] as [string, (f: Files) => unknown, string][])("%s", (_, change, message) => {
+    const files = modernPackage();
+    change(files);
+    expect(failure(() => read(files))).toContain(message);
+  });
+
+  test("limits outside this judge's bounds are refused when importing", () => {
+    const pkg = read(modernPackage({ "problem.yaml": "problem_format_version: 2025-09\nname: Big\nlimits:\n  memory: 4096\n" }));
+    expect(failure(() => problemFromPackage(pkg))).toContain("limits.memory 4096 MiB is outside this judge's 16–1024 MiB");
+  });
+});
+
+describe("hostile zips and folders", () => {
+  test("entries that climb out, are absolute or use backslashes are refused", () => {
+    for (const name of ["../evil.txt", "/etc/evil", "pkg\\..\\evil", "a/../../evil"]) {
+      const zip = zipSync({ "problem.yaml": new TextEncoder().encode("name: x\n"), [name]: new Uint8Array([1]) });
+      expect(failure(() => filesFromZip(zip))).toContain("unsafe path in the zip");
+    }
+  });
+
+  test("a zip bomb stops at the limit counted on the inflated bytes, whatever its headers say", () => {
+    const zeros = new Uint8Array(8 * 1024 * 1024);
+    const zip = zipSync({ "problem.yaml": new TextEncoder().encode("name: x\n"), "data/secret/huge.in": zeros }, { level: 9 });
+    expect(zip.length).toBeLessThan(64 * 1024);
+    expect(failure(() => filesFromZip(zip, { ...PACKAGE_LIMITS, fileMaxBytes: 1024 * 1024 }))).toContain("data/secret/huge.in: larger than 1 MiB once decompressed");
+    expect(failure(() => filesFromZip(zip, { ...PACKAGE_LIMITS, totalMaxBytes: 2 * 1024 * 1024 }))).toContain("the package is larger than 2 MiB once decompressed");
+    // Forge the sizes in every header to claim 1 byte: the count is still of what inflates.
+    const forged = new Uint8Array(zip);
+    const view = new DataView(forged.buffer);
+    for (let i = 0; i + 4 <= forged.length; i++) {
+      const sig = view.getUint32(i, true);
+      if (sig === 0x04034b50) view.setUint32(i + 22, 1, true);
+      if (sig === 0x02014b50) view.setUint32(i + 24, 1, true);
+    }
+    expect(() => filesFromZip(forged, { ...PACKAGE_LIMITS, fileMaxBytes: 1024 * 1024 })).toThrow(PackageError);
+  });
+
+  test("not a zip, too many files", () => {
+    expect(failure(() => filesFromZip(new TextEncoder().encode("hello")))).toContain("not a zip file");
+    const many: Record<string, Uint8Array> = {};
+    for (let i = 0; i < 20; i++) many[`f${i}`] = new Uint8Array([1]);
+    expect(failure(() => filesFromZip(zipSync(many), { ...PACKAGE_LIMITS, maxFiles: 10 }))).toContain("more than 10 files");
+  });
+
+  test("a folder: read whole, symlinks inside kept, a symlink leaving it refused", () => {
+    const dir = writeFolder(join(work, "folder"), modernPackage());
+    symlinkSync(join(dir, "data/sample/1.in"), join(dir, "data/sample/3.in"));
+    symlinkSync(join(dir, "data/sample/1.ans"), join(dir, "data/sample/3.ans"));
+    expect(readPackage(filesFromFolder(dir)).tests.filter((t) => t.sample)).toHaveLength(3);
+    symlinkSync("/etc/passwd", join(dir, "data/secret/leak.in"));
+    expect(failure(() => filesFromFolder(dir))).toContain("data/secret/leak.in: a symlink that leaves the package folder");
+  });
+
+  test("a zip of the package's folder and a flat zip read the same", () => {
+    const files = modernPackage();
+    expect(readPackage(filesFromZip(zipOf(files, { top: "yes-or-thirds" }))).name).toBe("Yes Or Thirds");
+    expect(readPackage(filesFromZip(zipOf(files, { flat: true }))).name).toBe("Yes Or Thirds");
+  });
+});
