@@ -371,6 +371,43 @@ describe("problems", () => {
     await page.getByRole("alert").filter({ hasText: "package: data/sample/1.in: has no answer file 1.ans" }).waitFor();
   }, SLOW);
 
+  test("statements render Markdown with KaTeX math, and nothing a statement holds can run script", async () => {
+    const id = await problemIdByTitle("Yes Or Thirds");
+    await page.goto(`/solve/${id}`);
+    const statement = page.locator(".problem-panel");
+    await statement.locator(".statement-md .katex").first().waitFor();
+    expect(await statement.locator(".statement-md strong", { hasText: "yes" }).count()).toBe(1);
+    expect(await statement.locator(".katex").count()).toBeGreaterThanOrEqual(3); // \frac{1}{n}, 1 \le n \le 10^9, 1/n, 10^{-6}
+    expect(await statement.locator(".statement-md code", { hasText: "yes" }).count()).toBe(1);
+
+    // A hostile statement, written through the API.
+    const token = await page.evaluate(() => localStorage.getItem("token"));
+    const created = await fetch(`${server.url}/api/problems`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        title: "Hostile Statement",
+        description: '<img src=x onerror="window.__owned=1"> [click](javascript:window.__owned=2) $\\href{javascript:window.__owned=3}{x}$ <script>window.__owned=4</script> **still bold**',
+        inputFormat: "i",
+        outputFormat: "o",
+        constraints: "c",
+        sampleInput: "",
+        sampleOutput: "1\n",
+        difficulty: "easy",
+      }),
+    });
+    expect(created.status).toBe(201);
+    const hostile = (await created.json()) as { _id: string };
+    await page.goto(`/solve/${hostile._id}`);
+    await page.locator(".statement-md strong", { hasText: "still bold" }).waitFor();
+    expect(await page.locator(".problem-panel img").count()).toBe(0);
+    expect(await page.locator(".problem-panel script").count()).toBe(0);
+    const hrefs = await page.locator(".problem-panel a").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+    expect(hrefs.filter((h) => h.toLowerCase().startsWith("javascript:"))).toEqual([]);
+    await page.locator(".problem-panel").getByText("click").click().catch(() => {});
+    expect(await page.evaluate(() => (window as unknown as { __owned?: number }).__owned)).toBeUndefined();
+  }, SLOW);
+
   test("another user sees Created by another user and no Edit/Delete", async () => {
     const other = await open();
     const p = other.page;

@@ -22,6 +22,8 @@ import { httpStatusOf, serverMessageOf, useTRPC, useTRPCClient } from "../lib/tr
 import { AssignmentBanner } from "../courses/AssignmentBanner.tsx";
 import { DEFAULT_LANGUAGE, effectiveTimeLimitMs, isLanguageId, LANGUAGE_LIST, languageOf, type LanguageId } from "../lib/languages.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
+
+const StatementMarkdown = lazy(() => import("../components/StatementMarkdown.tsx"));
 import { describeValidatorFlags, parseValidatorFlags } from "../../../src/problems/validator-flags.ts";
 
 /** The Kattis default validator's flags in plain words (the server stored them valid). */
@@ -287,11 +289,16 @@ export default function SolvePage({ problemId }: { problemId: string }) {
   );
 }
 
+/** A statement field, rendered as Markdown with math (plain text until the renderer has loaded). */
 function Statement({ title, text }: { title: string; text: string }) {
   return (
     <section>
       <h2>{title}</h2>
-      <p className="statement-text">{text}</p>
+      <Suspense fallback={<p className="statement-text">{text}</p>}>
+        <div className="statement-md">
+          <StatementMarkdown text={text} />
+        </div>
+      </Suspense>
     </section>
   );
 }

@@ -3,7 +3,11 @@
  * to two lines, "Created by another user" for others' problems, Solve and My
  * Submissions, and for the owner Edit and Delete (with a confirmation step).
  */
+import { lazy, Suspense } from "react";
 import { Link } from "wouter";
+
+/** Markdown with math, in its own chunk (KaTeX stays out of the initial JavaScript). */
+const StatementMarkdown = lazy(() => import("../components/StatementMarkdown.tsx"));
 import type { Problem } from "../lib/types.ts";
 
 interface Props {
@@ -24,7 +28,11 @@ export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEd
         <h2 className="problem-card-title">{p.title}</h2>
         <span className={`badge badge-${p.difficulty}`}>{p.difficulty.toUpperCase()}</span>
       </div>
-      <p className="clamp-2 muted">{p.description}</p>
+      <Suspense fallback={<p className="clamp-2 muted">{p.description}</p>}>
+        <div className="clamp-2 muted statement-md statement-preview">
+          <StatementMarkdown text={p.description} preview />
+        </div>
+      </Suspense>
       {!mine && <p className="owner-note">Created by another user</p>}
       <div className="card-actions">
         <Link href={`/solve/${p._id}`} className="btn btn-primary btn-sm">

@@ -33,7 +33,7 @@ export const twoSum: SeedProblem = {
     "Given an array a of n integers and a target t, find the two positions i < j with a[i] + a[j] = t. Exactly one such pair exists.",
   inputFormat: "The first line holds n and t. The second line holds n integers a[0] ... a[n-1].",
   outputFormat: "One line with the 0-based indices i and j (i < j).",
-  constraints: "2 <= n <= 100000; -10^9 <= a[i] <= 10^9; -2*10^9 <= t <= 2*10^9; exactly one pair sums to t.",
+  constraints: "2 <= n <= 100000; -10^9 <= a[i] <= 10^9; -2·10^9 <= t <= 2·10^9; exactly one pair sums to t.",
   sampleInput: "4 9\n2 7 11 15\n",
   tests: (rng) => [
     "2 0\n-5 5\n",

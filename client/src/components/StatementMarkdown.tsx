@@ -1,0 +1,47 @@
+/**
+ * A problem statement field as Markdown with LaTeX math: GitHub-flavoured
+ * Markdown (tables, lists), `$…$` and `$$…$$` math typeset by KaTeX. Safe for
+ * text anyone can write: raw HTML is dropped, the tree is sanitised
+ * (rehype-sanitize's GitHub schema, plus the classes that mark math) before
+ * KaTeX runs, KaTeX runs untrusted (no \href, \url, \htmlClass; bounded macro
+ * expansion), and links open in a new tab without the opener. Loaded lazily
+ * (its own chunk with KaTeX), so pages render the plain text first.
+ */
+import Markdown, { type Components } from "react-markdown";
+import rehypeKatex from "rehype-katex";
+import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
+import remarkGfm from "remark-gfm";
+import remarkMath from "remark-math";
+import "katex/dist/katex.min.css";
+
+/** The GitHub schema, letting math's code elements keep `math-inline` / `math-display` for KaTeX. */
+const schema = {
+  ...defaultSchema,
+  attributes: {
+    ...defaultSchema.attributes,
+    code: [...(defaultSchema.attributes?.code ?? []), ["className", /^language-./, "math-inline", "math-display"]],
+  },
+};
+
+const linkComponents: Components = {
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+      {children}
+    </a>
+  ),
+};
+/** In a preview inside a card, links are text (the card has its own actions). */
+const previewComponents: Components = { a: ({ children }) => <span>{children}</span> };
+
+export default function StatementMarkdown({ text, preview = false }: { text: string; preview?: boolean }) {
+  return (
+    <Markdown
+      skipHtml
+      remarkPlugins={[remarkGfm, remarkMath]}
+      rehypePlugins={[[rehypeSanitize, schema], [rehypeKatex, { throwOnError: false, trust: false, maxExpand: 1000, strict: "ignore" }]]}
+      components={preview ? previewComponents : linkComponents}
+    >
+      {text}
+    </Markdown>
+  );
+}
