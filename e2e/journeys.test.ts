@@ -14,6 +14,8 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ensureClientBuilt, expectCleanPages, launchBrowser, openPage, setEditorCode, startServer, type TestServer, type WatchedPage } from "./harness.ts";
 import { modernPackage, zipOf } from "../tests/packages/fixtures.ts";
+import { filesFromZip } from "../src/packages/files.ts";
+import { readPackage } from "../src/packages/format.ts";
 
 const PORT = 3310;
 const SLOW = 120_000;
@@ -364,6 +366,12 @@ describe("problems", () => {
     expect(await status.textContent()).toContain("5 tests, 1500 ms for every language");
     expect(await status.textContent()).toContain("statements in other languages are not kept");
     await card(page, "Yes Or Thirds").waitFor();
+    // Its owner exports it again: the download is a package that reads back the same.
+    const [download] = await Promise.all([page.waitForEvent("download"), card(page, "Yes Or Thirds").getByRole("link", { name: "Export Yes Or Thirds as a package" }).click()]);
+    expect(download.suggestedFilename()).toBe("yes-or-thirds.zip");
+    const exported = readPackage(filesFromZip(new Uint8Array(await Bun.file((await download.path())!).arrayBuffer())));
+    expect(exported.name).toBe("Yes Or Thirds");
+    expect(exported.tests).toHaveLength(5);
     // A broken package: the file and the reason, and nothing created.
     const broken = modernPackage();
     delete broken["data/sample/1.ans"];

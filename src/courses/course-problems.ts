@@ -62,7 +62,7 @@ export async function requireEditableProblem(
   db: Database,
   user: Caller,
   problemId: string,
-  forbidden: "NOT_PROBLEM_OWNER_UPDATE" | "NOT_PROBLEM_OWNER_DELETE",
+  forbidden: "NOT_PROBLEM_OWNER_UPDATE" | "NOT_PROBLEM_OWNER_DELETE" | "NOT_PROBLEM_OWNER_EXPORT",
   now: number,
 ): Promise<ProblemRow> {
   const problem = await requireLiveProblem(db, problemId);

@@ -37,7 +37,7 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
   const [first, ...rest] = pkg.tests;
   const sample = first && first.sample ? first : null;
   if (!sample) throw new PackageError("data/sample/", "no sample test: the first sample is shown to solvers and judged first");
-  const { description, input, output } = splitStatement(pkg.statement);
+  const { description, input, output, constraints } = splitStatement(pkg.statement);
   let timeLimitMs = pkg.timeLimitMs;
   if (timeLimitMs === null) {
     timeLimitMs = DEFAULT_TIME_LIMIT_MS;
@@ -60,7 +60,7 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
     description: description || pkg.statement.trim() || pkg.name,
     inputFormat: input || "See the description.",
     outputFormat: output || "See the description.",
-    constraints: `Time limit ${timeLimitMs / 1000} s for every language, memory ${Math.round(memoryLimitKib / 1024)} MiB.`,
+    constraints: constraints || `Time limit ${timeLimitMs / 1000} s for every language, memory ${Math.round(memoryLimitKib / 1024)} MiB.`,
     sampleInput: sample.input,
     sampleOutput: sample.answer,
     difficulty: opts.difficulty ?? "medium",

@@ -72,13 +72,13 @@ export function statementMarkdown(files: PackageFiles, version: string): { markd
 }
 
 /**
- * Splits a Markdown statement at its "Input" and "Output" headings (any
- * level, case-insensitive) into the problem's fields.
- * @returns the text before Input, the Input section and the Output section ("" when absent).
+ * Splits a Markdown statement at its "Input", "Output" and "Constraints"
+ * headings (any level, case-insensitive) into the problem's fields.
+ * @returns the text before Input, and the three sections ("" when absent).
  */
-export function splitStatement(markdown: string): { description: string; input: string; output: string } {
+export function splitStatement(markdown: string): { description: string; input: string; output: string; constraints: string } {
   const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
-  const parts = { description: [] as string[], input: [] as string[], output: [] as string[] };
+  const parts = { description: [] as string[], input: [] as string[], output: [] as string[], constraints: [] as string[] };
   let into: keyof typeof parts = "description";
   let fence = false;
   for (const line of lines) {
@@ -93,9 +93,13 @@ export function splitStatement(markdown: string): { description: string; input: 
       into = "output";
       continue;
     }
+    if (title === "constraints") {
+      into = "constraints";
+      continue;
+    }
     if (heading && into !== "description" && /^#{1,2}\s/.test(line)) into = "description";
     parts[into].push(line);
   }
   const join = (l: string[]) => l.join("\n").trim();
-  return { description: join(parts.description), input: join(parts.input), output: join(parts.output) };
+  return { description: join(parts.description), input: join(parts.input), output: join(parts.output), constraints: join(parts.constraints) };
 }

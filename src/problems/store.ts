@@ -54,7 +54,7 @@ export async function requireOwned(
   db: Database,
   id: string,
   userId: string,
-  forbidden: "NOT_PROBLEM_OWNER_UPDATE" | "NOT_PROBLEM_OWNER_DELETE",
+  forbidden: "NOT_PROBLEM_OWNER_UPDATE" | "NOT_PROBLEM_OWNER_DELETE" | "NOT_PROBLEM_OWNER_EXPORT",
 ): Promise<ProblemRow> {
   const row = await requireLiveProblem(db, id);
   if (row.userId !== userId) throw new AppError(forbidden);

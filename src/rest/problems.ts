@@ -44,6 +44,15 @@ export const problemsRoutes = new Hono<AppEnv>()
   // `difficulty`), or the zip itself as the body (application/zip, options in the query).
   .post("/import", async (c) => c.json(await call(c, async (api) => api.problems.importPackage((await packageBody(c)) as never)), 201))
   .get("/:id", async (c) => c.json(await call(c, (api) => api.problems.byId({ id: c.req.param("id") }))))
+  // The problem as a Kattis / ICPC package (owner or course staff): the zip itself.
+  .get("/:id/package", async (c) => {
+    const out = await call(c, (api) => api.problems.exportPackage({ id: c.req.param("id") }));
+    return c.body(Buffer.from(out.zipBase64, "base64"), 200, {
+      "content-type": "application/zip",
+      "content-disposition": `attachment; filename="${out.filename}"`,
+      ...(out.notes.length ? { "x-package-notes": encodeURIComponent(out.notes.join("; ")) } : {}),
+    });
+  })
   .put("/:id", async (c) =>
     c.json(await call(c, async (api) => api.problems.update({ ...(await jsonBody(c)), id: c.req.param("id") } as never))),
   )

@@ -1,7 +1,8 @@
 /**
  * One problem in the list: title, difficulty badge, the description clamped
  * to two lines, "Created by another user" for others' problems, Solve and My
- * Submissions, and for the owner Edit and Delete (with a confirmation step).
+ * Submissions, and for the owner Edit, Export (a Kattis / ICPC package zip)
+ * and Delete (with a confirmation step).
  */
 import { lazy, Suspense } from "react";
 import { Link } from "wouter";
@@ -56,6 +57,10 @@ export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEd
               <button type="button" className="btn btn-ghost btn-sm" onClick={onEdit} aria-label={`Edit ${p.title}`}>
                 Edit
               </button>
+              {/* The session cookie authorises the download; the server checks ownership. */}
+              <a className="btn btn-ghost btn-sm" href={`/api/problems/${encodeURIComponent(p._id)}/package`} download aria-label={`Export ${p.title} as a package`}>
+                Export
+              </a>
               <button type="button" className="btn btn-danger-ghost btn-sm" onClick={onAskDelete} aria-label={`Delete ${p.title}`}>
                 Delete
               </button>

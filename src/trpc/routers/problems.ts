@@ -16,6 +16,8 @@ import { protectedProcedure, publicProcedure, router } from "../init.ts";
 import { filesFromZip } from "../../packages/files.ts";
 import { readPackage } from "../../packages/format.ts";
 import { importPackage, type ImportResult } from "../../packages/import.ts";
+import { exportPackage } from "../../packages/export.ts";
+import { toProblemShape } from "../../problems/shape.ts";
 import { packageImportInput, readPackageOrExplain } from "../../packages/input.ts";
 
 export const problemsRouter = router({
@@ -62,6 +64,19 @@ export const problemsRouter = router({
     limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
     const pkg = await readPackageOrExplain(() => readPackage(filesFromZip(Buffer.from(input.package, "base64"))));
     return readPackageOrExplain(() => importPackage(ctx.db, ctx.user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty }));
+  }),
+
+  /**
+   * Exports a problem as a Kattis / ICPC package (2025-09 layout, hidden tests
+   * included): the owner, or staff of its course, only.
+   * @returns the zip as base64, a file name, and notes on what the format cannot say exactly.
+   * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_EXPORT (403).
+   */
+  exportPackage: protectedProcedure.input(z.object({ id: idField() })).query(async ({ ctx, input }) => {
+    const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_EXPORT", ctx.now());
+    const hidden = (await readHiddenTests(ctx.db, [row.id])).get(row.id) ?? [];
+    const { zip, filename, notes } = exportPackage({ ...toProblemShape(row, hidden.length, hidden), hiddenTestCases: hidden });
+    return { filename, zipBase64: Buffer.from(zip).toString("base64"), notes };
   }),
 
   /**

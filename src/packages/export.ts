@@ -1,0 +1,82 @@
+/**
+ * A problem of this judge → a Kattis / ICPC problem package in the 2025-09
+ * layout: problem.yaml (name, uuid, time and memory limits), the statement as
+ * statement/problem.en.md (the fields under Input, Output and Constraints
+ * headings, which the importer splits back), the sample in data/sample, the
+ * hidden tests in data/secret (numbered so the format's lexicographic order
+ * is the judge's order), and the checker as the default validator's flags in
+ * data/test_group.yaml. importPackage(readPackage(export(p))) gives back the
+ * same problem: tests/packages/roundtrip.test.ts.
+ */
+import { createHash } from "node:crypto";
+import { stringify } from "yaml";
+import { zipSync } from "fflate";
+import type { CheckerName } from "../problems/limits.ts";
+import { FLOAT_TOLERANCE } from "../judge/checker.ts";
+import type { HiddenTestCase, ProblemShape } from "../problems/shape.ts";
+
+/**
+ * The default validator's flags closest to a checker: exact for `kattis`
+ * (its own flags) and `tokens` (case-sensitive tokens); `float` also
+ * compares numbers within 1e-6; `lines` has no exact form (the format cannot
+ * ignore trailing spaces per line yet keep line breaks), so it becomes the
+ * stricter exact-whitespace comparison.
+ * @returns the flags and, when not exact, why.
+ */
+export function flagsForChecker(checker: CheckerName, checkerFlags: string): { flags: string; note?: string } {
+  switch (checker) {
+    case "kattis":
+      return { flags: checkerFlags };
+    case "tokens":
+      return { flags: "case_sensitive" };
+    case "float":
+      return { flags: `case_sensitive float_tolerance ${FLOAT_TOLERANCE}` };
+    case "lines":
+      return { flags: "case_sensitive space_change_sensitive", note: "the lines checker has no exact form in the format: exported as exact whitespace (stricter)" };
+  }
+}
+
+/** A stable UUID (8-4-4-4-12) for a problem id, as 2025-09's problem.yaml requires one. */
+function uuidOf(id: string): string {
+  const h = createHash("sha256").update(`codearena-problem:${id}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The statement fields as one Markdown statement with the headings the importer splits at. */
+export function statementOf(p: Pick<ProblemShape, "description" | "inputFormat" | "outputFormat" | "constraints">): string {
+  return `${p.description.trim()}\n\n## Input\n\n${p.inputFormat.trim()}\n\n## Output\n\n${p.outputFormat.trim()}\n\n## Constraints\n\n${p.constraints.trim()}\n`;
+}
+
+/**
+ * Builds the package zip.
+ * @param problem the problem with its hidden tests (the caller may see them).
+ * @returns the zip, its file name, and notes on what the format cannot say exactly.
+ */
+export function exportPackage(problem: ProblemShape & { hiddenTestCases: HiddenTestCase[] }): { zip: Uint8Array; filename: string; notes: string[] } {
+  const notes: string[] = [];
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const files: Record<string, Uint8Array> = {};
+  files["problem.yaml"] = enc(
+    stringify({
+      problem_format_version: "2025-09",
+      name: problem.title,
+      uuid: uuidOf(problem._id),
+      limits: { time_limit: problem.timeLimitMs / 1000, memory: Math.round(problem.memoryLimitKib / 1024) },
+    }),
+  );
+  if (problem.timeScaledByLanguage) notes.push("the time limit applies to every language in the format; here Java and Python had their multipliers on top");
+  files["statement/problem.en.md"] = enc(statementOf(problem));
+  files["data/sample/001.in"] = enc(problem.sampleInput);
+  files["data/sample/001.ans"] = enc(problem.sampleOutput);
+  const width = Math.max(3, String(problem.hiddenTestCases.length).length);
+  problem.hiddenTestCases.forEach((tc, i) => {
+    const name = String(i + 1).padStart(width, "0");
+    files[`data/secret/${name}.in`] = enc(tc.input);
+    files[`data/secret/${name}.ans`] = enc(tc.expectedOutput);
+  });
+  const { flags, note } = flagsForChecker(problem.checker, problem.checkerFlags);
+  if (note) notes.push(note);
+  if (flags) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: flags.split(" ") }));
+  const slug = problem.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "problem";
+  return { zip: zipSync(files, { level: 6, mtime: new Date("2026-01-01T00:00:00Z") }), filename: `${slug}.zip`, notes };
+}

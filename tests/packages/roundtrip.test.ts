@@ -1,0 +1,145 @@
+/**
+ * Export as a package and import again: the same problem and the same
+ * verdicts (through the real sandbox), and only the owner may export.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { createSandbox, type SandboxSelection } from "../../isolate/index.ts";
+import { createApp } from "../../src/app.ts";
+import { JudgeService } from "../../src/judge/service.ts";
+import { sandboxOptions } from "../../src/sandbox.ts";
+import { filesFromZip } from "../../src/packages/files.ts";
+import { readPackage } from "../../src/packages/format.ts";
+import { request, signUp } from "../api.ts";
+import { judgeConfig, preparePch, silentLog } from "../judge/fixtures.ts";
+import { createTestServices, type TestServices } from "../services.ts";
+import { modernPackage, zipOf } from "./fixtures.ts";
+
+setDefaultTimeout(60_000);
+let sandbox: SandboxSelection;
+let t: TestServices;
+let judge: JudgeService;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  await preparePch();
+  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 74)), () => {}, { buildPch: false });
+  if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
+  t = await createTestServices({ env: { SANDBOX_POOL_SIZE: "2" }, sandbox });
+  judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 100 });
+  t.services.judge = judge;
+  await judge.start();
+  app = createApp(t.services);
+}, 60_000);
+
+afterAll(async () => {
+  await judge?.stop();
+  t?.cleanup();
+  await sandbox?.backend?.close();
+});
+
+async function exportZip(token: string, id: string) {
+  const res = await app.request(`/api/problems/${id}/package`, { headers: { authorization: `Bearer ${token}` } });
+  return { status: res.status, type: res.headers.get("content-type"), disposition: res.headers.get("content-disposition"), notes: res.headers.get("x-package-notes"), bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+
+async function importZip(token: string, zip: Uint8Array) {
+  const form = new FormData();
+  form.set("package", new Blob([Buffer.from(zip)], { type: "application/zip" }), "p.zip");
+  const res = await app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  expect(res.status).toBe(201);
+  return (await res.json()).problem;
+}
+
+/** The owner's view of a problem (hidden tests included). */
+async function ownView(token: string, id: string) {
+  const list = await request(app, "GET", "/api/problems", { token });
+  const p = list.body.find((x: { _id: string }) => x._id === id);
+  const { _id, user, __v, createdAt, updatedAt, difficulty, ...content } = p;
+  void _id; void user; void __v; void createdAt; void updatedAt; void difficulty;
+  return content;
+}
+
+const PROGRAMS = {
+  ac: "n = int(input() or 0)\nprint('YES')\nprint('%.7f' % (1 / n if n else 0))\n",
+  wa: "input()\nprint('no')\n",
+  re: "raise SystemExit(3)\n",
+};
+
+describe("export and import again", () => {
+  test("a problem written here comes back the same, and judges the same", async () => {
+    const me = await signUp(app);
+    const created = await request(app, "POST", "/api/problems", {
+      token: me.token,
+      body: {
+        title: "Round Trip",
+        description: "Print **yes**, then $\\frac{1}{n}$.\n\n- a list\n- of things",
+        inputFormat: "One integer $n$.",
+        outputFormat: "Two lines.",
+        constraints: "$1 \\le n \\le 10^9$",
+        sampleInput: "3\n",
+        sampleOutput: "yes\n0.333333333\n",
+        difficulty: "medium",
+        hiddenTestCases: [
+          { input: "4\n", expectedOutput: "yes\n0.25\n" },
+          { input: "", expectedOutput: "yes\n0\n" },
+          ...Array.from({ length: 11 }, (_, i) => ({ input: `${i + 5}\n`, expectedOutput: `yes\n${1 / (i + 5)}\n` })),
+        ],
+        timeLimitMs: 1500,
+        memoryLimitKib: 131072,
+        checker: "kattis",
+        checkerFlags: "float_tolerance 1e-6",
+        timeScaledByLanguage: false,
+      },
+    });
+    expect(created.status).toBe(201);
+    const out = await exportZip(me.token, created.body._id);
+    expect(out.status).toBe(200);
+    expect(out.type).toBe("application/zip");
+    expect(out.disposition).toBe('attachment; filename="round-trip.zip"');
+    expect(out.notes).toBeNull();
+    const pkg = readPackage(filesFromZip(out.bytes));
+    expect(pkg.formatVersion).toBe("2025-09");
+    expect(pkg.tests.map((x) => x.name).slice(0, 4)).toEqual(["data/sample/001", "data/secret/001", "data/secret/002", "data/secret/003"]);
+
+    const again = await importZip(me.token, out.bytes);
+    expect(await ownView(me.token, again._id)).toEqual(await ownView(me.token, created.body._id));
+
+    for (const [name, code] of Object.entries(PROGRAMS)) {
+      const [a, b] = await Promise.all(
+        [created.body._id, again._id].map((problemId) => request(app, "POST", "/api/submissions", { token: me.token, body: { problemId, code, language: "py" } })),
+      );
+      const summary = (r: NonNullable<typeof a>) => `${r.body.verdict} ${r.body.testsPassed}/${r.body.testsTotal} ${r.body.tests.map((x: { verdict: string }) => x.verdict).join(",")}`;
+      expect(`${name}: ${summary(b!)}`).toBe(`${name}: ${summary(a!)}`);
+    }
+  });
+
+  test("an imported package exports and imports unchanged", async () => {
+    const me = await signUp(app);
+    const first = await importZip(me.token, zipOf(modernPackage()));
+    const second = await importZip(me.token, (await exportZip(me.token, first._id)).bytes);
+    expect(await ownView(me.token, second._id)).toEqual(await ownView(me.token, first._id));
+  });
+
+  test("checkers other than kattis export as their closest flags, saying when that is not exact", async () => {
+    const me = await signUp(app);
+    const base = { description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "1\n", sampleOutput: "1\n", difficulty: "easy" };
+    const tokens = await request(app, "POST", "/api/problems", { token: me.token, body: { ...base, title: "T", checker: "tokens" } });
+    const lines = await request(app, "POST", "/api/problems", { token: me.token, body: { ...base, title: "L" } });
+    const t1 = await exportZip(me.token, tokens.body._id);
+    expect(readPackage(filesFromZip(t1.bytes)).validatorFlags).toBe("case_sensitive");
+    expect(decodeURIComponent(t1.notes ?? "")).toContain("Java and Python had their multipliers");
+    const l1 = await exportZip(me.token, lines.body._id);
+    expect(readPackage(filesFromZip(l1.bytes)).validatorFlags).toBe("case_sensitive space_change_sensitive");
+    expect(decodeURIComponent(l1.notes ?? "")).toContain("the lines checker has no exact form");
+  });
+
+  test("only the owner exports (hidden tests are in it): others 403, signed out 401, unknown 404", async () => {
+    const owner = await signUp(app);
+    const other = await signUp(app);
+    const p = await importZip(owner.token, zipOf(modernPackage()));
+    expect((await exportZip(other.token, p._id)).status).toBe(403);
+    expect((await app.request(`/api/problems/${p._id}/package`)).status).toBe(401);
+    expect((await exportZip(owner.token, "no-such-problem")).status).toBe(404);
+  });
+});
