@@ -1,10 +1,18 @@
 /**
- * `bun run problem -- import PATH --owner EMAIL [--course ID] [--difficulty easy|medium|hard]`:
- * imports a problem package (a folder or a .zip) as a problem owned by an
- * existing account, with the server's configuration (DATABASE_URL, ...).
- * Prints the new problem's id, what the package had that the problem does not
- * keep, and its example submissions. Exit code 1 on any problem, with the file
- * and line that causes it.
+ * Problem packages from the command line, with the server's configuration:
+ *
+ * - `import PATH --owner EMAIL [--course ID] [--difficulty easy|medium|hard]`:
+ *   imports a package (a folder or a .zip) as a problem owned by an existing
+ *   account; prints the new problem's id, what the problem does not keep, and
+ *   the example submissions. A package without a time limit is verified first
+ *   and gets the limit derived from its accepted submissions, as the format says.
+ * - `verify PATH`: judges every example submission with this judge's sandbox and
+ *   default validator and prints one row per submission, like problemtools'
+ *   verifyproblem (src/packages/verify.ts).
+ *
+ * Judging takes this process's sandbox (ISOLATE_BOX_ID_START, SANDBOX_ROOT) like
+ * any judging process: beside a running server give it its own range.
+ * Exit code 1 on any problem (with the file and line that causes it) or mismatch.
  */
 import { readFileSync, statSync } from "node:fs";
 import { migrateDatabase, openDatabase } from "../../db/index.ts";
@@ -13,10 +21,40 @@ import { exitOnConfigError, loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { DIFFICULTIES, type Difficulty } from "../problems/limits.ts";
 import { filesFromFolder, filesFromZip, PackageError } from "./files.ts";
-import { readPackage } from "./format.ts";
+import { readPackage, type ProblemPackage } from "./format.ts";
 import { importPackage } from "./import.ts";
+import { formatReport, verifyPackage, type VerifyReport } from "./verify.ts";
+import { createSandbox } from "../../isolate/index.ts";
+import { lockSandbox, sandboxOptions } from "../sandbox.ts";
+import type { Config } from "../config.ts";
 
-export const PROBLEM_USAGE = "usage: bun run problem -- import PATH --owner EMAIL [--course COURSE_ID] [--difficulty easy|medium|hard]";
+export const PROBLEM_USAGE =
+  "usage: bun run problem -- import PATH --owner EMAIL [--course COURSE_ID] [--difficulty easy|medium|hard]\n       bun run problem -- verify PATH";
+
+/** Verifies `pkg` in this process's sandbox, printing rows as they come. @returns the report, or null (printed why) without a sandbox. */
+async function verifyHere(config: Config, pkg: ProblemPackage): Promise<VerifyReport | null> {
+  let unlock: (() => void) | null = null;
+  try {
+    unlock = lockSandbox(config);
+  } catch (err) {
+    console.error(`problem: ${(err as Error).message}`);
+    return null;
+  }
+  const sandbox = await createSandbox(sandboxOptions(config), () => {});
+  try {
+    if (!sandbox.backend) {
+      console.error(`problem: cannot verify: ${sandbox.reason}`);
+      return null;
+    }
+    console.log(`problem: verifying ${pkg.submissions.length} submissions of "${pkg.name}" (${pkg.tests.length} tests, ${sandbox.backend.description ?? sandbox.name})`);
+    const report = await verifyPackage(sandbox.backend, pkg, (row) => console.log(`problem:   ${row.ok ? "ok" : "FAIL"} ${row.path}: ${row.verdict}, ${row.maxTimeMs} ms`));
+    for (const line of formatReport(pkg.name, report)) console.log(line);
+    return report;
+  } finally {
+    await sandbox.backend?.close();
+    unlock();
+  }
+}
 
 function option(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -28,11 +66,13 @@ export async function problemCli(argv: string[]): Promise<number> {
   const [command, path] = argv;
   const owner = option(argv, "--owner");
   const difficulty = option(argv, "--difficulty");
-  if (command !== "import" || !path || !owner || (difficulty !== undefined && !DIFFICULTIES.includes(difficulty as Difficulty))) {
+  const usable =
+    (command === "verify" && path) || (command === "import" && path && owner && (difficulty === undefined || DIFFICULTIES.includes(difficulty as Difficulty)));
+  if (!usable) {
     console.error(PROBLEM_USAGE);
     return 1;
   }
-  let pkg;
+  let pkg: ProblemPackage;
   try {
     const files = statSync(path).isDirectory() ? filesFromFolder(path) : filesFromZip(readFileSync(path));
     pkg = readPackage(files);
@@ -41,10 +81,24 @@ export async function problemCli(argv: string[]): Promise<number> {
     return 1;
   }
   const config = await exitOnConfigError(() => loadConfig(process.env));
+  if (command === "verify") {
+    if (!pkg.submissions.length) {
+      console.error("problem: the package has no example submissions to verify (submissions/accepted, wrong_answer, ...)");
+      return 1;
+    }
+    const report = await verifyHere(config, pkg);
+    return report?.ok ? 0 : 1;
+  }
+  if (pkg.timeLimitMs === null && pkg.submissions.some((s) => s.expected === "AC")) {
+    const report = await verifyHere(config, pkg);
+    if (!report) return 1;
+    console.log(`problem: time limit derived from the accepted submissions: ${report.timeLimitMs} ms`);
+    pkg = { ...pkg, timeLimitMs: report.timeLimitMs };
+  }
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   try {
     await migrateDatabase(db);
-    const userId = await userIdByEmail(db, owner);
+    const userId = await userIdByEmail(db, owner!);
     if (!userId) {
       console.error(`problem: no account with the email ${owner} (sign up first)`);
       return 1;

@@ -1,0 +1,153 @@
+/**
+ * Verifies a package's example submissions the way problemtools'
+ * `verifyproblem` does (../shared/packages.md §4), with this judge's sandbox,
+ * compiler commands and default validator:
+ *
+ * - the time limit (TL) is the package's, or derived: the slowest accepted
+ *   submission's slowest test T_ac, TL = max(1, ceil(T_ac · ac_to_time_limit /
+ *   resolution)) · resolution with a resolution of 1 s (problemtools);
+ * - each submission is compiled once and run on the tests in the format's order
+ *   (samples, then secret data by path) under TL_high = TL · time_limit_to_tle,
+ *   so a test slower than TL is TLE at TL and one slower than TL_high is TLE
+ *   even with the safety margin; the submission's verdict is its first non-AC
+ *   test's (legacy `worst_error`, `on_reject: break`);
+ * - it passes when that verdict is what its folder says (`rejected`: any of
+ *   WA, TLE, RE), and a time-limit-exceeded submission must still be TLE at
+ *   TL_high; verdicts that differ between TL and TL_high are flagged as
+ *   sensitive to the time limit. MLE counts as RE, as in problemtools.
+ */
+import { compileSource, runProgram } from "../../isolate/exec.ts";
+import type { SandboxBackend } from "../../isolate/types.ts";
+import { decideVerdict } from "../judge/verdict.ts";
+import type { ExpectedOutcome, PackageSubmission, ProblemPackage } from "./format.ts";
+
+/** Resolution the derived time limit is rounded up to, ms (problemtools' time_resolution default, 1 s). */
+export const TIME_RESOLUTION_MS = 1000;
+/** Time limit the accepted submissions run under while the limit is being derived, ms. */
+export const DERIVING_TIME_LIMIT_MS = 10_000;
+
+export type VerifyVerdict = "AC" | "WA" | "TLE" | "RE" | "CE" | "IE";
+
+export interface VerifyRow {
+  path: string;
+  language: PackageSubmission["language"];
+  expected: ExpectedOutcome;
+  /** Verdict at TL. */
+  verdict: VerifyVerdict;
+  /** Verdict with TL_high (the safety margin). */
+  verdictHigh: VerifyVerdict;
+  /** Slowest test's CPU time, ms (of the tests run). */
+  maxTimeMs: number;
+  ok: boolean;
+  /** Why it did not pass, or a warning (sensitive to the time limit). */
+  note?: string;
+}
+
+export interface VerifyReport {
+  timeLimitMs: number;
+  /** Where TL came from. */
+  timeLimitSource: "package" | "derived";
+  timeLimitHighMs: number;
+  /** Slowest accepted test, ms, and TL / that (the margin); null without accepted submissions. */
+  slowestAcMs: number | null;
+  rows: VerifyRow[];
+  ok: boolean;
+}
+
+function matches(expected: ExpectedOutcome, verdict: VerifyVerdict): boolean {
+  if (expected === "rejected") return verdict === "WA" || verdict === "TLE" || verdict === "RE";
+  return expected === verdict;
+}
+
+interface Judged {
+  verdict: VerifyVerdict;
+  verdictHigh: VerifyVerdict;
+  maxTimeMs: number;
+  detail?: string;
+}
+
+/** Compiles and runs one submission on every test (stopping at the first failure at TL_high). */
+async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSubmission, tlMs: number, tlHighMs: number, memoryLimitKib: number): Promise<Judged> {
+  const box = await backend.acquire();
+  try {
+    const compiled = await compileSource(box, s.language, s.code);
+    if (!compiled.ok) {
+      const ie = compiled.result.status === "XX";
+      return { verdict: ie ? "IE" : "CE", verdictHigh: ie ? "IE" : "CE", maxTimeMs: 0, detail: compiled.diagnostics.split("\n")[0] };
+    }
+    let verdict: VerifyVerdict | null = null;
+    let maxTimeMs = 0;
+    for (const test of pkg.tests) {
+      const result = await runProgram(box, s.language, { entry: compiled.entry, stdin: test.input, timeLimitMs: tlHighMs, memoryLimitKib });
+      maxTimeMs = Math.max(maxTimeMs, Math.round(result.cpuTimeMs));
+      const decided = decideVerdict(result, test.answer, "kattis", pkg.validatorFlags).verdict;
+      const high: VerifyVerdict = decided === "AC" ? "AC" : decided === "MLE" || decided === "OLE" ? "RE" : (decided as VerifyVerdict);
+      // problemtools: slower than TL is TLE whatever happened next.
+      const atTl: VerifyVerdict = result.cpuTimeMs > tlMs || high === "TLE" ? "TLE" : high;
+      if (verdict === null && atTl !== "AC") verdict = atTl;
+      if (high !== "AC") return { verdict: verdict ?? atTl, verdictHigh: high, maxTimeMs, detail: `${test.name}: ${high}` };
+    }
+    return { verdict: verdict ?? "AC", verdictHigh: "AC", maxTimeMs };
+  } finally {
+    await backend.release(box);
+  }
+}
+
+/** A run made under the generous deriving limit, read again at TL and TL_high (its times hold). */
+function reread(j: Judged, tl: number, tlHigh: number): Judged {
+  if (j.verdictHigh !== "AC") return j;
+  return { ...j, verdict: j.maxTimeMs > tl ? "TLE" : "AC", verdictHigh: j.maxTimeMs > tlHigh ? "TLE" : "AC" };
+}
+
+/**
+ * Judges every example submission of `pkg`.
+ * @param onRow called as each submission is judged (progress).
+ */
+export async function verifyPackage(backend: SandboxBackend, pkg: ProblemPackage, onRow?: (row: VerifyRow) => void, memoryLimitKib = pkg.memoryLimitKib ?? 256 * 1024): Promise<VerifyReport> {
+  const accepted = pkg.submissions.filter((s) => s.expected === "AC");
+  const rows: VerifyRow[] = [];
+  const done = new Map<PackageSubmission, Judged>();
+  let tl = pkg.timeLimitMs;
+  let source: VerifyReport["timeLimitSource"] = "package";
+  if (tl === null) {
+    // Derive: the accepted submissions first, under a generous limit.
+    source = "derived";
+    for (const s of accepted) done.set(s, await judge(backend, pkg, s, DERIVING_TIME_LIMIT_MS, DERIVING_TIME_LIMIT_MS, memoryLimitKib));
+    const tAc = Math.max(0, ...[...done.values()].filter((j) => j.verdictHigh === "AC").map((j) => j.maxTimeMs));
+    tl = Math.max(1, Math.ceil((tAc * pkg.timeMultipliers.acToTimeLimit) / TIME_RESOLUTION_MS)) * TIME_RESOLUTION_MS;
+  }
+  const tlHigh = Math.round(tl * pkg.timeMultipliers.timeLimitToTle);
+  let slowestAc: number | null = null;
+  for (const s of pkg.submissions) {
+    // Accepted submissions judged while deriving ran under a looser limit: their times hold, their verdicts are re-read at TL.
+    const prior = done.get(s);
+    const j = prior ? reread(prior, tl, tlHigh) : await judge(backend, pkg, s, tl, tlHigh, memoryLimitKib);
+    let ok = matches(s.expected, j.verdict);
+    let note: string | undefined;
+    if (!ok) note = `expected ${s.expected}, got ${j.verdict}${j.detail ? ` (${j.detail})` : ""}`;
+    else if (s.expected === "TLE" && j.verdictHigh !== "TLE") {
+      ok = false;
+      note = `TLE only within the safety margin: finished under ${tlHigh} ms (time_limit_to_tle ${pkg.timeMultipliers.timeLimitToTle})`;
+    } else if (j.verdict !== j.verdictHigh) note = `sensitive to the time limit (${j.verdict} at ${tl} ms, ${j.verdictHigh} at ${tlHigh} ms)`;
+    if (s.expected === "AC" && j.verdict === "AC") slowestAc = Math.max(slowestAc ?? 0, j.maxTimeMs);
+    if (s.expected === "AC" && ok && j.maxTimeMs * pkg.timeMultipliers.acToTimeLimit > tl) {
+      note = `slowest test ${j.maxTimeMs} ms is within ac_to_time_limit ${pkg.timeMultipliers.acToTimeLimit} of the ${tl} ms limit`;
+    }
+    const row: VerifyRow = { path: s.path, language: s.language, expected: s.expected, verdict: j.verdict, verdictHigh: j.verdictHigh, maxTimeMs: j.maxTimeMs, ok, ...(note ? { note } : {}) };
+    rows.push(row);
+    onRow?.(row);
+  }
+  return { timeLimitMs: tl, timeLimitSource: source, timeLimitHighMs: tlHigh, slowestAcMs: slowestAc, rows, ok: rows.every((r) => r.ok) };
+}
+
+/** The report as verifyproblem-style text lines. */
+export function formatReport(pkgName: string, r: VerifyReport): string[] {
+  const lines = [`${pkgName}: time limit ${r.timeLimitMs} ms (${r.timeLimitSource}), with safety margin ${r.timeLimitHighMs} ms`];
+  const width = Math.max(10, ...r.rows.map((x) => x.path.length));
+  for (const x of r.rows) {
+    lines.push(`${x.ok ? "OK  " : "FAIL"} ${x.path.padEnd(width)} expected ${x.expected.padEnd(8)} got ${x.verdict.padEnd(3)} ${String(x.maxTimeMs).padStart(6)} ms${x.note ? `  ${x.note}` : ""}`);
+  }
+  if (r.slowestAcMs !== null) lines.push(`slowest accepted test ${r.slowestAcMs} ms: the limit is ${(r.timeLimitMs / Math.max(1, r.slowestAcMs)).toFixed(1)}x that`);
+  lines.push(r.ok ? `verify: all ${r.rows.length} submissions as expected` : `verify: ${r.rows.filter((x) => !x.ok).length} of ${r.rows.length} submissions not as expected`);
+  return lines;
+}

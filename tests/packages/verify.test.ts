@@ -1,0 +1,150 @@
+/**
+ * verify: every example submission judged with this judge's sandbox and the
+ * default validator, verifyproblem-style (src/packages/verify.ts), in C++,
+ * Java (a class not called Main) and Python; the time limit derived when the
+ * package has none; the CLI's report and exit code.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSandbox, type SandboxSelection } from "../../isolate/index.ts";
+import { sandboxOptions } from "../../src/sandbox.ts";
+import { filesFromZip } from "../../src/packages/files.ts";
+import { readPackage } from "../../src/packages/format.ts";
+import { formatReport, verifyPackage } from "../../src/packages/verify.ts";
+import { JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch } from "../judge/fixtures.ts";
+import { unmountUnder } from "../mounts.ts";
+import { writeFolder, zipOf, type Files } from "./fixtures.ts";
+
+setDefaultTimeout(120_000);
+const ROOT = join(import.meta.dir, "..", "..");
+const work = mkdtempSync(join(tmpdir(), "oj-pkg-verify-"));
+chmodSync(work, 0o755);
+let sandbox: SandboxSelection;
+
+beforeAll(async () => {
+  await preparePch();
+  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 78)), () => {}, { buildPch: false });
+  if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
+}, 60_000);
+afterAll(async () => {
+  await sandbox?.backend?.close();
+  unmountUnder(work);
+  rmSync(work, { recursive: true, force: true });
+});
+
+const CPP_SUM = "#include <bits/stdc++.h>\nint main(){ long long a,b; std::cin>>a>>b; std::cout<<a+b<<\"\\n\"; }\n";
+const CPP_ABORT = "#include <cstdlib>\nint main(){ std::abort(); }\n";
+const JAVA_SUM = "import java.util.*;\npublic class Adder { public static void main(String[] x) { Scanner s = new Scanner(System.in); System.out.println(s.nextLong() + s.nextLong()); } }\n";
+const PY_SUM = "a, b = map(int, input().split())\nprint(a + b)\n";
+const PY_OFF = "a, b = map(int, input().split())\nprint(a + b + 1)\n";
+/** Busy for `s` seconds of CPU time, then right. */
+const pySpin = (s: number) => `import time\nt = time.process_time()\nwhile time.process_time() - t < ${s}: pass\na, b = map(int, input().split())\nprint(a + b)\n`;
+
+function sumPackage(limits: string, submissions: Files): Files {
+  return {
+    "problem.yaml": `problem_format_version: 2025-09\nname: A Plus B\n${limits}`,
+    "statement/problem.en.md": "Add $a$ and $b$.\n\n## Input\n\nTwo integers.\n\n## Output\n\nTheir sum.\n",
+    "data/sample/1.in": "1 2\n",
+    "data/sample/1.ans": "3\n",
+    "data/secret/1.in": "-5 7\n",
+    "data/secret/1.ans": "2\n",
+    "data/secret/2.in": "1000000000 1000000000\n",
+    "data/secret/2.ans": "2000000000\n",
+    ...submissions,
+  };
+}
+
+describe("verify", () => {
+  test("each folder's verdict, with times, in C++, Java and Python", async () => {
+    const pkg = readPackage(
+      filesFromZip(
+        zipOf(
+          sumPackage("limits:\n  time_limit: 1\n", {
+            "submissions/accepted/sum.cpp": CPP_SUM,
+            "submissions/accepted/Adder.java": JAVA_SUM,
+            "submissions/accepted/sum.py": PY_SUM,
+            "submissions/wrong_answer/off.py": PY_OFF,
+            "submissions/time_limit_exceeded/spin.py": pySpin(5),
+            "submissions/run_time_error/abort.cpp": CPP_ABORT,
+            "submissions/rejected/off-by-one.py": PY_OFF,
+          }),
+        ),
+      ),
+    );
+    const seen: string[] = [];
+    const report = await verifyPackage(sandbox.backend!, pkg, (row) => seen.push(row.path));
+    expect(report).toMatchObject({ timeLimitMs: 1000, timeLimitSource: "package", timeLimitHighMs: 1500, ok: true });
+    expect(seen).toHaveLength(7);
+    expect(report.rows.map((r) => [r.path, r.expected, r.verdict, r.ok])).toEqual([
+      ["submissions/accepted/Adder.java", "AC", "AC", true],
+      ["submissions/accepted/sum.cpp", "AC", "AC", true],
+      ["submissions/accepted/sum.py", "AC", "AC", true],
+      ["submissions/rejected/off-by-one.py", "rejected", "WA", true],
+      ["submissions/run_time_error/abort.cpp", "RE", "RE", true],
+      ["submissions/time_limit_exceeded/spin.py", "TLE", "TLE", true],
+      ["submissions/wrong_answer/off.py", "WA", "WA", true],
+    ]);
+    expect(report.rows.find((r) => r.path.endsWith("spin.py"))!.maxTimeMs).toBeGreaterThan(1500);
+    expect(report.slowestAcMs).not.toBeNull();
+    const text = formatReport(pkg.name, report).join("\n");
+    expect(text).toContain("A Plus B: time limit 1000 ms (package), with safety margin 1500 ms");
+    expect(text).toContain("verify: all 7 submissions as expected");
+  });
+
+  test("a submission in the wrong folder, and a TLE only within the safety margin, fail", async () => {
+    const pkg = readPackage(
+      filesFromZip(
+        zipOf(
+          sumPackage("limits:\n  time_limit: 1\n  time_multipliers:\n    time_limit_to_tle: 3\n", {
+            "submissions/accepted/actually-wrong.py": PY_OFF,
+            "submissions/time_limit_exceeded/barely.py": pySpin(1.4),
+          }),
+        ),
+      ),
+    );
+    const report = await verifyPackage(sandbox.backend!, pkg);
+    expect(report.ok).toBe(false);
+    const [wrong, barely] = report.rows;
+    expect(wrong).toMatchObject({ verdict: "WA", ok: false, note: expect.stringContaining("expected AC, got WA (data/sample/1: WA)") });
+    expect(barely).toMatchObject({ verdict: "TLE", verdictHigh: "AC", ok: false, note: expect.stringContaining("TLE only within the safety margin") });
+  });
+
+  test("no time limit in the package: derived from the slowest accepted test (× ac_to_time_limit, whole seconds)", async () => {
+    const pkg = readPackage(filesFromZip(zipOf(sumPackage("", { "submissions/accepted/sum.py": PY_SUM, "submissions/time_limit_exceeded/spin.py": pySpin(4) }))));
+    expect(pkg.timeLimitMs).toBeNull();
+    const report = await verifyPackage(sandbox.backend!, pkg);
+    expect(report).toMatchObject({ timeLimitMs: 1000, timeLimitSource: "derived", timeLimitHighMs: 1500, ok: true });
+  });
+
+  test("bun run problem -- verify: the report, exit code 0 when all match and 1 otherwise", async () => {
+    const good = writeFolder(join(work, "good"), sumPackage("limits:\n  time_limit: 1\n", { "submissions/accepted/sum.py": PY_SUM, "submissions/wrong_answer/off.py": PY_OFF }));
+    const bad = writeFolder(join(work, "bad"), sumPackage("limits:\n  time_limit: 1\n", { "submissions/accepted/off.py": PY_OFF }));
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      NODE_ENV: "test",
+      DATABASE_URL: `file:${join(work, "cli.db")}`,
+      DATA_DIR: join(work, "data"),
+      SANDBOX: "bwrap",
+      SANDBOX_ROOT: join(work, "boxes"),
+      ISOLATE_BOX_ID_START: String(JUDGE_TEST_BOX_ID_START + 82),
+      ISOLATE_BOX_ID_COUNT: "2",
+      SANDBOX_POOL_SIZE: "1",
+    };
+    const run = async (dir: string) => {
+      const p = Bun.spawn(["bun", "scripts/problem.ts", "verify", dir], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+      const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+      return { code: await p.exited, out, err };
+    };
+    const ok = await run(good);
+    expect(ok.err).toBe("");
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/OK +submissions\/accepted\/sum\.py +expected AC +got AC/);
+    expect(ok.out).toContain("verify: all 2 submissions as expected");
+    const fail = await run(bad);
+    expect(fail.code).toBe(1);
+    expect(fail.out).toMatch(/FAIL submissions\/accepted\/off\.py +expected AC +got WA/);
+  });
+});
