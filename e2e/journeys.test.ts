@@ -372,6 +372,9 @@ describe("problems", () => {
     const exported = readPackage(filesFromZip(new Uint8Array(await Bun.file((await download.path())!).arrayBuffer())));
     expect(exported.name).toBe("Yes Or Thirds");
     expect(exported.tests).toHaveLength(5);
+    // Rejudge from the card: nothing judged yet, and it says so.
+    await card(page, "Yes Or Thirds").getByRole("button", { name: "Rejudge all submissions of Yes Or Thirds" }).click();
+    await page.getByRole("status").filter({ hasText: "Yes Or Thirds has no judged submissions to rejudge." }).waitFor();
     // A broken package: the file and the reason, and nothing created.
     const broken = modernPackage();
     delete broken["data/sample/1.ans"];

@@ -1,13 +1,15 @@
 /**
  * Rejudging one submission of a course: staff (TAs included) send it back to
  * the queue; the judge runs it again and the gradebook follows. The previous
- * verdict is kept on the row (`previous_verdict`) for the history.
+ * verdict is kept on the row (`previous_verdict`) for the history
+ * (src/submissions/rejudge.ts re-queues).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { problems, submissions, submissionTests } from "../../db/schema.ts";
+import { problems, submissions } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
+import { requeueJudged } from "../submissions/rejudge.ts";
 import { requireCourse } from "./access.ts";
 
 /**
@@ -26,26 +28,6 @@ export async function rejudgeSubmission(db: Database, caller: Caller, submission
   await requireCourse(db, caller, row.courseId, "submission.rejudge").catch((err: unknown) => {
     throw err instanceof AppError && err.kind === "COURSE_NOT_FOUND" ? new AppError("SUBMISSION_NOT_FOUND") : err;
   });
-  if (row.status !== "done") return { id: row.id, status: "queued" };
-  await db.batch([
-    db.delete(submissionTests).where(eq(submissionTests.submissionId, row.id)),
-    db
-      .update(submissions)
-      .set({
-        status: "queued",
-        previousVerdict: sql`${submissions.verdict}`,
-        verdict: null,
-        isPassed: false,
-        testsPassed: 0,
-        hiddenPassed: 0,
-        compileOutput: null,
-        errorDetail: null,
-        attempts: 0,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        judgedAt: null,
-      })
-      .where(and(eq(submissions.id, row.id), eq(submissions.status, "done"))),
-  ]);
+  await requeueJudged(db, [row.id]);
   return { id: row.id, status: "queued" };
 }

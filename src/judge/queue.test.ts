@@ -45,6 +45,17 @@ describe("JudgeQueue", () => {
     expect(await q.claim()).toBeNull();
   });
 
+  test("live submissions are claimed before rejudges, even older rejudges", async () => {
+    const setter = await insertUser(t.db);
+    const student = await insertUser(t.db);
+    const [rejudge] = await enqueue(setter, 1);
+    await t.db.update(submissions).set({ previousVerdict: "WA" }).where(eq(submissions.id, rejudge!));
+    const [live] = await enqueue(student, 1);
+    const q = new JudgeQueue(t.db, { owner: "w1", leaseMs: 60_000 });
+    expect((await q.claim())?.id).toBe(live!);
+    expect((await q.claim())?.id).toBe(rejudge!);
+  });
+
   test("two workers claiming at once never get the same job", async () => {
     const users = [await insertUser(t.db), await insertUser(t.db), await insertUser(t.db)];
     for (const u of users) await enqueue(u, 8);

@@ -10,9 +10,10 @@
  * interrupted `MAX_ATTEMPTS` times is finished as IE instead of looping
  * forever. Every write of a holder is conditional on still holding the lease.
  *
- * Fair share: a claim picks the user with the fewest jobs being judged, then
- * the least recently served user, then the oldest job — round-robin across
- * users, so one user's burst cannot starve the others.
+ * Order: live submissions before rejudges (src/submissions/rejudge.ts), then
+ * fair share: the user with the fewest jobs being judged, then the least
+ * recently served user, then the oldest job — round-robin across users, so
+ * one user's burst cannot starve the others.
  */
 import { hostname } from "node:os";
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -85,6 +86,8 @@ export class JudgeQueue {
          SELECT s.id FROM submissions s
           WHERE s.status = 'queued'
           ORDER BY
+            -- Live submissions before rejudges (a rejudge keeps the verdict it had in previous_verdict).
+            (s.previous_verdict IS NOT NULL),
             (SELECT count(*) FROM submissions r WHERE r.user_id = s.user_id AND r.status IN ('compiling', 'running')),
             (SELECT coalesce(max(r.claimed_at), 0) FROM submissions r WHERE r.user_id = s.user_id),
             s.created_at, s.id

@@ -89,6 +89,8 @@ export function ProblemsPage() {
                     onAskDelete={() => editor.setConfirmingDelete(p._id)}
                     onConfirmDelete={() => editor.del(p._id)}
                     onKeep={() => editor.setConfirmingDelete(null)}
+                    onRejudge={() => void editor.rejudge(p)}
+                    rejudging={editor.rejudging}
                   />
                 ))}
               </ul>

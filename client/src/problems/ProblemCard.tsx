@@ -1,8 +1,9 @@
 /**
  * One problem in the list: title, difficulty badge, the description clamped
  * to two lines, "Created by another user" for others' problems, Solve and My
- * Submissions, and for the owner Edit, Export (a Kattis / ICPC package zip)
- * and Delete (with a confirmation step).
+ * Submissions, and for the owner Edit, Export (a Kattis / ICPC package zip),
+ * Rejudge (every judged submission, after tests changed) and Delete (with a
+ * confirmation step).
  */
 import { lazy, Suspense } from "react";
 import { Link } from "wouter";
@@ -20,9 +21,12 @@ interface Props {
   onAskDelete: () => void;
   onConfirmDelete: () => void;
   onKeep: () => void;
+  /** Rejudge every judged submission (owner). */
+  onRejudge: () => void;
+  rejudging: boolean;
 }
 
-export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEdit, onAskDelete, onConfirmDelete, onKeep }: Props) {
+export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEdit, onAskDelete, onConfirmDelete, onKeep, onRejudge, rejudging }: Props) {
   return (
     <li className="card problem-card" data-testid="problem-card">
       <div className="problem-card-head">
@@ -61,6 +65,9 @@ export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEd
               <a className="btn btn-ghost btn-sm" href={`/api/problems/${encodeURIComponent(p._id)}/package`} download aria-label={`Export ${p.title} as a package`}>
                 Export
               </a>
+              <button type="button" className="btn btn-ghost btn-sm" onClick={onRejudge} disabled={rejudging} aria-label={`Rejudge all submissions of ${p.title}`}>
+                Rejudge
+              </button>
               <button type="button" className="btn btn-danger-ghost btn-sm" onClick={onAskDelete} aria-label={`Delete ${p.title}`}>
                 Delete
               </button>

@@ -75,6 +75,7 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
   const create = useMutation(trpc.problems.create.mutationOptions());
   const update = useMutation(trpc.problems.update.mutationOptions());
   const remove = useMutation(trpc.problems.delete.mutationOptions());
+  const rejudging = useMutation(trpc.problems.rejudge.mutationOptions());
 
   function flash(kind: "success" | "error", text: string, ms?: number) {
     clearTimeout(noticeTimer.current);
@@ -129,6 +130,17 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
     }
   }
 
+  /** Sends every judged submission of the problem back to the judge (after its tests changed). */
+  async function rejudge(p: Problem) {
+    try {
+      const { queued } = await rejudging.mutateAsync({ id: p._id });
+      flash("success", queued ? `${queued} submission${queued === 1 ? "" : "s"} of ${p.title} queued for rejudging.` : `${p.title} has no judged submissions to rejudge.`, DELETE_MESSAGE_MS);
+    } catch (err) {
+      if (onUnauthorized(err, "/signin")) return;
+      flash("error", serverMessageOf(err) ?? "Failed to rejudge.", DELETE_MESSAGE_MS);
+    }
+  }
+
   return {
     modal: { open: modalOpen, mode: editingId ? ("edit" as const) : ("create" as const), values: form, error: formError },
     setForm,
@@ -142,5 +154,7 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
     close,
     save,
     del,
+    rejudge,
+    rejudging: rejudging.isPending,
   };
 }

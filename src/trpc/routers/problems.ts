@@ -17,6 +17,7 @@ import { filesFromZip } from "../../packages/files.ts";
 import { readPackage } from "../../packages/format.ts";
 import { importPackage, type ImportResult } from "../../packages/import.ts";
 import { exportPackage } from "../../packages/export.ts";
+import { rejudgeProblem } from "../../submissions/rejudge.ts";
 import { toProblemShape } from "../../problems/shape.ts";
 import { packageImportInput, readPackageOrExplain } from "../../packages/input.ts";
 
@@ -77,6 +78,18 @@ export const problemsRouter = router({
     const hidden = (await readHiddenTests(ctx.db, [row.id])).get(row.id) ?? [];
     const { zip, filename, notes } = exportPackage({ ...toProblemShape(row, hidden.length, hidden), hiddenTestCases: hidden });
     return { filename, zipBase64: Buffer.from(zip).toString("base64"), notes };
+  }),
+
+  /**
+   * Rejudges every judged submission of a problem (after its tests or limits
+   * changed): its owner, or course members with submission.rejudge. Rejudges
+   * queue behind live submissions; each keeps its old verdict in the history.
+   * @returns how many were queued. @throws PROBLEM_NOT_FOUND (404), FORBIDDEN (403).
+   */
+  rejudge: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => {
+    const result = await rejudgeProblem(ctx.db, ctx.user, input.id);
+    if (result.queued) ctx.judge?.events.queued();
+    return result;
   }),
 
   /**

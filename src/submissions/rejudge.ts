@@ -1,0 +1,101 @@
+/**
+ * Rejudging: judged submissions go back to the queue with their verdict kept
+ * as `previous_verdict` (the history shows both), their test rows cleared;
+ * the queue serves live submissions before rejudges (src/judge/queue.ts), and
+ * the gradebook follows each new verdict as it follows a first one.
+ *
+ * Who may: a public problem's owner (or a site admin); for a course problem,
+ * the course's members with `submission.rejudge` (src/courses/permissions.ts).
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { submissions, submissionTests } from "../../db/schema.ts";
+import type { Caller } from "../accounts/user.ts";
+import { requireCourse } from "../courses/access.ts";
+import { AppError } from "../errors.ts";
+import { requireLiveProblem } from "../problems/store.ts";
+
+/** Most submissions one call re-queues (a problem with more is rejudged in several calls). */
+export const REJUDGE_BATCH_MAX = 5000;
+
+/**
+ * Puts judged (`done`) submissions back in the queue; others are left alone.
+ * @returns how many were re-queued.
+ */
+export async function requeueJudged(db: Database, ids: readonly string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const done = (
+    await db
+      .select({ id: submissions.id })
+      .from(submissions)
+      .where(and(inArray(submissions.id, [...ids]), eq(submissions.status, "done")))
+  ).map((r) => r.id);
+  if (!done.length) return 0;
+  await db.batch([
+    db.delete(submissionTests).where(inArray(submissionTests.submissionId, done)),
+    db
+      .update(submissions)
+      .set({
+        status: "queued",
+        previousVerdict: sql`${submissions.verdict}`,
+        verdict: null,
+        isPassed: false,
+        testsPassed: 0,
+        hiddenPassed: 0,
+        compileOutput: null,
+        errorDetail: null,
+        attempts: 0,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        judgedAt: null,
+      })
+      .where(and(inArray(submissions.id, done), eq(submissions.status, "done"))),
+  ]);
+  return done.length;
+}
+
+/**
+ * Checks that `caller` may rejudge submissions of the problem.
+ * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403) for someone else's public problem,
+ *   the course's FORBIDDEN (403) for a member without submission.rejudge.
+ */
+export async function requireRejudgeRight(db: Database, caller: Caller, problemId: string): Promise<void> {
+  const problem = await requireLiveProblem(db, problemId);
+  if (problem.courseId !== null) {
+    await requireCourse(db, caller, problem.courseId, "submission.rejudge").catch((err: unknown) => {
+      throw err instanceof AppError && err.kind === "COURSE_NOT_FOUND" ? new AppError("PROBLEM_NOT_FOUND") : err;
+    });
+    return;
+  }
+  if (problem.userId !== caller.id && caller.siteRole !== "admin") throw new AppError("NOT_PROBLEM_OWNER_UPDATE");
+}
+
+/**
+ * Rejudges every judged submission of a problem (after its tests or limits changed).
+ * @returns how many were queued again.
+ */
+export async function rejudgeProblem(db: Database, caller: Caller, problemId: string): Promise<{ queued: number }> {
+  await requireRejudgeRight(db, caller, problemId);
+  const ids = (
+    await db
+      .select({ id: submissions.id })
+      .from(submissions)
+      .where(and(eq(submissions.problemId, problemId), eq(submissions.status, "done")))
+      .limit(REJUDGE_BATCH_MAX)
+  ).map((r) => r.id);
+  return { queued: await requeueJudged(db, ids) };
+}
+
+/**
+ * Rejudges one submission.
+ * @throws SUBMISSION_NOT_FOUND (404) when absent or the caller may not rejudge it.
+ */
+export async function rejudgeOne(db: Database, caller: Caller, submissionId: string): Promise<{ id: string; status: "queued" }> {
+  const [row] = await db.select({ id: submissions.id, problemId: submissions.problemId }).from(submissions).where(eq(submissions.id, submissionId)).limit(1);
+  if (!row) throw new AppError("SUBMISSION_NOT_FOUND");
+  await requireRejudgeRight(db, caller, row.problemId).catch((err: unknown) => {
+    throw err instanceof AppError && (err.kind === "PROBLEM_NOT_FOUND" || err.kind === "NOT_PROBLEM_OWNER_UPDATE") ? new AppError("SUBMISSION_NOT_FOUND") : err;
+  });
+  await requeueJudged(db, [row.id]);
+  return { id: row.id, status: "queued" };
+}
