@@ -6,6 +6,7 @@
  * milliseconds since the epoch (`timestamp_ms`); limits carry their unit in
  * the column name.
  */
+import type { ValidatorSpec } from "../src/problems/validator-spec.ts";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { newId } from "./ids.ts";
@@ -85,6 +86,8 @@ export const problems = sqliteTable(
      * limit, as a problem package's limit means.
      */
     timeScaledByLanguage: integer("time_scaled_by_language", { mode: "boolean" }).notNull().default(true),
+    /** The `custom` checker's output validator (src/problems/validator-spec.ts), or null. */
+    validator: text("validator", { mode: "json" }).$type<ValidatorSpec>(),
     /** Incremented on every update (the spec's server version field). */
     version: integer("version").notNull().default(0),
     createdAt: createdAt(),

@@ -382,6 +382,39 @@ describe("problems", () => {
     await page.getByRole("alert").filter({ hasText: "package: data/sample/1.in: has no answer file 1.ans" }).waitFor();
   }, SLOW);
 
+  test("a custom output validator is uploaded with the form and judges", async () => {
+    await page.goto("/problems");
+    await page.getByRole("button", { name: "Create Problem" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Problem" });
+    await dialog.waitFor();
+    for (const [label, value] of [
+      ["Problem Title", "Roughly Double"],
+      ["Problem Description", "Print about 2n."],
+      ["Input Format", "n"],
+      ["Output Format", "about 2n"],
+      ["Constraints", "small"],
+      ["Sample Input", "5\n"],
+      ["Sample Output", "10\n"],
+    ] as const) {
+      await dialog.getByLabel(label).fill(value);
+    }
+    await dialog.getByLabel("Output Checker").selectOption("custom");
+    const validator = "import sys\nans = int(open(sys.argv[2]).read())\nt = int(sys.stdin.read().split()[0])\nsys.exit(42 if abs(t - ans) <= int(sys.argv[4]) else 43)\n";
+    await dialog.getByLabel("Validator files").setInputFiles({ name: "validate.py", mimeType: "text/x-python", buffer: Buffer.from(validator) });
+    await dialog.getByTestId("validator-files").filter({ hasText: "validate.py" }).waitFor();
+    await dialog.getByLabel("Arguments (optional)").fill("1");
+    await dialog.getByRole("button", { name: "Create Problem" }).click();
+    await page.getByText("Problem saved successfully!").waitFor();
+    const id = await problemIdByTitle("Roughly Double");
+    const token = await page.evaluate(() => localStorage.getItem("token"));
+    const res = await fetch(`${server.url}/api/submissions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ problemId: id, language: "py", code: "print(2 * int(input()) + 1)\n" }),
+    });
+    expect(((await res.json()) as { verdict: string }).verdict).toBe("AC");
+  }, SLOW);
+
   test("statements render Markdown with KaTeX math, and nothing a statement holds can run script", async () => {
     const id = await problemIdByTitle("Yes Or Thirds");
     await page.goto(`/solve/${id}`);

@@ -10,6 +10,8 @@
  *   idea, https://github.com/MikeMirzayanov/testlib).
  * - `kattis`: the Kattis package format's default output validator with the
  *   problem's flags (default-validator.ts, validator-flags.ts).
+ * - `custom`: the problem's own output validator, run in the sandbox by the
+ *   judge (validator.ts); `check` refuses it.
  */
 
 import type { CheckerName } from "../problems/limits.ts";
@@ -111,5 +113,8 @@ export function check(checker: CheckerName, output: string, expected: string, fl
       if (!parsed.ok) return { ok: false, reason: `the problem's validator flags are invalid: ${parsed.error}`, judgeError: true };
       return defaultValidator(output, expected, parsed.options);
     }
+    case "custom":
+      // The problem's own validator runs in the sandbox (src/judge/validator.ts), never here.
+      return { ok: false, reason: "a custom validator is run by the judge, not by check()", judgeError: true };
   }
 }

@@ -18,7 +18,7 @@ import type { Database } from "../../db/index.ts";
 import type { Verdict } from "../../db/schema.ts";
 import { COMPILER_FLAGS, capUtf8, compileSource, runProgram } from "../../isolate/exec.ts";
 import { getLanguage, type LanguageId } from "../../isolate/languages/index.ts";
-import type { Box, RunResult, SandboxBackend } from "../../isolate/types.ts";
+import type { Box, RunRequest, RunResult, SandboxBackend } from "../../isolate/types.ts";
 import type { Logger } from "../log.ts";
 import { getProblemEvenDeleted, readHiddenTests } from "../problems/store.ts";
 import { afterJudged, clearFailure, keepFailure } from "../courses/judging.ts";
@@ -26,6 +26,7 @@ import { recordSandboxFailure, recordSandboxRetry } from "../ops/metrics.ts";
 import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
 import type { JudgeEvents } from "./events.ts";
+import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "./validator.ts";
 import { OUTPUT_LIMIT_BYTES, STORED_OUTPUT_MAX_BYTES, effectiveTimeLimitMs } from "./limits.ts";
 import type { JudgeQueue, SubmissionRow } from "./queue.ts";
 import { decideVerdict } from "./verdict.ts";
@@ -52,8 +53,10 @@ export async function compileCached(
   language: LanguageId,
   code: string,
   log?: Logger,
+  /** What the cache key hashes instead of `code` (a validator: all its files). */
+  keyText: string = code,
 ): Promise<CompileStep> {
-  const key = cache.key(language, COMPILER_FLAGS[language], code);
+  const key = cache.key(language, COMPILER_FLAGS[language], keyText);
   const { entry, hit } = await cache.getOrCompile(key, () => compileInBox(box, language, code, log));
   return compileStep(entry, hit);
 }
@@ -202,6 +205,19 @@ export async function compileAndRun(
   return { kind: "ran", result, cached: step.cached, sandboxStarts: starts };
 }
 
+/** The judge's compile (through its cache, retrying sandbox failures) as a validator needs it. */
+export function validatorCompiler(cache: CompileCache, box: Box, log?: Logger): CompileValidator {
+  return async (language, code, keyText) => {
+    const step = await compileCached(cache, box, language, code, log, keyText);
+    return step.kind === "ok" ? { kind: "ok", files: step.entry.files } : step;
+  };
+}
+
+/** `box.run`, retried while the sandbox fails (XX). */
+export function sandboxRetrying(box: Box): (req: RunRequest) => Promise<RunResult> {
+  return (req) => retryOnSandboxFailure(() => box.run(req), (r) => r);
+}
+
 /** Retries of a step whose sandbox failed (XX), and the pause before each, ms. */
 export const SANDBOX_RETRIES = 2;
 export const SANDBOX_RETRY_DELAY_MS = 500;
@@ -322,6 +338,18 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
     const box = await deps.backend.acquire();
     try {
       checkAbort();
+      // A custom output validator is compiled first (its files then stay out of the program's way: renamed).
+      let validator: ReadyValidator | null = null;
+      if (problem.checker === "custom") {
+        const ready = problem.validator ? await prepareValidator(validatorCompiler(deps.cache, box, log), box, problem.validator) : { error: "the problem's checker is custom but it has no validator" };
+        if ("error" in ready) {
+          log.warn("judge: output validator unusable", { submissionId: id, problemId: problem.id, detail: ready.error });
+          await guard(queue.finish(id, { verdict: "IE", isPassed: false, errorDetail: ready.error }));
+          return "IE";
+        }
+        validator = ready;
+      }
+      checkAbort();
       const compiled = await compileCached(deps.cache, box, row.language, row.code, log);
       checkAbort();
       if (compiled.kind === "ie") {
@@ -356,7 +384,10 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         );
         // Artifacts are written once; the box keeps them for the following tests.
         artifacts = undefined;
-        const { verdict, reason } = decideVerdict(result, test.expected, problem.checker as CheckerName, problem.checkerFlags);
+        const { verdict, reason } =
+          validator && result.status === "OK"
+            ? await runValidator(box, sandboxRetrying(box), validator, test.input, test.expected, result.stdout).then((o) => ("reason" in o ? o : { verdict: o.verdict, reason: undefined }))
+            : decideVerdict(result, test.expected, problem.checker as CheckerName, problem.checkerFlags);
         const timeMs = reportedTimeMs(result);
         maxTimeMs = Math.max(maxTimeMs, timeMs);
         maxMemoryKib = Math.max(maxMemoryKib, result.memoryKib);

@@ -29,7 +29,9 @@ import { recomputeActiveAssignments } from "../courses/scores.ts";
 import { viewSubmission } from "../submissions/view.ts";
 import type { Caller } from "../accounts/user.ts";
 import type { SubmissionShape, SubmissionTestShape } from "../submissions/shape.ts";
-import { compileAndRun, reportedTimeMs } from "./pipeline.ts";
+import { compileAndRun, reportedTimeMs, sandboxRetrying, validatorCompiler } from "./pipeline.ts";
+import { prepareValidator, runValidator } from "./validator.ts";
+import type { ValidatorSpec } from "../problems/validator-spec.ts";
 import { JudgeQueue, newOwnerId } from "./queue.ts";
 import { decideVerdict, type TestVerdict } from "./verdict.ts";
 
@@ -237,12 +239,14 @@ export class JudgeService {
       let checker: CheckerName = DEFAULT_CHECKER;
       let checkerFlags = "";
       let timeScaledByLanguage = true;
+      let validatorSpec: ValidatorSpec | null = null;
       if (input.problemId !== undefined) {
         const problem = await requireVisibleProblem(this.db, viewer, input.problemId, this.now());
         ({ timeLimitMs, memoryLimitKib } = problem);
         checker = problem.checker;
         checkerFlags = problem.checkerFlags;
         timeScaledByLanguage = problem.timeScaledByLanguage;
+        validatorSpec = problem.validator ?? null;
       }
       const box = await backend.acquire();
       try {
@@ -266,7 +270,13 @@ export class JudgeService {
         }
         const { result } = step;
         const hasExpected = input.expectedOutput !== undefined;
-        const { verdict } = decideVerdict(result, input.expectedOutput ?? "", checker, checkerFlags);
+        let { verdict } = decideVerdict(result, input.expectedOutput ?? "", checker, checkerFlags);
+        if (checker === "custom" && hasExpected && result.status === "OK") {
+          // The problem's own validator decides, as it will for the submission.
+          const ready = validatorSpec ? await prepareValidator(validatorCompiler(this.cache, box, this.log), box, validatorSpec) : { error: "no validator" };
+          verdict = "error" in ready ? "IE" : (await runValidator(box, sandboxRetrying(box), ready, input.input, input.expectedOutput ?? "", result.stdout)).verdict;
+          if ("error" in ready) this.log.warn("judge: output validator unusable in a run", { detail: ready.error });
+        }
         // A run still ending in XX after the retries is IE here (decideVerdict), never a user verdict.
         if (verdict === "IE") this.log.warn("judge: sandbox failure during a run", { detail: result.message });
         const output = capUtf8(result.stdout, RUN_OUTPUT_RETURN_MAX_BYTES);

@@ -33,6 +33,9 @@ export function flagsForChecker(checker: CheckerName, checkerFlags: string): { f
       return { flags: `case_sensitive float_tolerance ${FLOAT_TOLERANCE}` };
     case "lines":
       return { flags: "case_sensitive space_change_sensitive", note: "the lines checker has no exact form in the format: exported as exact whitespace (stricter)" };
+    case "custom":
+      // The validator's own arguments are written with it (exportPackage).
+      return { flags: "" };
   }
 }
 
@@ -53,6 +56,7 @@ export function statementOf(p: Pick<ProblemShape, "description" | "inputFormat" 
  * @returns the zip, its file name, and notes on what the format cannot say exactly.
  */
 export function exportPackage(problem: ProblemShape & { hiddenTestCases: HiddenTestCase[] }): { zip: Uint8Array; filename: string; notes: string[] } {
+  if (problem.checker === "custom" && !problem.validator) throw new Error("exportPackage: a custom-checker problem needs its validator (the owner's shape)");
   const notes: string[] = [];
   const enc = (s: string) => new TextEncoder().encode(s);
   const files: Record<string, Uint8Array> = {};
@@ -76,7 +80,10 @@ export function exportPackage(problem: ProblemShape & { hiddenTestCases: HiddenT
   });
   const { flags, note } = flagsForChecker(problem.checker, problem.checkerFlags);
   if (note) notes.push(note);
-  if (flags) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: flags.split(" ") }));
+  const v = problem.checker === "custom" ? problem.validator : null;
+  if (v) for (const [name, content] of Object.entries(v.files)) files[`output_validator/${name}`] = enc(content);
+  const args = v ? v.args.split(/\s+/).filter(Boolean) : flags.split(" ").filter(Boolean);
+  if (args.length) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: args }));
   const slug = problem.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "problem";
   return { zip: zipSync(files, { level: 6, mtime: new Date("2026-01-01T00:00:00Z") }), filename: `${slug}.zip`, notes };
 }

@@ -7,6 +7,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
 import { parseValidatorFlags, formatValidatorFlags } from "../problems/validator-flags.ts";
+import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts";
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { statementMarkdown } from "./statement.ts";
 
@@ -43,8 +44,10 @@ export interface ProblemPackage {
   timeMultipliers: { acToTimeLimit: number; timeLimitToTle: number };
   /** `limits.memory`, KiB; null when not given. */
   memoryLimitKib: number | null;
-  /** The default validator's flags in canonical form ("" for none). */
+  /** The default validator's flags in canonical form ("" for none, and with a custom validator). */
   validatorFlags: string;
+  /** The package's own output validator (its args from the flags), or null for the default one. */
+  validator: ValidatorSpec | null;
   tests: PackageTest[];
   submissions: PackageSubmission[];
   /** What was read but not kept, for the importer to show. */
@@ -139,12 +142,33 @@ export function readPackage(files: PackageFiles): ProblemPackage {
     if (t !== "pass-fail") throw new PackageError("problem.yaml", `type ${t}: not supported yet (this judge runs pass-fail problems)`, yaml.line("type"));
   }
   const validation = yaml.get("validation");
-  if (validation !== undefined && validation !== "default") {
-    throw new PackageError("problem.yaml", `validation: ${String(validation)}: custom and interactive validation is not supported yet`, yaml.line("validation"));
+  if (typeof validation === "string" && /\b(interactive|score)\b/.test(validation)) {
+    throw new PackageError("problem.yaml", `validation: ${validation}: interactive and scoring validation is not supported yet`, yaml.line("validation"));
   }
-  for (const dir of ["output_validator/", "output_validators/"]) {
-    const custom = [...files.keys()].find((k) => k.startsWith(dir));
-    if (custom) throw new PackageError(custom, "custom output validators are not supported yet");
+  if (validation !== undefined && validation !== "default" && validation !== "custom") {
+    throw new PackageError("problem.yaml", `validation: ${String(validation)} is not one this judge reads (default, custom)`, yaml.line("validation"));
+  }
+  // A custom output validator: 2025-09's output_validator/, or legacy output_validators/<name>/ (one).
+  let validatorDir: string | null = null;
+  if ([...files.keys()].some((k) => k.startsWith("output_validator/"))) validatorDir = "output_validator/";
+  else {
+    const names = new Set([...files.keys()].filter((k) => k.startsWith("output_validators/")).map((k) => k.split("/")[1]!));
+    if (names.size > 1) throw new PackageError("output_validators/", `${names.size} output validators; this judge runs one per problem`);
+    if (names.size === 1) validatorDir = `output_validators/${[...names][0]}/`;
+  }
+  if (validation === "custom" && !validatorDir) throw new PackageError("problem.yaml", "validation: custom, but there is no output_validators/ folder", yaml.line("validation"));
+  let validator: ValidatorSpec | null = null;
+  if (validatorDir) {
+    const vfiles: Record<string, string> = {};
+    for (const k of files.keys()) {
+      if (!k.startsWith(validatorDir)) continue;
+      const name = k.slice(validatorDir.length);
+      if (name.includes("/")) throw new PackageError(k, "output validator files in subfolders are not supported yet");
+      if (/\.(cpp|cc|cxx|h|hpp|hh|py)$/.test(name)) vfiles[name] = text(files, k)!;
+    }
+    const main = validatorMain(vfiles);
+    if ("error" in main) throw new PackageError(validatorDir, `output validator: ${main.error}`);
+    validator = { ...main, files: vfiles, args: "" };
   }
 
   // Name: a string, or a map by language (English preferred).
@@ -184,13 +208,20 @@ export function readPackage(files: PackageFiles): ProblemPackage {
   for (const [file, key, value] of flagSources) {
     if (value === undefined || value === null) continue;
     const words = Array.isArray(value) ? value.map(String) : String(value).split(/\s+/).filter(Boolean);
-    const parsed = parseValidatorFlags(words);
-    if (!parsed.ok) throw new PackageError(file, `${key}: ${parsed.error}`);
+    // A custom validator takes its arguments as they are; the default one's are checked.
+    if (!validator) {
+      const parsed = parseValidatorFlags(words);
+      if (!parsed.ok) throw new PackageError(file, `${key}: ${parsed.error}`);
+    }
     flagWords.push(...words);
   }
-  const merged = parseValidatorFlags(flagWords);
-  if (!merged.ok) throw new PackageError("problem.yaml", merged.error);
-  const validatorFlags = formatValidatorFlags(merged.options);
+  let validatorFlags = "";
+  if (validator) validator.args = flagWords.join(" ");
+  else {
+    const merged = parseValidatorFlags(flagWords);
+    if (!merged.ok) throw new PackageError("problem.yaml", merged.error);
+    validatorFlags = formatValidatorFlags(merged.options);
+  }
   for (const k of files.keys()) {
     if (/^data\/.+\/(testdata|test_group)\.yaml$/.test(k)) {
       const y = readYaml(files, k)!;
@@ -246,6 +277,7 @@ export function readPackage(files: PackageFiles): ProblemPackage {
     timeMultipliers: { acToTimeLimit, timeLimitToTle },
     memoryLimitKib,
     validatorFlags,
+    validator,
     tests,
     submissions,
     warnings,

@@ -67,8 +67,9 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
     hiddenTestCases: rest.map((tc) => ({ input: tc.input, expectedOutput: tc.answer })),
     timeLimitMs,
     memoryLimitKib,
-    checker: "kattis",
+    checker: pkg.validator ? "custom" : "kattis",
     checkerFlags: pkg.validatorFlags,
+    ...(pkg.validator ? { validator: { files: pkg.validator.files, args: pkg.validator.args } } : {}),
     timeScaledByLanguage: false,
     ...(opts.courseId ? { courseId: opts.courseId } : {}),
   };

@@ -9,6 +9,7 @@ import { idField, requiredBlock, requiredText, textBlock } from "../lib/fields.t
 import { listInWords } from "../lib/words.ts";
 import { CHECKERS, DIFFICULTIES, PROBLEM_LIMITS } from "./limits.ts";
 import { formatValidatorFlags, parseValidatorFlags, VALIDATOR_FLAGS_MAX_CHARS } from "./validator-flags.ts";
+import { validatorInput } from "./validator-spec.ts";
 
 const testCaseText = z.string({
   error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text"),
@@ -77,6 +78,9 @@ export const problemInput = z.object({
   checker: fields.checker.optional(),
   checkerFlags: fields.checkerFlags.optional(),
   timeScaledByLanguage: fields.timeScaledByLanguage.optional(),
+  validator: validatorInput.nullable().optional(),
+}).superRefine((v, ctx) => {
+  if (v.checker === "custom" && !v.validator) ctx.addIssue({ code: "custom", message: "Required when the checker is custom (the validator's files)", path: ["validator"] });
 });
 export type ProblemInput = z.infer<typeof problemInput>;
 
@@ -97,5 +101,7 @@ export const problemUpdateInput = z.object({
   checker: fields.checker.optional(),
   checkerFlags: fields.checkerFlags.optional(),
   timeScaledByLanguage: fields.timeScaledByLanguage.optional(),
+  /** A new validator (null removes it); absent keeps the stored one. */
+  validator: validatorInput.nullable().optional(),
 });
 export type ProblemUpdate = z.infer<typeof problemUpdateInput>;

@@ -39,6 +39,7 @@ export const CHECKER_LABELS = {
   tokens: "Tokens (any whitespace)",
   float: "Floating point (1e-6 tolerance)",
   kattis: "Kattis default validator (tokens, letter case ignored unless set, optional number tolerance)",
+  custom: "Custom output validator (your program decides, Kattis protocol)",
 } as const;
 export type CheckerName = keyof typeof CHECKER_LABELS;
 export const CHECKERS = Object.keys(CHECKER_LABELS) as unknown as readonly [CheckerName, ...CheckerName[]];

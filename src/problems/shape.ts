@@ -2,6 +2,7 @@
  * A problem as every route returns it (REST and tRPC alike): the public
  * columns only, never the hidden tests except where a caller adds its own.
  */
+import type { ValidatorSpec } from "./validator-spec.ts";
 import type { problems } from "../../db/schema.ts";
 import type { CheckerName, Difficulty } from "./limits.ts";
 
@@ -38,6 +39,8 @@ export interface ProblemShape {
   createdAt: string;
   updatedAt: string;
   hiddenTestCases?: HiddenTestCase[];
+  /** The custom checker's validator: like the hidden tests, only for those who may edit the problem. */
+  validator?: ValidatorSpec | null;
 }
 
 /** A problems row as drizzle reads it. */
@@ -69,7 +72,10 @@ export function toProblemShape(row: ProblemRow, hiddenTestCount: number, hidden?
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-  if (hidden) shape.hiddenTestCases = hidden;
+  if (hidden) {
+    shape.hiddenTestCases = hidden;
+    shape.validator = row.validator ?? null;
+  }
   return shape;
 }
 

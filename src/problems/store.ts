@@ -5,11 +5,12 @@
  * catalogue (src/errors.ts): PROBLEM_NOT_FOUND (404), the owner 403s with the
  * product's texts, PAYLOAD_TOO_LARGE (413), RATE_LIMITED (429).
  */
-import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, isNotNull } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { newId } from "../../db/ids.ts";
 import { problems, testCases } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
+import type { ValidatorSpec } from "./validator-spec.ts";
 import { formatBytes, utf8Bytes } from "../lib/fields.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
 import type { ProblemInput, ProblemUpdate } from "./input.ts";
@@ -79,6 +80,18 @@ export async function readHiddenTests(db: Database, problemIds: string[]): Promi
     .orderBy(asc(testCases.problemId), asc(testCases.ordinal));
   for (const t of rows) byProblem.get(t.problemId)?.push({ input: t.input, expectedOutput: t.expectedOutput });
   return byProblem;
+}
+
+/** The custom validators of `problemIds` (those without one are absent). */
+export async function readValidators(db: Database, problemIds: string[]): Promise<Map<string, ValidatorSpec>> {
+  const out = new Map<string, ValidatorSpec>();
+  if (!problemIds.length) return out;
+  const rows = await db
+    .select({ id: problems.id, validator: problems.validator })
+    .from(problems)
+    .where(and(inArray(problems.id, problemIds), isNotNull(problems.validator)));
+  for (const r of rows) if (r.validator) out.set(r.id, r.validator);
+  return out;
 }
 
 /**
@@ -155,6 +168,11 @@ export async function createProblem(db: Database, userId: string, input: Problem
  */
 export async function updateProblem(db: Database, current: ProblemRow, input: ProblemUpdate): Promise<ProblemShape> {
   const { id, hiddenTestCases, ...changes } = input;
+  const checker = changes.checker ?? current.checker;
+  const validator = changes.validator === undefined ? current.validator : changes.validator;
+  if (checker === "custom" && !validator) {
+    throw new AppError("BAD_INPUT", { field: "validator", message: "validator: Required when the checker is custom (the validator's files)" });
+  }
   const tests = hiddenTestCases ? checkTestCases(hiddenTestCases) : undefined;
   const updated = db
     .update(problems)

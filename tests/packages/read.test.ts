@@ -114,6 +114,28 @@ describe("a legacy package", () => {
   });
 });
 
+describe("a custom output validator", () => {
+  test("2025-09 output_validator/ with a header, its arguments from test_group.yaml, becomes the custom checker", () => {
+    const pkg = read(
+      modernPackage({
+        "output_validator/validate.cpp": '#include "lib.h"\nint main(int argc, char** argv) { return 42; }\n',
+        "output_validator/lib.h": "// helper\n",
+        "data/test_group.yaml": "output_validator_args: [tolerance, '2']\n",
+      }),
+    );
+    expect(pkg.validatorFlags).toBe("");
+    expect(pkg.validator).toEqual({ language: "cpp", main: "validate.cpp", args: "tolerance 2", files: { "validate.cpp": expect.any(String), "lib.h": "// helper\n" } });
+    expect(problemFromPackage(pkg).input).toMatchObject({ checker: "custom", validator: { language: "cpp", main: "validate.cpp", args: "tolerance 2" } });
+  });
+
+  test("legacy output_validators/<name>/ in Python, validation: custom", () => {
+    const files = legacyPackage({ "output_validators/checker/check.py": "import sys\nsys.exit(42)\n" });
+    files["problem.yaml"] = "name: Hello Sum\nvalidation: custom\nvalidator_flags: strict\n";
+    const pkg = read(files);
+    expect(pkg.validator).toMatchObject({ language: "py", main: "check.py", args: "strict" });
+  });
+});
+
 describe("errors name the file (and line)", () => {
   test.each([
     ["no problem.yaml", (f: Files) => delete f["problem.yaml"], "problem.yaml: missing"],
@@ -121,7 +143,9 @@ describe("errors name the file (and line)", () => {
     ["an input without an answer", (f: Files) => delete f["data/secret/group1/02.ans"], "data/secret/group1/02.in: has no answer file 02.ans"],
     ["an answer without an input", (f: Files) => delete f["data/secret/group2/01.in"], "data/secret/group2/01.ans: has no input file 01.in"],
     ["an interactive problem", (f: Files) => (f["problem.yaml"] = "problem_format_version: 2025-09\nname: X\ntype: interactive\n"), "problem.yaml:3: type interactive: not supported yet"],
-    ["a custom output validator", (f: Files) => (f["output_validator/validate.cpp"] = "int main(){}"), "output_validator/validate.cpp: custom output validators are not supported yet"],
+    ["an output validator without a source", (f: Files) => (f["output_validator/README.txt"] = "notes"), "output_validator/: output validator: no C++ (.cpp, .cc) or Python (.py) source"],
+    ["two legacy output validators", (f: Files) => { f["output_validators/a/a.py"] = "x"; f["output_validators/b/b.py"] = "y"; }, "output_validators/: 2 output validators; this judge runs one per problem"],
+    ["interactive validation (legacy)", (f: Files) => (f["problem.yaml"] = "name: X\nvalidation: custom interactive\n"), "problem.yaml:2: validation: custom interactive: interactive and scoring validation is not supported yet"],
     ["flags for one test group", (f: Files) => (f["data/secret/group1/test_group.yaml"] = "output_validator_args: [case_sensitive]\n"), "data/secret/group1/test_group.yaml: validator flags per test group are not supported yet"],
     ["an unknown flag", (f: Files) => (f["data/test_group.yaml"] = "output_validator_args: [ignore_case]\n"), 'data/test_group.yaml: output_validator_args: Unknown flag "ignore_case"'],
     ["a negative time limit", (f: Files) => (f["problem.yaml"] = "problem_format_version: 2025-09\nname: X\nlimits:\n  time_limit: -1\n"), "problem.yaml:4: limits.time_limit must be a positive number"],

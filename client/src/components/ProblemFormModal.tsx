@@ -29,6 +29,8 @@ export interface ProblemFormValues {
   checker: Checker;
   /** Options of the `kattis` checker; tolerances as typed ("" = none), sent as its flags. */
   validator: ValidatorFormValues;
+  /** The `custom` checker's program: its files (name → text) and arguments. */
+  customValidator: { files: Record<string, string>; args: string };
   hiddenTestCases: { input: string; expectedOutput: string }[];
 }
 
@@ -94,6 +96,7 @@ export function blankProblemForm(): ProblemFormValues {
     timeScaledByLanguage: true,
     checker: DEFAULT_CHECKER,
     validator: BLANK_VALIDATOR,
+    customValidator: { files: {}, args: "" },
     hiddenTestCases: [{ input: "", expectedOutput: "" }],
   };
 }
@@ -237,6 +240,39 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
               ))}
             </select>
           </div>
+          {values.checker === "custom" && (
+            <fieldset className="validator-options">
+              <legend>Output validator</legend>
+              <p className="muted">
+                A C++ or Python program called as <code>validator input answer feedback_dir [arguments] &lt; output</code>; it exits 42 to accept and 43
+                to reject (the Kattis protocol). Add its headers (e.g. testlib.h) with it.
+              </p>
+              <label htmlFor="pf-validator-files">Validator files</label>
+              <input
+                id="pf-validator-files"
+                type="file"
+                multiple
+                accept=".cpp,.cc,.cxx,.h,.hpp,.py"
+                onChange={async (e) => {
+                  const picked = [...(e.target.files ?? [])];
+                  const files: Record<string, string> = {};
+                  for (const f of picked) files[f.name] = await f.text();
+                  set("customValidator", { ...values.customValidator, files });
+                }}
+              />
+              <p className="muted" data-testid="validator-files">
+                {Object.keys(values.customValidator.files).length ? Object.keys(values.customValidator.files).join(", ") : "No files chosen"}
+              </p>
+              <div className="field">
+                <label htmlFor="pf-validator-args">Arguments (optional)</label>
+                <input
+                  id="pf-validator-args"
+                  value={values.customValidator.args}
+                  onChange={(e) => set("customValidator", { ...values.customValidator, args: e.target.value })}
+                />
+              </div>
+            </fieldset>
+          )}
           {values.checker === "kattis" && (
             <fieldset className="validator-options">
               <legend>Validator options</legend>

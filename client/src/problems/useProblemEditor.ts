@@ -32,6 +32,7 @@ export function formFromProblem(p: Problem): ProblemFormValues {
     timeScaledByLanguage: p.timeScaledByLanguage,
     checker: p.checker,
     validator: validatorFromFlags(p.checkerFlags),
+    customValidator: { files: p.validator?.files ?? {}, args: p.validator?.args ?? "" },
     hiddenTestCases: cases.map((c) => ({ input: c.input, expectedOutput: c.expectedOutput })),
   };
 }
@@ -51,6 +52,7 @@ export function payloadFromForm(v: ProblemFormValues) {
     timeScaledByLanguage: v.timeScaledByLanguage,
     checker: v.checker,
     checkerFlags: v.checker === "kattis" ? validatorFlags(v.validator) : "",
+    ...(v.checker === "custom" ? { validator: v.customValidator } : {}),
     hiddenTestCases: v.hiddenTestCases,
   };
 }

@@ -9,7 +9,7 @@ import { idField } from "../../lib/fields.ts";
 import { problemInput, problemUpdateInput } from "../../problems/input.ts";
 import { ownProblemIds, publicProblemList } from "../../problems/list-cache.ts";
 import type { ProblemShape } from "../../problems/shape.ts";
-import { createProblem, limitProblemWrites, publicShape, readHiddenTests, softDeleteProblem, updateProblem } from "../../problems/store.ts";
+import { createProblem, limitProblemWrites, publicShape, readHiddenTests, readValidators, softDeleteProblem, updateProblem } from "../../problems/store.ts";
 import { copyProblemToCourse, requireEditableProblem, requireVisibleProblem } from "../../courses/course-problems.ts";
 import { requireCourse, requireNotArchived } from "../../courses/access.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
@@ -31,8 +31,8 @@ export const problemsRouter = router({
     const shapes = await publicProblemList(ctx.db);
     const ownIds = ownProblemIds(shapes, ctx.user.id);
     if (!ownIds.length) return shapes as ProblemShape[];
-    const own = await readHiddenTests(ctx.db, ownIds);
-    return shapes.map((p) => (own.has(p._id) ? { ...p, hiddenTestCases: own.get(p._id) } : p));
+    const [own, validators] = await Promise.all([readHiddenTests(ctx.db, ownIds), readValidators(ctx.db, ownIds)]);
+    return shapes.map((p) => (own.has(p._id) ? { ...p, hiddenTestCases: own.get(p._id), validator: validators.get(p._id) ?? null } : p));
   }),
 
   /**

@@ -1,0 +1,65 @@
+/**
+ * A problem's custom output validator (the `custom` checker): its language,
+ * its files (the one C++ or Python source with a `main`, plus any headers or
+ * modules it uses, testlib.h included when the author ships it) and the
+ * arguments it is called with (the format's output_validator_args). Stored as
+ * JSON on the problem; src/judge/validator.ts runs it.
+ */
+import { z } from "zod";
+
+/** Size of all of a validator's files together, UTF-8 bytes. */
+export const VALIDATOR_MAX_BYTES = 1024 * 1024;
+const FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}$/;
+
+export interface ValidatorSpec {
+  language: "cpp" | "py";
+  /** File name → content. */
+  files: Record<string, string>;
+  /** The source with the program's entry (a key of `files`). */
+  main: string;
+  /** Arguments after the feedback directory, space-separated. */
+  args: string;
+}
+
+/** The source file a validator starts from: the one .cpp/.cc (C++) or .py whose text has an entry point. */
+export function validatorMain(files: Record<string, string>): { language: "cpp" | "py"; main: string } | { error: string } {
+  const names = Object.keys(files);
+  const cpp = names.filter((n) => /\.(cpp|cc|cxx)$/.test(n));
+  const py = names.filter((n) => n.endsWith(".py"));
+  if (cpp.length) {
+    const withMain = cpp.filter((n) => /\bmain\s*\(/.test(files[n]!));
+    if (withMain.length !== 1) return { error: `exactly one C++ source must define main() (found ${withMain.length} of ${cpp.length})` };
+    return { language: "cpp", main: withMain[0]! };
+  }
+  if (py.length === 1) return { language: "py", main: py[0]! };
+  if (py.length > 1) {
+    const named = py.filter((n) => /^(validate|validator|output_validator|main)\.py$/.test(n));
+    if (named.length === 1) return { language: "py", main: named[0]! };
+    return { error: "several Python files: name the validator validate.py" };
+  }
+  return { error: "no C++ (.cpp, .cc) or Python (.py) source" };
+}
+
+/** The zod input of a validator, as the form and the API send it: files and args; language and main are derived. */
+export const validatorInput = z
+  .object({
+    files: z.record(
+      z.string().regex(FILE_NAME, { error: "File names are letters, digits, _ . + - (no folders)" }),
+      z.string({ error: "Must be text" }),
+      { error: "Must be an object of file name to text" },
+    ),
+    args: z.string({ error: "Must be text" }).max(500, { error: "At most 500 characters" }).default(""),
+  })
+  .transform((v, ctx): ValidatorSpec => {
+    const size = Object.values(v.files).reduce((n, c) => n + Buffer.byteLength(c, "utf8"), 0);
+    if (size > VALIDATOR_MAX_BYTES) {
+      ctx.addIssue({ code: "custom", message: `At most ${VALIDATOR_MAX_BYTES / (1024 * 1024)} MiB of validator files`, path: ["files"] });
+      return z.NEVER;
+    }
+    const m = validatorMain(v.files);
+    if ("error" in m) {
+      ctx.addIssue({ code: "custom", message: m.error[0]!.toUpperCase() + m.error.slice(1), path: ["files"] });
+      return z.NEVER;
+    }
+    return { ...m, files: v.files, args: v.args };
+  });
