@@ -6,38 +6,22 @@
  * the validator too, and a package's validator imports and exports.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
-import { createSandbox, type SandboxSelection } from "../../isolate/index.ts";
-import { createApp } from "../../src/app.ts";
-import { JudgeService } from "../../src/judge/service.ts";
-import { sandboxOptions } from "../../src/sandbox.ts";
 import { filesFromZip } from "../../src/packages/files.ts";
 import { readPackage } from "../../src/packages/format.ts";
 import { request, signUp } from "../api.ts";
-import { createTestServices, type TestServices } from "../services.ts";
+import { startJudgeApp, type JudgeApp } from "./app.ts";
 import { zipOf } from "../packages/fixtures.ts";
-import { judgeConfig, preparePch, silentLog } from "./fixtures.ts";
 
 setDefaultTimeout(90_000);
-let sandbox: SandboxSelection;
-let t: TestServices;
-let judge: JudgeService;
-let app: ReturnType<typeof createApp>;
+let ja: JudgeApp;
+let app: JudgeApp["app"];
 
 beforeAll(async () => {
-  await preparePch();
-  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 88)), () => {}, { buildPch: false });
-  if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
-  t = await createTestServices({ env: { SANDBOX_POOL_SIZE: "2" }, sandbox });
-  judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 50 });
-  t.services.judge = judge;
-  await judge.start();
-  app = createApp(t.services);
+  ja = await startJudgeApp(88);
+  app = ja.app;
 }, 60_000);
 afterAll(async () => {
-  await judge?.stop();
-  t?.cleanup();
-  await sandbox?.backend?.close();
+  await ja?.close();
 });
 
 /** Accepts an integer within 1 of the answer; writes its judgement to the feedback directory. */

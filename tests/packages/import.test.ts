@@ -7,38 +7,23 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSandbox, type SandboxSelection } from "../../isolate/index.ts";
-import { createApp } from "../../src/app.ts";
-import { JudgeService } from "../../src/judge/service.ts";
-import { sandboxOptions } from "../../src/sandbox.ts";
 import { request, signUp } from "../api.ts";
-import { judgeConfig, preparePch, silentLog } from "../judge/fixtures.ts";
-import { createTestServices, type TestServices } from "../services.ts";
+import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
 import { legacyPackage, modernPackage, writeFolder, zipOf } from "./fixtures.ts";
 
 setDefaultTimeout(60_000);
 const ROOT = join(import.meta.dir, "..", "..");
 const work = mkdtempSync(join(tmpdir(), "oj-pkg-import-"));
-let sandbox: SandboxSelection;
-let t: TestServices;
-let judge: JudgeService;
-let app: ReturnType<typeof createApp>;
+let ja: JudgeApp;
+let app: JudgeApp["app"];
 
 beforeAll(async () => {
-  await preparePch();
-  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 70)), () => {}, { buildPch: false });
-  if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
-  t = await createTestServices({ env: { SANDBOX_POOL_SIZE: "2" }, sandbox });
-  judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 100 });
-  t.services.judge = judge;
-  await judge.start();
-  app = createApp(t.services);
+  ja = await startJudgeApp(70);
+  app = ja.app;
 }, 60_000);
 
 afterAll(async () => {
-  await judge?.stop();
-  t?.cleanup();
-  await sandbox?.backend?.close();
+  await ja?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -121,7 +106,7 @@ describe("bun run problem -- import", () => {
   test("imports a folder for an existing account; an unknown owner or a broken package is exit code 1 with the reason", async () => {
     const me = await signUp(app);
     const dir = writeFolder(join(work, "hello-sum"), legacyPackage());
-    const env = { ...process.env, DATABASE_URL: t.config.DATABASE_URL, DATA_DIR: t.config.DATA_DIR, NODE_ENV: "test", SESSION_SECRET: "cli-test-secret-0123456789abcdef0123456789" };
+    const env = { ...process.env, DATABASE_URL: ja.t.config.DATABASE_URL, DATA_DIR: ja.t.config.DATA_DIR, NODE_ENV: "test", SESSION_SECRET: "cli-test-secret-0123456789abcdef0123456789" };
     const run = async (...args: string[]) => {
       const p = Bun.spawn(["bun", "scripts/problem.ts", ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
       const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);

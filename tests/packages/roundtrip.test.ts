@@ -3,39 +3,23 @@
  * verdicts (through the real sandbox), and only the owner may export.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { join } from "node:path";
-import { createSandbox, type SandboxSelection } from "../../isolate/index.ts";
-import { createApp } from "../../src/app.ts";
-import { JudgeService } from "../../src/judge/service.ts";
-import { sandboxOptions } from "../../src/sandbox.ts";
 import { filesFromZip } from "../../src/packages/files.ts";
 import { readPackage } from "../../src/packages/format.ts";
 import { request, signUp } from "../api.ts";
-import { judgeConfig, preparePch, silentLog } from "../judge/fixtures.ts";
-import { createTestServices, type TestServices } from "../services.ts";
+import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
 import { modernPackage, zipOf } from "./fixtures.ts";
 
 setDefaultTimeout(60_000);
-let sandbox: SandboxSelection;
-let t: TestServices;
-let judge: JudgeService;
-let app: ReturnType<typeof createApp>;
+let ja: JudgeApp;
+let app: JudgeApp["app"];
 
 beforeAll(async () => {
-  await preparePch();
-  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 74)), () => {}, { buildPch: false });
-  if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
-  t = await createTestServices({ env: { SANDBOX_POOL_SIZE: "2" }, sandbox });
-  judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 100 });
-  t.services.judge = judge;
-  await judge.start();
-  app = createApp(t.services);
+  ja = await startJudgeApp(74);
+  app = ja.app;
 }, 60_000);
 
 afterAll(async () => {
-  await judge?.stop();
-  t?.cleanup();
-  await sandbox?.backend?.close();
+  await ja?.close();
 });
 
 async function exportZip(token: string, id: string) {
