@@ -1,7 +1,7 @@
 /**
  * Verifies a package's example submissions the way problemtools'
  * `verifyproblem` does (../shared/packages.md §4), with this judge's sandbox,
- * compiler commands and default validator:
+ * compiler commands and validators:
  *
  * - the time limit (TL) is the package's, or derived: the slowest accepted
  *   submission's slowest test T_ac, TL = max(1, ceil(T_ac · ac_to_time_limit /
@@ -15,9 +15,12 @@
  *   WA, TLE, RE), and a time-limit-exceeded submission must still be TLE at
  *   TL_high; verdicts that differ between TL and TL_high are flagged as
  *   sensitive to the time limit. MLE counts as RE, as in problemtools.
+ * Outputs are judged by the package's own output validator when it has one,
+ * else by the default validator with the package's flags.
  */
 import { compileSource, runProgram } from "../../isolate/exec.ts";
-import type { SandboxBackend } from "../../isolate/types.ts";
+import type { Box, SandboxBackend } from "../../isolate/types.ts";
+import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "../judge/validator.ts";
 import { decideVerdict } from "../judge/verdict.ts";
 import type { ExpectedOutcome, PackageSubmission, ProblemPackage } from "./format.ts";
 
@@ -66,10 +69,26 @@ interface Judged {
   detail?: string;
 }
 
+/** Compiles in the box itself (verify keeps no compile cache). */
+function compileDirectly(box: Box): CompileValidator {
+  return async (language, code) => {
+    const c = await compileSource(box, language, code);
+    if (c.ok) return { kind: "ok", files: c.artifacts };
+    return c.result.status === "XX" ? { kind: "ie", detail: c.result.message ?? "sandbox failure" } : { kind: "ce", diagnostics: c.diagnostics };
+  };
+}
+
 /** Compiles and runs one submission on every test (stopping at the first failure at TL_high). */
 async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSubmission, tlMs: number, tlHighMs: number, memoryLimitKib: number): Promise<Judged> {
   const box = await backend.acquire();
   try {
+    // The package's own validator first (its artifacts are renamed, out of the program's way).
+    let validator: ReadyValidator | null = null;
+    if (pkg.validator) {
+      const ready = await prepareValidator(compileDirectly(box), box, pkg.validator);
+      if ("error" in ready) return { verdict: "IE", verdictHigh: "IE", maxTimeMs: 0, detail: ready.error };
+      validator = ready;
+    }
     const compiled = await compileSource(box, s.language, s.code);
     if (!compiled.ok) {
       const ie = compiled.result.status === "XX";
@@ -80,7 +99,10 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSub
     for (const test of pkg.tests) {
       const result = await runProgram(box, s.language, { entry: compiled.entry, stdin: test.input, timeLimitMs: tlHighMs, memoryLimitKib });
       maxTimeMs = Math.max(maxTimeMs, Math.round(result.cpuTimeMs));
-      const decided = decideVerdict(result, test.answer, "kattis", pkg.validatorFlags).verdict;
+      const decided =
+        validator && result.status === "OK"
+          ? (await runValidator(box, (req) => box.run(req), validator, test.input, test.answer, result.stdout)).verdict
+          : decideVerdict(result, test.answer, "kattis", pkg.validatorFlags).verdict;
       const high: VerifyVerdict = decided === "AC" ? "AC" : decided === "MLE" || decided === "OLE" ? "RE" : (decided as VerifyVerdict);
       // problemtools: slower than TL is TLE whatever happened next.
       const atTl: VerifyVerdict = result.cpuTimeMs > tlMs || high === "TLE" ? "TLE" : high;

@@ -118,6 +118,26 @@ describe("verify", () => {
     expect(report).toMatchObject({ timeLimitMs: 1000, timeLimitSource: "derived", timeLimitHighMs: 1500, ok: true });
   });
 
+  test("a package's own output validator judges the outputs", async () => {
+    const near = "import sys\nans = int(open(sys.argv[2]).read())\nt = int(sys.stdin.read().split()[0])\nsys.exit(42 if abs(t - ans) <= 1 else 43)\n";
+    const pkg = readPackage(
+      filesFromZip(
+        zipOf(
+          sumPackage("limits:\n  time_limit: 1\n", {
+            "output_validator/near.py": near,
+            "submissions/accepted/plus-one.py": "a, b = map(int, input().split())\nprint(a + b + 1)\n",
+            "submissions/wrong_answer/plus-two.py": "a, b = map(int, input().split())\nprint(a + b + 2)\n",
+          }),
+        ),
+      ),
+    );
+    const report = await verifyPackage(sandbox.backend!, pkg);
+    expect(report.rows.map((r) => [r.path, r.verdict, r.ok])).toEqual([
+      ["submissions/accepted/plus-one.py", "AC", true],
+      ["submissions/wrong_answer/plus-two.py", "WA", true],
+    ]);
+  });
+
   test("bun run problem -- verify: the report, exit code 0 when all match and 1 otherwise", async () => {
     const good = writeFolder(join(work, "good"), sumPackage("limits:\n  time_limit: 1\n", { "submissions/accepted/sum.py": PY_SUM, "submissions/wrong_answer/off.py": PY_OFF }));
     const bad = writeFolder(join(work, "bad"), sumPackage("limits:\n  time_limit: 1\n", { "submissions/accepted/off.py": PY_OFF }));
