@@ -119,6 +119,32 @@ export const testCases = sqliteTable(
   (t) => [uniqueIndex("test_cases_problem_ordinal_uq").on(t.problemId, t.ordinal)],
 );
 
+/**
+ * What a problem imported from a package keeps for verifying it later
+ * (src/packages/verify-service.ts): its example submissions with the verdict
+ * each folder names, the time multipliers, and whether the package gave the
+ * time limit (else the first verify derives it).
+ */
+export const problemPackages = sqliteTable("problem_packages", {
+  problemId: text("problem_id")
+    .primaryKey()
+    .references(() => problems.id, { onDelete: "cascade" }),
+  /** [{ path, expected, language, code }] (src/packages/format.ts PackageSubmission). */
+  examples: text("examples", { mode: "json" }).$type<PackageExample[]>().notNull(),
+  acToTimeLimit: real("ac_to_time_limit").notNull(),
+  timeLimitToTle: real("time_limit_to_tle").notNull(),
+  /** False until a verify derived the time limit (the package gave none). */
+  timeLimitGiven: integer("time_limit_given", { mode: "boolean" }).notNull(),
+});
+
+/** An example submission of a package, as stored. */
+export interface PackageExample {
+  path: string;
+  expected: "AC" | "WA" | "TLE" | "RE" | "rejected";
+  language: "cpp" | "java" | "py";
+  code: string;
+}
+
 export { VERDICTS };
 export type Verdict = VerdictCode;
 export const SUBMISSION_STATUSES = ["queued", "compiling", "running", "done"] as const;

@@ -366,6 +366,10 @@ describe("problems", () => {
     expect(await status.textContent()).toContain("5 tests, 1500 ms for every language");
     expect(await status.textContent()).toContain("statements in other languages are not kept");
     await card(page, "Yes Or Thirds").waitFor();
+    // Verify now: the package's example submissions judged in the background, row by row.
+    await status.getByRole("button", { name: "Verify now (3 example submissions)" }).click();
+    await status.getByText("All 3 example submissions as expected (time limit 1500 ms).").waitFor({ timeout: 60_000 });
+    expect(await status.locator(".verify-rows li.ok").count()).toBe(3);
     // Its owner exports it again: the download is a package that reads back the same.
     const [download] = await Promise.all([page.waitForEvent("download"), card(page, "Yes Or Thirds").getByRole("link", { name: "Export Yes Or Thirds as a package" }).click()]);
     expect(download.suggestedFilename()).toBe("yes-or-thirds.zip");

@@ -14,6 +14,7 @@ import { zipSync } from "fflate";
 import type { CheckerName } from "../problems/limits.ts";
 import { FLOAT_TOLERANCE } from "../judge/checker.ts";
 import type { HiddenTestCase, ProblemShape } from "../problems/shape.ts";
+import type { PackageExample } from "../../db/schema.ts";
 
 /**
  * The default validator's flags closest to a checker: exact for `kattis`
@@ -55,7 +56,11 @@ export function statementOf(p: Pick<ProblemShape, "description" | "inputFormat" 
  * @param problem the problem with its hidden tests (the caller may see them).
  * @returns the zip, its file name, and notes on what the format cannot say exactly.
  */
-export function exportPackage(problem: ProblemShape & { hiddenTestCases: HiddenTestCase[] }): { zip: Uint8Array; filename: string; notes: string[] } {
+export function exportPackage(
+  problem: ProblemShape & { hiddenTestCases: HiddenTestCase[] },
+  /** What an imported problem kept of its package: example submissions and time multipliers. */
+  kept: { examples: PackageExample[]; acToTimeLimit: number; timeLimitToTle: number } | null = null,
+): { zip: Uint8Array; filename: string; notes: string[] } {
   if (problem.checker === "custom" && !problem.validator) throw new Error("exportPackage: a custom-checker problem needs its validator (the owner's shape)");
   const notes: string[] = [];
   const enc = (s: string) => new TextEncoder().encode(s);
@@ -65,7 +70,11 @@ export function exportPackage(problem: ProblemShape & { hiddenTestCases: HiddenT
       problem_format_version: "2025-09",
       name: problem.title,
       uuid: uuidOf(problem._id),
-      limits: { time_limit: problem.timeLimitMs / 1000, memory: Math.round(problem.memoryLimitKib / 1024) },
+      limits: {
+        time_limit: problem.timeLimitMs / 1000,
+        memory: Math.round(problem.memoryLimitKib / 1024),
+        ...(kept ? { time_multipliers: { ac_to_time_limit: kept.acToTimeLimit, time_limit_to_tle: kept.timeLimitToTle } } : {}),
+      },
     }),
   );
   if (problem.timeScaledByLanguage) notes.push("the time limit applies to every language in the format; here Java and Python had their multipliers on top");
@@ -84,6 +93,13 @@ export function exportPackage(problem: ProblemShape & { hiddenTestCases: HiddenT
   if (v) for (const [name, content] of Object.entries(v.files)) files[`output_validator/${name}`] = enc(content);
   const args = v ? v.args.split(/\s+/).filter(Boolean) : flags.split(" ").filter(Boolean);
   if (args.length) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: args }));
+  const folders: Record<PackageExample["expected"], string> = { AC: "accepted", WA: "wrong_answer", TLE: "time_limit_exceeded", RE: "run_time_error", rejected: "rejected" };
+  for (const e of kept?.examples ?? []) {
+    // Kept under their package path; one that strayed from its folder's name is put back in it.
+    const [, folder, ...rest] = e.path.split("/");
+    const path = folder === folders[e.expected] ? e.path : `submissions/${folders[e.expected]}/${rest.join("/") || e.path.split("/").pop()}`;
+    files[path] = enc(e.code);
+  }
   const slug = problem.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "problem";
   return { zip: zipSync(files, { level: 6, mtime: new Date("2026-01-01T00:00:00Z") }), filename: `${slug}.zip`, notes };
 }

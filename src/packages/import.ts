@@ -14,6 +14,7 @@ import { createProblem } from "../problems/store.ts";
 import { PackageError } from "./files.ts";
 import type { ProblemPackage } from "./format.ts";
 import { splitStatement } from "./statement.ts";
+import { keepPackageMeta } from "./verify-service.ts";
 
 export interface ImportOptions {
   courseId?: string;
@@ -90,6 +91,7 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
 export async function importPackage(db: Database, userId: string, pkg: ProblemPackage, opts: ImportOptions = {}): Promise<ImportResult> {
   const { input, warnings } = problemFromPackage(pkg, opts);
   const problem = await createProblem(db, userId, input);
+  await keepPackageMeta(db, problem._id, pkg);
   const submissions: Record<string, number> = {};
   for (const s of pkg.submissions) submissions[s.expected] = (submissions[s.expected] ?? 0) + 1;
   return { problem, warnings, submissions };

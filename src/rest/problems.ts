@@ -44,6 +44,8 @@ export const problemsRoutes = new Hono<AppEnv>()
   // `difficulty`), or the zip itself as the body (application/zip, options in the query).
   .post("/import", async (c) => c.json(await call(c, async (api) => api.problems.importPackage((await packageBody(c)) as never)), 201))
   .get("/:id", async (c) => c.json(await call(c, (api) => api.problems.byId({ id: c.req.param("id") }))))
+  .post("/:id/verify", async (c) => c.json(await call(c, (api) => api.problems.verify({ id: c.req.param("id") })), 202))
+  .get("/:id/verify", async (c) => c.json(await call(c, (api) => api.problems.verifyStatus({ id: c.req.param("id") }))))
   .post("/:id/rejudge", async (c) => c.json(await call(c, (api) => api.problems.rejudge({ id: c.req.param("id") }))))
   // The problem as a Kattis / ICPC package (owner or course staff): the zip itself.
   .get("/:id/package", async (c) => {

@@ -102,6 +102,55 @@ describe("POST /api/problems/import", () => {
   });
 });
 
+describe("verify now (POST /api/problems/:id/verify)", () => {
+  const poll = async (token: string, id: string) => {
+    for (let i = 0; i < 600; i++) {
+      const s = await request(app, "GET", `/api/problems/${id}/verify`, { token });
+      if (s.body.state !== "running") return s.body;
+      await Bun.sleep(100);
+    }
+    throw new Error("verify did not finish");
+  };
+
+  test("the kept example submissions are judged in the background, row by row; the package's examples export again", async () => {
+    const me = await signUp(app);
+    const { body } = await upload(me.token, zipOf(modernPackage()));
+    const id = body.problem._id;
+    expect((await request(app, "GET", `/api/problems/${id}/verify`, { token: me.token })).body).toEqual({ state: "none", total: 3, rows: [] });
+    const started = await app.request(`/api/problems/${id}/verify`, { method: "POST", headers: { authorization: `Bearer ${me.token}` } });
+    expect(started.status).toBe(202);
+    expect(await started.json()).toMatchObject({ state: "running", total: 3 });
+    const done = await poll(me.token, id);
+    expect(done).toMatchObject({ state: "done", total: 3, report: { timeLimitMs: 1500, timeLimitSource: "package", ok: true } });
+    expect(done.rows.map((r: { path: string; verdict: string; ok: boolean }) => [r.path, r.verdict, r.ok])).toEqual([
+      ["submissions/accepted/Thirds.java", "AC", true],
+      ["submissions/accepted/sol.py", "AC", true],
+      ["submissions/wrong_answer/no.py", "WA", true],
+    ]);
+    const exported = await app.request(`/api/problems/${id}/package`, { headers: { authorization: `Bearer ${me.token}` } });
+    const again = await upload(me.token, new Uint8Array(await exported.arrayBuffer()));
+    expect(again.body.submissions).toEqual({ AC: 2, WA: 1 });
+  });
+
+  test("a package without a time limit gets it from the first verify; others may not verify; a problem without examples says so", async () => {
+    const me = await signUp(app);
+    const other = await signUp(app);
+    const pkg = legacyPackage({ "submissions/accepted/sum.py": "n = int(input())\nprint(sum(map(int, input().split())))\nprint('Done')\n" });
+    const { body } = await upload(me.token, zipOf(pkg));
+    const id = body.problem._id;
+    expect(body.problem.timeLimitMs).toBe(2000);
+    expect((await request(app, "POST", `/api/problems/${id}/verify`, { token: other.token })).status).toBe(403);
+    await request(app, "POST", `/api/problems/${id}/verify`, { token: me.token });
+    const done = await poll(me.token, id);
+    expect(done).toMatchObject({ state: "done", derivedTimeLimitMs: 1000, report: { timeLimitSource: "derived", ok: true } });
+    expect((await request(app, "GET", `/api/problems/${id}`, { token: me.token })).body.timeLimitMs).toBe(1000);
+    const plain = await request(app, "POST", "/api/problems", { token: me.token, body: { title: "P", description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "", sampleOutput: "1\n", difficulty: "easy" } });
+    const none = await request(app, "POST", `/api/problems/${plain.body._id}/verify`, { token: me.token });
+    expect(none.status).toBe(400);
+    expect(none.body.error).toContain("no example submissions to verify");
+  });
+});
+
 describe("bun run problem -- import", () => {
   test("imports a folder for an existing account; an unknown owner or a broken package is exit code 1 with the reason", async () => {
     const me = await signUp(app);

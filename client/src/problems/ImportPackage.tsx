@@ -4,7 +4,7 @@
  * package had that the problem does not keep (src/packages).
  */
 import { useRef } from "react";
-import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { Spinner } from "../components/Loading.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
@@ -22,6 +22,52 @@ export interface ImportOutcome {
   kind: "success" | "error";
   title: string;
   details: string[];
+  /** The imported problem, when it has example submissions to verify. */
+  verifiable?: { problemId: string; examples: number };
+}
+
+/** "Verify now": the problem's example submissions judged in the background, with the rows as they come. */
+function VerifyPanel({ problemId, examples }: { problemId: string; examples: number }) {
+  const trpc = useTRPC();
+  const start = useMutation(trpc.problems.verify.mutationOptions());
+  const status = useQuery({
+    ...trpc.problems.verifyStatus.queryOptions({ id: problemId }),
+    enabled: start.isSuccess,
+    refetchInterval: (q) => (q.state.data?.state === "running" || !q.state.data ? 1000 : false),
+  });
+  const s = status.data ?? start.data;
+  if (!start.isSuccess && !start.isPending) {
+    return (
+      <div className="verify-panel">
+        {start.isError && <p role="alert">{serverMessageOf(start.error) ?? "Verify could not start."}</p>}
+        <button type="button" className="btn btn-primary btn-sm" onClick={() => start.mutate({ id: problemId })}>
+          Verify now ({examples} example submission{examples === 1 ? "" : "s"})
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="verify-panel" aria-live="polite">
+      <p>
+        {!s || s.state === "running"
+          ? `Verifying: ${s?.rows.length ?? 0} of ${s?.total ?? examples} judged…`
+          : s.state === "failed"
+            ? `Verify failed: ${s.error ?? "unknown error"}`
+            : s.report?.ok
+              ? `All ${s.total} example submissions as expected (time limit ${s.report.timeLimitMs} ms${s.derivedTimeLimitMs ? ", derived from the accepted ones and set on the problem" : ""}).`
+              : `${s.rows.filter((r) => !r.ok).length} of ${s.total} example submissions not as expected (time limit ${s.report?.timeLimitMs} ms).`}
+      </p>
+      {s && s.rows.length > 0 && (
+        <ul className="verify-rows">
+          {s.rows.map((r) => (
+            <li key={r.path} className={r.ok ? "ok" : "fail"}>
+              {r.ok ? "OK" : "FAIL"} {r.path}: expected {r.expected}, got {r.verdict}, {r.maxTimeMs} ms{r.note ? ` (${r.note})` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }
 
 /** What an import said, shown under the page's heading (ImportOutcomeMessage). */
@@ -37,6 +83,7 @@ export function ImportOutcomeMessage({ outcome, onDismiss }: { outcome: ImportOu
           ))}
         </ul>
       )}
+      {outcome.verifiable && <VerifyPanel problemId={outcome.verifiable.problemId} examples={outcome.verifiable.examples} />}
       <button type="button" className="btn btn-ghost btn-sm" onClick={onDismiss}>
         Dismiss
       </button>
@@ -70,6 +117,7 @@ export function ImportPackageButton({
         kind: "success",
         title: `Imported "${r.problem.title}": ${r.problem.hiddenTestCount + 1} tests, ${r.problem.timeLimitMs} ms for every language.`,
         details: [...r.warnings, ...(subs.length ? [`Example submissions in the package: ${subs.join(", ")}.`] : [])],
+        ...(subs.length ? { verifiable: { problemId: r.problem._id, examples: Object.values(r.submissions).reduce((a, b) => a + b, 0) } } : {}),
       });
       onImported(r.problem.difficulty);
       await queryClient.invalidateQueries({ queryKey: listKey });

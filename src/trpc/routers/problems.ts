@@ -18,6 +18,7 @@ import { readPackage } from "../../packages/format.ts";
 import { importPackage, type ImportResult } from "../../packages/import.ts";
 import { exportPackage } from "../../packages/export.ts";
 import { rejudgeProblem } from "../../submissions/rejudge.ts";
+import { readPackageMeta, startVerify, verifyStatus, type VerifyStatus } from "../../packages/verify-service.ts";
 import { toProblemShape } from "../../problems/shape.ts";
 import { packageImportInput, readPackageOrExplain } from "../../packages/input.ts";
 
@@ -76,8 +77,27 @@ export const problemsRouter = router({
   exportPackage: protectedProcedure.input(z.object({ id: idField() })).query(async ({ ctx, input }) => {
     const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_EXPORT", ctx.now());
     const hidden = (await readHiddenTests(ctx.db, [row.id])).get(row.id) ?? [];
-    const { zip, filename, notes } = exportPackage({ ...toProblemShape(row, hidden.length, hidden), hiddenTestCases: hidden });
+    const { zip, filename, notes } = exportPackage({ ...toProblemShape(row, hidden.length, hidden), hiddenTestCases: hidden }, await readPackageMeta(ctx.db, row.id));
     return { filename, zipBase64: Buffer.from(zip).toString("base64"), notes };
+  }),
+
+  /**
+   * Starts verifying a problem imported from a package: its example
+   * submissions judged in the background with this server's sandbox (one box
+   * at a time); a package without a time limit gets it derived here.
+   * The problem's owner or course staff (problem.edit).
+   * @returns the status (running). @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403),
+   *   BAD_INPUT (400) without examples, SANDBOX_UNAVAILABLE (503).
+   */
+  verify: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }): Promise<VerifyStatus> => {
+    const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_UPDATE", ctx.now());
+    return startVerify(ctx.db, ctx.judge?.backend ?? null, row, ctx.log);
+  }),
+
+  /** The latest verify's progress and report (same rights as `verify`). */
+  verifyStatus: protectedProcedure.input(z.object({ id: idField() })).query(async ({ ctx, input }): Promise<VerifyStatus> => {
+    const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_UPDATE", ctx.now());
+    return verifyStatus(row.id, (await readPackageMeta(ctx.db, row.id))?.examples.length ?? 0);
   }),
 
   /**

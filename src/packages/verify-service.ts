@@ -1,0 +1,121 @@
+/**
+ * "Verify now" for a problem imported from a package: its example
+ * submissions (kept at import, table problem_packages) are judged in the
+ * background with this server's sandbox, one box at a time so live judging
+ * keeps the rest, and the report grows row by row for the page to poll. When
+ * the package gave no time limit, the first verify derives it (as the format
+ * says) and sets it on the problem.
+ *
+ * Jobs live in this process (one report per problem, the latest); a restart
+ * forgets them, and verifying again is cheap.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { problemPackages, problems } from "../../db/schema.ts";
+import type { SandboxBackend } from "../../isolate/types.ts";
+import { AppError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { readHiddenTests } from "../problems/store.ts";
+import type { ProblemRow } from "../problems/shape.ts";
+import type { PackageExample } from "../../db/schema.ts";
+import type { ProblemPackage } from "./format.ts";
+import { verifyPackage, type VerifyReport, type VerifyRow } from "./verify.ts";
+
+export interface VerifyStatus {
+  state: "none" | "running" | "done" | "failed";
+  /** Example submissions in all. */
+  total: number;
+  rows: VerifyRow[];
+  /** Set when done. */
+  report?: Omit<VerifyReport, "rows">;
+  /** Set when failed. */
+  error?: string;
+  /** The time limit the verify derived and set on the problem, ms. */
+  derivedTimeLimitMs?: number;
+}
+
+const jobs = new Map<string, VerifyStatus>();
+
+/** The latest verify of a problem (state "none" when there is none). */
+export function verifyStatus(problemId: string, examples = 0): VerifyStatus {
+  return jobs.get(problemId) ?? { state: "none", total: examples, rows: [] };
+}
+
+/** The kept package data of a problem, or null when it was not imported from one. */
+export async function readPackageMeta(db: Database, problemId: string) {
+  const [row] = await db.select().from(problemPackages).where(eq(problemPackages.problemId, problemId)).limit(1);
+  return row ?? null;
+}
+
+/** Keeps a package's examples and time multipliers for later verifies. */
+export async function keepPackageMeta(db: Database, problemId: string, pkg: ProblemPackage): Promise<void> {
+  const examples: PackageExample[] = pkg.submissions.map((s) => ({ path: s.path, expected: s.expected, language: s.language, code: s.code }));
+  await db.insert(problemPackages).values({
+    problemId,
+    examples,
+    acToTimeLimit: pkg.timeMultipliers.acToTimeLimit,
+    timeLimitToTle: pkg.timeMultipliers.timeLimitToTle,
+    timeLimitGiven: pkg.timeLimitMs !== null,
+  });
+}
+
+/** The package a problem stands for now (its current tests and limits, the kept examples). */
+async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Awaited<ReturnType<typeof readPackageMeta>>>): Promise<ProblemPackage> {
+  const hidden = (await readHiddenTests(db, [problem.id])).get(problem.id) ?? [];
+  return {
+    formatVersion: "2025-09",
+    name: problem.title,
+    statement: problem.description,
+    statementFile: "",
+    timeLimitMs: meta.timeLimitGiven ? problem.timeLimitMs : null,
+    timeMultipliers: { acToTimeLimit: meta.acToTimeLimit, timeLimitToTle: meta.timeLimitToTle },
+    memoryLimitKib: problem.memoryLimitKib,
+    validatorFlags: problem.checker === "kattis" ? problem.checkerFlags : "",
+    validator: problem.checker === "custom" ? (problem.validator ?? null) : null,
+    tests: [
+      { name: "sample", sample: true, input: problem.sampleInput, answer: problem.sampleOutput },
+      ...hidden.map((t, i) => ({ name: `test ${i + 1}`, sample: false, input: t.input, answer: t.expectedOutput })),
+    ],
+    submissions: meta.examples,
+    warnings: [],
+  };
+}
+
+/**
+ * Starts verifying `problem` (the caller may edit it) unless a verify runs already.
+ * @returns the status at once (state "running").
+ * @throws BAD_INPUT (400) when the problem has no kept examples, SANDBOX_UNAVAILABLE (503) without a sandbox.
+ */
+export async function startVerify(db: Database, backend: SandboxBackend | null, problem: ProblemRow, log: Logger): Promise<VerifyStatus> {
+  const running = jobs.get(problem.id);
+  if (running?.state === "running") return running;
+  const meta = await readPackageMeta(db, problem.id);
+  if (!meta || meta.examples.length === 0) {
+    throw new AppError("BAD_INPUT", { field: "id", message: "This problem has no example submissions to verify (import a package with a submissions/ folder)" });
+  }
+  if (!backend) throw new AppError("SANDBOX_UNAVAILABLE");
+  const pkg = await packageOf(db, problem, meta);
+  const status: VerifyStatus = { state: "running", total: meta.examples.length, rows: [] };
+  jobs.set(problem.id, status);
+  void (async () => {
+    try {
+      const report = await verifyPackage(backend, pkg, (row) => status.rows.push(row), problem.memoryLimitKib);
+      const { rows: _rows, ...summary } = report;
+      status.report = summary;
+      if (report.timeLimitSource === "derived") {
+        await db
+          .update(problems)
+          .set({ timeLimitMs: report.timeLimitMs, version: sql`${problems.version} + 1`, updatedAt: new Date() })
+          .where(eq(problems.id, problem.id));
+        await db.update(problemPackages).set({ timeLimitGiven: true }).where(eq(problemPackages.problemId, problem.id));
+        status.derivedTimeLimitMs = report.timeLimitMs;
+      }
+      status.state = "done";
+    } catch (err) {
+      status.state = "failed";
+      status.error = err instanceof Error ? err.message : String(err);
+      log.warn("verify: failed", { problemId: problem.id, error: status.error });
+    }
+  })();
+  return status;
+}
