@@ -8,7 +8,7 @@
  */
 import type { ValidatorSpec } from "../src/problems/validator-spec.ts";
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { newId } from "./ids.ts";
 import { LANGUAGE_IDS } from "../isolate/languages/index.ts";
 import { CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS } from "../src/problems/limits.ts";
@@ -136,6 +136,24 @@ export const problemPackages = sqliteTable("problem_packages", {
   /** False until a verify derived the time limit (the package gave none). */
   timeLimitGiven: integer("time_limit_given", { mode: "boolean" }).notNull(),
 });
+
+/**
+ * Files a problem's statement shows (images from a package's statement
+ * folder), served at /api/problems/:id/assets/:name to whoever may see the problem.
+ */
+export const problemAssets = sqliteTable(
+  "problem_assets",
+  {
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id, { onDelete: "cascade" }),
+    /** A plain file name (no folders), as the statement links it. */
+    name: text("name").notNull(),
+    contentType: text("content_type").notNull(),
+    content: blob("content", { mode: "buffer" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.problemId, t.name] })],
+);
 
 /** An example submission of a package, as stored. */
 export interface PackageExample {

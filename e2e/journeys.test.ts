@@ -13,7 +13,7 @@ import { createClient } from "@libsql/client";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { ensureClientBuilt, expectCleanPages, launchBrowser, openPage, setEditorCode, startServer, type TestServer, type WatchedPage } from "./harness.ts";
-import { modernPackage, zipOf } from "../tests/packages/fixtures.ts";
+import { modernPackage, TINY_PNG, zipOf } from "../tests/packages/fixtures.ts";
 import { filesFromZip } from "../src/packages/files.ts";
 import { readPackage } from "../src/packages/format.ts";
 
@@ -428,8 +428,23 @@ describe("problems", () => {
     expect(await statement.locator(".katex").count()).toBeGreaterThanOrEqual(3); // \frac{1}{n}, 1 \le n \le 10^9, 1/n, 10^{-6}
     expect(await statement.locator(".statement-md code", { hasText: "yes" }).count()).toBe(1);
 
-    // A hostile statement, written through the API.
     const token = await page.evaluate(() => localStorage.getItem("token"));
+    // A package's statement image is served with the problem and shown.
+    const withImage = modernPackage({ "statement/cat.png": TINY_PNG });
+    withImage["problem.yaml"] = "problem_format_version: 2025-09\nname: Pictured\nlimits:\n  time_limit: 1\n";
+    withImage["statement/problem.en.md"] = "![a cat](cat.png) Look.\n\n## Input\n\nn\n\n## Output\n\nyes\n";
+    const form = new FormData();
+    form.set("package", new Blob([Buffer.from(zipOf(withImage))]), "p.zip");
+    const imported = await fetch(`${server.url}/api/problems/import`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(imported.status).toBe(201);
+    const pictured = ((await imported.json()) as { problem: { _id: string } }).problem._id;
+    await page.goto(`/solve/${pictured}`);
+    const img = page.locator(".problem-panel img[alt='a cat']");
+    await img.waitFor();
+    expect(await img.getAttribute("src")).toBe(`/api/problems/${pictured}/assets/cat.png`);
+    await page.waitForFunction(() => (document.querySelector(".problem-panel img") as HTMLImageElement | null)?.naturalWidth === 1);
+
+    // A hostile statement, written through the API.
     const created = await fetch(`${server.url}/api/problems`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },

@@ -15,6 +15,7 @@ import type { CheckerName } from "../problems/limits.ts";
 import { FLOAT_TOLERANCE } from "../judge/checker.ts";
 import type { HiddenTestCase, ProblemShape } from "../problems/shape.ts";
 import type { PackageExample } from "../../db/schema.ts";
+import type { Asset } from "./assets.ts";
 
 /**
  * The default validator's flags closest to a checker: exact for `kattis`
@@ -60,6 +61,8 @@ export function exportPackage(
   problem: ProblemShape & { hiddenTestCases: HiddenTestCase[] },
   /** What an imported problem kept of its package: example submissions and time multipliers. */
   kept: { examples: PackageExample[]; acToTimeLimit: number; timeLimitToTle: number } | null = null,
+  /** The statement's images. */
+  assets: Asset[] = [],
 ): { zip: Uint8Array; filename: string; notes: string[] } {
   if (problem.checker === "custom" && !problem.validator) throw new Error("exportPackage: a custom-checker problem needs its validator (the owner's shape)");
   const notes: string[] = [];
@@ -79,6 +82,7 @@ export function exportPackage(
   );
   if (problem.timeScaledByLanguage) notes.push("the time limit applies to every language in the format; here Java and Python had their multipliers on top");
   files["statement/problem.en.md"] = enc(statementOf(problem));
+  for (const a of assets) files[`statement/${a.name}`] = a.content;
   files["data/sample/001.in"] = enc(problem.sampleInput);
   files["data/sample/001.ans"] = enc(problem.sampleOutput);
   const width = Math.max(3, String(problem.hiddenTestCases.length).length);

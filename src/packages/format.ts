@@ -10,6 +10,7 @@ import { parseValidatorFlags, formatValidatorFlags } from "../problems/validator
 import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts";
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { statementMarkdown } from "./statement.ts";
+import { statementAssets, type Asset } from "./assets.ts";
 
 /** A test case: `data/<group...>/<name>.in` and its `.ans`. */
 export interface PackageTest {
@@ -50,6 +51,8 @@ export interface ProblemPackage {
   validator: ValidatorSpec | null;
   tests: PackageTest[];
   submissions: PackageSubmission[];
+  /** Images of the statement's folder, served with the statement. */
+  assets: Asset[];
   /** What was read but not kept, for the importer to show. */
   warnings: string[];
 }
@@ -280,6 +283,7 @@ export function readPackage(files: PackageFiles): ProblemPackage {
     validator,
     tests,
     submissions,
+    assets: statementAssets(files, statementFile),
     warnings,
   };
 }

@@ -15,6 +15,7 @@ import { PackageError } from "./files.ts";
 import type { ProblemPackage } from "./format.ts";
 import { splitStatement } from "./statement.ts";
 import { keepPackageMeta } from "./verify-service.ts";
+import { saveAssets } from "./assets.ts";
 
 export interface ImportOptions {
   courseId?: string;
@@ -92,6 +93,7 @@ export async function importPackage(db: Database, userId: string, pkg: ProblemPa
   const { input, warnings } = problemFromPackage(pkg, opts);
   const problem = await createProblem(db, userId, input);
   await keepPackageMeta(db, problem._id, pkg);
+  await saveAssets(db, problem._id, pkg.assets);
   const submissions: Record<string, number> = {};
   for (const s of pkg.submissions) submissions[s.expected] = (submissions[s.expected] ?? 0) + 1;
   return { problem, warnings, submissions };

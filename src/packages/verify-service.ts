@@ -77,6 +77,7 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
       ...hidden.map((t, i) => ({ name: `test ${i + 1}`, sample: false, input: t.input, answer: t.expectedOutput })),
     ],
     submissions: meta.examples,
+    assets: [],
     warnings: [],
   };
 }

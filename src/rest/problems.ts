@@ -46,6 +46,16 @@ export const problemsRoutes = new Hono<AppEnv>()
   .get("/:id", async (c) => c.json(await call(c, (api) => api.problems.byId({ id: c.req.param("id") }))))
   .post("/:id/verify", async (c) => c.json(await call(c, (api) => api.problems.verify({ id: c.req.param("id") })), 202))
   .get("/:id/verify", async (c) => c.json(await call(c, (api) => api.problems.verifyStatus({ id: c.req.param("id") }))))
+  // A statement image: its own content type, no script even for an SVG opened on its own.
+  .get("/:id/assets/:name", async (c) => {
+    const a = await call(c, (api) => api.problems.asset({ id: c.req.param("id"), name: c.req.param("name") }));
+    return c.body(Buffer.from(a.base64, "base64"), 200, {
+      "content-type": a.contentType,
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, max-age=300",
+    });
+  })
   .post("/:id/rejudge", async (c) => c.json(await call(c, (api) => api.problems.rejudge({ id: c.req.param("id") }))))
   // The problem as a Kattis / ICPC package (owner or course staff): the zip itself.
   .get("/:id/package", async (c) => {

@@ -82,6 +82,12 @@ export function legacyPackage(extra: Files = {}): Files {
   };
 }
 
+/** A 1×1 PNG. */
+export const TINY_PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
+
 export function writeFolder(dir: string, files: Files): string {
   for (const [name, content] of Object.entries(files)) {
     const path = join(dir, name);

@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request, signUp } from "../api.ts";
 import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
-import { legacyPackage, modernPackage, writeFolder, zipOf } from "./fixtures.ts";
+import { legacyPackage, modernPackage, TINY_PNG, writeFolder, zipOf } from "./fixtures.ts";
+import { filesFromZip } from "../../src/packages/files.ts";
+import { readPackage } from "../../src/packages/format.ts";
 
 setDefaultTimeout(60_000);
 const ROOT = join(import.meta.dir, "..", "..");
@@ -99,6 +101,25 @@ describe("POST /api/problems/import", () => {
     const none = await app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${me.token}` }, body: new FormData() });
     expect(none.status).toBe(400);
     expect(await none.json()).toMatchObject({ field: "package" });
+  });
+});
+
+describe("statement images", () => {
+  test("images of the statement folder are served with the problem and exported back; nothing else is", async () => {
+    const me = await signUp(app);
+    const files = modernPackage({ "statement/cat.png": TINY_PNG, "statement/notes.txt": "not an image" });
+    files["statement/problem.en.md"] = `![a cat](cat.png)\n\n${files["statement/problem.en.md"]}`;
+    const { body } = await upload(me.token, zipOf(files));
+    const id = body.problem._id;
+    const img = await app.request(`/api/problems/${id}/assets/cat.png`);
+    expect(img.status).toBe(200);
+    expect(img.headers.get("content-type")).toBe("image/png");
+    expect(img.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(new Uint8Array(await img.arrayBuffer())).toEqual(TINY_PNG);
+    expect((await app.request(`/api/problems/${id}/assets/notes.txt`)).status).toBe(404);
+    expect((await app.request(`/api/problems/${id}/assets/..%2Fproblem.yaml`)).status).toBe(400);
+    const exported = await app.request(`/api/problems/${id}/package`, { headers: { authorization: `Bearer ${me.token}` } });
+    expect(readPackage(filesFromZip(new Uint8Array(await exported.arrayBuffer()))).assets.map((a) => a.name)).toEqual(["cat.png"]);
   });
 });
 

@@ -7,7 +7,7 @@
  * expansion), and links open in a new tab without the opener. Loaded lazily
  * (its own chunk with KaTeX), so pages render the plain text first.
  */
-import Markdown, { type Components } from "react-markdown";
+import Markdown, { defaultUrlTransform, type Components } from "react-markdown";
 import rehypeKatex from "rehype-katex";
 import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
@@ -33,10 +33,19 @@ const linkComponents: Components = {
 /** In a preview inside a card, links are text (the card has its own actions). */
 const previewComponents: Components = { a: ({ children }) => <span>{children}</span> };
 
-export default function StatementMarkdown({ text, preview = false }: { text: string; preview?: boolean }) {
+/** Where an image named relatively (`cat.png`, from a package's statement folder) is served. */
+function imageUrl(assetBase: string | undefined) {
+  return (url: string, key: string): string => {
+    if (assetBase && key === "src" && /^[^/:?#\\]+$/.test(url)) return `${assetBase}/${encodeURIComponent(url)}`;
+    return defaultUrlTransform(url);
+  };
+}
+
+export default function StatementMarkdown({ text, preview = false, assetBase }: { text: string; preview?: boolean; assetBase?: string }) {
   return (
     <Markdown
       skipHtml
+      urlTransform={imageUrl(assetBase)}
       remarkPlugins={[remarkGfm, remarkMath]}
       rehypePlugins={[[rehypeSanitize, schema], [rehypeKatex, { throwOnError: false, trust: false, maxExpand: 1000, strict: "ignore" }]]}
       components={preview ? previewComponents : linkComponents}

@@ -210,10 +210,10 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               {formatKib(problem.memoryLimitKib)}
             </p>
             {problem.checker === "kattis" && <p className="limits muted">Output check: {outputCheckInWords(problem.checkerFlags)}</p>}
-            <Statement title="Description" text={problem.description} />
-            <Statement title="Input Format" text={problem.inputFormat} />
-            <Statement title="Output Format" text={problem.outputFormat} />
-            <Statement title="Constraints" text={problem.constraints} />
+            <Statement title="Description" text={problem.description} problemId={problem._id} />
+            <Statement title="Input Format" text={problem.inputFormat} problemId={problem._id} />
+            <Statement title="Output Format" text={problem.outputFormat} problemId={problem._id} />
+            <Statement title="Constraints" text={problem.constraints} problemId={problem._id} />
             <section>
               <h2>Sample Input</h2>
               <pre className="pre-box">{problem.sampleInput}</pre>
@@ -289,14 +289,14 @@ export default function SolvePage({ problemId }: { problemId: string }) {
   );
 }
 
-/** A statement field, rendered as Markdown with math (plain text until the renderer has loaded). */
-function Statement({ title, text }: { title: string; text: string }) {
+/** A statement field, rendered as Markdown with math (plain text until the renderer has loaded); images named relatively come from the problem. */
+function Statement({ title, text, problemId }: { title: string; text: string; problemId: string }) {
   return (
     <section>
       <h2>{title}</h2>
       <Suspense fallback={<p className="statement-text">{text}</p>}>
         <div className="statement-md">
-          <StatementMarkdown text={text} />
+          <StatementMarkdown text={text} assetBase={`/api/problems/${encodeURIComponent(problemId)}/assets`} />
         </div>
       </Suspense>
     </section>

@@ -18,6 +18,8 @@ import { readPackage } from "../../packages/format.ts";
 import { importPackage, type ImportResult } from "../../packages/import.ts";
 import { exportPackage } from "../../packages/export.ts";
 import { rejudgeProblem } from "../../submissions/rejudge.ts";
+import { readAsset, readAssets } from "../../packages/assets.ts";
+import { AppError } from "../../errors.ts";
 import { readPackageMeta, startVerify, verifyStatus, type VerifyStatus } from "../../packages/verify-service.ts";
 import { toProblemShape } from "../../problems/shape.ts";
 import { packageImportInput, readPackageOrExplain } from "../../packages/input.ts";
@@ -77,7 +79,8 @@ export const problemsRouter = router({
   exportPackage: protectedProcedure.input(z.object({ id: idField() })).query(async ({ ctx, input }) => {
     const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_EXPORT", ctx.now());
     const hidden = (await readHiddenTests(ctx.db, [row.id])).get(row.id) ?? [];
-    const { zip, filename, notes } = exportPackage({ ...toProblemShape(row, hidden.length, hidden), hiddenTestCases: hidden }, await readPackageMeta(ctx.db, row.id));
+    const [kept, assets] = await Promise.all([readPackageMeta(ctx.db, row.id), readAssets(ctx.db, row.id)]);
+    const { zip, filename, notes } = exportPackage({ ...toProblemShape(row, hidden.length, hidden), hiddenTestCases: hidden }, kept, assets);
     return { filename, zipBase64: Buffer.from(zip).toString("base64"), notes };
   }),
 
@@ -98,6 +101,17 @@ export const problemsRouter = router({
   verifyStatus: protectedProcedure.input(z.object({ id: idField() })).query(async ({ ctx, input }): Promise<VerifyStatus> => {
     const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_UPDATE", ctx.now());
     return verifyStatus(row.id, (await readPackageMeta(ctx.db, row.id))?.examples.length ?? 0);
+  }),
+
+  /**
+   * One image of a problem's statement (base64), for whoever may see the problem.
+   * @throws PROBLEM_NOT_FOUND (404) for the problem or the name.
+   */
+  asset: publicProcedure.input(z.object({ id: idField(), name: z.string().regex(/^[^/\\]{1,200}$/, { error: "A plain file name" }) })).query(async ({ ctx, input }) => {
+    const row = await requireVisibleProblem(ctx.db, ctx.user, input.id, ctx.now());
+    const asset = await readAsset(ctx.db, row.id, input.name);
+    if (!asset) throw new AppError("PROBLEM_NOT_FOUND", { message: "No such image in the problem's statement" });
+    return { contentType: asset.contentType, base64: Buffer.from(asset.content).toString("base64") };
   }),
 
   /**

@@ -1,0 +1,66 @@
+/**
+ * A problem's statement images (from a package's statement folder): kept at
+ * import, exported back, served to whoever may see the problem. Images only
+ * (PNG, JPEG, GIF, WebP, SVG); an SVG is served with a policy that lets it run
+ * no script even when opened on its own.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { problemAssets } from "../../db/schema.ts";
+import { PackageError, type PackageFiles } from "./files.ts";
+
+/** Content types by extension. */
+export const ASSET_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+};
+/** One image, and all of a problem's, bytes. */
+export const ASSET_MAX_BYTES = 2 * 1024 * 1024;
+export const ASSETS_TOTAL_MAX_BYTES = 10 * 1024 * 1024;
+
+export interface Asset {
+  name: string;
+  contentType: string;
+  content: Uint8Array;
+}
+
+/**
+ * The images of the statement folder the statement came from.
+ * @throws PackageError for an image over the limits.
+ */
+export function statementAssets(files: PackageFiles, statementFile: string): Asset[] {
+  const dir = statementFile.slice(0, statementFile.lastIndexOf("/") + 1);
+  if (!dir) return [];
+  const out: Asset[] = [];
+  let total = 0;
+  for (const [path, content] of files) {
+    if (!path.startsWith(dir)) continue;
+    const name = path.slice(dir.length);
+    const ext = name.split(".").pop()!.toLowerCase();
+    if (name.includes("/") || !ASSET_TYPES[ext]) continue;
+    if (content.length > ASSET_MAX_BYTES) throw new PackageError(path, `image larger than ${ASSET_MAX_BYTES / (1024 * 1024)} MiB`);
+    total += content.length;
+    if (total > ASSETS_TOTAL_MAX_BYTES) throw new PackageError(path, `statement images larger than ${ASSETS_TOTAL_MAX_BYTES / (1024 * 1024)} MiB together`);
+    out.push({ name, contentType: ASSET_TYPES[ext]!, content });
+  }
+  return out;
+}
+
+export async function saveAssets(db: Database, problemId: string, assets: Asset[]): Promise<void> {
+  if (!assets.length) return;
+  await db.insert(problemAssets).values(assets.map((a) => ({ problemId, name: a.name, contentType: a.contentType, content: Buffer.from(a.content) })));
+}
+
+export async function readAssets(db: Database, problemId: string): Promise<Asset[]> {
+  const rows = await db.select().from(problemAssets).where(eq(problemAssets.problemId, problemId));
+  return rows.map((r) => ({ name: r.name, contentType: r.contentType, content: new Uint8Array(r.content) }));
+}
+
+export async function readAsset(db: Database, problemId: string, name: string): Promise<Asset | null> {
+  const [r] = await db.select().from(problemAssets).where(and(eq(problemAssets.problemId, problemId), eq(problemAssets.name, name))).limit(1);
+  return r ? { name: r.name, contentType: r.contentType, content: new Uint8Array(r.content) } : null;
+}
