@@ -135,6 +135,8 @@ export const problemPackages = sqliteTable("problem_packages", {
   timeLimitToTle: real("time_limit_to_tle").notNull(),
   /** False until a verify derived the time limit (the package gave none). */
   timeLimitGiven: integer("time_limit_given", { mode: "boolean" }).notNull(),
+  /** The statement in the package's other languages, Markdown by language code. */
+  translations: text("translations", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
 });
 
 /**

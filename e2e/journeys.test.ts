@@ -364,7 +364,7 @@ describe("problems", () => {
     const status = page.getByRole("status").filter({ hasText: 'Imported "Yes Or Thirds"' });
     await status.waitFor();
     expect(await status.textContent()).toContain("5 tests, 1500 ms for every language");
-    expect(await status.textContent()).toContain("statements in other languages are not kept");
+    expect(await status.textContent()).toContain("Example submissions in the package: 2 AC, 1 WA.");
     await card(page, "Yes Or Thirds").waitFor();
     // Verify now: the package's example submissions judged in the background, row by row.
     await status.getByRole("button", { name: "Verify now (3 example submissions)" }).click();

@@ -60,7 +60,7 @@ export function statementOf(p: Pick<ProblemShape, "description" | "inputFormat" 
 export function exportPackage(
   problem: ProblemShape & { hiddenTestCases: HiddenTestCase[] },
   /** What an imported problem kept of its package: example submissions and time multipliers. */
-  kept: { examples: PackageExample[]; acToTimeLimit: number; timeLimitToTle: number } | null = null,
+  kept: { examples: PackageExample[]; acToTimeLimit: number; timeLimitToTle: number; translations: Record<string, string> } | null = null,
   /** The statement's images. */
   assets: Asset[] = [],
 ): { zip: Uint8Array; filename: string; notes: string[] } {
@@ -83,6 +83,7 @@ export function exportPackage(
   if (problem.timeScaledByLanguage) notes.push("the time limit applies to every language in the format; here Java and Python had their multipliers on top");
   files["statement/problem.en.md"] = enc(statementOf(problem));
   for (const a of assets) files[`statement/${a.name}`] = a.content;
+  for (const [lang, md] of Object.entries(kept?.translations ?? {})) if (lang !== "en") files[`statement/problem.${lang}.md`] = enc(md);
   files["data/sample/001.in"] = enc(problem.sampleInput);
   files["data/sample/001.ans"] = enc(problem.sampleOutput);
   const width = Math.max(3, String(problem.hiddenTestCases.length).length);

@@ -9,7 +9,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNo
 import { parseValidatorFlags, formatValidatorFlags } from "../problems/validator-flags.ts";
 import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts";
 import { PackageError, text, type PackageFiles } from "./files.ts";
-import { statementMarkdown } from "./statement.ts";
+import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
 
 /** A test case: `data/<group...>/<name>.in` and its `.ans`. */
@@ -39,6 +39,8 @@ export interface ProblemPackage {
   statement: string;
   /** Where the statement came from, e.g. "statement/problem.en.md". */
   statementFile: string;
+  /** The statement in other languages, Markdown by language code (kept, exported back; the pages show the main one). */
+  translations: Record<string, string>;
   /** `limits.time_limit` (or DOMjudge's `.timelimit`), ms; null when the package gives none. */
   timeLimitMs: number | null;
   /** ac_to_time_limit and time_limit_to_tle (legacy: time_multiplier, time_safety_margin). */
@@ -252,7 +254,7 @@ export function readPackage(files: PackageFiles): ProblemPackage {
 
   // Statement.
   const { markdown, file: statementFile, others } = statementMarkdown(files, formatVersion);
-  if (others.length) warnings.push(`statements in other languages are not kept: ${others.join(", ")}`);
+  const translations = otherStatements(files, others);
   if (!name) name = /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? "";
   if (!name) throw new PackageError("problem.yaml", "name: missing (and the statement has no title)", yaml.line("name"));
 
@@ -276,6 +278,7 @@ export function readPackage(files: PackageFiles): ProblemPackage {
     name: name.slice(0, 200),
     statement: markdown,
     statementFile,
+    translations,
     timeLimitMs,
     timeMultipliers: { acToTimeLimit, timeLimitToTle },
     memoryLimitKib,

@@ -72,6 +72,26 @@ export function statementMarkdown(files: PackageFiles, version: string): { markd
 }
 
 /**
+ * The statements in the other languages, as Markdown by language code
+ * (`problem.sv.tex` → "sv"; Markdown preferred when both exist).
+ * @throws PackageError when one cannot be converted.
+ */
+export function otherStatements(files: PackageFiles, others: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of [...others].sort((a, b) => (a.endsWith(".md") === b.endsWith(".md") ? 0 : a.endsWith(".md") ? -1 : 1))) {
+    const lang = /problem\.([a-z]{2,3})\.(md|tex)$/.exec(file)?.[1];
+    if (!lang || lang in out) continue;
+    const source = text(files, file)!;
+    try {
+      out[lang] = file.endsWith(".md") ? source : latexToMarkdown(source);
+    } catch (err) {
+      throw new PackageError(file, `cannot convert the LaTeX statement: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  return out;
+}
+
+/**
  * Splits a Markdown statement at its "Input", "Output" and "Constraints"
  * headings (any level, case-insensitive) into the problem's fields.
  * @returns the text before Input, and the three sections ("" when absent).

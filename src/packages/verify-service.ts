@@ -56,6 +56,7 @@ export async function keepPackageMeta(db: Database, problemId: string, pkg: Prob
     acToTimeLimit: pkg.timeMultipliers.acToTimeLimit,
     timeLimitToTle: pkg.timeMultipliers.timeLimitToTle,
     timeLimitGiven: pkg.timeLimitMs !== null,
+    translations: pkg.translations,
   });
 }
 
@@ -67,6 +68,7 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
     name: problem.title,
     statement: problem.description,
     statementFile: "",
+    translations: {},
     timeLimitMs: meta.timeLimitGiven ? problem.timeLimitMs : null,
     timeMultipliers: { acToTimeLimit: meta.acToTimeLimit, timeLimitToTle: meta.timeLimitToTle },
     memoryLimitKib: problem.memoryLimitKib,

@@ -65,6 +65,15 @@ describe("custom output validators", () => {
     expect((await submit(me.token, id, "print(2 * int(input()), 'extra')\n")).verdict).toBe("WA");
   });
 
+  test("C++ with the header it ships (as testlib-based validators ship testlib.h)", async () => {
+    const me = await signUp(app);
+    const header = "#pragma once\n#include <cstdlib>\ninline bool near(long long a, long long b) { return std::llabs(a - b) <= 1; }\n";
+    const main = '#include <fstream>\n#include <iostream>\n#include "near.h"\nint main(int, char** argv) { std::ifstream ans(argv[2]); long long a, t; ans >> a; if (!(std::cin >> t)) return 43; return near(a, t) ? 42 : 43; }\n';
+    const id = await problem(me.token, { files: { "near.h": header, "validate.cpp": main } });
+    expect((await submit(me.token, id, "print(2 * int(input()) - 1)\n")).verdict).toBe("AC");
+    expect((await submit(me.token, id, "print(2 * int(input()) - 2)\n")).verdict).toBe("WA");
+  });
+
   test("Python, with the arguments it is given", async () => {
     const me = await signUp(app);
     const strict = await problem(me.token, { files: { "validate.py": PY_TOL }, args: "0" });

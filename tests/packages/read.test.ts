@@ -51,10 +51,11 @@ describe("a 2025-09 package", () => {
     expect(pkg.tests[0]).toMatchObject({ sample: true, input: "3\n", answer: "yes\n0.333333333\n" });
   });
 
-  test("the English Markdown statement, the others named in a warning; example submissions with their expected verdicts", () => {
+  test("the English Markdown statement, the other languages kept; example submissions with their expected verdicts", () => {
     expect(pkg.statementFile).toBe("statement/problem.en.md");
     expect(pkg.statement).toContain("$\\frac{1}{n}$");
-    expect(pkg.warnings).toContain("statements in other languages are not kept: statement/problem.sv.md");
+    expect(pkg.translations).toEqual({ sv: "Skriv **ja**.\n" });
+    expect(pkg.warnings).toEqual([]);
     expect(pkg.submissions.map((s) => [s.path, s.expected, s.language])).toEqual([
       ["submissions/accepted/Thirds.java", "AC", "java"],
       ["submissions/accepted/sol.py", "AC", "py"],

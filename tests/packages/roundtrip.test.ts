@@ -101,8 +101,13 @@ describe("export and import again", () => {
   test("an imported package exports and imports unchanged", async () => {
     const me = await signUp(app);
     const first = await importZip(me.token, zipOf(modernPackage()));
-    const second = await importZip(me.token, (await exportZip(me.token, first._id)).bytes);
+    const exported = (await exportZip(me.token, first._id)).bytes;
+    const second = await importZip(me.token, exported);
     expect(await ownView(me.token, second._id)).toEqual(await ownView(me.token, first._id));
+    // What the problem does not show is kept too: the other language, the example submissions.
+    const pkg = readPackage(filesFromZip(exported));
+    expect(pkg.translations).toEqual({ sv: "Skriv **ja**.\n" });
+    expect(pkg.submissions.map((s) => s.path)).toEqual(["submissions/accepted/Thirds.java", "submissions/accepted/sol.py", "submissions/wrong_answer/no.py"]);
   });
 
   test("checkers other than kattis export as their closest flags, saying when that is not exact", async () => {

@@ -1,0 +1,1 @@
+ALTER TABLE `problem_packages` ADD `translations` text DEFAULT '{}' NOT NULL;
