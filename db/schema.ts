@@ -202,6 +202,12 @@ export const submissions = sqliteTable(
     testsTotal: integer("tests_total").notNull().default(0),
     /** Judge queue lease: which worker holds the job and until when. */
     leaseOwner: text("lease_owner"),
+    /**
+     * The current claim's fencing token (random, new at every claim): every write of a
+     * holder is conditional on it, so a stale write from an earlier claim of the same job
+     * (even by the same process) changes nothing (src/judge/queue.ts).
+     */
+    claimToken: text("claim_token"),
     leaseExpiresAt: integer("lease_expires_at", { mode: "timestamp_ms" }),
     attempts: integer("attempts").notNull().default(0),
     /** When the latest judging attempt claimed the job; the queue's fair share serves the least recently served user first. */

@@ -108,7 +108,7 @@ export class JudgeConsumer {
     const renewEveryMs = Math.max(250, Math.floor(this.queue.leaseMs / 3));
     const renewer = setInterval(() => {
       this.queue
-        .renew(id)
+        .renew(row)
         .then((held) => {
           if (!held) ctl.abort();
         })
@@ -122,7 +122,7 @@ export class JudgeConsumer {
         const waited = row.claimedAt ? (row.claimedAt.getTime() - row.createdAt.getTime()) / 1000 : null;
         recordJudged(row.language, verdict, (performance.now() - started) / 1000, waited);
       }
-      else if (this.stopping.signal.aborted) await this.queue.release(id).catch(() => {});
+      else if (this.stopping.signal.aborted) await this.queue.release(row).catch(() => {});
     } catch (err) {
       // Database trouble: leave the lease to expire; recovery re-queues the job.
       this.log.warn("judge: job failed", { submissionId: id, detail: err instanceof Error ? err.message : String(err) });

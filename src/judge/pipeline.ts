@@ -291,6 +291,8 @@ export class LeaseLost extends Error {
 export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, signal: AbortSignal): Promise<Verdict | null> {
   const { db, queue, events, log } = deps;
   const id = row.id;
+  // Every write names this claim (its fencing token): a stale claim of the same job changes nothing.
+  const job = { id: row.id, claimToken: row.claimToken };
   const guard = async (ok: Promise<boolean>) => {
     if (!(await ok)) throw new LeaseLost(`lease on ${id} lost`);
     events.changed(id);
@@ -300,12 +302,12 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
   };
 
   try {
-    await queue.clearTests(id);
+    await queue.clearTests(job);
     if (row.assignmentId) await clearFailure(db, id);
     // A deleted problem's queued submissions are still judged (its history keeps working).
     const problem = await getProblemEvenDeleted(db, row.problemId);
     if (!problem) {
-      await guard(queue.finish(id, { verdict: "IE", isPassed: false, errorDetail: "problem not found" }));
+      await guard(queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: "problem not found" }));
       return "IE";
     }
     const hidden = (await readHiddenTests(db, [problem.id])).get(problem.id) ?? [];
@@ -318,7 +320,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
     const sampleExpected = problem.sampleOutput;
 
     await guard(
-      queue.update(id, {
+      queue.update(job, {
         status: "compiling",
         testsTotal: tests.length,
         testsPassed: 0,
@@ -330,7 +332,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
       }),
     );
     if (tests.length === 0) {
-      await guard(queue.finish(id, { verdict: "IE", isPassed: false, errorDetail: "the problem has no tests (no sample output, no hidden tests)" }));
+      await guard(queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: "the problem has no tests (no sample output, no hidden tests)" }));
       return "IE";
     }
     checkAbort();
@@ -344,7 +346,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         const ready = problem.validator ? await prepareValidator(validatorCompiler(deps.cache, box, log), box, problem.validator) : { error: "the problem's checker is custom but it has no validator" };
         if ("error" in ready) {
           log.warn("judge: output validator unusable", { submissionId: id, problemId: problem.id, detail: ready.error });
-          await guard(queue.finish(id, { verdict: "IE", isPassed: false, errorDetail: ready.error }));
+          await guard(queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: ready.error }));
           return "IE";
         }
         validator = ready;
@@ -354,15 +356,15 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
       checkAbort();
       if (compiled.kind === "ie") {
         log.warn("judge: sandbox failure while compiling", { submissionId: id, detail: compiled.detail });
-        await guard(queue.finish(id, { verdict: "IE", isPassed: false, errorDetail: `compile: ${compiled.detail}` }));
+        await guard(queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: `compile: ${compiled.detail}` }));
         return "IE";
       }
       if (compiled.kind === "ce") {
-        await guard(queue.finish(id, { verdict: "CE", isPassed: false, compileOutput: compiled.diagnostics, hiddenTotal: hidden.length }));
+        await guard(queue.finish(job, { verdict: "CE", isPassed: false, compileOutput: compiled.diagnostics, hiddenTotal: hidden.length }));
         await afterJudged(db, row).catch((err) => log.warn("judge: could not update the gradebook", { submissionId: id, error: String(err) }));
         return "CE";
       }
-      await guard(queue.update(id, { status: "running" }));
+      await guard(queue.update(job, { status: "running" }));
 
       const opts = runOptions(row.language, problem.timeLimitMs, problem.memoryLimitKib, problem.timeScaledByLanguage);
       // Compiled in this very box: the artifacts are already there.
@@ -392,13 +394,13 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         maxTimeMs = Math.max(maxTimeMs, timeMs);
         maxMemoryKib = Math.max(maxMemoryKib, result.memoryKib);
         if (test.isSample) {
-          await guard(queue.update(id, { output: capUtf8(result.stdout, STORED_OUTPUT_MAX_BYTES) }));
+          await guard(queue.update(job, { output: capUtf8(result.stdout, STORED_OUTPUT_MAX_BYTES) }));
         }
-        await guard(queue.addTest(id, { index: test.index, isSample: test.isSample, verdict, timeMs, memoryKib: result.memoryKib }));
+        await guard(queue.addTest(job, { index: test.index, isSample: test.isSample, verdict, timeMs, memoryKib: result.memoryKib }));
         if (verdict === "AC") {
           passed++;
           if (!test.isSample) hiddenPassed++;
-          await guard(queue.update(id, { testsPassed: passed }));
+          await guard(queue.update(job, { testsPassed: passed }));
           continue;
         }
         if (verdict === "IE") {
@@ -416,7 +418,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         }
         if (!row.runAllTests) break;
       }
-      const finished = await queue.finish(id, {
+      const finished = await queue.finish(job, {
         verdict: final,
         isPassed: final === "AC",
         testsPassed: passed,
@@ -441,7 +443,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
     // A thrown error from the sandbox layer (box I/O, acquire) is the system's fault: IE, if we still hold the job.
     const detail = err instanceof Error ? err.message : String(err);
     log.warn("judge: internal error", { submissionId: id, detail });
-    const ok = await queue.finish(id, { verdict: "IE", isPassed: false, errorDetail: detail }).catch(() => false);
+    const ok = await queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: detail }).catch(() => false);
     if (ok) events.changed(id);
     return ok ? "IE" : null;
   }

@@ -82,9 +82,29 @@ describe("JudgeQueue", () => {
       const job = await q.claim();
       if (!job) break;
       order.push(job.userId === alice ? "A" : job.userId === bob ? "B" : "C");
-      expect(await q.finish(job.id, { verdict: "AC", isPassed: true })).toBe(true);
+      expect(await q.finish(job, { verdict: "AC", isPassed: true })).toBe(true);
     }
     expect(order.join("")).toBe("ABCABAAA");
+  });
+
+  test("fencing: a stale claim of a job changes nothing, even from the same process that holds the new claim", async () => {
+    const user = await insertUser(t.db);
+    const [id] = await enqueue(user);
+    let now = 3_500_000;
+    const q = new JudgeQueue(t.db, { owner: "w1", leaseMs: 1000, now: () => now });
+    const stale = (await q.claim())!;
+    now += 5000;
+    // Another process re-queues the expired job, and the same worker claims it again.
+    expect((await new JudgeQueue(t.db, { owner: "w2", leaseMs: 1000, now: () => now }).recover()).requeued).toEqual([id!]);
+    const fresh = (await q.claim())!;
+    expect(fresh.leaseOwner).toBe(stale.leaseOwner);
+    expect(fresh.claimToken).not.toBe(stale.claimToken);
+    expect(await q.addTest(stale, { index: 0, isSample: true, verdict: "WA", timeMs: 1, memoryKib: 1 })).toBe(false);
+    expect(await q.finish(stale, { verdict: "WA" })).toBe(false);
+    expect(await q.renew(stale)).toBe(false);
+    expect((await row(id!)).status).toBe("compiling");
+    expect(await q.finish(fresh, { verdict: "AC", isPassed: true })).toBe(true);
+    expect((await row(id!)).verdict).toBe("AC");
   });
 
   test("fair share with two slots: a user with a job running waits behind others", async () => {
@@ -105,19 +125,19 @@ describe("JudgeQueue", () => {
     let now = 3_000_000;
     const q1 = new JudgeQueue(t.db, { owner: "w1", leaseMs: 1000, now: () => now });
     const q2 = new JudgeQueue(t.db, { owner: "w2", leaseMs: 1000, now: () => now });
-    await q1.claim();
-    expect(await q1.renew(id!)).toBe(true);
+    const first = (await q1.claim())!;
+    expect(await q1.renew(first)).toBe(true);
     now += 5000;
     expect((await q2.recover()).requeued).toEqual([id!]);
-    const again = await q2.claim();
-    expect(again?.attempts).toBe(2);
-    expect(await q1.renew(id!)).toBe(false);
-    expect(await q1.update(id!, { status: "running" })).toBe(false);
-    expect(await q1.addTest(id!, { index: 0, isSample: true, verdict: "WA", timeMs: 1, memoryKib: 1 })).toBe(false);
-    expect(await q1.finish(id!, { verdict: "WA" })).toBe(false);
+    const again = (await q2.claim())!;
+    expect(again.attempts).toBe(2);
+    expect(await q1.renew(first)).toBe(false);
+    expect(await q1.update(first, { status: "running" })).toBe(false);
+    expect(await q1.addTest(first, { index: 0, isSample: true, verdict: "WA", timeMs: 1, memoryKib: 1 })).toBe(false);
+    expect(await q1.finish(first, { verdict: "WA" })).toBe(false);
     expect(await t.db.select().from(submissionTests)).toEqual([]);
-    expect(await q2.addTest(id!, { index: 0, isSample: true, verdict: "AC", timeMs: 1, memoryKib: 1 })).toBe(true);
-    expect(await q2.finish(id!, { verdict: "AC", isPassed: true })).toBe(true);
+    expect(await q2.addTest(again, { index: 0, isSample: true, verdict: "AC", timeMs: 1, memoryKib: 1 })).toBe(true);
+    expect(await q2.finish(again, { verdict: "AC", isPassed: true })).toBe(true);
     const done = await row(id!);
     expect(done.status).toBe("done");
     expect(done.verdict).toBe("AC");
@@ -157,8 +177,9 @@ describe("JudgeQueue", () => {
     let now = 4_000_000;
     for (let i = 1; i <= MAX_ATTEMPTS; i++) {
       const q = new JudgeQueue(t.db, { owner: `crashy-${i}`, leaseMs: 1000, now: () => now });
-      expect((await q.claim())?.attempts).toBe(i);
-      await q.addTest(id!, { index: 0, isSample: true, verdict: "AC", timeMs: 1, memoryKib: 1 });
+      const claimed = (await q.claim())!;
+      expect(claimed.attempts).toBe(i);
+      await q.addTest(claimed, { index: 0, isSample: true, verdict: "AC", timeMs: 1, memoryKib: 1 });
       now += 2000;
       const { requeued, failed } = await new JudgeQueue(t.db, { owner: "rescuer", leaseMs: 1000, now: () => now }).recover();
       if (i < MAX_ATTEMPTS) expect(requeued).toEqual([id!]);
@@ -175,8 +196,7 @@ describe("JudgeQueue", () => {
     const user = await insertUser(t.db);
     const [id] = await enqueue(user);
     const q = new JudgeQueue(t.db, { owner: "w1", leaseMs: 60_000 });
-    await q.claim();
-    await q.release(id!);
+    await q.release((await q.claim())!);
     const r = await row(id!);
     expect(r.status).toBe("queued");
     expect(r.attempts).toBe(0);

@@ -8,7 +8,10 @@
  * holder renews its lease while judging; a lease that expires, or whose owner
  * is a dead process on this host, is re-queued by `recover()`, and a job
  * interrupted `MAX_ATTEMPTS` times is finished as IE instead of looping
- * forever. Every write of a holder is conditional on still holding the lease.
+ * forever. Every write of a holder is conditional on still holding the lease
+ * under the same claim: each claim writes a fresh `claim_token` (a fencing
+ * token), so a late write from an earlier claim of the same job — even one
+ * made by the same process, which owns the new lease too — changes nothing.
  *
  * Order: live submissions before rejudges (src/submissions/rejudge.ts), then
  * fair share: the user with the fewest jobs being judged, then the least
@@ -21,6 +24,17 @@ import type { Database } from "../../db/index.ts";
 import { submissions, submissionTests } from "../../db/schema.ts";
 
 export type SubmissionRow = typeof submissions.$inferSelect;
+
+/**
+ * One claim of a job: the row's id and the fencing token its claim wrote.
+ * Every holder write names the claim it belongs to (a claimed row is one).
+ */
+export type Claim = Pick<SubmissionRow, "id" | "claimToken">;
+
+/** A fresh, unguessable claim token. */
+export function newClaimToken(): string {
+  return crypto.randomUUID();
+}
 
 /** A job interrupted this many times (worker crashes) is finished as IE. */
 export const MAX_ATTEMPTS = 3;
@@ -81,7 +95,7 @@ export class JudgeQueue {
     const rows = await this.db.all<{ id: string }>(sql`
       UPDATE submissions
          SET status = 'compiling', lease_owner = ${this.owner}, lease_expires_at = ${now + this.leaseMs},
-             attempts = attempts + 1, claimed_at = ${now}
+             attempts = attempts + 1, claimed_at = ${now}, claim_token = ${newClaimToken()}
        WHERE status = 'queued' AND id = (
          SELECT s.id FROM submissions s
           WHERE s.status = 'queued'
@@ -103,11 +117,11 @@ export class JudgeQueue {
    * Extends this owner's lease on `id`.
    * @returns false when the lease was lost (expired and taken over): the caller must stop judging.
    */
-  async renew(id: string): Promise<boolean> {
+  async renew(job: Claim): Promise<boolean> {
     const res = await this.db
       .update(submissions)
       .set({ leaseExpiresAt: new Date(this.now() + this.leaseMs) })
-      .where(and(eq(submissions.id, id), eq(submissions.leaseOwner, this.owner)))
+      .where(this.holds(job))
       .returning({ id: submissions.id });
     return res.length === 1;
   }
@@ -116,11 +130,11 @@ export class JudgeQueue {
    * Updates the row only while this owner holds its lease.
    * @returns false when the lease was lost.
    */
-  async update(id: string, values: Partial<SubmissionRow>): Promise<boolean> {
+  async update(job: Claim, values: Partial<SubmissionRow>): Promise<boolean> {
     const res = await this.db
       .update(submissions)
       .set(values)
-      .where(and(eq(submissions.id, id), eq(submissions.leaseOwner, this.owner)))
+      .where(this.holds(job))
       .returning({ id: submissions.id });
     return res.length === 1;
   }
@@ -131,13 +145,13 @@ export class JudgeQueue {
    * @returns false when the lease was lost.
    */
   async addTest(
-    id: string,
+    job: Claim,
     test: { index: number; isSample: boolean; verdict: string; timeMs: number; memoryKib: number },
   ): Promise<boolean> {
     const rows = await this.db.all<{ index: number }>(sql`
       INSERT INTO submission_tests (submission_id, "index", is_sample, verdict, time_ms, memory_kib)
-      SELECT ${id}, ${test.index}, ${test.isSample ? 1 : 0}, ${test.verdict}, ${test.timeMs}, ${test.memoryKib}
-       WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ${id} AND lease_owner = ${this.owner})
+      SELECT ${job.id}, ${test.index}, ${test.isSample ? 1 : 0}, ${test.verdict}, ${test.timeMs}, ${test.memoryKib}
+       WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ${job.id} AND lease_owner = ${this.owner} AND claim_token = ${job.claimToken})
       ON CONFLICT (submission_id, "index") DO UPDATE SET
         verdict = excluded.verdict, time_ms = excluded.time_ms, memory_kib = excluded.memory_kib
       RETURNING "index"`);
@@ -145,29 +159,34 @@ export class JudgeQueue {
   }
 
   /** Deletes the per-test rows of an earlier, interrupted attempt (only while holding the lease). */
-  async clearTests(id: string): Promise<void> {
+  async clearTests(job: Claim): Promise<void> {
     await this.db.run(sql`
-      DELETE FROM submission_tests WHERE submission_id = ${id}
-         AND EXISTS (SELECT 1 FROM submissions WHERE id = ${id} AND lease_owner = ${this.owner})`);
+      DELETE FROM submission_tests WHERE submission_id = ${job.id}
+         AND EXISTS (SELECT 1 FROM submissions WHERE id = ${job.id} AND lease_owner = ${this.owner} AND claim_token = ${job.claimToken})`);
   }
 
   /**
    * Finishes the job: writes the final fields, status `done`, and drops the lease.
    * @returns false when the lease was lost (another worker owns the job now).
    */
-  async finish(id: string, values: Partial<SubmissionRow>): Promise<boolean> {
-    return this.update(id, { ...values, status: "done", leaseOwner: null, leaseExpiresAt: null, judgedAt: new Date(this.now()) });
+  async finish(job: Claim, values: Partial<SubmissionRow>): Promise<boolean> {
+    return this.update(job, { ...values, status: "done", leaseOwner: null, leaseExpiresAt: null, judgedAt: new Date(this.now()) });
   }
 
   /**
    * Gives a job back to the queue (e.g. on shutdown), if this owner holds it.
    * The attempt is not counted against the job.
    */
-  async release(id: string): Promise<void> {
+  async release(job: Claim): Promise<void> {
     await this.db
       .update(submissions)
-      .set({ status: "queued", leaseOwner: null, leaseExpiresAt: null, attempts: sql`max(${submissions.attempts} - 1, 0)` })
-      .where(and(eq(submissions.id, id), eq(submissions.leaseOwner, this.owner)));
+      .set({ status: "queued", leaseOwner: null, leaseExpiresAt: null, claimToken: null, attempts: sql`max(${submissions.attempts} - 1, 0)` })
+      .where(this.holds(job));
+  }
+
+  /** The row is still this claim's: this owner holds its lease under this claim's token. */
+  private holds(job: Claim) {
+    return and(eq(submissions.id, job.id), eq(submissions.leaseOwner, this.owner), job.claimToken === null ? sql`claim_token IS NULL` : eq(submissions.claimToken, job.claimToken));
   }
 
   /**
@@ -198,7 +217,7 @@ export class JudgeQueue {
         if (res.length) failed.push(row.id);
       } else {
         const res = await this.db.all<{ id: string }>(sql`
-          UPDATE submissions SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
+          UPDATE submissions SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, claim_token = NULL
            WHERE id = ${row.id} AND status IN ('compiling', 'running') AND ${sameHolder}
           RETURNING id`);
         if (res.length) requeued.push(row.id);

@@ -1,0 +1,1 @@
+ALTER TABLE `submissions` ADD `claim_token` text;
