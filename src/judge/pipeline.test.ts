@@ -13,6 +13,8 @@ import { CompileCache } from "./compile-cache.ts";
 import { JudgeEvents } from "./events.ts";
 import { getLanguage } from "../../isolate/languages/index.ts";
 import { compileAndRun, judgeSubmission, RUN_PROVES_COMPILE, SANDBOX_RETRIES, type PipelineDeps } from "./pipeline.ts";
+import type { JobPort } from "./job-port.ts";
+import type { SubmissionRow } from "./queue.ts";
 import { JudgeQueue } from "./queue.ts";
 import { decideVerdict } from "./verdict.ts";
 
@@ -71,6 +73,30 @@ const threeTests = {
 };
 
 describe("judgeSubmission", () => {
+  test("judges through any JobPort: an in-memory port gets the tests and the verdict, the database is not touched", async () => {
+    backend.push(compiled, out("3\n"), out("4\n"), out("11\n"));
+    const writes: string[] = [];
+    const row = { id: "job-1", claimToken: "t", problemId: "p", userId, language: "cpp", code: "int main(){}", assignmentId: null, runAllTests: false } as unknown as SubmissionRow;
+    const port: JobPort = {
+      load: async () => ({
+        problem: { id: "p", sampleInput: "1 2\n", sampleOutput: "3\n", timeLimitMs: 1000, memoryLimitKib: 65536, timeScaledByLanguage: true, checker: "lines", checkerFlags: "", validator: null },
+        hidden: [
+          { input: "2 2", expectedOutput: "4" },
+          { input: "5 5", expectedOutput: "10" },
+        ],
+      }),
+      clear: async () => void writes.push("clear"),
+      update: async (v) => (writes.push(`update ${Object.keys(v).sort().join(",")}`), true),
+      addTest: async (x) => (writes.push(`test ${x.index} ${x.verdict}`), true),
+      finish: async (v) => (writes.push(`finish ${v.verdict}`), true),
+      keepFailure: async () => void writes.push("keepFailure"),
+      afterJudged: async () => void writes.push("afterJudged"),
+    };
+    expect(await judgeSubmission(deps, row, new AbortController().signal, port)).toBe("WA");
+    expect(writes.filter((w) => !w.startsWith("update"))).toEqual(["clear", "test 0 AC", "test 1 AC", "test 2 WA", "finish WA", "afterJudged"]);
+    expect(await t.db.select().from(submissions)).toEqual([]);
+  });
+
   test("all tests pass: AC, sample output stored, totals and per-test rows", async () => {
     backend.push(compiled, out("3\n", { cpuTimeMs: 7, memoryKib: 900 }), out("4\n", { cpuTimeMs: 30 }), out("10\n"), out("14\n", { memoryKib: 5000 }));
     const { verdict, row, tests } = await judge(threeTests);

@@ -20,13 +20,12 @@ import { COMPILER_FLAGS, capUtf8, compileSource, runProgram } from "../../isolat
 import { getLanguage, type LanguageId } from "../../isolate/languages/index.ts";
 import type { Box, RunRequest, RunResult, SandboxBackend } from "../../isolate/types.ts";
 import type { Logger } from "../log.ts";
-import { getProblemEvenDeleted, readHiddenTests } from "../problems/store.ts";
-import { afterJudged, clearFailure, keepFailure } from "../courses/judging.ts";
 import { recordSandboxFailure, recordSandboxRetry } from "../ops/metrics.ts";
 import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
 import type { JudgeEvents } from "./events.ts";
 import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "./validator.ts";
+import { databaseJobPort, type JobPort } from "./job-port.ts";
 import { OUTPUT_LIMIT_BYTES, STORED_OUTPUT_MAX_BYTES, effectiveTimeLimitMs } from "./limits.ts";
 import type { JudgeQueue, SubmissionRow } from "./queue.ts";
 import { decideVerdict } from "./verdict.ts";
@@ -288,11 +287,15 @@ export class LeaseLost extends Error {
  * @returns the final verdict, or null when the job was given up (lease lost / aborted).
  * @throws only on database failures (the lease then expires and the job is retried).
  */
-export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, signal: AbortSignal): Promise<Verdict | null> {
-  const { db, queue, events, log } = deps;
+export async function judgeSubmission(
+  deps: PipelineDeps,
+  row: SubmissionRow,
+  signal: AbortSignal,
+  /** Where the job is read and written (default: this process's database queue; every write fenced by the claim). */
+  port: JobPort = databaseJobPort(deps.db, deps.queue, row),
+): Promise<Verdict | null> {
+  const { events, log } = deps;
   const id = row.id;
-  // Every write names this claim (its fencing token): a stale claim of the same job changes nothing.
-  const job = { id: row.id, claimToken: row.claimToken };
   const guard = async (ok: Promise<boolean>) => {
     if (!(await ok)) throw new LeaseLost(`lease on ${id} lost`);
     events.changed(id);
@@ -302,15 +305,14 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
   };
 
   try {
-    await queue.clearTests(job);
-    if (row.assignmentId) await clearFailure(db, id);
+    await port.clear();
     // A deleted problem's queued submissions are still judged (its history keeps working).
-    const problem = await getProblemEvenDeleted(db, row.problemId);
-    if (!problem) {
-      await guard(queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: "problem not found" }));
+    const loaded = await port.load();
+    if (!loaded) {
+      await guard(port.finish({ verdict: "IE", isPassed: false, errorDetail: "problem not found" }));
       return "IE";
     }
-    const hidden = (await readHiddenTests(db, [problem.id])).get(problem.id) ?? [];
+    const { problem, hidden } = loaded;
     const tests: JudgeTest[] = [];
     // The spec runs the sample only when it has an expected output; an empty sample input is valid.
     if (problem.sampleOutput.trim() !== "") {
@@ -320,7 +322,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
     const sampleExpected = problem.sampleOutput;
 
     await guard(
-      queue.update(job, {
+      port.update({
         status: "compiling",
         testsTotal: tests.length,
         testsPassed: 0,
@@ -332,7 +334,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
       }),
     );
     if (tests.length === 0) {
-      await guard(queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: "the problem has no tests (no sample output, no hidden tests)" }));
+      await guard(port.finish({ verdict: "IE", isPassed: false, errorDetail: "the problem has no tests (no sample output, no hidden tests)" }));
       return "IE";
     }
     checkAbort();
@@ -346,7 +348,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         const ready = problem.validator ? await prepareValidator(validatorCompiler(deps.cache, box, log), box, problem.validator) : { error: "the problem's checker is custom but it has no validator" };
         if ("error" in ready) {
           log.warn("judge: output validator unusable", { submissionId: id, problemId: problem.id, detail: ready.error });
-          await guard(queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: ready.error }));
+          await guard(port.finish({ verdict: "IE", isPassed: false, errorDetail: ready.error }));
           return "IE";
         }
         validator = ready;
@@ -356,15 +358,15 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
       checkAbort();
       if (compiled.kind === "ie") {
         log.warn("judge: sandbox failure while compiling", { submissionId: id, detail: compiled.detail });
-        await guard(queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: `compile: ${compiled.detail}` }));
+        await guard(port.finish({ verdict: "IE", isPassed: false, errorDetail: `compile: ${compiled.detail}` }));
         return "IE";
       }
       if (compiled.kind === "ce") {
-        await guard(queue.finish(job, { verdict: "CE", isPassed: false, compileOutput: compiled.diagnostics, hiddenTotal: hidden.length }));
-        await afterJudged(db, row).catch((err) => log.warn("judge: could not update the gradebook", { submissionId: id, error: String(err) }));
+        await guard(port.finish({ verdict: "CE", isPassed: false, compileOutput: compiled.diagnostics, hiddenTotal: hidden.length }));
+        await port.afterJudged().catch((err) => log.warn("judge: could not update the gradebook", { submissionId: id, error: String(err) }));
         return "CE";
       }
-      await guard(queue.update(job, { status: "running" }));
+      await guard(port.update({ status: "running" }));
 
       const opts = runOptions(row.language, problem.timeLimitMs, problem.memoryLimitKib, problem.timeScaledByLanguage);
       // Compiled in this very box: the artifacts are already there.
@@ -394,13 +396,13 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         maxTimeMs = Math.max(maxTimeMs, timeMs);
         maxMemoryKib = Math.max(maxMemoryKib, result.memoryKib);
         if (test.isSample) {
-          await guard(queue.update(job, { output: capUtf8(result.stdout, STORED_OUTPUT_MAX_BYTES) }));
+          await guard(port.update({ output: capUtf8(result.stdout, STORED_OUTPUT_MAX_BYTES) }));
         }
-        await guard(queue.addTest(job, { index: test.index, isSample: test.isSample, verdict, timeMs, memoryKib: result.memoryKib }));
+        await guard(port.addTest({ index: test.index, isSample: test.isSample, verdict, timeMs, memoryKib: result.memoryKib }));
         if (verdict === "AC") {
           passed++;
           if (!test.isSample) hiddenPassed++;
-          await guard(queue.update(job, { testsPassed: passed }));
+          await guard(port.update({ testsPassed: passed }));
           continue;
         }
         if (verdict === "IE") {
@@ -414,11 +416,11 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         if (final === "AC") final = verdict;
         if (row.assignmentId && !test.isSample && !failureKept) {
           failureKept = true;
-          await keepFailure(db, id, test, result);
+          await port.keepFailure(test, result);
         }
         if (!row.runAllTests) break;
       }
-      const finished = await queue.finish(job, {
+      const finished = await port.finish({
         verdict: final,
         isPassed: final === "AC",
         testsPassed: passed,
@@ -428,7 +430,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
         memoryKib: maxMemoryKib,
         errorDetail,
       });
-      if (finished) await afterJudged(db, row).catch((err) => log.warn("judge: could not update the gradebook", { submissionId: id, error: String(err) }));
+      if (finished) await port.afterJudged().catch((err) => log.warn("judge: could not update the gradebook", { submissionId: id, error: String(err) }));
       await guard(Promise.resolve(finished));
       return final;
     } finally {
@@ -443,7 +445,7 @@ export async function judgeSubmission(deps: PipelineDeps, row: SubmissionRow, si
     // A thrown error from the sandbox layer (box I/O, acquire) is the system's fault: IE, if we still hold the job.
     const detail = err instanceof Error ? err.message : String(err);
     log.warn("judge: internal error", { submissionId: id, detail });
-    const ok = await queue.finish(job, { verdict: "IE", isPassed: false, errorDetail: detail }).catch(() => false);
+    const ok = await port.finish({ verdict: "IE", isPassed: false, errorDetail: detail }).catch(() => false);
     if (ok) events.changed(id);
     return ok ? "IE" : null;
   }
