@@ -157,6 +157,24 @@ export const problemAssets = sqliteTable(
   (t) => [primaryKey({ columns: [t.problemId, t.name] })],
 );
 
+/**
+ * Judge hosts (issue 11): machines that judge through the judge API with a
+ * per-host bearer token. Only the token's SHA-256 is kept; it is shown once
+ * at `bun run judge-hosts -- add NAME`.
+ */
+export const judgeHosts = sqliteTable("judge_hosts", {
+  id: text("id").primaryKey().$defaultFn(newId),
+  name: text("name").notNull().unique(),
+  /** Hex SHA-256 of the token. */
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: createdAt(),
+  /** Set by `revoke`: the host's next call is refused. */
+  revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }),
+  /** The version the host reported on its last call. */
+  version: text("version"),
+});
+
 /** An example submission of a package, as stored. */
 export interface PackageExample {
   path: string;

@@ -4,6 +4,7 @@
  * sandbox backend and its self-test, the database's size, the last backup,
  * and the most recent internal errors. Read on each request; the page polls it.
  */
+import { listHosts, type HostShape } from "../judge-hosts/hosts.ts";
 import { existsSync, statSync } from "node:fs";
 import { and, asc, gt, inArray, sql } from "drizzle-orm";
 import { submissions } from "../../db/schema.ts";
@@ -30,6 +31,8 @@ export interface StatusReport {
   database: { path: string | null; bytes: number | null };
   lastBackup: { at: string; path: string; ok: boolean; error?: string } | null;
   recentErrors: { at: string; message: string }[];
+  /** Judge hosts (`bun run judge-hosts`): last seen and version; no tokens. */
+  judgeHosts: HostShape[];
 }
 
 const selfTests = new WeakMap<object, { at: number; ok: boolean; detail: string | null }>();
@@ -75,6 +78,7 @@ export async function statusReport(services: Services, caller: Caller): Promise<
       .where(and(sql`${submissions.status} = 'done'`, gt(submissions.judgedAt, hourAgo))),
     sandboxSelfTest(services, now),
   ]);
+  const judgeHosts = await listHosts(services.db);
   const perFiveMinutes = Array.from({ length: 12 }, () => 0);
   for (const j of judged) {
     const slot = Math.min(11, Math.floor((j.at!.getTime() - hourAgo.getTime()) / 300_000));
@@ -92,5 +96,6 @@ export async function statusReport(services: Services, caller: Caller): Promise<
     database: databaseSize(services),
     lastBackup,
     recentErrors: [...services.ops.recentErrors].reverse().slice(0, 20),
+    judgeHosts,
   };
 }

@@ -13,6 +13,9 @@ import { createLogger } from "../../src/log.ts";
 import { sandboxOptions } from "../../src/sandbox.ts";
 import { judgeConfig, preparePch } from "../judge/fixtures.ts";
 import { createTestServices, type TestServices } from "../services.ts";
+import { addHost, authenticateHost } from "../../src/judge-hosts/hosts.ts";
+import { createApp } from "../../src/app.ts";
+import { request } from "../api.ts";
 
 let sandbox: SandboxSelection;
 let t: TestServices;
@@ -60,6 +63,16 @@ describe("statusReport", () => {
     expect(s.sandbox.selfTest?.ok).toBe(true);
     expect(s.database.bytes).toBeGreaterThan(0);
     expect(JSON.stringify(s)).not.toContain('"code"');
+  });
+
+  test("judge hosts are listed with their last call and version, never their tokens; a host token opens no user route", async () => {
+    const { token } = await addHost(t.services.db, "judge-a");
+    await authenticateHost(t.services.db, token, "v9");
+    const s = await statusReport(t.services, admin);
+    expect(s.judgeHosts).toEqual([expect.objectContaining({ name: "judge-a", revoked: false, version: "v9" })]);
+    expect(JSON.stringify(s)).not.toContain(token);
+    const me = await request(createApp(t.services), "GET", "/api/auth/me", { token });
+    expect(me.status).toBe(401);
   });
 
   test("recent internal errors come from the logger; the last backup from BACKUP_DIR", async () => {

@@ -100,6 +100,21 @@ export default function AdminPage() {
                   <dd>{s.lastBackup ? `${localTime(s.lastBackup.at)} ${s.lastBackup.ok ? "" : `(failed: ${s.lastBackup.error})`}` : "none yet (set BACKUP_DIR, or run bun run backup)"}</dd>
                 </dl>
               </section>
+              <section className="card" aria-labelledby="hosts-title">
+                <h2 id="hosts-title">Judge hosts</h2>
+                {s.judgeHosts.length === 0 ? (
+                  <p className="muted">None: this server judges alone (add one with bun run judge-hosts -- add NAME).</p>
+                ) : (
+                  <ul className="plain-list" data-testid="judge-hosts">
+                    {s.judgeHosts.map((h) => (
+                      <li key={h.name}>
+                        <strong>{h.name}</strong> {h.revoked ? "revoked" : "active"} · last seen {h.lastSeenAt ? localTime(h.lastSeenAt) : "never"}
+                        {h.version ? ` · ${h.version}` : ""}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
               <section className="card" aria-labelledby="errors-title">
                 <h2 id="errors-title">Recent internal errors</h2>
                 {s.recentErrors.length === 0 ? (

@@ -1,0 +1,81 @@
+/**
+ * Judge hosts and their tokens (issue 11, item 3): `add` makes a host and
+ * shows its bearer token once (only its SHA-256 is stored, as sessions store
+ * theirs), `list` shows hosts with when they were last seen and the version
+ * they run, `revoke` makes the host's next call refused. `authenticateHost`
+ * is what the judge API checks on every call; no user route accepts these
+ * tokens (they are not session JWTs).
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { judgeHosts } from "../../db/schema.ts";
+import { isUniqueViolation } from "../lib/sql-errors.ts";
+
+/** Host names: what an operator types. */
+export const HOST_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+/** Prefix of host tokens, so a leaked one is recognisable (and never mistaken for a session). */
+export const HOST_TOKEN_PREFIX = "ojhost_";
+
+export interface HostShape {
+  name: string;
+  createdAt: string;
+  lastSeenAt: string | null;
+  version: string | null;
+  revoked: boolean;
+}
+
+const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Adds a host.
+ * @returns the token, to be shown once.
+ * @throws Error for a bad or taken name.
+ */
+export async function addHost(db: Database, name: string): Promise<{ token: string }> {
+  if (!HOST_NAME.test(name)) throw new Error(`host name ${JSON.stringify(name)}: lower-case letters, digits, . _ - (at most 63)`);
+  const token = HOST_TOKEN_PREFIX + encodeBase32LowerCaseNoPadding(randomBytes(32));
+  try {
+    await db.insert(judgeHosts).values({ name, tokenHash: hash(token) });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Error(`a host named ${name} exists already (revoke it, or choose another name)`);
+    throw err;
+  }
+  return { token };
+}
+
+/** Every host, by name. */
+export async function listHosts(db: Database): Promise<HostShape[]> {
+  const rows = await db.select().from(judgeHosts).orderBy(asc(judgeHosts.name));
+  return rows.map((r) => ({
+    name: r.name,
+    createdAt: r.createdAt.toISOString(),
+    lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
+    version: r.version,
+    revoked: r.revokedAt !== null,
+  }));
+}
+
+/** Revokes a host. @returns false when there is no such (unrevoked) host. */
+export async function revokeHost(db: Database, name: string, now = new Date()): Promise<boolean> {
+  const res = await db
+    .update(judgeHosts)
+    .set({ revokedAt: now })
+    .where(and(eq(judgeHosts.name, name), isNull(judgeHosts.revokedAt)))
+    .returning({ id: judgeHosts.id });
+  return res.length === 1;
+}
+
+/**
+ * The host a bearer token belongs to, recording that it was seen (and its version); null for an unknown or revoked token.
+ */
+export async function authenticateHost(db: Database, token: string, version: string | null = null, now = new Date()): Promise<{ id: string; name: string } | null> {
+  if (!token.startsWith(HOST_TOKEN_PREFIX)) return null;
+  const [row] = await db
+    .update(judgeHosts)
+    .set({ lastSeenAt: now, ...(version ? { version } : {}) })
+    .where(and(eq(judgeHosts.tokenHash, hash(token)), isNull(judgeHosts.revokedAt)))
+    .returning({ id: judgeHosts.id, name: judgeHosts.name });
+  return row ?? null;
+}
