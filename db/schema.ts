@@ -175,6 +175,25 @@ export const judgeHosts = sqliteTable("judge_hosts", {
   version: text("version"),
 });
 
+/**
+ * One accepted finish per claim of a submission (issue 11's audit): a judge
+ * host's finish is written once; a retry with the same claim token finds its
+ * row and is answered as accepted, any other is refused.
+ */
+export const judgeFinishes = sqliteTable(
+  "judge_finishes",
+  {
+    submissionId: text("submission_id")
+      .notNull()
+      .references(() => submissions.id),
+    claimToken: text("claim_token").notNull(),
+    host: text("host").notNull(),
+    verdict: text("verdict").notNull(),
+    at: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.submissionId, t.claimToken] })],
+);
+
 /** An example submission of a package, as stored. */
 export interface PackageExample {
   path: string;

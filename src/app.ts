@@ -15,6 +15,7 @@ import { liveSources } from "./ops/live.ts";
 import { metricsRoutes } from "./rest/metrics.ts";
 import { adminRoutes } from "./rest/admin.ts";
 import { Hono, type MiddlewareHandler } from "hono";
+import { judgeApiRoutes } from "./judge-hosts/api.ts";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { AppError } from "./errors.ts";
@@ -176,6 +177,11 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/problems", problemsRoutes);
   app.route("/api/submissions", submissionsRoutes);
   app.route("/api/contact", contactRoutes);
+  // Judge hosts (bearer host tokens, no user sessions): before the /api judge doors.
+  app.route(
+    "/api/judge",
+    judgeApiRoutes((s) => (s.judge ? { db: s.db, events: s.judge.events, leaseMs: s.config.JUDGE_LEASE_SECONDS * 1000 } : null)),
+  );
   app.route("/api", judgeRoutes);
   app.route("/api/ai", aiRoutes);
   app.route("/api/courses", coursesRoutes);

@@ -1,0 +1,124 @@
+/**
+ * The judge API (/api/judge, src/judge-hosts) driven by a test acting as a
+ * judge host, against a server that does not judge in process: claim with the
+ * test data by hash, progress and finish fenced by the claim token, a finish
+ * written once (retries accepted, a late answer from a lost claim refused),
+ * leases expiring on the server's clock, and host authentication.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { judgeFinishes } from "../db/schema.ts";
+import { createApp } from "../src/app.ts";
+import { addHost, revokeHost } from "../src/judge-hosts/hosts.ts";
+import { JudgeService } from "../src/judge/service.ts";
+import { request, signUp } from "./api.ts";
+import { silentLog } from "./judge/fixtures.ts";
+import { createTestServices, type TestServices } from "./services.ts";
+
+let t: TestServices;
+let app: ReturnType<typeof createApp>;
+let hostA: string;
+let hostB: string;
+let user: Awaited<ReturnType<typeof signUp>>;
+let problemId: string;
+
+beforeAll(async () => {
+  t = await createTestServices({ env: { JUDGE_IN_PROCESS: "false", JUDGE_LEASE_SECONDS: "1" } });
+  t.services.judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox: t.services.sandbox, cacheDir: join(t.dir, "cache") });
+  app = createApp(t.services);
+  hostA = (await addHost(t.services.db, "host-a")).token;
+  hostB = (await addHost(t.services.db, "host-b")).token;
+  user = await signUp(app);
+  const p = await request(app, "POST", "/api/problems", {
+    token: user.token,
+    body: { title: "Add", description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "1 2\n", sampleOutput: "3\n", difficulty: "easy", hiddenTestCases: [{ input: "5 5\n", expectedOutput: "10\n" }] },
+  });
+  problemId = p.body._id;
+});
+afterAll(() => t?.cleanup());
+
+async function host(token: string, method: string, path: string, body?: unknown) {
+  const res = await app.request(`/api/judge${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "x-judge-version": "test-1" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) : null };
+}
+
+async function submit(code = "print(3)"): Promise<string> {
+  const r = await request(app, "POST", "/api/submissions?wait=false", { token: user.token, body: { problemId, code, language: "py" } });
+  expect(r.status).toBe(202);
+  return r.body.id;
+}
+
+const row = async (id: string) => (await request(app, "GET", `/api/submissions/${problemId}`, { token: user.token })).body.find((s: { _id: string }) => s._id === id);
+
+describe("judge API", () => {
+  test("claim → test data by hash → progress → finish: the submission is judged; a retried finish is accepted, a different one refused", async () => {
+    const id = await submit("print(sum(map(int, input().split())))");
+    const claim = await host(hostA, "POST", "/claim", { waitMs: 2000 });
+    expect(claim.status).toBe(200);
+    const job = claim.body;
+    expect(job).toMatchObject({ submissionId: id, language: "py", leaseMs: 1000, hiddenTotal: 1, problem: { checker: "lines", timeLimitMs: 2000 } });
+    expect(job.tests.map((x: { index: number }) => x.index)).toEqual([0, 1]);
+    const input1 = await host(hostA, "GET", `/testdata/${job.tests[1].inputSha256}`);
+    const answer1 = await host(hostA, "GET", `/testdata/${job.tests[1].answerSha256}`);
+    expect([input1.body, answer1.body]).toEqual(["5 5\n", "10\n"]);
+    expect((await host(hostA, "GET", `/testdata/${"0".repeat(64)}`)).status).toBe(404);
+
+    const token = job.claimToken;
+    expect((await host(hostA, "POST", `/jobs/${id}/progress`, { claimToken: token, clear: true, update: { status: "running", testsTotal: 2 } })).status).toBe(200);
+    for (const index of [0, 1]) {
+      expect((await host(hostA, "POST", `/jobs/${id}/progress`, { claimToken: token, test: { index, isSample: index === 0, verdict: "AC", timeMs: 12, memoryKib: 4000 } })).status).toBe(200);
+    }
+    const values = { verdict: "AC", isPassed: true, testsPassed: 2, hiddenPassed: 1, hiddenTotal: 1, timeMs: 12, memoryKib: 4000 };
+    expect((await host(hostA, "POST", `/jobs/${id}/finish`, { claimToken: token, values })).status).toBe(200);
+    expect(await row(id)).toMatchObject({ status: "done", verdict: "AC", isPassed: true, testsPassed: 2 });
+    // The answer was lost and the host retries: accepted, written once.
+    expect((await host(hostA, "POST", `/jobs/${id}/finish`, { claimToken: token, values })).status).toBe(200);
+    expect((await host(hostA, "POST", `/jobs/${id}/finish`, { claimToken: token, values: { ...values, verdict: "WA", isPassed: false } })).status).toBe(409);
+    expect((await t.services.db.select().from(judgeFinishes)).filter((f) => f.submissionId === id)).toHaveLength(1);
+  });
+
+  test("a claim that lost its lease (server clock) is refused; the job goes to another host and is finished once", async () => {
+    const id = await submit();
+    const first = (await host(hostA, "POST", "/claim", { waitMs: 2000 })).body;
+    expect(first.submissionId).toBe(id);
+    await Bun.sleep(1300); // longer than the 1 s lease, no renewal
+    const second = (await host(hostB, "POST", "/claim", { waitMs: 2000 })).body;
+    expect(second.submissionId).toBe(id);
+    expect(second.claimToken).not.toBe(first.claimToken);
+    const values = { verdict: "WA", isPassed: false, testsPassed: 0 };
+    expect((await host(hostA, "POST", `/jobs/${id}/renew`, { claimToken: first.claimToken })).status).toBe(409);
+    expect((await host(hostA, "POST", `/jobs/${id}/progress`, { claimToken: first.claimToken, test: { index: 0, isSample: true, verdict: "WA", timeMs: 1, memoryKib: 1 } })).status).toBe(409);
+    expect((await host(hostA, "POST", `/jobs/${id}/finish`, { claimToken: first.claimToken, values })).status).toBe(409);
+    expect((await host(hostB, "POST", `/jobs/${id}/finish`, { claimToken: second.claimToken, values: { verdict: "AC", isPassed: true, testsPassed: 2 } })).status).toBe(200);
+    expect(await row(id)).toMatchObject({ verdict: "AC" });
+    const finishes = (await t.services.db.select().from(judgeFinishes)).filter((f) => f.submissionId === id);
+    expect(finishes.map((f) => [f.host, f.verdict])).toEqual([["host-b", "AC"]]);
+  });
+
+  test("no job: 204 after the wait; a released job is claimable again", async () => {
+    const none = await host(hostA, "POST", "/claim", { waitMs: 300 });
+    expect(none.status).toBe(204);
+    const id = await submit();
+    const job = (await host(hostA, "POST", "/claim", { waitMs: 2000 })).body;
+    expect((await host(hostA, "POST", `/jobs/${id}/release`, { claimToken: job.claimToken })).status).toBe(200);
+    expect((await host(hostB, "POST", "/claim", { waitMs: 2000 })).body.submissionId).toBe(id);
+  });
+
+  test("only host tokens: none, a user's session or a revoked host get 401; bad bodies 400 naming the field", async () => {
+    expect((await app.request("/api/judge/claim", { method: "POST" })).status).toBe(401);
+    expect((await host(user.token, "POST", "/claim", { waitMs: 0 })).status).toBe(401);
+    const { token } = await addHost(t.services.db, "host-gone");
+    await revokeHost(t.services.db, "host-gone");
+    expect((await host(token, "POST", "/claim", { waitMs: 0 })).status).toBe(401);
+    const badBody = await host(hostA, "POST", "/jobs/x/finish", { claimToken: "t", values: { verdict: "MAYBE", isPassed: true } });
+    expect(badBody.status).toBe(400);
+    expect(badBody.body).toMatchObject({ field: "values.verdict" });
+    const forged = await host(hostA, "POST", "/jobs/x/progress", { claimToken: "t", update: { userId: "someone-else" } });
+    expect(forged.status).toBe(400);
+  });
+});
