@@ -18,6 +18,9 @@ import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { JudgeService } from "./judge/service.ts";
 import { createLogger } from "./log.ts";
 import { lockSandbox, sandboxOptions } from "./sandbox.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { checkServerUrl, HostWorker } from "./judge-hosts/host-worker.ts";
 
 /**
  * Starts a worker from a parsed config.
@@ -50,6 +53,57 @@ export async function startWorker(config: Config): Promise<{ judge: JudgeService
   };
 }
 
+/** The value after `name` on the command line. */
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/**
+ * A judge host: claims jobs from `server`'s judge API with the token in
+ * --token-file (src/judge-hosts/host-worker.ts). It holds no database URL (one
+ * given is refused) and runs no migration.
+ * @throws Error naming what is wrong (a DATABASE_URL, no token file, plain HTTP, no sandbox, a clashing box range).
+ */
+export async function startHost(config: Config, server: string): Promise<{ stop(): Promise<void> }> {
+  if (process.env.DATABASE_URL) throw new Error("worker --server: a judge host holds no database credentials: unset DATABASE_URL");
+  const tokenFile = flag("--token-file");
+  if (!tokenFile) throw new Error("worker --server URL needs --token-file FILE (the token from bun run judge-hosts -- add NAME)");
+  const token = readFileSync(tokenFile, "utf8").trim();
+  const allowHttp = process.argv.includes("--allow-http");
+  checkServerUrl(server, allowHttp);
+  const log = createLogger(config.LOG_LEVEL);
+  const unlockBoxes = lockSandbox(config);
+  const sandbox = await createSandbox(sandboxOptions(config), (m) => log.info(m));
+  if (!sandbox.backend) {
+    unlockBoxes();
+    throw new Error(`worker: ${sandbox.reason ?? "no sandbox"}`);
+  }
+  const host = await HostWorker.create({
+    server,
+    token,
+    backend: sandbox.backend,
+    cacheDir: join(config.DATA_DIR, "compile-cache"),
+    cacheBytes: config.COMPILE_CACHE_MIB * 1024 * 1024,
+    capacity: config.SANDBOX_POOL_SIZE,
+    log,
+    allowHttp,
+  });
+  const done = host.start();
+  done.catch((err: unknown) => {
+    log.error(`judge host: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+  log.info("judge host: started", { server, capacity: config.SANDBOX_POOL_SIZE, sandbox: sandbox.name });
+  return {
+    async stop() {
+      await host.stop();
+      await sandbox.backend?.close();
+      unlockBoxes();
+    },
+  };
+}
+
 if (import.meta.main) {
   let config: Config;
   try {
@@ -61,9 +115,10 @@ if (import.meta.main) {
     }
     throw err;
   }
-  let worker: Awaited<ReturnType<typeof startWorker>>;
+  let worker: { stop(): Promise<void> };
   try {
-    worker = await startWorker(config);
+    const server = flag("--server");
+    worker = server ? await startHost(config, server) : await startWorker(config);
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));
     process.exit(1);

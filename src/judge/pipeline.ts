@@ -259,13 +259,18 @@ export function reportedTimeMs(result: RunResult): number {
   return Math.round(result.tleKind === "wall" ? result.wallTimeMs : result.cpuTimeMs);
 }
 
-export interface PipelineDeps {
-  db: Database;
+/** What judging needs besides the job itself. */
+export interface JudgingDeps {
   backend: SandboxBackend;
   cache: CompileCache;
-  queue: JudgeQueue;
   events: JudgeEvents;
   log: Logger;
+}
+
+/** JudgingDeps plus the database and queue of the default JobPort (the in-process consumer). */
+export interface PipelineDeps extends JudgingDeps {
+  db: Database;
+  queue: JudgeQueue;
 }
 
 interface JudgeTest {
@@ -288,11 +293,11 @@ export class LeaseLost extends Error {
  * @throws only on database failures (the lease then expires and the job is retried).
  */
 export async function judgeSubmission(
-  deps: PipelineDeps,
+  deps: JudgingDeps & Partial<Pick<PipelineDeps, "db" | "queue">>,
   row: SubmissionRow,
   signal: AbortSignal,
   /** Where the job is read and written (default: this process's database queue; every write fenced by the claim). */
-  port: JobPort = databaseJobPort(deps.db, deps.queue, row),
+  port: JobPort = databaseJobPort(deps.db!, deps.queue!, row),
 ): Promise<Verdict | null> {
   const { events, log } = deps;
   const id = row.id;
