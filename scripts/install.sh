@@ -10,6 +10,9 @@
 #            Bun, the production dependencies, the precompiled header
 #   test     (the default) all of that plus what the tests need: Chromium and
 #            the development dependencies (test.sh)
+#   judge    a judge host: what runtime installs, plus a systemd unit for
+#            `bun run worker -- --server ... --token-file ...` (restart on
+#            failure), written to JUDGE_UNIT_DIR (default /etc/systemd/system)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -18,8 +21,8 @@ say() { printf 'install: %s\n' "$*"; }
 INSTALL_ROLE="${INSTALL_ROLE:-test}"
 if [ "${1:-}" = "--role" ] && [ -n "${2:-}" ]; then INSTALL_ROLE="$2"; fi
 case "$INSTALL_ROLE" in
-  runtime | test) ;;
-  *) printf 'install: ERROR: unknown role %s (runtime or test)\n' "$INSTALL_ROLE" >&2; exit 1 ;;
+  runtime | test | judge) ;;
+  *) printf 'install: ERROR: unknown role %s (runtime, test or judge)\n' "$INSTALL_ROLE" >&2; exit 1 ;;
 esac
 say "role: $INSTALL_ROLE"
 
@@ -93,7 +96,7 @@ fi
 say "using $(command -v bun) $version"
 
 # 3. JavaScript dependencies, exactly as locked.
-if [ "$INSTALL_ROLE" = "runtime" ]; then
+if [ "$INSTALL_ROLE" = "runtime" ] || [ "$INSTALL_ROLE" = "judge" ]; then
   say "dependencies (bun install --frozen-lockfile --production)"
   bun install --frozen-lockfile --production
 else
@@ -105,4 +108,42 @@ fi
 if [ -f scripts/prepare-sandbox.ts ]; then
   say "sandbox preparation (bun scripts/prepare-sandbox.ts)"
   bun scripts/prepare-sandbox.ts
+fi
+
+# 5. A judge host's service: the worker against the web server's judge API.
+if [ "$INSTALL_ROLE" = "judge" ]; then
+  unit_dir="${JUDGE_UNIT_DIR:-/etc/systemd/system}"
+  if [ -d "$unit_dir" ]; then
+    unit="$unit_dir/oj-judge.service"
+    bun_bin="$(command -v bun)"
+    cat >"$unit" <<UNIT
+# Written by scripts/install.sh --role judge. Put the web server's URL in
+# /etc/oj-judge.env (OJ_SERVER=https://judge.example.edu) and the host's token
+# (bun run judge-hosts -- add NAME, on the web server) in /etc/oj/judge.token
+# (chmod 600), then: systemctl daemon-reload && systemctl enable --now oj-judge
+[Unit]
+Description=Online judge: judge host
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+WorkingDirectory=$PWD
+Environment=NODE_ENV=production
+Environment=DATA_DIR=$PWD/data
+EnvironmentFile=/etc/oj-judge.env
+ExecStart=$bun_bin src/worker.ts --server \${OJ_SERVER} --token-file /etc/oj/judge.token
+# SIGTERM gives the jobs in hand back to the server's queue.
+KillSignal=SIGTERM
+TimeoutStopSec=30
+Restart=on-failure
+RestartSec=3
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+    say "judge host service written: $unit (see its first lines for the two files it reads)"
+  else
+    say "no $unit_dir: no systemd unit written (run: bun run worker -- --server URL --token-file FILE)"
+  fi
 fi

@@ -153,6 +153,23 @@ describe("scripts/install.sh roles", () => {
     expect(bad.stderr).toContain("unknown role web");
   });
 
+  test("judge (a judge host) installs what runtime does and writes the worker's systemd unit, restarting on failure", async () => {
+    const sb = sandbox();
+    const units = join(sb.dir, "units");
+    mkdirSync(units);
+    const res = await run(sb, `JUDGE_UNIT_DIR=${units} ${bash} scripts/install.sh --role judge`);
+    expect([res.code, res.stderr]).toEqual([0, ""]);
+    expect(res.stdout).toContain("install: role: judge");
+    expect(res.stdout).toContain("install: dependencies (bun install --frozen-lockfile --production)");
+    expect(queried(sb)).not.toContain("chromium");
+    expect(res.stdout).toContain(`install: judge host service written: ${units}/oj-judge.service`);
+    const unit = readFileSync(join(units, "oj-judge.service"), "utf8");
+    expect(unit).toMatch(/^ExecStart=\S*bun src\/worker\.ts --server \$\{OJ_SERVER\} --token-file \/etc\/oj\/judge\.token$/m);
+    expect(unit).toContain("Restart=on-failure");
+    expect(unit).toContain("EnvironmentFile=/etc/oj-judge.env");
+    expect(unit).not.toContain("DATABASE_URL");
+  });
+
   test("start.sh asks for the runtime role, test.sh for everything", () => {
     expect(readFileSync(join(root, "scripts", "start.sh"), "utf8")).toContain("INSTALL_ROLE=runtime source scripts/install.sh");
     expect(readFileSync(join(root, "scripts", "test.sh"), "utf8")).toContain("source scripts/install.sh");
