@@ -67,15 +67,27 @@ export async function revokeHost(db: Database, name: string, now = new Date()): 
   return res.length === 1;
 }
 
+/** How often a host's last-seen time and version are written, ms (every call reads; only this often writes). */
+export const LAST_SEEN_EVERY_MS = 10_000;
+const lastWritten = new Map<string, { at: number; version: string | null }>();
+
 /**
- * The host a bearer token belongs to, recording that it was seen (and its version); null for an unknown or revoked token.
+ * The host a bearer token belongs to (read on every call, so a revocation
+ * refuses the very next one), recording when it was seen and its version;
+ * null for an unknown or revoked token.
  */
 export async function authenticateHost(db: Database, token: string, version: string | null = null, now = new Date()): Promise<{ id: string; name: string } | null> {
   if (!token.startsWith(HOST_TOKEN_PREFIX)) return null;
   const [row] = await db
-    .update(judgeHosts)
-    .set({ lastSeenAt: now, ...(version ? { version } : {}) })
+    .select({ id: judgeHosts.id, name: judgeHosts.name })
+    .from(judgeHosts)
     .where(and(eq(judgeHosts.tokenHash, hash(token)), isNull(judgeHosts.revokedAt)))
-    .returning({ id: judgeHosts.id, name: judgeHosts.name });
-  return row ?? null;
+    .limit(1);
+  if (!row) return null;
+  const last = lastWritten.get(row.id);
+  if (!last || now.getTime() - last.at >= LAST_SEEN_EVERY_MS || (version && version !== last.version)) {
+    lastWritten.set(row.id, { at: now.getTime(), version });
+    await db.update(judgeHosts).set({ lastSeenAt: now, ...(version ? { version } : {}) }).where(eq(judgeHosts.id, row.id));
+  }
+  return row;
 }

@@ -83,6 +83,9 @@ export function testData(sha256: string): string | null {
 }
 
 const queues = new Map<string, JudgeQueue>();
+/** How often claims re-queue expired leases, ms. */
+const RECOVER_EVERY_MS = 1000;
+let lastRecovery = 0;
 function hostQueue(deps: JudgeApiDeps, host: string): JudgeQueue {
   const key = `${host}:${deps.leaseMs}`;
   let q = queues.get(key);
@@ -103,7 +106,11 @@ export async function claimForHost(deps: JudgeApiDeps, host: string, waitMs: num
   const recoverer = new JudgeQueue(deps.db, { owner: "judge-api/recovery", leaseMs: deps.leaseMs, now: deps.now });
   const queue = hostQueue(deps, host);
   for (;;) {
-    await recoverer.recover();
+    // Expired leases go back to the queue, at most once a second (each claim would be too often).
+    if (Date.now() - lastRecovery >= RECOVER_EVERY_MS) {
+      lastRecovery = Date.now();
+      await recoverer.recover();
+    }
     const row = await queue.claim();
     if (row) {
       const job = await jobOf(deps, queue, row);
