@@ -13,7 +13,7 @@ import type { Database } from "../../db/index.ts";
 import { submissions } from "../../db/schema.ts";
 import { capUtf8 } from "../../isolate/exec.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
-import type { SandboxBackend } from "../../isolate/types.ts";
+import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { RateLimiter } from "../lib/rate-limit.ts";
@@ -270,13 +270,14 @@ export class JudgeService {
         }
         const { result } = step;
         const hasExpected = input.expectedOutput !== undefined;
-        let { verdict } = decideVerdict(result, input.expectedOutput ?? "", checker, checkerFlags);
-        if (checker === "custom" && hasExpected && result.status === "OK") {
-          // The problem's own validator decides, as it will for the submission.
-          const ready = validatorSpec ? await prepareValidator(validatorCompiler(this.cache, box, this.log), box, validatorSpec) : { error: "no validator" };
-          verdict = "error" in ready ? "IE" : (await runValidator(box, sandboxRetrying(box), ready, input.input, input.expectedOutput ?? "", result.stdout)).verdict;
-          if ("error" in ready) this.log.warn("judge: output validator unusable in a run", { detail: ready.error });
-        }
+        // A custom checker is the problem's own validator, run in the box; without an expected
+        // output there is nothing to check (the answer is OK whatever the checker).
+        const verdict =
+          checker === "custom" && result.status === "OK"
+            ? hasExpected
+              ? await this.validateRun(box, validatorSpec, input.input, input.expectedOutput ?? "", result.stdout)
+              : "AC"
+            : decideVerdict(result, input.expectedOutput ?? "", checker, checkerFlags).verdict;
         // A run still ending in XX after the retries is IE here (decideVerdict), never a user verdict.
         if (verdict === "IE") this.log.warn("judge: sandbox failure during a run", { detail: result.message });
         const output = capUtf8(result.stdout, RUN_OUTPUT_RETURN_MAX_BYTES);
@@ -302,6 +303,16 @@ export class JudgeService {
       if (n <= 0) this.runsInFlight.delete(userId);
       else this.runsInFlight.set(userId, n);
     }
+  }
+
+  /** A Run's output judged by the problem's own validator, as the submission's will be: AC, WA, or IE when it cannot run. */
+  private async validateRun(box: Box, spec: ValidatorSpec | null, input: string, expected: string, output: string): Promise<"AC" | "WA" | "IE"> {
+    const ready = spec ? await prepareValidator(validatorCompiler(this.cache, box, this.log), box, spec) : { error: "the problem's checker is custom but it has no validator" };
+    if ("error" in ready) {
+      this.log.warn("judge: output validator unusable in a run", { detail: ready.error });
+      return "IE";
+    }
+    return (await runValidator(box, sandboxRetrying(box), ready, input, expected, output)).verdict;
   }
 
   /**

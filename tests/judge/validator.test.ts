@@ -124,6 +124,15 @@ describe("custom output validators", () => {
     expect(refused.body).toMatchObject({ field: "validator" });
   });
 
+  test("a Run with custom input (no expected output) on a custom-checker problem answers OK, not IE", async () => {
+    const me = await signUp(app);
+    const id = await problem(me.token, { files: { "near.cpp": CPP_NEAR } });
+    const run = await request(app, "POST", "/api/compiler", { token: me.token, body: { language: "py", code: "print(42)\n", input: "5\n", problemId: id } });
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ verdict: "OK", output: "42\n" });
+    expect(run.body.correct).toBeUndefined();
+  });
+
   test("a package's validator imports, judges, and exports again", async () => {
     const me = await signUp(app);
     const files = {
