@@ -13,6 +13,7 @@ import type { SandboxSelection } from "../../src/context.ts";
 import { sandboxOptions } from "../../src/sandbox.ts";
 import { request, signUp } from "../api.ts";
 import { judgeConfig, preparePch } from "../judge/fixtures.ts";
+import { modernPackage, zipOf } from "../packages/fixtures.ts";
 import { addOneProblem, courseApp, PY_ADD_ONE, trpcMutation, trpcQuery, world, type CourseApp, type Person, type World } from "./fixtures.ts";
 
 type Role = "owner" | "instructor" | "ta" | "student" | "nonmember" | "anon" | "admin";
@@ -302,5 +303,34 @@ describe("procedures without a REST door", () => {
       }
     }
     expect(out).toEqual(matrix(200, STAFF));
+  });
+});
+
+describe("a course problem's package, verify and rejudge", () => {
+  test("GET /api/problems/:id/package (hidden tests inside): teachers", async () => {
+    expect(await statuses((r) => rest(r, "GET", `/api/problems/${problemId}/package`))).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("POST and GET /api/problems/:id/verify: teachers (this problem has no example submissions: 400 once allowed)", async () => {
+    expect(await statuses((r) => rest(r, "POST", `/api/problems/${problemId}/verify`))).toEqual(matrix(400, TEACHERS));
+    expect(await statuses((r) => rest(r, "GET", `/api/problems/${problemId}/verify`))).toEqual(matrix(200, TEACHERS));
+  });
+
+  test("POST /api/problems/:id/rejudge and POST /api/submissions/:id/rejudge: staff", async () => {
+    expect(await statuses((r) => rest(r, "POST", `/api/problems/${problemId}/rejudge`))).toEqual(matrix(200, STAFF));
+    expect(await statuses((r) => rest(r, "POST", `/api/submissions/${studentSubmission}/rejudge`))).toEqual(matrix(200, STAFF));
+  });
+
+  test("POST /api/problems/import into the course: teachers", async () => {
+    const zip = Buffer.from(zipOf(modernPackage()));
+    expect(
+      await statuses(async (r) => {
+        const form = new FormData();
+        form.set("package", new Blob([zip]), "p.zip");
+        form.set("courseId", w.courseId);
+        const res = await a.app.request("/api/problems/import", { method: "POST", headers: tok(r) ? { authorization: `Bearer ${tok(r)}` } : {}, body: form });
+        return res.status;
+      }),
+    ).toEqual(matrix(201, TEACHERS));
   });
 });
