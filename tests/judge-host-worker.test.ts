@@ -25,6 +25,27 @@ let t: TestServices;
 let server: ReturnType<typeof Bun.serve>;
 let app: ReturnType<typeof createApp>;
 const procs: Subprocess[] = [];
+/** Everything each host printed, read as it comes (an unread pipe would block a chatty host). */
+const output = new Map<Subprocess, { text: string[]; done: Promise<unknown> }>();
+
+function drain(p: Subprocess<"ignore", "pipe", "pipe">): void {
+  const text: string[] = [];
+  const done = Promise.all(
+    [p.stdout, p.stderr].map(async (stream) => {
+      const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) text.push(r.value);
+    }),
+  );
+  output.set(p, { text, done });
+}
+
+/** What `p` printed so far, or all of it once it has exited. */
+async function printed(p: Subprocess): Promise<string> {
+  const o = output.get(p);
+  if (!o) return "";
+  if (p.exitCode !== null) await o.done;
+  return o.text.join("");
+}
 
 beforeAll(async () => {
   await preparePch();
@@ -64,6 +85,7 @@ function startHost(name: string, tokenFile: string, extraEnv: Record<string, str
     stderr: "pipe",
   });
   procs.push(p);
+  drain(p);
   return p;
 }
 
@@ -89,7 +111,10 @@ describe("a judge host process", () => {
     }
     const host = startHost("one", tokenFile);
     const history = async () => (await request(app, "GET", `/api/submissions/${p.body._id}`, { token: me.token })).body as { _id: string; status: string; verdict: string }[];
-    await eventually(async () => (await history()).every((s) => s.status === "done"), 60_000, 200);
+    await eventually(async () => (await history()).every((s) => s.status === "done"), 60_000, 200).catch(async (err: Error) => {
+      const statuses = (await history()).map((s) => s.status).join(",");
+      throw new Error(`${err.message}; host exit ${host.exitCode}; statuses ${statuses}; host printed:\n${await printed(host)}`);
+    });
     const byId = new Map((await history()).map((s) => [s._id, s.verdict]));
     expect(ids.map((id) => byId.get(id))).toEqual(codes.map((c) => c[2]));
     const finishes = await t.services.db.select().from(judgeFinishes);
@@ -99,9 +124,8 @@ describe("a judge host process", () => {
     // Revoked: its next call is refused, and it says so.
     await revokeHost(t.services.db, "host-1");
     const again = startHost("one", tokenFile);
-    const [code, err] = await Promise.all([again.exited, new Response(again.stderr).text(), new Response(again.stdout).text()]).then(([c, e, o]) => [c, `${e}${o}`] as const);
-    expect(code).toBe(1);
-    expect(err).toContain("refused this host's token");
+    expect(await again.exited).toBe(1);
+    expect(await printed(again)).toContain("refused this host's token");
   });
 
   test("refuses a database URL, a missing token file, and plain HTTP to another machine", async () => {
