@@ -52,7 +52,8 @@ beforeAll(async () => {
   t = await createTestServices({ env: { JUDGE_IN_PROCESS: "false", JUDGE_LEASE_SECONDS: "5" } });
   t.services.judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox: t.services.sandbox, cacheDir: join(t.dir, "cache") });
   app = createApp(t.services);
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.fetch });
+  // The claim long-polls for 20 s: idle connections must outlive it, as in src/server.ts.
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.fetch, idleTimeout: 60 });
 }, 60_000);
 afterAll(async () => {
   for (const p of procs) {
