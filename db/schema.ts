@@ -490,3 +490,45 @@ export const assignmentScores = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.assignmentId, t.userId, t.problemId] }), index("assignment_scores_version_idx").on(t.assignmentId, t.version)],
 );
+
+/**
+ * An identity from a way in other than a password (issue 10): an OpenID
+ * provider, an LDAP directory, a trusted proxy's header or an LMS over LTI.
+ * Keyed by (issuer, subject), never by email alone (src/sso/identities.ts).
+ */
+export const externalIdentities = sqliteTable(
+  "external_identities",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The configured way in, e.g. `oidc:campus`, `ldap:campus`, `header`, `lti:<registration id>`. */
+    provider: text("provider").notNull(),
+    /** The OpenID issuer URL, `ldap:<provider id>`, `header:<header name>` or the LTI platform's issuer. */
+    issuer: text("issuer").notNull(),
+    /** `sub`, the directory entry's entryUUID (else DN), or the header's value. */
+    subject: text("subject").notNull(),
+    /** The email the provider last sent (informational; never the key). */
+    email: text("email"),
+    createdAt: createdAt(),
+    lastSignInAt: integer("last_sign_in_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("external_identities_issuer_subject_uq").on(t.issuer, t.subject), index("external_identities_user_idx").on(t.userId)],
+);
+
+/**
+ * A sign-in started at an OpenID provider and not yet finished: state (its
+ * SHA-256 is the key), nonce and PKCE verifier, used once, for 10 minutes.
+ */
+export const ssoFlows = sqliteTable("sso_flows", {
+  stateHash: text("state_hash").primaryKey(),
+  provider: text("provider").notNull(),
+  nonce: text("nonce").notNull(),
+  codeVerifier: text("code_verifier").notNull(),
+  /** Set when a signed-in user links this identity to their account. */
+  linkUserId: text("link_user_id").references(() => users.id, { onDelete: "cascade" }),
+  /** A path on this site to open afterwards. */
+  returnTo: text("return_to"),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});

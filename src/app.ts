@@ -22,6 +22,7 @@ import { AppError } from "./errors.ts";
 import { createContext, type Services } from "./context.ts";
 import { errorResponse, type AppEnv } from "./rest/call.ts";
 import { authRoutes } from "./rest/auth.ts";
+import { ssoRoutes } from "./rest/sso.ts";
 import { contactRoutes } from "./rest/contact.ts";
 import { healthRoutes } from "./rest/health.ts";
 import { problemsRoutes } from "./rest/problems.ts";
@@ -173,6 +174,7 @@ export function createApp(services: Services): Hono<AppEnv> {
 
   app.route("/metrics", metricsRoutes);
   app.route("/api/health", healthRoutes);
+  app.route("/api/auth", ssoRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/problems", problemsRoutes);
   app.route("/api/submissions", submissionsRoutes);

@@ -9,6 +9,7 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { loadSsoConfig, SsoConfigIssue, type SsoConfig } from "./sso/config.ts";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -93,7 +94,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
-export type Config = Readonly<z.infer<typeof schema>>;
+/** The validated settings; `sso` holds the ways in besides a password (src/sso/config.ts). */
+export type Config = Readonly<z.infer<typeof schema> & { sso: SsoConfig }>;
 
 /**
  * A bad configuration value. Thrown by `loadConfig`, and by start-up code that
@@ -144,5 +146,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`${CONFIG_HEADLINE}\n  ${lines.join("\n  ")}`);
   }
-  return Object.freeze(parsed.data);
+  let sso: SsoConfig;
+  try {
+    sso = loadSsoConfig(env);
+  } catch (err) {
+    if (err instanceof SsoConfigIssue) throw new ConfigError(`${CONFIG_HEADLINE}\n  ${err.message}`);
+    throw err;
+  }
+  return Object.freeze({ ...parsed.data, sso });
 }

@@ -90,6 +90,8 @@ export interface Context extends Services {
   user: SessionUser | null;
   /** Hashed id of the current session (for logout), null when signed out. */
   sessionId: string | null;
+  /** The token that authenticated this request (the renewed one when renewed); null when signed out. */
+  sessionToken: string | null;
   /** Client address (honours X-Forwarded-For only with TRUST_PROXY); "unknown" when not known. */
   ip: string;
   /** The request reached us over HTTPS (directly, or per X-Forwarded-Proto with TRUST_PROXY): cookies get `Secure`. */
@@ -104,6 +106,19 @@ interface BunServerEnv {
 }
 
 /**
+ * The socket's peer address from Bun.serve, whatever the headers say (what a
+ * trusted proxy's header is checked against); null when not known.
+ */
+export function peerAddress(c: HonoContext): string | null {
+  const env = c.env as BunServerEnv | undefined;
+  try {
+    return env?.requestIP?.(c.req.raw)?.address ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The client address: with TRUST_PROXY, the last X-Forwarded-For entry (the
  * one our own proxy appended; earlier entries are client-controlled);
  * otherwise the socket's peer address from Bun.serve.
@@ -114,12 +129,7 @@ export function clientIp(c: HonoContext, trustProxy: boolean): string {
     const last = xff?.split(",").map((s) => s.trim()).filter(Boolean).pop();
     if (last) return last;
   }
-  const env = c.env as BunServerEnv | undefined;
-  try {
-    return env?.requestIP?.(c.req.raw)?.address ?? "unknown";
-  } catch {
-    return "unknown";
-  }
+  return peerAddress(c) ?? "unknown";
 }
 
 /** Whether the request came over HTTPS (X-Forwarded-Proto counts only with TRUST_PROXY). */
@@ -145,16 +155,18 @@ export async function createContext(
   const token = readSessionToken(c.req.header("authorization"), c.req.header("cookie"));
   let user: SessionUser | null = null;
   let sessionId: string | null = null;
+  let sessionToken: string | null = null;
   if (token) {
     const session = await validateSessionToken(services, token);
     if (session) {
       user = session.user;
       sessionId = session.sessionId;
+      sessionToken = session.renewed?.token ?? token;
       if (session.renewed) {
         resHeaders.append("Set-Cookie", session.renewed.cookie(https));
         resHeaders.set("X-Session-Token", session.renewed.token);
       }
     }
   }
-  return { ...services, user, sessionId, ip, https, resHeaders };
+  return { ...services, user, sessionId, sessionToken, ip, https, resHeaders };
 }

@@ -56,6 +56,23 @@ export const ERRORS = {
   ASSIGNMENT_NOT_OPEN: { status: 403, code: "FORBIDDEN", message: "This assignment is not open yet" },
   ASSIGNMENT_CLOSED: { status: 403, code: "FORBIDDEN", message: "This assignment is closed" },
   AI_OFF: { status: 403, code: "FORBIDDEN", message: "AI review is off for this assignment." },
+  LOCAL_SIGNUP_OFF: { status: 403, code: "FORBIDDEN", message: "Sign-up with a password is turned off here. Sign in with your campus account." },
+  SSO_PROVIDER_UNKNOWN: { status: 404, code: "NOT_FOUND", message: "No such sign-in provider" },
+  SSO_FLOW_INVALID: {
+    status: 400,
+    code: "BAD_REQUEST",
+    message: "This sign-in could not be verified (it expired, was already used or was not started in this browser). Start again from the sign-in page.",
+  },
+  SSO_TOKEN_INVALID: { status: 401, code: "UNAUTHORIZED", message: "The identity provider's answer failed verification" },
+  SSO_PROVIDER_DOWN: { status: 503, code: "SERVICE_UNAVAILABLE", message: "The sign-in provider cannot be reached right now. Try again in a few minutes." },
+  IDENTITY_EMAIL_TAKEN: {
+    status: 409,
+    code: "CONFLICT",
+    message: "An account with this email already exists. Sign in to it first, then link this sign-in method from your profile.",
+  },
+  IDENTITY_LINKED_ELSEWHERE: { status: 409, code: "CONFLICT", message: "This identity is already linked to another account" },
+  IDENTITY_NO_ACCOUNT: { status: 403, code: "FORBIDDEN", message: "There is no account here for this identity. Ask your instructor or the site's administrator." },
+  IDENTITY_NO_EMAIL: { status: 400, code: "BAD_REQUEST", message: "The identity provider sent no email address, which a new account needs" },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

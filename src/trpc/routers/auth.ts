@@ -1,10 +1,14 @@
 /**
- * Accounts: register, login (throttled), me, logout. A thin door over
- * src/accounts (account creation, the credential check) and src/auth/session.ts
+ * Accounts: register, login (throttled; a password or an LDAP directory),
+ * me, logout, the ways in this site offers, and the identities linked to the
+ * account. A thin door over src/accounts (account creation, the credential
+ * check), src/sso (directories, external identities) and src/auth/session.ts
  * (sessions).
  */
 import { z } from "zod";
-import { authenticate } from "../../accounts/login.ts";
+import { authenticate, throttledLogin } from "../../accounts/login.ts";
+import { identitiesOf, signInExternal } from "../../sso/identities.ts";
+import { ldapAuthenticate } from "../../sso/ldap.ts";
 import { createUser, emailTaken, hashPassword, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, publicUser } from "../../accounts/user.ts";
 import { blankSessionCookie, createSession, invalidateSession } from "../../auth/session.ts";
 import { AppError } from "../../errors.ts";
@@ -28,11 +32,14 @@ export const loginInput = z.object({
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text") })
     .min(1, { error: "Required" })
     .max(PASSWORD_MAX_CHARS, { error: `At most ${PASSWORD_MAX_CHARS} characters` }),
+  /** `local` (default: email and password) or the id of an LDAP directory (then `email` is the username or email there). */
+  provider: z.string().max(32, { error: "At most 32 characters" }).optional(),
 });
 
 export const authRouter = router({
   /** Creates an account. @throws EMAIL_TAKEN (409), RATE_LIMITED (429), BAD_INPUT (400). */
   register: publicProcedure.input(registerInput).mutation(async ({ ctx, input }) => {
+    if (!ctx.config.sso.localSignup) throw new AppError("LOCAL_SIGNUP_OFF");
     // A taken email answers 409 without charging the per-address limit.
     if (await emailTaken(ctx.db, input.email)) throw new AppError("EMAIL_TAKEN", { field: "email" });
     const gate = ctx.limiters.registerByIp.hit(ctx.ip);
@@ -48,11 +55,48 @@ export const authRouter = router({
    * (429, Retry-After). Sets the session cookie on success.
    */
   login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => {
-    const user = await authenticate(ctx, ctx.ip, input.email, input.password);
+    let user;
+    if (!input.provider || input.provider === "local") {
+      user = await authenticate(ctx, ctx.ip, input.email, input.password);
+    } else {
+      const directory = ctx.config.sso.ldap.find((p) => p.id === input.provider);
+      if (!directory) throw new AppError("SSO_PROVIDER_UNKNOWN", { field: "provider" });
+      const key = `ldap:${directory.id}:${input.email.trim().toLowerCase()}`;
+      const profile = await throttledLogin(ctx.limiters, ctx.ip, key, () => ldapAuthenticate(directory, input.email, input.password, ctx.log));
+      user = await signInExternal(ctx.db, profile, directory);
+    }
     const session = await createSession(ctx, user.id);
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
     return { token: session.token, message: "Login successful!", user: publicUser(user) };
   }),
+
+  /**
+   * The ways in this site offers, for the sign-in page: OpenID providers
+   * (buttons), LDAP directories (the form's chooser), whether a trusted proxy
+   * signs people in, and whether password sign-up is open.
+   */
+  providers: publicProcedure.query(({ ctx }) => {
+    const { sso } = ctx.config;
+    return {
+      oidc: sso.oidc.map((p) => ({ id: p.id, name: p.name, loginUrl: `/api/auth/oidc/${p.id}/login` })),
+      ldap: sso.ldap.map((p) => ({ id: p.id, name: p.name })),
+      trustedHeader: sso.trustedHeader ? { loginUrl: "/api/auth/header" } : null,
+      localSignup: sso.localSignup,
+    };
+  }),
+
+  /**
+   * The session this request's cookie carries, for the client to keep after a
+   * redirect sign-in (OpenID, LTI, a trusted proxy) set only the cookie.
+   * @throws UNAUTHENTICATED (401).
+   */
+  adoptSession: protectedProcedure.mutation(({ ctx }) => {
+    if (!ctx.sessionToken) throw new AppError("UNAUTHENTICATED");
+    return { token: ctx.sessionToken, user: publicUser(ctx.user) };
+  }),
+
+  /** The identities (OpenID, LDAP, proxy, LMS) linked to the signed-in account. @throws UNAUTHENTICATED (401). */
+  identities: protectedProcedure.query(async ({ ctx }) => ({ identities: await identitiesOf(ctx.db, ctx.user.id) })),
 
   /** The signed-in user. @throws UNAUTHENTICATED (401). */
   me: protectedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.user) })),

@@ -1,0 +1,117 @@
+/**
+ * REST door for the browser-redirect ways in (src/sso): OpenID Connect
+ * (`GET /api/auth/oidc/:provider/login`, `POST .../link`, `GET .../callback`)
+ * and a trusted proxy's header (`GET /api/auth/header`). These are browser
+ * navigations, not API calls: success sets the same session cookie as a
+ * password sign-in and redirects to `/auth/complete` (where the client keeps
+ * the token); failure answers a small HTML page naming what went wrong, and
+ * creates no session.
+ */
+import type { Context as HonoContext } from "hono";
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { createSession } from "../auth/session.ts";
+import { createContext, isHttps, peerAddress } from "../context.ts";
+import { AppError } from "../errors.ts";
+import { finishOidc, OIDC_FLOW_TTL_MS, OIDC_STATE_COOKIE, safeReturnTo, startOidc } from "../sso/oidc.ts";
+import { headerSignIn } from "../sso/trusted-header.ts";
+import type { AppEnv } from "./call.ts";
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The HTML page of a failed sign-in: the catalogue's status and message, a way back. */
+export function signInErrorPage(c: HonoContext<AppEnv>, err: unknown): Response {
+  const e = err instanceof AppError ? err : null;
+  if (!e) c.get("services").log.error("sign-in failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  const status = e?.status ?? 500;
+  const message = e?.message ?? "Internal server error";
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1rem">
+<h1>Sign-in failed</h1><p id="sign-in-error">${escapeHtml(message)}</p>
+<p><a href="/signin">Back to sign in</a></p></body></html>`;
+  return c.html(html, status as 400, { "Cache-Control": "no-store" });
+}
+
+/** This site's origin as browsers and providers see it: PUBLIC_URL, else the request's (honouring the proxy's Host and proto with TRUST_PROXY). */
+export function publicOrigin(c: HonoContext<AppEnv>): string {
+  const { config } = c.get("services");
+  if (config.sso.publicUrl) return config.sso.publicUrl.origin;
+  const url = new URL(c.req.url);
+  const host = (config.TRUST_PROXY && c.req.header("x-forwarded-host")) || c.req.header("host") || url.host;
+  return `${isHttps(c, config.TRUST_PROXY) ? "https" : "http"}://${host}`;
+}
+
+/** Starts a session for the user (cookie) and sends the browser to the client's completion page. */
+async function signedIn(c: HonoContext<AppEnv>, userId: string, returnTo: string | null): Promise<Response> {
+  const services = c.get("services");
+  const session = await createSession(services, userId);
+  c.header("Set-Cookie", session.cookie(isHttps(c, services.config.TRUST_PROXY)), { append: true });
+  c.header("Cache-Control", "no-store");
+  const next = safeReturnTo(returnTo) ?? "/problems";
+  return c.redirect(`/auth/complete?next=${encodeURIComponent(next)}`, 302);
+}
+
+function oidcProvider(c: HonoContext<AppEnv>) {
+  const provider = c.get("services").config.sso.oidc.find((p) => p.id === c.req.param("provider"));
+  if (!provider) throw new AppError("SSO_PROVIDER_UNKNOWN");
+  return provider;
+}
+
+async function startAt(c: HonoContext<AppEnv>, linkUserId: string | null): Promise<Response> {
+  const provider = oidcProvider(c);
+  const services = c.get("services");
+  const redirectUri = `${publicOrigin(c)}/api/auth/oidc/${provider.id}/callback`;
+  const { url, state } = await startOidc(services.db, provider, redirectUri, { linkUserId, returnTo: c.req.query("returnTo") ?? null });
+  const secure = isHttps(c, services.config.TRUST_PROXY);
+  // Lax: sent on the provider's top-level redirect back; scoped to the callback's path.
+  c.header(
+    "Set-Cookie",
+    `${OIDC_STATE_COOKIE}=${state}; Path=/api/auth/oidc/${provider.id}; HttpOnly; SameSite=Lax; Max-Age=${OIDC_FLOW_TTL_MS / 1000}${secure ? "; Secure" : ""}`,
+    { append: true },
+  );
+  c.header("Cache-Control", "no-store");
+  return c.redirect(url.href, 302);
+}
+
+export const ssoRoutes = new Hono<AppEnv>()
+  .get("/oidc/:provider/login", async (c) => {
+    try {
+      return await startAt(c, null);
+    } catch (err) {
+      return signInErrorPage(c, err);
+    }
+  })
+  // A POST (a form on the profile page), so another site cannot start linking its identity to a signed-in user.
+  .post("/oidc/:provider/link", async (c) => {
+    try {
+      const ctx = await createContext(c.get("services"), c, new Headers());
+      if (!ctx.user) throw new AppError("UNAUTHENTICATED");
+      return await startAt(c, ctx.user.id);
+    } catch (err) {
+      return signInErrorPage(c, err);
+    }
+  })
+  .get("/oidc/:provider/callback", async (c) => {
+    const provider = c.get("services").config.sso.oidc.find((p) => p.id === c.req.param("provider"));
+    // The state cookie is spent whatever happens.
+    c.header("Set-Cookie", `${OIDC_STATE_COOKIE}=; Path=/api/auth/oidc/${c.req.param("provider")}; HttpOnly; SameSite=Lax; Max-Age=0`, { append: true });
+    try {
+      if (!provider) throw new AppError("SSO_PROVIDER_UNKNOWN");
+      const here = new URL(c.req.url);
+      const callbackUrl = new URL(`${publicOrigin(c)}${here.pathname}${here.search}`);
+      const { user, returnTo } = await finishOidc(c.get("services").db, provider, callbackUrl, getCookie(c, OIDC_STATE_COOKIE) ?? null);
+      return await signedIn(c, user.id, returnTo);
+    } catch (err) {
+      return signInErrorPage(c, err);
+    }
+  })
+  .get("/header", async (c) => {
+    try {
+      const services = c.get("services");
+      const user = await headerSignIn(services, peerAddress(c), (name) => c.req.header(name) ?? null);
+      return await signedIn(c, user.id, c.req.query("returnTo") ?? null);
+    } catch (err) {
+      return signInErrorPage(c, err);
+    }
+  });
