@@ -15,6 +15,7 @@
  * SSO_PROVIDER_DOWN (503); a wrong password or unknown user is the same 401.
  */
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { Client, Filter, InvalidCredentialsError, type Entry } from "ldapts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -44,9 +45,10 @@ function cnOf(dn: string): string {
   return m ? m[1]!.replace(/\\(.)/g, "$1") : dn;
 }
 
+/** TLS options: the directory's name checked against its certificate (SNI only for names; an IP is checked as is). */
 function tlsOptions(provider: LdapProvider) {
-  const host = new URL(provider.url).hostname;
-  return { servername: host, ...(provider.caFile ? { ca: [readFileSync(provider.caFile)] } : {}) };
+  const host = new URL(provider.url).hostname.replace(/^\[|\]$/g, "");
+  return { host, ...(isIP(host) ? {} : { servername: host }), ...(provider.caFile ? { ca: [readFileSync(provider.caFile)] } : {}) };
 }
 
 /** Whether the error is the network's or TLS's (the directory is down), not an LDAP answer. */
