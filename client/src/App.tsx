@@ -30,6 +30,8 @@ const AssignmentPage = lazy(() => import("./pages/AssignmentPage.tsx"));
 const AssignmentEditorPage = lazy(() => import("./pages/AssignmentEditorPage.tsx"));
 const GradebookPage = lazy(() => import("./pages/GradebookPage.tsx"));
 const AdminPage = lazy(() => import("./pages/AdminPage.tsx"));
+const AuthCompletePage = lazy(() => import("./pages/AuthCompletePage.tsx"));
+const AccountPage = lazy(() => import("./pages/AccountPage.tsx"));
 
 /** Renders children only for a signed-in user; guests go to /signin. */
 function RequireAuth({ children }: { children: ReactNode }) {
@@ -58,6 +60,14 @@ export function App() {
           <GuestOnly>
             <SignInPage />
           </GuestOnly>
+        </Route>
+        <Route path="/auth/complete">
+          <AuthCompletePage />
+        </Route>
+        <Route path="/account">
+          <RequireAuth>
+            <AccountPage />
+          </RequireAuth>
         </Route>
         <Route path="/signup">
           <GuestOnly>

@@ -3,10 +3,10 @@
  * account. Only site admins may call these; the first admin is made on the
  * command line (`bun run admin -- grant EMAIL`, scripts/admin.ts).
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
-import { users } from "../../db/schema.ts";
+import { externalIdentities, users } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { idField } from "../lib/fields.ts";
 import { normalizeEmail } from "../lib/email.ts";
@@ -24,6 +24,14 @@ export interface AccountShape extends SessionUser {
   createdAt: string;
 }
 
+/** An account in the admin's list: also how it signs in. */
+export interface AccountListing extends AccountShape {
+  /** Whether a password is set (accounts made by a campus sign-in have none). */
+  hasPassword: boolean;
+  /** The linked identities (src/sso/identities.ts): way in and subject, oldest first. */
+  identities: { provider: string; subject: string }[];
+}
+
 /** @throws AppError FORBIDDEN (403) unless the caller is a site admin. */
 export function requireAdmin(caller: Caller): void {
   if (caller.siteRole !== "admin") throw new AppError("FORBIDDEN");
@@ -39,11 +47,27 @@ const columns = {
   createdAt: users.createdAt,
 };
 
-/** Every account but the system one, by email. @throws FORBIDDEN (403). */
-export async function listAccounts(db: Database, caller: Caller): Promise<AccountShape[]> {
+/** Every account but the system one, by email, with its ways in. @throws FORBIDDEN (403). */
+export async function listAccounts(db: Database, caller: Caller): Promise<AccountListing[]> {
   requireAdmin(caller);
-  const rows = await db.select({ ...columns, isSystem: users.isSystem }).from(users).orderBy(asc(users.emailNormalized));
-  return rows.filter((r) => !r.isSystem).map(({ isSystem: _s, createdAt, ...r }) => ({ ...r, createdAt: createdAt.toISOString() }));
+  const rows = await db
+    .select({ ...columns, isSystem: users.isSystem, hasPassword: sql<number>`${users.passwordHash} is not null` })
+    .from(users)
+    .orderBy(asc(users.emailNormalized));
+  const linked = await db
+    .select({ userId: externalIdentities.userId, provider: externalIdentities.provider, subject: externalIdentities.subject })
+    .from(externalIdentities)
+    .orderBy(asc(externalIdentities.createdAt));
+  const byUser = new Map<string, typeof linked>();
+  for (const l of linked) byUser.set(l.userId, [...(byUser.get(l.userId) ?? []), l]);
+  return rows
+    .filter((r) => !r.isSystem)
+    .map(({ isSystem: _s, createdAt, hasPassword, ...r }) => ({
+      ...r,
+      createdAt: createdAt.toISOString(),
+      hasPassword: Boolean(hasPassword),
+      identities: (byUser.get(r.id) ?? []).map(({ provider, subject }) => ({ provider, subject })),
+    }));
 }
 
 /**

@@ -3,7 +3,8 @@
  * progress with their age, throughput over the last hour, the sandbox and its
  * self-test, the database's size, the last backup and recent internal errors,
  * refreshed every 2 seconds; and the accounts, where an admin lets an account
- * create courses or makes it an admin.
+ * create courses or makes it an admin, with how each account signs in (a
+ * password, and the identities linked to it).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
@@ -141,6 +142,7 @@ export default function AdminPage() {
                   <thead>
                     <tr>
                       <th scope="col">Account</th>
+                      <th scope="col">Signs in with</th>
                       <th scope="col">Site role</th>
                       <th scope="col">May create courses</th>
                     </tr>
@@ -150,6 +152,9 @@ export default function AdminPage() {
                       <tr key={a.id}>
                         <td>
                           {a.firstName} {a.lastName} <span className="muted block">{a.email}</span>
+                        </td>
+                        <td data-testid={`ways-in-${a.email}`}>
+                          {[...(a.hasPassword ? ["password"] : []), ...a.identities.map((i) => `${i.provider} (${i.subject})`)].join(", ") || "—"}
                         </td>
                         <td>
                           <select aria-label={`Site role of ${a.email}`} value={a.siteRole} onChange={(e) => change(a.id, { siteRole: e.target.value as "admin" | "user" })}>

@@ -2,10 +2,16 @@
  * Sign in: stores the token, shows the server's message (or
  * "Login successful!") and goes to /problems; on failure the server's message,
  * else "Login failed.".
+ *
+ * The site's other ways in (auth.providers) appear here too: a button per
+ * OpenID provider and for a campus proxy (browser redirects that come back
+ * through /auth/complete), and a chooser between the password and each LDAP
+ * directory (the same form; the first field is then the directory username).
+ * The sign-up link shows only while password sign-up is open.
  */
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { AuthLayout } from "../components/AuthLayout.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useAuth } from "../lib/auth.tsx";
@@ -19,13 +25,17 @@ export function SignInPage() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [message, setMessage] = useState<FormNotice | null>(null);
+  const [provider, setProvider] = useState("local");
   const mutation = useMutation(trpc.auth.login.mutationOptions());
+  const providers = useQuery(trpc.auth.providers.queryOptions(undefined, { staleTime: Infinity }));
+  const ways = providers.data;
+  const directory = provider !== "local";
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setMessage(null);
     try {
-      const res = await mutation.mutateAsync({ email, password });
+      const res = await mutation.mutateAsync(directory ? { email, password, provider } : { email, password });
       setMessage({ kind: "success", text: res.message || "Login successful!" });
       login(res.token, res.user);
       navigate("/problems");
@@ -38,10 +48,46 @@ export function SignInPage() {
     <AuthLayout>
       <h1 className="auth-title">Welcome Back</h1>
       <p className="auth-subtitle muted">Sign in to continue solving.</p>
+      {ways && (ways.oidc.length > 0 || ways.trustedHeader) && (
+        <div className="sso-buttons">
+          {ways.oidc.map((p) => (
+            <a key={p.id} className="btn btn-ghost btn-block" href={p.loginUrl}>
+              Sign in with {p.name}
+            </a>
+          ))}
+          {ways.trustedHeader && (
+            <a className="btn btn-ghost btn-block" href={ways.trustedHeader.loginUrl}>
+              Continue with campus sign-in
+            </a>
+          )}
+          <p className="auth-divider muted">or</p>
+        </div>
+      )}
       <form className="form" onSubmit={onSubmit}>
+        {ways && ways.ldap.length > 0 && (
+          <div className="field">
+            <label htmlFor="signin-provider">Sign in with</label>
+            <select id="signin-provider" value={provider} onChange={(e) => setProvider(e.target.value)}>
+              <option value="local">Email and password</option>
+              {ways.ldap.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <div className="field">
-          <label htmlFor="signin-email">Email Address</label>
-          <input id="signin-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" placeholder="you@example.com" />
+          <label htmlFor="signin-email">{directory ? "Username or email" : "Email Address"}</label>
+          <input
+            id="signin-email"
+            type={directory ? "text" : "email"}
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            autoComplete={directory ? "username" : "email"}
+            placeholder={directory ? "your campus username" : "you@example.com"}
+          />
         </div>
         <div className="field">
           <label htmlFor="signin-password">Password</label>
@@ -52,9 +98,11 @@ export function SignInPage() {
         </button>
         <FormMessage notice={message} />
       </form>
-      <p className="auth-switch">
-        Don't have an account? <Link href="/signup">Sign up</Link>
-      </p>
+      {ways?.localSignup !== false && (
+        <p className="auth-switch">
+          Don't have an account? <Link href="/signup">Sign up</Link>
+        </p>
+      )}
     </AuthLayout>
   );
 }

@@ -1,0 +1,67 @@
+/**
+ * The signed-in user's account: who they are here, the identities linked to
+ * the account (OpenID providers, directories, the campus proxy, the LMS), and
+ * a "Link" button per OpenID provider not linked yet. Linking is a form POST
+ * to /api/auth/oidc/:provider/link (the session cookie says who links; a POST
+ * so another site cannot start it), which comes back through /auth/complete.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { QueryState } from "../components/QueryState.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { localTime } from "../courses/format.ts";
+import { useAuth } from "../lib/auth.tsx";
+import { useTRPC } from "../lib/trpc.ts";
+
+export default function AccountPage() {
+  const trpc = useTRPC();
+  const { user } = useAuth();
+  const identities = useQuery(trpc.auth.identities.queryOptions());
+  const providers = useQuery(trpc.auth.providers.queryOptions(undefined, { staleTime: Infinity }));
+  return (
+    <div className="page">
+      <CourseHeader />
+      <main className="page-main container">
+        <div className="page-heading">
+          <h1 className="page-title">Account</h1>
+          {user && (
+            <p className="muted">
+              {user.firstName} {user.lastName} · {user.email}
+            </p>
+          )}
+        </div>
+        <section className="card" aria-labelledby="ways-in-title">
+          <h2 id="ways-in-title">Sign-in methods</h2>
+          <QueryState query={identities} loading="Loading..." error="Failed to fetch your sign-in methods">
+            {({ identities: list }) => {
+              const linked = new Set(list.map((i) => i.provider));
+              const linkable = (providers.data?.oidc ?? []).filter((p) => !linked.has(`oidc:${p.id}`));
+              return (
+                <>
+                  {list.length === 0 ? (
+                    <p className="muted">Only your email and password.</p>
+                  ) : (
+                    <ul className="plain-list" data-testid="identities">
+                      {list.map((i) => (
+                        <li key={`${i.provider}:${i.subject}`}>
+                          <strong>{i.provider}</strong> {i.email && <span className="muted">({i.email})</span>}
+                          {i.lastSignInAt && <span className="muted"> · last used {localTime(new Date(i.lastSignInAt).toISOString())}</span>}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                  {linkable.map((p) => (
+                    <form key={p.id} method="post" action={`/api/auth/oidc/${p.id}/link?returnTo=/account`}>
+                      <button type="submit" className="btn btn-ghost btn-sm">
+                        Link {p.name}
+                      </button>
+                    </form>
+                  ))}
+                </>
+              );
+            }}
+          </QueryState>
+        </section>
+      </main>
+    </div>
+  );
+}
