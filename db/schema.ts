@@ -532,3 +532,146 @@ export const ssoFlows = sqliteTable("sso_flows", {
   returnTo: text("return_to"),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * LTI 1.3 (issue 10, src/lti): a learning platform (Moodle, Canvas, ...)
+ * registered by an admin, keyed by (issuer, client id) because Canvas uses
+ * one issuer for every hosted school; its deployments are listed apart.
+ */
+export const ltiPlatforms = sqliteTable(
+  "lti_platforms",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    name: text("name").notNull(),
+    issuer: text("issuer").notNull(),
+    clientId: text("client_id").notNull(),
+    /** The platform's OIDC authorization endpoint (where /api/lti/login sends the browser). */
+    authUrl: text("auth_url").notNull(),
+    /** The platform's OAuth 2 token endpoint (client credentials for grades and rosters). */
+    tokenUrl: text("token_url").notNull(),
+    jwksUrl: text("jwks_url").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("lti_platforms_issuer_client_uq").on(t.issuer, t.clientId)],
+);
+
+export const ltiDeployments = sqliteTable(
+  "lti_deployments",
+  {
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: "cascade" }),
+    deploymentId: text("deployment_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.platformId, t.deploymentId] })],
+);
+
+/** The tool's own RS256 key pairs (JWK JSON); the newest unretired one signs, retired ones stay in the JWKS a while. */
+export const ltiKeys = sqliteTable("lti_keys", {
+  kid: text("kid").primaryKey(),
+  privateJwk: text("private_jwk").notNull(),
+  publicJwk: text("public_jwk").notNull(),
+  createdAt: createdAt(),
+  retiredAt: integer("retired_at", { mode: "timestamp_ms" }),
+});
+
+/** A third-party-initiated login waiting for its launch: SHA-256(state) → nonce, used once, 10 minutes. */
+export const ltiFlows = sqliteTable("lti_flows", {
+  stateHash: text("state_hash").primaryKey(),
+  platformId: text("platform_id")
+    .notNull()
+    .references(() => ltiPlatforms.id, { onDelete: "cascade" }),
+  nonce: text("nonce").notNull(),
+  /** The login request's parameters, to start again in a new window when the browser blocked the state cookie. */
+  loginParams: text("login_params").notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/** An LMS course (context) and the course it opens here. */
+export const ltiContexts = sqliteTable(
+  "lti_contexts",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: "cascade" }),
+    deploymentId: text("deployment_id").notNull(),
+    contextId: text("context_id").notNull(),
+    courseId: text("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    /** Names and Role Provisioning: the context's membership URL, from the last launch. */
+    membershipsUrl: text("memberships_url"),
+    rosterSyncedAt: integer("roster_synced_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("lti_contexts_platform_context_uq").on(t.platformId, t.contextId)],
+);
+
+/** An LMS activity (resource link) and what it opens here; its line item gets the assignment's scores. */
+export const ltiResourceLinks = sqliteTable(
+  "lti_resource_links",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: "cascade" }),
+    contextRowId: text("context_row_id")
+      .notNull()
+      .references(() => ltiContexts.id, { onDelete: "cascade" }),
+    resourceLinkId: text("resource_link_id").notNull(),
+    assignmentId: text("assignment_id").references(() => assignments.id, { onDelete: "set null" }),
+    problemId: text("problem_id").references(() => problems.id, { onDelete: "set null" }),
+    /** Assignment and Grade Services: the line item's URL (scores go to its /scores). */
+    lineItemUrl: text("line_item_url"),
+    /** `assignments.scores_version` whose scores are in the outbox already. */
+    syncedVersion: integer("synced_version").notNull().default(0),
+  },
+  (t) => [uniqueIndex("lti_resource_links_platform_link_uq").on(t.platformId, t.resourceLinkId)],
+);
+
+/** An instructor's deep-linking request, waiting for their pick (the return URL and the platform's `data`). */
+export const ltiDeepLinks = sqliteTable("lti_deep_links", {
+  id: text("id").primaryKey(),
+  platformId: text("platform_id")
+    .notNull()
+    .references(() => ltiPlatforms.id, { onDelete: "cascade" }),
+  deploymentId: text("deployment_id").notNull(),
+  courseId: text("course_id")
+    .notNull()
+    .references(() => courses.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  returnUrl: text("return_url").notNull(),
+  data: text("data"),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/**
+ * Grades waiting to reach an LMS line item: one row per (activity, student),
+ * the newest score replacing one not yet sent; retried with backoff until
+ * sent, so a restart loses no grade (src/lti/grades.ts).
+ */
+export const ltiGradeOutbox = sqliteTable(
+  "lti_grade_outbox",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    resourceLinkRowId: text("resource_link_row_id")
+      .notNull()
+      .references(() => ltiResourceLinks.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The student's id at the platform (`sub` of their launches). */
+    ltiUserId: text("lti_user_id").notNull(),
+    scoreGiven: real("score_given").notNull(),
+    scoreMaximum: real("score_maximum").notNull(),
+    /** When the score was computed (the AGS `timestamp`). */
+    scoredAt: integer("scored_at", { mode: "timestamp_ms" }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
+    lastError: text("last_error"),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("lti_grade_outbox_link_user_uq").on(t.resourceLinkRowId, t.userId), index("lti_grade_outbox_due_idx").on(t.sentAt, t.nextAttemptAt)],
+);

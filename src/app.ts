@@ -23,6 +23,7 @@ import { createContext, type Services } from "./context.ts";
 import { errorResponse, type AppEnv } from "./rest/call.ts";
 import { authRoutes } from "./rest/auth.ts";
 import { ssoRoutes } from "./rest/sso.ts";
+import { ltiRoutes } from "./rest/lti.ts";
 import { contactRoutes } from "./rest/contact.ts";
 import { healthRoutes } from "./rest/health.ts";
 import { problemsRoutes } from "./rest/problems.ts";
@@ -71,6 +72,9 @@ export function isGradebookRead(path: string): boolean {
   return path.startsWith("/trpc/") && /(^|,)assignments\.gradebook(,|$)/.test(path.slice("/trpc/".length));
 }
 
+/** The LTI doors an LMS posts to from its own site (src/rest/lti.ts). */
+const LTI_CROSS_SITE_POSTS = new Set(["/api/lti/login", "/api/lti/launch"]);
+
 /**
  * Refuses cross-site form-style writes (CSRF): an unsafe request whose
  * content type a plain HTML form can send must come from our own host or a
@@ -92,6 +96,9 @@ function csrfGuard(allowedOrigins: readonly string[], trustProxy: boolean, opts:
   return async (c, next) => {
     const method = c.req.method;
     if (method === "OPTIONS") return next();
+    // An LMS form-posts its login and launch from its own site by design; they carry no ambient
+    // authority: a launch counts only with its signed id_token, its state and this browser's state cookie.
+    if (LTI_CROSS_SITE_POSTS.has(c.req.path)) return next();
     if (method === "GET" || method === "HEAD") {
       if (!opts.reads) return next();
     } else {
@@ -189,6 +196,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/courses", coursesRoutes);
   app.route("/api/assignments", assignmentsRoutes);
   app.route("/api/admin", adminRoutes);
+  app.route("/api/lti", ltiRoutes);
   app.all("/api/*", (c) => c.json({ error: "Not found", message: "Not found", code: "NOT_FOUND" }, 404));
 
   app.all("/trpc/*", (c) =>

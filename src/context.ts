@@ -96,6 +96,8 @@ export interface Context extends Services {
   ip: string;
   /** The request reached us over HTTPS (directly, or per X-Forwarded-Proto with TRUST_PROXY): cookies get `Secure`. */
   https: boolean;
+  /** This site's origin as browsers see it (PUBLIC_URL, else the request's host; see `publicOrigin`). */
+  origin: string;
   /** Headers to add to the response (Set-Cookie on login/logout/renewal). */
   resHeaders: Headers;
 }
@@ -130,6 +132,18 @@ export function clientIp(c: HonoContext, trustProxy: boolean): string {
     if (last) return last;
   }
   return peerAddress(c) ?? "unknown";
+}
+
+/**
+ * This site's origin as browsers and outside systems (identity providers,
+ * LMS platforms) see it: PUBLIC_URL when set, else the request's scheme and
+ * Host (the proxy's X-Forwarded-Host and -Proto with TRUST_PROXY).
+ */
+export function publicOrigin(c: HonoContext, config: Config): string {
+  if (config.sso.publicUrl) return config.sso.publicUrl.origin;
+  const url = new URL(c.req.url);
+  const host = (config.TRUST_PROXY && c.req.header("x-forwarded-host")) || c.req.header("host") || url.host;
+  return `${isHttps(c, config.TRUST_PROXY) ? "https" : "http"}://${host}`;
 }
 
 /** Whether the request came over HTTPS (X-Forwarded-Proto counts only with TRUST_PROXY). */
@@ -168,5 +182,5 @@ export async function createContext(
       }
     }
   }
-  return { ...services, user, sessionId, sessionToken, ip, https, resHeaders };
+  return { ...services, user, sessionId, sessionToken, ip, https, origin: publicOrigin(c, services.config), resHeaders };
 }

@@ -73,6 +73,16 @@ export const ERRORS = {
   IDENTITY_LINKED_ELSEWHERE: { status: 409, code: "CONFLICT", message: "This identity is already linked to another account" },
   IDENTITY_NO_ACCOUNT: { status: 403, code: "FORBIDDEN", message: "There is no account here for this identity. Ask your instructor or the site's administrator." },
   IDENTITY_NO_EMAIL: { status: 400, code: "BAD_REQUEST", message: "The identity provider sent no email address, which a new account needs" },
+  LTI_UNKNOWN_PLATFORM: { status: 400, code: "BAD_REQUEST", message: "This LMS platform is not registered here" },
+  LTI_LAUNCH_INVALID: { status: 401, code: "UNAUTHORIZED", message: "The LMS launch failed verification" },
+  LTI_LAUNCH_EXPIRED: {
+    status: 400,
+    code: "BAD_REQUEST",
+    message: "This launch expired or was already used. Open the activity again from your course in the LMS.",
+  },
+  LTI_COURSE_NOT_SET_UP: { status: 403, code: "FORBIDDEN", message: "Your instructor has not opened this course here yet. Try again after they have." },
+  LTI_NOT_LINKED: { status: 404, code: "NOT_FOUND", message: "This activity is not linked to an assignment or problem here yet. Ask your instructor." },
+  LTI_DEEP_LINK_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This activity picker expired. Add the activity again from the LMS." },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

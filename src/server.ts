@@ -15,6 +15,7 @@ import { ConfigError, exitOnConfigError, loadConfig, type Config } from "./confi
 import { buildServices, type Services } from "./context.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { scheduledBackup } from "./ops/backup.ts";
+import { startGradeSync } from "./lti/grades.ts";
 import { SERVER_LOCK, takeLock } from "./ops/lock.ts";
 import { createOpsState, recordingErrors, type OpsState } from "./ops/state.ts";
 import { VERSION } from "./version.ts";
@@ -70,6 +71,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const services = buildServices({ config, db, log, sessionKey, sandbox, judge, ai, ops });
     const stopBackups = scheduleBackups(config, ops, log);
     undo.push(stopBackups);
+    // LMS grade passback: queues changed scores of linked assignments and posts them (src/lti/grades.ts).
+    const gradeSync = startGradeSync(db, log);
+    undo.push(() => gradeSync.stop());
     const app = createApp(services);
     let server: ReturnType<typeof Bun.serve>;
     try {
@@ -91,6 +95,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       server,
       async stop() {
         stopBackups();
+        await gradeSync.stop();
         await server.stop();
         await judge.stop();
         await sandbox.backend?.close();

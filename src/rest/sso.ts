@@ -11,7 +11,7 @@ import type { Context as HonoContext } from "hono";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { createSession } from "../auth/session.ts";
-import { createContext, isHttps, peerAddress } from "../context.ts";
+import { createContext, isHttps, peerAddress, publicOrigin as originOf } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { finishOidc, OIDC_FLOW_TTL_MS, OIDC_STATE_COOKIE, safeReturnTo, startOidc } from "../sso/oidc.ts";
 import { headerSignIn } from "../sso/trusted-header.ts";
@@ -33,15 +33,6 @@ export function signInErrorPage(c: HonoContext<AppEnv>, err: unknown): Response 
   return c.html(html, status as 400, { "Cache-Control": "no-store" });
 }
 
-/** This site's origin as browsers and providers see it: PUBLIC_URL, else the request's (honouring the proxy's Host and proto with TRUST_PROXY). */
-export function publicOrigin(c: HonoContext<AppEnv>): string {
-  const { config } = c.get("services");
-  if (config.sso.publicUrl) return config.sso.publicUrl.origin;
-  const url = new URL(c.req.url);
-  const host = (config.TRUST_PROXY && c.req.header("x-forwarded-host")) || c.req.header("host") || url.host;
-  return `${isHttps(c, config.TRUST_PROXY) ? "https" : "http"}://${host}`;
-}
-
 /** Starts a session for the user (cookie) and sends the browser to the client's completion page. */
 async function signedIn(c: HonoContext<AppEnv>, userId: string, returnTo: string | null): Promise<Response> {
   const services = c.get("services");
@@ -61,7 +52,7 @@ function oidcProvider(c: HonoContext<AppEnv>) {
 async function startAt(c: HonoContext<AppEnv>, linkUserId: string | null): Promise<Response> {
   const provider = oidcProvider(c);
   const services = c.get("services");
-  const redirectUri = `${publicOrigin(c)}/api/auth/oidc/${provider.id}/callback`;
+  const redirectUri = `${originOf(c, c.get("services").config)}/api/auth/oidc/${provider.id}/callback`;
   const { url, state } = await startOidc(services.db, provider, redirectUri, { linkUserId, returnTo: c.req.query("returnTo") ?? null });
   const secure = isHttps(c, services.config.TRUST_PROXY);
   // Lax: sent on the provider's top-level redirect back; scoped to the callback's path.
@@ -99,7 +90,7 @@ export const ssoRoutes = new Hono<AppEnv>()
     try {
       if (!provider) throw new AppError("SSO_PROVIDER_UNKNOWN");
       const here = new URL(c.req.url);
-      const callbackUrl = new URL(`${publicOrigin(c)}${here.pathname}${here.search}`);
+      const callbackUrl = new URL(`${originOf(c, c.get("services").config)}${here.pathname}${here.search}`);
       const { user, returnTo } = await finishOidc(c.get("services").db, provider, callbackUrl, getCookie(c, OIDC_STATE_COOKIE) ?? null);
       return await signedIn(c, user.id, returnTo);
     } catch (err) {

@@ -88,6 +88,8 @@ export interface SsoConfig {
   localSignup: boolean;
   /** The site's public origin for redirect URIs (PUBLIC_URL); else taken from each request. */
   publicUrl: URL | null;
+  /** An LMS launch whose email is an existing account's links to it (LTI_LINK_VERIFIED_EMAIL); else refused. */
+  ltiLinkVerifiedEmail: boolean;
 }
 
 /** A bad SSO setting: the message starts with the variable's name. */
@@ -269,8 +271,12 @@ export function loadSsoConfig(env: Env): SsoConfig {
   const clash = oidc.find((o) => ldap.some((l) => l.id === o.id));
   if (clash) throw new SsoConfigIssue(`LDAP_PROVIDERS: "${clash.id}" is also an OpenID provider's id; give each its own`);
   const publicUrl = read(env, "PUBLIC_URL") ? url(env, "PUBLIC_URL", ["https:", "http:"], "") : null;
-  return { oidc, ldap, trustedHeader: trustedHeader(env), localSignup: flag(env, "LOCAL_SIGNUP", true), publicUrl };
+  return {
+    oidc,
+    ldap,
+    trustedHeader: trustedHeader(env),
+    localSignup: flag(env, "LOCAL_SIGNUP", true),
+    publicUrl,
+    ltiLinkVerifiedEmail: flag(env, "LTI_LINK_VERIFIED_EMAIL", false),
+  };
 }
-
-/** No provider at all: what tests and most installs start from. */
-export const NO_SSO: SsoConfig = { oidc: [], ldap: [], trustedHeader: null, localSignup: true, publicUrl: null };

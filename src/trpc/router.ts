@@ -12,6 +12,7 @@ import { aiRouter } from "./routers/ai.ts";
 import { coursesRouter } from "./routers/courses.ts";
 import { assignmentsRouter } from "./routers/assignments.ts";
 import { adminRouter } from "./routers/admin.ts";
+import { ltiRouter } from "./routers/lti.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   courses: coursesRouter,
   assignments: assignmentsRouter,
   admin: adminRouter,
+  lti: ltiRouter,
 });
 
 export type AppRouter = typeof appRouter;
