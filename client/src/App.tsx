@@ -32,6 +32,7 @@ const GradebookPage = lazy(() => import("./pages/GradebookPage.tsx"));
 const AdminPage = lazy(() => import("./pages/AdminPage.tsx"));
 const AuthCompletePage = lazy(() => import("./pages/AuthCompletePage.tsx"));
 const AccountPage = lazy(() => import("./pages/AccountPage.tsx"));
+const DeepLinkPage = lazy(() => import("./pages/DeepLinkPage.tsx"));
 
 /** Renders children only for a signed-in user; guests go to /signin. */
 function RequireAuth({ children }: { children: ReactNode }) {
@@ -63,6 +64,13 @@ export function App() {
         </Route>
         <Route path="/auth/complete">
           <AuthCompletePage />
+        </Route>
+        <Route path="/lti/deep-link/:id">
+          {(params) => (
+            <RequireAuth>
+              <DeepLinkPage id={params.id} />
+            </RequireAuth>
+          )}
         </Route>
         <Route path="/account">
           <RequireAuth>

@@ -4,13 +4,15 @@
  * self-test, the database's size, the last backup and recent internal errors,
  * refreshed every 2 seconds; and the accounts, where an admin lets an account
  * create courses or makes it an admin, with how each account signs in (a
- * password, and the identities linked to it).
+ * password, and the identities linked to it); and the LMS platforms registered
+ * for LTI 1.3 with the URLs to give an LMS.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { localTime } from "../courses/format.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { PlatformsSection } from "../lti/PlatformsSection.tsx";
 
 const LIVE_MS = 2000;
 
@@ -173,6 +175,7 @@ export default function AdminPage() {
             )}
           </QueryState>
         </section>
+        <PlatformsSection />
       </main>
     </div>
   );

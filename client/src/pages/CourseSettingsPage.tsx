@@ -1,9 +1,11 @@
 /**
  * Course settings (staff): the roster (add one, import a CSV, remove), the
  * invite code and link (rotate, disable, enable), extensions per assignment,
- * and the course's title, code, term and archiving. The server decides who
+ * the LMS link (roster sync, grades sent to the LMS), and the course's title,
+ * code, term and archiving. The server decides who
  * may do each (TAs see the roster and grant extensions only).
  */
+import { CourseLmsSection } from "../lti/CourseLmsSection.tsx";
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
@@ -194,6 +196,8 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
             </>
           )}
         </section>
+
+        <CourseLmsSection courseId={courseId} />
 
         <section className="card" aria-labelledby="ext-title">
           <h2 id="ext-title">Extensions</h2>

@@ -1,0 +1,78 @@
+/**
+ * The course's LMS link, for its staff (course settings): the linked LMS
+ * courses with a "Sync roster from the LMS" button (NRPS), and per linked
+ * activity whether its grades reach the LMS: waiting, sent, failing with the
+ * last error. Shows nothing for a course no LMS launched into.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { localTime } from "../courses/format.ts";
+import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+
+export function CourseLmsSection({ courseId }: { courseId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const status = useQuery({ ...trpc.lti.courseStatus.queryOptions({ courseId }), refetchInterval: 5000 });
+  const sync = useMutation(trpc.lti.syncRoster.mutationOptions());
+  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const s = status.data;
+  if (!s || (s.contexts.length === 0 && s.activities.length === 0)) return null;
+  const onSync = async () => {
+    setNotice(null);
+    try {
+      const r = await sync.mutateAsync({ courseId });
+      setNotice({ kind: "success", text: `Roster synced: ${r.listed} in the LMS, ${r.added} added, ${r.updated} changed, ${r.unchanged} unchanged, ${r.skipped} skipped.` });
+      await queryClient.invalidateQueries();
+    } catch (err) {
+      setNotice({ kind: "error", text: serverMessageOf(err) ?? "The roster could not be synced." });
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="lms-title">
+      <h2 id="lms-title">LMS</h2>
+      <ul className="plain-list">
+        {s.contexts.map((c) => (
+          <li key={`${c.platform}:${c.contextId}`}>
+            Linked to <strong>{c.platform}</strong> course {c.contextId}
+            {c.rosterSyncedAt && <span className="muted"> · roster synced {localTime(c.rosterSyncedAt)}</span>}
+          </li>
+        ))}
+      </ul>
+      {s.contexts.some((c) => c.rosterService) && (
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void onSync()} disabled={sync.isPending}>
+          {sync.isPending ? "Syncing..." : "Sync roster from the LMS"}
+        </button>
+      )}
+      {notice && (
+        <p className={`alert ${notice.kind === "success" ? "alert-success" : "alert-error"}`} role={notice.kind === "error" ? "alert" : "status"}>
+          {notice.text}
+        </p>
+      )}
+      {s.activities.length > 0 && (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">LMS activity</th>
+                <th scope="col">Opens</th>
+                <th scope="col">Grades to the LMS</th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.activities.map((x) => (
+                <tr key={x.resourceLinkId}>
+                  <td>{x.resourceLinkId}</td>
+                  <td>{x.assignmentTitle ?? (x.problemId ? "a problem" : "the course")}</td>
+                  <td data-testid={`lms-grades-${x.resourceLinkId}`}>
+                    {x.gradesToLms ? `${x.sent} sent, ${x.waiting} waiting, ${x.failing} failing` : "—"}
+                    {x.lastError && <span className="muted block">Last error: {x.lastError} (retried automatically)</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

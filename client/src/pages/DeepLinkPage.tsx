@@ -1,0 +1,96 @@
+/**
+ * The activity picker of an LMS deep-linking launch (/lti/deep-link/:id): the
+ * instructor picks one of the course's assignments or problems; the server
+ * signs the LtiDeepLinkingResponse (lti.deepLinkRespond) and this page
+ * form-posts it to the LMS's return URL, as Deep Linking 2.0 asks.
+ */
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { QueryState } from "../components/QueryState.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+
+/** Posts the signed response to the platform (a real form submission: the platform answers with its own page). */
+function postToPlatform(returnUrl: string, jwt: string): void {
+  const form = document.createElement("form");
+  form.method = "POST";
+  form.action = returnUrl;
+  const input = document.createElement("input");
+  input.type = "hidden";
+  input.name = "JWT";
+  input.value = jwt;
+  form.appendChild(input);
+  document.body.appendChild(form);
+  form.submit();
+}
+
+export default function DeepLinkPage({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const choices = useQuery(trpc.lti.deepLinkChoices.queryOptions({ id }));
+  const respond = useMutation(trpc.lti.deepLinkRespond.mutationOptions());
+  const [error, setError] = useState<string | null>(null);
+  const pick = async (input: { assignmentId: string } | { problemId: string }) => {
+    setError(null);
+    try {
+      const res = await respond.mutateAsync({ id, ...input });
+      postToPlatform(res.returnUrl, res.jwt);
+    } catch (err) {
+      setError(serverMessageOf(err) ?? "The activity could not be added.");
+    }
+  };
+  return (
+    <div className="page">
+      <CourseHeader />
+      <main className="page-main container">
+        <div className="page-heading">
+          <h1 className="page-title">Add an activity to the LMS</h1>
+          <p className="muted">Pick what this activity opens. Students launching it land there; an assignment's scores go to the LMS gradebook.</p>
+        </div>
+        {error && (
+          <p className="alert alert-error" role="alert">
+            {error}
+          </p>
+        )}
+        <QueryState query={choices} loading="Loading..." error="This activity picker expired. Add the activity again from the LMS.">
+          {(c) => (
+            <>
+              <section className="card" aria-labelledby="dl-assignments">
+                <h2 id="dl-assignments">Assignments</h2>
+                {c.assignments.length === 0 ? (
+                  <p className="muted">No assignments in this course yet.</p>
+                ) : (
+                  <ul className="plain-list">
+                    {c.assignments.map((a) => (
+                      <li key={a.id}>
+                        <button type="button" className="btn btn-ghost btn-sm" disabled={respond.isPending} onClick={() => void pick({ assignmentId: a.id })}>
+                          Add “{a.title}”
+                        </button>{" "}
+                        <span className="muted">{a.points} points</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+              <section className="card" aria-labelledby="dl-problems">
+                <h2 id="dl-problems">Problems (practice, no grade)</h2>
+                {c.problems.length === 0 ? (
+                  <p className="muted">No course problems yet.</p>
+                ) : (
+                  <ul className="plain-list">
+                    {c.problems.map((p) => (
+                      <li key={p.id}>
+                        <button type="button" className="btn btn-ghost btn-sm" disabled={respond.isPending} onClick={() => void pick({ problemId: p.id })}>
+                          Add “{p.title}”
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+            </>
+          )}
+        </QueryState>
+      </main>
+    </div>
+  );
+}
