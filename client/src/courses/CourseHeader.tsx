@@ -1,4 +1,4 @@
-/** The signed-in header used by the course screens: back, brand, Problems, Courses and Account links, theme. */
+/** The signed-in header used by the course screens: back, brand, Problems and Courses links, theme. */
 import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { AppHeader, BackButton } from "../components/AppHeader.tsx";
@@ -13,9 +13,6 @@ export function CourseHeader({ children, wide }: { children?: ReactNode; wide?: 
       </Link>
       <Link href="/problems" className="btn btn-ghost btn-sm">
         Problems
-      </Link>
-      <Link href="/account" className="btn btn-ghost btn-sm">
-        Account
       </Link>
       <ThemeToggle />
     </AppHeader>

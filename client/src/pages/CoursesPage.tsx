@@ -54,7 +54,9 @@ export default function CoursesPage() {
       <main className="page-main container">
         <div className="page-heading">
           <h1 className="page-title">My Courses</h1>
-          <p className="muted">Your classes, their assignments and deadlines.</p>
+          <p className="muted">
+            Your classes, their assignments and deadlines. <Link href="/account">Your account and sign-in methods</Link>
+          </p>
         </div>
 
         <section className="card course-join" aria-labelledby="join-title">
