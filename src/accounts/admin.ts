@@ -10,7 +10,7 @@ import { externalIdentities, users } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { idField } from "../lib/fields.ts";
 import { normalizeEmail } from "../lib/email.ts";
-import type { Caller, SessionUser } from "./user.ts";
+import { sessionUserColumns, type Caller, type SessionUser } from "./user.ts";
 
 export const setAccountInput = z.object({
   userId: idField(),
@@ -37,15 +37,7 @@ export function requireAdmin(caller: Caller): void {
   if (caller.siteRole !== "admin") throw new AppError("FORBIDDEN");
 }
 
-const columns = {
-  id: users.id,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  email: users.email,
-  siteRole: users.siteRole,
-  canCreateCourses: users.canCreateCourses,
-  createdAt: users.createdAt,
-};
+const columns = { ...sessionUserColumns, createdAt: users.createdAt };
 
 /** Every account but the system one, by email, with its ways in. @throws FORBIDDEN (403). */
 export async function listAccounts(db: Database, caller: Caller): Promise<AccountListing[]> {

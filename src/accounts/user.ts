@@ -48,6 +48,16 @@ export function hashPassword(password: string): Promise<string> {
   return Bun.password.hash(password, { algorithm: "argon2id" });
 }
 
+/** The columns of a `SessionUser`, for selects and `returning`. */
+export const sessionUserColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  siteRole: users.siteRole,
+  canCreateCourses: users.canCreateCourses,
+};
+
 /** True when an account uses this email (compared normalised). */
 export async function emailTaken(db: Database, email: string): Promise<boolean> {
   const [existing] = await db
@@ -83,14 +93,7 @@ export async function createUser(
     const [row] = await db
       .insert(users)
       .values({ ...account, emailNormalized: normalizeEmail(account.email) })
-      .returning({
-        id: users.id,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        email: users.email,
-        siteRole: users.siteRole,
-        canCreateCourses: users.canCreateCourses,
-      });
+      .returning(sessionUserColumns);
     created = row!;
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("EMAIL_TAKEN", { field: "email" });

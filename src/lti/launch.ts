@@ -30,9 +30,8 @@ import type { SessionUser } from "../accounts/user.ts";
 import { createCourse } from "../courses/courses.ts";
 import { AppError } from "../errors.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
-import { signInExternal } from "../sso/identities.ts";
 import { CLAIM, courseRoleFor, CUSTOM_ASSIGNMENT, CUSTOM_PROBLEM, describeClaimsError, launchClaims, type LaunchClaims } from "./claims.ts";
-import { joinWithRole } from "./membership.ts";
+import { accountOf, joinWithRole } from "./membership.ts";
 import { deploymentKnown, findPlatform, type PlatformRow } from "./registry.ts";
 import { LTI_USER_AGENT } from "./services.ts";
 
@@ -250,20 +249,11 @@ export async function finishLaunch(
   if (messageType === "LtiResourceLinkRequest" && !claims[CLAIM.resourceLink]) throw invalid("resource_link: Required for a resource link launch");
   if (messageType === "LtiDeepLinkingRequest" && !claims[CLAIM.deepLinkingSettings]) throw invalid("deep_linking_settings: Required for a deep linking request");
   const role = courseRoleFor(claims[CLAIM.roles]) ?? "student";
-  const user = await signInExternal(
+  const user = await accountOf(
     db,
-    {
-      provider: `lti:${platform.id}`,
-      issuer: platform.issuer,
-      subject: claims.sub,
-      email: claims.email ?? null,
-      // The institution's LMS record of the address.
-      emailVerified: true,
-      firstName: claims.given_name ?? claims.name ?? null,
-      lastName: claims.family_name ?? null,
-      claims: { roles: claims[CLAIM.roles] },
-    },
-    { existingOnly: false, linkVerifiedEmail: opts.linkVerifiedEmail ?? false, adminWhen: null, courseCreatorWhen: null },
+    platform,
+    { id: claims.sub, email: claims.email, givenName: claims.given_name, familyName: claims.family_name, name: claims.name, roles: claims[CLAIM.roles] },
+    opts.linkVerifiedEmail,
   );
   const { courseId, contextRowId } = await courseForContext(db, platform, claims, user, role);
   await joinWithRole(db, courseId, user.id, role);

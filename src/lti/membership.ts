@@ -1,7 +1,47 @@
-/** Course membership as the LMS says it: launches and roster syncs put people in with their LTI role. */
+/**
+ * People as the LMS describes them: their identity here (linked by the
+ * platform's issuer and their LMS user id), and their course membership with
+ * their LTI role. Launches and roster syncs both go through these.
+ */
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { courseMembers } from "../../db/schema.ts";
+import type { SessionUser } from "../accounts/user.ts";
+import { signInExternal } from "../sso/identities.ts";
+import type { PlatformRow } from "./registry.ts";
+
+/** An LMS person: their id at the platform (`sub` / NRPS `user_id`), names, email and roles. */
+export interface LmsPerson {
+  id: string;
+  email?: string | undefined;
+  givenName?: string | undefined;
+  familyName?: string | undefined;
+  name?: string | undefined;
+  roles: string[];
+}
+
+/**
+ * The account of an LMS person: found by (issuer, LMS id), else made from the LMS's record (src/sso/identities.ts).
+ * @param linkVerifiedEmail link to an existing account with the same email (LTI_LINK_VERIFIED_EMAIL).
+ * @throws AppError IDENTITY_EMAIL_TAKEN (409), IDENTITY_NO_EMAIL (400), as signInExternal.
+ */
+export function accountOf(db: Database, platform: PlatformRow, person: LmsPerson, linkVerifiedEmail = false): Promise<SessionUser> {
+  return signInExternal(
+    db,
+    {
+      provider: `lti:${platform.id}`,
+      issuer: platform.issuer,
+      subject: person.id,
+      email: person.email ?? null,
+      // The institution's LMS record of the address.
+      emailVerified: true,
+      firstName: person.givenName ?? person.name ?? null,
+      lastName: person.familyName ?? null,
+      claims: { roles: person.roles },
+    },
+    { existingOnly: false, linkVerifiedEmail, adminWhen: null, courseCreatorWhen: null },
+  );
+}
 
 /**
  * Puts the user in the course with the LMS's role (or changes their role to it); an owner stays owner.

@@ -12,9 +12,8 @@ import { externalIdentities, ltiContexts, ltiPlatforms } from "../../db/schema.t
 import { userIdByEmail, type Caller } from "../accounts/user.ts";
 import { requireCourse } from "../courses/access.ts";
 import { AppError } from "../errors.ts";
-import { signInExternal } from "../sso/identities.ts";
 import { courseRoleFor, SCOPE } from "./claims.ts";
-import { joinWithRole } from "./membership.ts";
+import { accountOf, joinWithRole } from "./membership.ts";
 import { fetchMembers } from "./services.ts";
 
 export interface RosterSyncResult {
@@ -63,22 +62,7 @@ export async function syncRoster(db: Database, caller: Caller, courseId: string)
       let userId = linked?.userId ?? null;
       if (!userId) {
         try {
-          userId = (
-            await signInExternal(
-              db,
-              {
-                provider: `lti:${platform.id}`,
-                issuer: platform.issuer,
-                subject: m.user_id,
-                email: m.email ?? null,
-                emailVerified: true,
-                firstName: m.given_name ?? m.name ?? null,
-                lastName: m.family_name ?? null,
-                claims: { roles: m.roles },
-              },
-              { existingOnly: false, linkVerifiedEmail: false, adminWhen: null, courseCreatorWhen: null },
-            )
-          ).id;
+          userId = (await accountOf(db, platform, { id: m.user_id, email: m.email, givenName: m.given_name, familyName: m.family_name, name: m.name, roles: m.roles })).id;
         } catch (err) {
           if (err instanceof AppError && err.kind === "IDENTITY_EMAIL_TAKEN" && m.email) userId = await userIdByEmail(db, m.email);
           else if (err instanceof AppError && err.kind === "IDENTITY_NO_EMAIL") userId = null;

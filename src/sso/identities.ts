@@ -16,7 +16,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { externalIdentities, users } from "../../db/schema.ts";
-import { createUser, type SessionUser } from "../accounts/user.ts";
+import { createUser, sessionUserColumns, type SessionUser } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
@@ -38,15 +38,7 @@ export interface ExternalProfile {
   claims: Record<string, unknown>;
 }
 
-const userColumns = {
-  id: users.id,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  email: users.email,
-  siteRole: users.siteRole,
-  canCreateCourses: users.canCreateCourses,
-  isSystem: users.isSystem,
-};
+const userColumns = { ...sessionUserColumns, isSystem: users.isSystem };
 
 /** First and last name from the claims, falling back to the email's local part. */
 function names(profile: ExternalProfile, email: string): { firstName: string; lastName: string } {

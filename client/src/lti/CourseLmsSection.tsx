@@ -8,13 +8,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { localTime } from "../courses/format.ts";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
 
 export function CourseLmsSection({ courseId }: { courseId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const status = useQuery({ ...trpc.lti.courseStatus.queryOptions({ courseId }), refetchInterval: 5000 });
   const sync = useMutation(trpc.lti.syncRoster.mutationOptions());
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [notice, setNotice] = useState<FormNotice | null>(null);
   const s = status.data;
   if (!s || (s.contexts.length === 0 && s.activities.length === 0)) return null;
   const onSync = async () => {
@@ -43,11 +44,7 @@ export function CourseLmsSection({ courseId }: { courseId: string }) {
           {sync.isPending ? "Syncing..." : "Sync roster from the LMS"}
         </button>
       )}
-      {notice && (
-        <p className={`alert ${notice.kind === "success" ? "alert-success" : "alert-error"}`} role={notice.kind === "error" ? "alert" : "status"}>
-          {notice.text}
-        </p>
-      )}
+      <FormMessage notice={notice} />
       {s.activities.length > 0 && (
         <div className="table-scroll">
           <table className="data-table">

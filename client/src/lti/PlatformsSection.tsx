@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { QueryState } from "../components/QueryState.tsx";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
 
 const EMPTY = { name: "", issuer: "", clientId: "", deploymentIds: "", authUrl: "", tokenUrl: "", jwksUrl: "" };
 const FIELDS: [keyof typeof EMPTY, string, string][] = [
@@ -28,7 +29,7 @@ export function PlatformsSection() {
   const remove = useMutation(trpc.lti.removePlatform.mutationOptions());
   const rotate = useMutation(trpc.lti.rotateKey.mutationOptions());
   const [form, setForm] = useState(EMPTY);
-  const [notice, setNotice] = useState<{ kind: "success" | "error"; text: string } | null>(null);
+  const [notice, setNotice] = useState<FormNotice | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.lti.platforms.queryKey() });
   const run = async (work: () => Promise<unknown>, done: string) => {
     setNotice(null);
@@ -109,11 +110,7 @@ export function PlatformsSection() {
           Register platform
         </button>
       </form>
-      {notice && (
-        <p className={`alert ${notice.kind === "success" ? "alert-success" : "alert-error"}`} role={notice.kind === "error" ? "alert" : "status"}>
-          {notice.text}
-        </p>
-      )}
+      <FormMessage notice={notice} />
     </section>
   );
 }
