@@ -7,13 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { judgeFinishes } from "../db/schema.ts";
-import { createApp } from "../src/app.ts";
-import { addHost, revokeHost } from "../src/judge-hosts/hosts.ts";
-import { JudgeService } from "../src/judge/service.ts";
-import { request, signUp } from "./api.ts";
-import { silentLog } from "./judge/fixtures.ts";
-import { createTestServices, type TestServices } from "./services.ts";
+import { judgeFinishes } from "../../db/schema.ts";
+import { createApp } from "../../src/app.ts";
+import { addHost, revokeHost } from "../../src/judge-hosts/hosts.ts";
+import { JudgeService } from "../../src/judge/service.ts";
+import { request, signUp } from "../api.ts";
+import { silentLog } from "../judge/fixtures.ts";
+import { createTestServices, type TestServices } from "../services.ts";
 
 let t: TestServices;
 let app: ReturnType<typeof createApp>;

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
-import { migrateDatabase, openDatabase } from "../db/index.ts";
-import { authenticateHost, HOST_TOKEN_PREFIX, listHosts } from "../src/judge-hosts/hosts.ts";
+import { migrateDatabase, openDatabase } from "../../db/index.ts";
+import { authenticateHost, HOST_TOKEN_PREFIX, listHosts } from "../../src/judge-hosts/hosts.ts";
 
-const ROOT = join(import.meta.dir, "..");
+const ROOT = join(import.meta.dir, "..", "..");
 const work = mkdtempSync(join(tmpdir(), "oj-hosts-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const url = `file:${join(work, "hosts.db")}`;
