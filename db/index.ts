@@ -38,6 +38,7 @@ export async function openDatabase(url: string, authToken?: string): Promise<{ d
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("PRAGMA busy_timeout = 5000");
     await client.execute("PRAGMA foreign_keys = ON");
+    await client.execute("PRAGMA synchronous = NORMAL");
   }
   const db = drizzle(client, { schema });
   return { db, client };

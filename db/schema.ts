@@ -265,6 +265,9 @@ export const submissions = sqliteTable(
   (t) => [
     index("submissions_user_problem_idx").on(t.userId, t.problemId, t.createdAt),
     index("submissions_status_idx").on(t.status, t.createdAt),
+    // The claim's fair share (src/judge/queue.ts): waiting users and their queued jobs, and each user's last service.
+    index("submissions_queue_idx").on(t.status, t.userId, t.createdAt),
+    index("submissions_user_claimed_idx").on(t.userId, t.claimedAt),
     index("submissions_assignment_idx").on(t.assignmentId, t.userId, t.problemId),
   ],
 );

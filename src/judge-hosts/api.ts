@@ -59,6 +59,8 @@ function bad(c: { json: (b: unknown, s: 400) => Response }, error: z.ZodError) {
   return c.json({ error: `${field}: ${issue.message}`, code: "BAD_INPUT", field }, 400);
 }
 
+const claimBody = z.object({ waitMs: z.number().int().min(0).max(CLAIM_WAIT_MAX_MS).optional() }).passthrough();
+
 export function judgeApiRoutes(deps: (services: AppEnv["Variables"]["services"]) => JudgeApiDeps | null) {
   const app = new Hono<HostEnv>();
   app.use("*", async (c, next) => {
@@ -74,7 +76,7 @@ export function judgeApiRoutes(deps: (services: AppEnv["Variables"]["services"])
   app.post("/claim", async (c) => {
     const d = withDeps(c);
     if (!d) return c.json({ error: "Judging is not available on this server", code: "SANDBOX_UNAVAILABLE" }, 503);
-    const body = z.object({ waitMs: z.number().int().min(0).max(CLAIM_WAIT_MAX_MS).optional() }).passthrough().safeParse(await c.req.json().catch(() => ({})));
+    const body = claimBody.safeParse(await c.req.json().catch(() => ({})));
     if (!body.success) return bad(c, body.error);
     const job = await claimForHost(d, c.get("host"), body.data.waitMs ?? CLAIM_WAIT_MAX_MS, c.req.raw.signal);
     return job ? c.json(job) : c.body(null, 204);

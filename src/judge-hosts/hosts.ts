@@ -8,8 +8,9 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
+import { preparedPer } from "../../db/prepared.ts";
 import { judgeHosts } from "../../db/schema.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
 
@@ -67,6 +68,15 @@ export async function revokeHost(db: Database, name: string, now = new Date()): 
   return res.length === 1;
 }
 
+const hostByTokenHash = preparedPer((db) =>
+  db
+    .select({ id: judgeHosts.id, name: judgeHosts.name })
+    .from(judgeHosts)
+    .where(and(eq(judgeHosts.tokenHash, sql.placeholder("tokenHash")), isNull(judgeHosts.revokedAt)))
+    .limit(1)
+    .prepare(),
+);
+
 /** How often a host's last-seen time and version are written, ms (every call reads; only this often writes). */
 export const LAST_SEEN_EVERY_MS = 10_000;
 const lastWritten = new Map<string, { at: number; version: string | null }>();
@@ -78,11 +88,7 @@ const lastWritten = new Map<string, { at: number; version: string | null }>();
  */
 export async function authenticateHost(db: Database, token: string, version: string | null = null, now = new Date()): Promise<{ id: string; name: string } | null> {
   if (!token.startsWith(HOST_TOKEN_PREFIX)) return null;
-  const [row] = await db
-    .select({ id: judgeHosts.id, name: judgeHosts.name })
-    .from(judgeHosts)
-    .where(and(eq(judgeHosts.tokenHash, hash(token)), isNull(judgeHosts.revokedAt)))
-    .limit(1);
+  const [row] = await hostByTokenHash(db).execute({ tokenHash: hash(token) });
   if (!row) return null;
   const last = lastWritten.get(row.id);
   if (!last || now.getTime() - last.at >= LAST_SEEN_EVERY_MS || (version && version !== last.version)) {

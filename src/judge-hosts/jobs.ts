@@ -16,10 +16,11 @@ import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { judgeFinishes, submissions } from "../../db/schema.ts";
+import { afterJudged } from "../courses/judging.ts";
 import { databaseJobPort, type JudgedProblem, type TestRecord } from "../judge/job-port.ts";
 import type { JudgeEvents } from "../judge/events.ts";
 import { JudgeQueue, type SubmissionRow } from "../judge/queue.ts";
-import { getProblemEvenDeleted, readHiddenTests } from "../problems/store.ts";
+import { judgedProblem, type JudgedProblemData } from "../judge/problem-cache.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
 
 /** Bytes of test data kept in memory for hosts to fetch. */
@@ -126,17 +127,46 @@ export async function claimForHost(deps: JudgeApiDeps, host: string, waitMs: num
   }
 }
 
+/** The test list of a cached problem, hashed once (src/judge/problem-cache.ts hands out the same object while it is current). */
+const hashed = new WeakMap<JudgedProblemData, { tests: HostTest[]; texts: [string, string][] }>();
+
+function testsOf(loaded: JudgedProblemData): HostTest[] {
+  let entry = hashed.get(loaded);
+  if (!entry) {
+    const { problem, hidden } = loaded;
+    const texts: [string, string][] = [];
+    if (problem.sampleOutput.trim() !== "") texts.push([problem.sampleInput, problem.sampleOutput]);
+    for (const t of hidden) texts.push([t.input, t.expectedOutput]);
+    const sampleFirst = problem.sampleOutput.trim() !== "";
+    entry = {
+      texts,
+      tests: texts.map(([input, answer], i) => ({
+        index: sampleFirst ? i : i + 1,
+        isSample: sampleFirst && i === 0,
+        inputSha256: remember(input),
+        answerSha256: remember(answer),
+      })),
+    };
+    hashed.set(loaded, entry);
+    return entry.tests;
+  }
+  // Hosts fetch by hash: put back what the byte-bounded store let go since.
+  entry.tests.forEach((t, i) => {
+    if (!data.has(t.inputSha256)) remember(entry!.texts[i]![0]);
+    if (!data.has(t.answerSha256)) remember(entry!.texts[i]![1]);
+  });
+  return entry.tests;
+}
+
 async function jobOf(deps: JudgeApiDeps, queue: JudgeQueue, row: SubmissionRow): Promise<HostJob | null> {
-  const problem = await getProblemEvenDeleted(deps.db, row.problemId);
-  if (!problem) {
+  const loaded = await judgedProblem(deps.db, row.problemId);
+  if (!loaded) {
     await queue.finish(row, { verdict: "IE", isPassed: false, errorDetail: "problem not found" });
     deps.events.changed(row.id);
     return null;
   }
-  const hidden = (await readHiddenTests(deps.db, [problem.id])).get(problem.id) ?? [];
-  const tests: HostTest[] = [];
-  if (problem.sampleOutput.trim() !== "") tests.push({ index: 0, isSample: true, inputSha256: remember(problem.sampleInput), answerSha256: remember(problem.sampleOutput) });
-  hidden.forEach((t, i) => tests.push({ index: i + 1, isSample: false, inputSha256: remember(t.input), answerSha256: remember(t.expectedOutput) }));
+  const { problem, hidden } = loaded;
+  const tests = testsOf(loaded);
   const { id, sampleInput, sampleOutput, timeLimitMs, memoryLimitKib, timeScaledByLanguage, checker, checkerFlags, validator } = problem;
   return {
     submissionId: row.id,
@@ -173,10 +203,17 @@ export async function progressForHost(
   claimToken: string,
   p: { update?: Partial<SubmissionRow>; test?: TestRecord; clear?: boolean; failure?: { test: { index: number; input: string; expected: string }; result: { stdout: string; stderr: string } } },
 ): Promise<boolean> {
+  const queue = hostQueue(deps, host);
+  // Most progress is one finished test: one statement, fenced by the claim (the host renews the lease apart).
+  if (p.test && !p.clear && !p.update && !p.failure) {
+    if (!(await queue.addTest({ id, claimToken }, p.test))) return false;
+    deps.events.changed(id);
+    return true;
+  }
   const row = await heldRow(deps.db, id);
   if (!row) return false;
-  const port = databaseJobPort(deps.db, hostQueue(deps, host), { ...row, claimToken });
-  if (!(await hostQueue(deps, host).renew({ id, claimToken }))) return false;
+  const port = databaseJobPort(deps.db, queue, { ...row, claimToken });
+  if (!(await queue.renew({ id, claimToken }))) return false;
   if (p.clear) await port.clear();
   if (p.update && !(await port.update(p.update))) return false;
   if (p.test && !(await port.addTest(p.test))) return false;
@@ -190,22 +227,23 @@ export async function progressForHost(
  * @returns "accepted" (written now, or the same claim's finish again), or "refused" (409).
  */
 export async function finishForHost(deps: JudgeApiDeps, host: string, id: string, claimToken: string, values: Partial<SubmissionRow>): Promise<"accepted" | "refused"> {
-  const [done] = await deps.db
-    .select({ verdict: judgeFinishes.verdict })
-    .from(judgeFinishes)
-    .where(and(eq(judgeFinishes.submissionId, id), eq(judgeFinishes.claimToken, claimToken)))
-    .limit(1);
-  if (done) return done.verdict === values.verdict ? "accepted" : "refused";
-  const row = await heldRow(deps.db, id);
-  if (!row) return "refused";
-  const port = databaseJobPort(deps.db, hostQueue(deps, host), { ...row, claimToken });
-  if (!(await port.finish(values))) return "refused";
+  // The claim's own finish first (one statement, fenced by the claim); only when it is refused is this a
+  // retry of a finish already written (same claim token, same verdict) or a stale claim's (409).
+  const done = await hostQueue(deps, host).finishRow({ id, claimToken }, values);
+  if (!done) {
+    const [earlier] = await deps.db
+      .select({ verdict: judgeFinishes.verdict })
+      .from(judgeFinishes)
+      .where(and(eq(judgeFinishes.submissionId, id), eq(judgeFinishes.claimToken, claimToken)))
+      .limit(1);
+    return earlier && earlier.verdict === values.verdict ? "accepted" : "refused";
+  }
   try {
     await deps.db.insert(judgeFinishes).values({ submissionId: id, claimToken, host, verdict: String(values.verdict ?? "IE") });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  await port.afterJudged();
+  await afterJudged(deps.db, done);
   deps.events.changed(id);
   return "accepted";
 }

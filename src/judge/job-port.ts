@@ -11,7 +11,7 @@ import type { Database } from "../../db/index.ts";
 import { afterJudged, clearFailure, keepFailure } from "../courses/judging.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import type { HiddenTestCase } from "../problems/shape.ts";
-import { getProblemEvenDeleted, readHiddenTests } from "../problems/store.ts";
+import { judgedProblem } from "./problem-cache.ts";
 import type { JudgeQueue, SubmissionRow } from "./queue.ts";
 
 /** The problem as the judge needs it. */
@@ -48,11 +48,7 @@ export interface JobPort {
 export function databaseJobPort(db: Database, queue: JudgeQueue, row: SubmissionRow): JobPort {
   const job = { id: row.id, claimToken: row.claimToken };
   return {
-    async load() {
-      const problem = await getProblemEvenDeleted(db, row.problemId);
-      if (!problem) return null;
-      return { problem, hidden: (await readHiddenTests(db, [problem.id])).get(problem.id) ?? [] };
-    },
+    load: () => judgedProblem(db, row.problemId),
     async clear() {
       await queue.clearTests(job);
       if (row.assignmentId) await clearFailure(db, row.id);

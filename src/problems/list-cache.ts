@@ -22,6 +22,22 @@ function prepareRevision(db: Database) {
 }
 
 /**
+ * `revisions('problems')`: bumped by triggers on every write to problems and
+ * test cases (migration 0003), by any process. One primary-key read; null
+ * when the row is missing.
+ */
+export async function problemsRevision(db: Database): Promise<number | null> {
+  let revision = revisionQueries.get(db);
+  if (!revision) {
+    revision = prepareRevision(db);
+    revisionQueries.set(db, revision);
+  }
+  const [row] = await revision.execute();
+  // No revision row (a database migrated by hand without 0003): callers must not cache.
+  return row ? row.value : null;
+}
+
+/**
  * The public shapes of every live problem (no hidden tests), oldest first,
  * cached per database handle. Freshness: triggers (migration 0003) bump
  * `revisions('problems')` on every insert, update and delete of problems and
@@ -33,14 +49,8 @@ function prepareRevision(db: Database) {
  * requests: never mutate them (copy, as `list` does for the owner's tests).
  */
 export async function publicProblemList(db: Database): Promise<readonly Readonly<ProblemShape>[]> {
-  let revision = revisionQueries.get(db);
-  if (!revision) {
-    revision = prepareRevision(db);
-    revisionQueries.set(db, revision);
-  }
-  const [rev] = await revision.execute();
-  // No revision row (a database migrated by hand without 0003): never cache.
-  const key = rev ? String(rev.value) : `uncached:${Math.random()}`;
+  const rev = await problemsRevision(db);
+  const key = rev !== null ? String(rev) : `uncached:${Math.random()}`;
   const cached = listCaches.get(db);
   if (cached?.key === key) return cached.shapes;
   // One read per revision: requests that arrive while it runs (a burst right after a write) wait for it
