@@ -21,6 +21,7 @@ import { lockSandbox, sandboxOptions } from "./sandbox.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkServerUrl, HostWorker } from "./judge-hosts/host-worker.ts";
+import { LANGUAGE_IDS } from "../isolate/languages/index.ts";
 
 /**
  * Starts a worker from a parsed config.
@@ -61,7 +62,8 @@ function flag(name: string): string | undefined {
 
 /**
  * A judge host: claims jobs from `server`'s judge API with the token in
- * --token-file (src/judge-hosts/host-worker.ts). It holds no database URL (one
+ * --token-file (src/judge-hosts/host-worker.ts), only in --languages when
+ * given (e.g. `cpp,py` on a host without a JDK). It holds no database URL (one
  * given is refused) and runs no migration.
  * @throws Error naming what is wrong (a DATABASE_URL, no token file, plain HTTP, no sandbox, a clashing box range).
  */
@@ -71,6 +73,12 @@ export async function startHost(config: Config, server: string): Promise<{ stop(
   if (!tokenFile) throw new Error("worker --server URL needs --token-file FILE (the token from bun run judge-hosts -- add NAME)");
   const token = readFileSync(tokenFile, "utf8").trim();
   const allowHttp = process.argv.includes("--allow-http");
+  const languages = flag("--languages")
+    ?.split(",")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const unknown = languages?.filter((l) => !(LANGUAGE_IDS as readonly string[]).includes(l));
+  if (unknown?.length) throw new Error(`worker --languages: unknown ${unknown.join(", ")} (one or more of ${LANGUAGE_IDS.join(", ")})`);
   checkServerUrl(server, allowHttp);
   const log = createLogger(config.LOG_LEVEL);
   const unlockBoxes = lockSandbox(config);
@@ -88,6 +96,7 @@ export async function startHost(config: Config, server: string): Promise<{ stop(
     capacity: config.SANDBOX_POOL_SIZE,
     log,
     allowHttp,
+    ...(languages ? { languages } : {}),
   });
   const done = host.start();
   done.catch((err: unknown) => {

@@ -4,15 +4,16 @@
  * no user session is accepted here and no user route accepts a host token.
  * A door only: zod checks the bodies, src/judge-hosts/jobs.ts does the work.
  *
- *   POST /claim {version?, waitMs?}        → 200 job, or 204 after waiting (≤ 20 s)
+ *   POST /claim {waitMs?, languages?}      → 200 job, or 204 after waiting (≤ 20 s); only jobs in `languages` when given
  *   POST /jobs/:id/renew {claimToken}      → 200, or 409 when the claim no longer holds the job
  *   POST /jobs/:id/progress {claimToken, clear?, update?, test?, failure?} → 200 / 409
  *   POST /jobs/:id/finish {claimToken, values} → 200 (also for a retry of the same finish) / 409
  *   POST /jobs/:id/release {claimToken}    → 200 (the job goes back to the queue)
- *   GET  /testdata/:sha256                 → the file, or 404
+ *   GET  /testdata/:sha256?problem=ID      → the file, or 404
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { LANGUAGE_IDS } from "../../isolate/languages/index.ts";
 import type { AppEnv } from "../rest/call.ts";
 import { authenticateHost } from "./hosts.ts";
 import { claimForHost, finishForHost, progressForHost, releaseForHost, renewForHost, testData, type JudgeApiDeps } from "./jobs.ts";
@@ -59,7 +60,12 @@ function bad(c: { json: (b: unknown, s: 400) => Response }, error: z.ZodError) {
   return c.json({ error: `${field}: ${issue.message}`, code: "BAD_INPUT", field }, 400);
 }
 
-const claimBody = z.object({ waitMs: z.number().int().min(0).max(CLAIM_WAIT_MAX_MS).optional() }).passthrough();
+const claimBody = z
+  .object({
+    waitMs: z.number().int().min(0).max(CLAIM_WAIT_MAX_MS).optional(),
+    languages: z.array(z.enum(LANGUAGE_IDS, { error: `languages: each one of ${LANGUAGE_IDS.join(", ")}` })).max(LANGUAGE_IDS.length).optional(),
+  })
+  .passthrough();
 
 export function judgeApiRoutes(deps: (services: AppEnv["Variables"]["services"]) => JudgeApiDeps | null) {
   const app = new Hono<HostEnv>();
@@ -78,7 +84,7 @@ export function judgeApiRoutes(deps: (services: AppEnv["Variables"]["services"])
     if (!d) return c.json({ error: "Judging is not available on this server", code: "SANDBOX_UNAVAILABLE" }, 503);
     const body = claimBody.safeParse(await c.req.json().catch(() => ({})));
     if (!body.success) return bad(c, body.error);
-    const job = await claimForHost(d, c.get("host"), body.data.waitMs ?? CLAIM_WAIT_MAX_MS, c.req.raw.signal);
+    const job = await claimForHost(d, c.get("host"), body.data.waitMs ?? CLAIM_WAIT_MAX_MS, c.req.raw.signal, body.data.languages);
     return job ? c.json(job) : c.body(null, 204);
   });
 
@@ -114,8 +120,8 @@ export function judgeApiRoutes(deps: (services: AppEnv["Variables"]["services"])
     return true;
   });
 
-  app.get("/testdata/:sha256", (c) => {
-    const text = testData(c.req.param("sha256"));
+  app.get("/testdata/:sha256", async (c) => {
+    const text = await testData(c.get("services").db, c.req.param("sha256"), c.req.query("problem") ?? null);
     return text === null ? c.json({ error: "No such test data here (claim the job again)", code: "NOT_FOUND" }, 404) : c.text(text);
   });
   return app;

@@ -32,6 +32,8 @@ export interface HostWorkerOptions {
   capacity: number;
   log: Logger;
   allowHttp?: boolean;
+  /** Claim only jobs in these languages (a host without a JDK: cpp, py); all when absent. */
+  languages?: readonly string[];
 }
 
 /** Refuses plain HTTP to a non-loopback server unless allowed (tokens and hidden tests travel on it). */
@@ -72,10 +74,11 @@ export class HostWorker {
   }
 
   /** A test file by hash: from the host's cache, else fetched once. */
-  private async testFile(sha: string): Promise<string> {
+  private async testFile(sha: string, problemId: string): Promise<string> {
     const hit = this.tests.get(sha);
     if (hit !== undefined) return hit;
-    const res = await this.call("GET", `/testdata/${sha}`);
+    // The problem lets a server restarted since the claim find the file again.
+    const res = await this.call("GET", `/testdata/${sha}?problem=${encodeURIComponent(problemId)}`);
     if (!res.ok) throw new Error(`test data ${sha.slice(0, 12)}…: HTTP ${res.status}`);
     const text = await res.text();
     this.tests.set(sha, text);
@@ -99,7 +102,7 @@ export class HostWorker {
     return {
       load: async () => {
         const hidden: HiddenTestCase[] = [];
-        for (const t of job.tests.filter((x) => !x.isSample)) hidden.push({ input: await this.testFile(t.inputSha256), expectedOutput: await this.testFile(t.answerSha256) });
+        for (const t of job.tests.filter((x) => !x.isSample)) hidden.push({ input: await this.testFile(t.inputSha256, job.problem.id), expectedOutput: await this.testFile(t.answerSha256, job.problem.id) });
         return { problem: job.problem, hidden };
       },
       clear: async () => void (await send("progress", { clear: true })),
@@ -140,7 +143,7 @@ export class HostWorker {
     while (!this.stopping.signal.aborted) {
       let res: Response;
       try {
-        res = await this.call("POST", "/claim", { waitMs: 20_000 }, this.stopping.signal);
+        res = await this.call("POST", "/claim", { waitMs: 20_000, ...(this.opts.languages ? { languages: this.opts.languages } : {}) }, this.stopping.signal);
       } catch (err) {
         if (this.stopping.signal.aborted) return;
         this.opts.log.warn("judge host: cannot reach the server", { detail: String(err) });

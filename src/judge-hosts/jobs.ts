@@ -10,7 +10,8 @@
  *
  * Test data goes by SHA-256: a claim names each test's input and answer by
  * hash, and hosts fetch (and cache) them from /api/judge/testdata/:sha256. The
- * server keeps recently claimed test data in memory (TEST_DATA_CACHE_BYTES).
+ * server keeps recently claimed test data in memory (TEST_DATA_CACHE_BYTES);
+ * after a restart the host's `?problem=ID` lets it read them again.
  */
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
@@ -78,9 +79,25 @@ function remember(text: string): string {
   return sha;
 }
 
-/** A test file by its SHA-256, or null when this server does not hold it (not claimed recently). */
-export function testData(sha256: string): string | null {
+/**
+ * A test file by its SHA-256. When this process does not hold it (restarted
+ * since the claim, or let it go), the problem the host names is read again
+ * (its current version) and its files offered.
+ * @returns the text, or null when neither holds it (the problem changed since the claim: the host's job then fails
+ *   and is judged again from a fresh claim).
+ */
+export async function testData(db: Database, sha256: string, problemId: string | null): Promise<string | null> {
+  const held = data.get(sha256);
+  if (held !== undefined || !problemId) return held ?? null;
+  const loaded = await judgedProblem(db, problemId);
+  if (loaded) testsOf(loaded);
   return data.get(sha256) ?? null;
+}
+
+/** Drops every held test file (what a restart of the server does; tests use it). */
+export function forgetTestData(): void {
+  data.clear();
+  dataBytes = 0;
 }
 
 const queues = new Map<string, JudgeQueue>();
@@ -100,9 +117,10 @@ function hostQueue(deps: JudgeApiDeps, host: string): JudgeQueue {
 /**
  * Claims the next job for `host`, waiting up to `waitMs` for one; expired
  * leases (a host that died, a claim whose answer was lost) are re-queued first.
+ * @param languages only jobs in these languages (what the host can run); all when absent.
  * @returns the job, or null when none came.
  */
-export async function claimForHost(deps: JudgeApiDeps, host: string, waitMs: number, signal?: AbortSignal): Promise<HostJob | null> {
+export async function claimForHost(deps: JudgeApiDeps, host: string, waitMs: number, signal?: AbortSignal, languages?: readonly string[]): Promise<HostJob | null> {
   const deadline = Date.now() + waitMs;
   const recoverer = new JudgeQueue(deps.db, { owner: "judge-api/recovery", leaseMs: deps.leaseMs, now: deps.now });
   const queue = hostQueue(deps, host);
@@ -112,7 +130,7 @@ export async function claimForHost(deps: JudgeApiDeps, host: string, waitMs: num
       lastRecovery = Date.now();
       await recoverer.recover();
     }
-    const row = await queue.claim();
+    const row = await queue.claim(languages);
     if (row) {
       const job = await jobOf(deps, queue, row);
       if (job) {

@@ -23,6 +23,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { preparedPer } from "../../db/prepared.ts";
 import { submissions, submissionTests } from "../../db/schema.ts";
+import { LANGUAGE_IDS } from "../../isolate/languages/index.ts";
 
 export type SubmissionRow = typeof submissions.$inferSelect;
 
@@ -71,33 +72,38 @@ export function ownerIsDeadLocally(owner: string): boolean {
  * at 3000 queued, and grouping every past submission of the waiting users
  * ~12 ms with 20000 judged (scripts/bench-judge-hosts.ts); this is ~0.3 ms at both.
  */
-const FAIR_SHARE_PICK = sql`(
+function fairSharePick(languages: readonly string[] | null) {
+  // Only jobs in these languages (a judge host without a JDK, say): every read of queued jobs is filtered.
+  const only = (alias: string) => (languages ? sql`AND ${sql.raw(alias)}.language IN (${sql.join(languages.map((l) => sql`${l}`), sql`, `)})` : sql``);
+  return sql`(
   -- The distinct waiting users by a loose index scan: one seek per user, however many jobs wait.
   WITH RECURSIVE waiting(user_id) AS (
-    SELECT min(user_id) FROM submissions WHERE status = 'queued'
+    SELECT min(m.user_id) FROM submissions m WHERE m.status = 'queued' ${only("m")}
     UNION ALL
-    SELECT (SELECT min(n.user_id) FROM submissions n WHERE n.status = 'queued' AND n.user_id > waiting.user_id)
+    SELECT (SELECT min(n.user_id) FROM submissions n WHERE n.status = 'queued' ${only("n")} AND n.user_id > waiting.user_id)
       FROM waiting WHERE waiting.user_id IS NOT NULL
   ),
   ranked AS (
     SELECT w.user_id AS user_id,
       -- Live submissions before rejudges (a rejudge keeps the verdict it had in previous_verdict).
-      NOT EXISTS (SELECT 1 FROM submissions q WHERE q.status = 'queued' AND q.user_id = w.user_id AND q.previous_verdict IS NULL) AS rejudge_only,
+      NOT EXISTS (SELECT 1 FROM submissions q WHERE q.status = 'queued' ${only("q")} AND q.user_id = w.user_id AND q.previous_verdict IS NULL) AS rejudge_only,
       (SELECT count(*) FROM submissions b WHERE b.status IN ('compiling', 'running') AND b.user_id = w.user_id) AS busy,
       coalesce((SELECT max(c.claimed_at) FROM submissions c WHERE c.user_id = w.user_id), 0) AS last,
-      (SELECT min(f.created_at) FROM submissions f WHERE f.status = 'queued' AND f.user_id = w.user_id) AS first
+      (SELECT min(f.created_at) FROM submissions f WHERE f.status = 'queued' ${only("f")} AND f.user_id = w.user_id) AS first
       FROM waiting w WHERE w.user_id IS NOT NULL
      ORDER BY rejudge_only, busy, last, first, w.user_id
      LIMIT 1),
   pick AS (
     SELECT s.id FROM submissions s JOIN ranked r ON s.user_id = r.user_id
-     WHERE s.status = 'queued'
+     WHERE s.status = 'queued' ${only("s")}
      ORDER BY (s.previous_verdict IS NOT NULL), s.created_at, s.id
      LIMIT 1)
   SELECT id FROM pick)`;
+}
 
-const claimStatement = preparedPer((db) =>
-  db
+/** The claim: one UPDATE … RETURNING of the fair-share pick (for some languages only, or all). */
+function claimQuery(db: Database, languages: readonly string[] | null) {
+  return db
     .update(submissions)
     .set({
       status: "compiling",
@@ -107,10 +113,13 @@ const claimStatement = preparedPer((db) =>
       claimedAt: sql`${sql.placeholder("now")}`,
       claimToken: sql`${sql.placeholder("token")}`,
     })
-    .where(and(eq(submissions.status, "queued"), eq(submissions.id, FAIR_SHARE_PICK)))
+    .where(and(eq(submissions.status, "queued"), eq(submissions.id, fairSharePick(languages))))
     .returning()
-    .prepare(),
-);
+    .prepare();
+}
+
+/** The claim for every language, prepared once per database handle (the common case). */
+const claimAnyLanguage = preparedPer((db) => claimQuery(db, null));
 
 export interface QueueOptions {
   /** This worker's identity (see `newOwnerId`). */
@@ -138,12 +147,16 @@ export class JudgeQueue {
   /**
    * Claims the next job by fair share, atomically (one UPDATE … RETURNING, so
    * two workers never claim the same row).
+   * @param languages only jobs in these languages (a judge host that cannot run the others); all when absent.
    * @returns the claimed row (status `compiling`, leased to this owner), or null when the queue is empty.
    */
-  async claim(): Promise<SubmissionRow | null> {
+  async claim(languages?: readonly string[]): Promise<SubmissionRow | null> {
     const now = this.now();
-    // Fair share (FAIR_SHARE_PICK): one statement claims and returns the row (prepared once per database handle).
-    const [row] = await claimStatement(this.db).all({ owner: this.owner, expires: now + this.leaseMs, now, token: newClaimToken() });
+    const some = languages && !LANGUAGE_IDS.every((l) => languages.includes(l)) ? languages : null;
+    if (some && some.length === 0) return null;
+    // Fair share (fairSharePick): one statement claims and returns the row.
+    const statement = some ? claimQuery(this.db, some) : claimAnyLanguage(this.db);
+    const [row] = await statement.all({ owner: this.owner, expires: now + this.leaseMs, now, token: newClaimToken() });
     return (row as SubmissionRow | undefined) ?? null;
   }
 

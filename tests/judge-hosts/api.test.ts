@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { judgeFinishes } from "../../db/schema.ts";
 import { createApp } from "../../src/app.ts";
 import { addHost, revokeHost } from "../../src/judge-hosts/hosts.ts";
+import { forgetTestData } from "../../src/judge-hosts/jobs.ts";
 import { JudgeService } from "../../src/judge/service.ts";
 import { request, signUp } from "../api.ts";
 import { silentLog } from "../judge/fixtures.ts";
@@ -67,6 +68,11 @@ describe("judge API", () => {
     const answer1 = await host(hostA, "GET", `/testdata/${job.tests[1].answerSha256}`);
     expect([input1.body, answer1.body]).toEqual(["5 5\n", "10\n"]);
     expect((await host(hostA, "GET", `/testdata/${"0".repeat(64)}`)).status).toBe(404);
+    // A server restarted since the claim holds no test data; the problem the host names brings it back.
+    forgetTestData();
+    expect((await host(hostA, "GET", `/testdata/${job.tests[1].inputSha256}`)).status).toBe(404);
+    expect((await host(hostA, "GET", `/testdata/${job.tests[1].inputSha256}?problem=${job.problem.id}`)).body).toBe("5 5\n");
+    expect((await host(hostA, "GET", `/testdata/${"0".repeat(64)}?problem=${job.problem.id}`)).status).toBe(404);
 
     const token = job.claimToken;
     expect((await host(hostA, "POST", `/jobs/${id}/progress`, { claimToken: token, clear: true, update: { status: "running", testsTotal: 2 } })).status).toBe(200);
@@ -107,6 +113,20 @@ describe("judge API", () => {
     const job = (await host(hostA, "POST", "/claim", { waitMs: 2000 })).body;
     expect((await host(hostA, "POST", `/jobs/${id}/release`, { claimToken: job.claimToken })).status).toBe(200);
     expect((await host(hostB, "POST", "/claim", { waitMs: 2000 })).body.submissionId).toBe(id);
+  });
+
+  test("a host names the languages it can judge: it is never given another language's job", async () => {
+    const id = await submit();
+    expect((await host(hostA, "POST", "/claim", { waitMs: 0, languages: ["cpp", "java"] })).status).toBe(204);
+    expect((await host(hostA, "POST", "/claim", { waitMs: 0, languages: [] })).status).toBe(204);
+    const bad = await host(hostA, "POST", "/claim", { waitMs: 0, languages: ["cobol"] });
+    expect(bad.status).toBe(400);
+    const job = (await host(hostA, "POST", "/claim", { waitMs: 0, languages: ["py"] })).body;
+    expect(job.submissionId).toBe(id);
+    expect((await host(hostA, "POST", `/jobs/${id}/release`, { claimToken: job.claimToken })).status).toBe(200);
+    const again = (await host(hostA, "POST", "/claim", { waitMs: 0, languages: ["cpp", "java", "py"] })).body;
+    expect(again.submissionId).toBe(id);
+    expect((await host(hostA, "POST", `/jobs/${id}/finish`, { claimToken: again.claimToken, values: { verdict: "WA", isPassed: false } })).status).toBe(200);
   });
 
   test("only host tokens: none, a user's session or a revoked host get 401; bad bodies 400 naming the field", async () => {
