@@ -35,7 +35,7 @@ export async function judgeHostsCli(argv: string[]): Promise<number> {
     }
     const hosts = await listHosts(db);
     if (!hosts.length) console.log("judge-hosts: none (add one with: bun run judge-hosts -- add NAME)");
-    for (const h of hosts) console.log(`${h.name}\t${h.revoked ? "revoked" : "active"}\tlast seen ${h.lastSeenAt ?? "never"}\t${h.version ?? ""}`);
+    for (const h of hosts) console.log(`${h.name}\t${h.revoked ? "revoked" : "active"}\tlast seen ${h.lastSeenAt ?? "never"}\t${h.jobsInHand} jobs in hand\t${h.version ?? ""}`);
     return 0;
   } catch (err) {
     console.error(`judge-hosts: ${err instanceof Error ? err.message : String(err)}`);

@@ -8,10 +8,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, like, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { preparedPer } from "../../db/prepared.ts";
-import { judgeHosts } from "../../db/schema.ts";
+import { judgeHosts, submissions } from "../../db/schema.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
 
 /** Host names: what an operator types. */
@@ -25,6 +25,8 @@ export interface HostShape {
   lastSeenAt: string | null;
   version: string | null;
   revoked: boolean;
+  /** Jobs the host holds now (claimed, not finished). */
+  jobsInHand: number;
 }
 
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -49,7 +51,15 @@ export async function addHost(db: Database, name: string): Promise<{ token: stri
 /** Every host, by name. */
 export async function listHosts(db: Database): Promise<HostShape[]> {
   const rows = await db.select().from(judgeHosts).orderBy(asc(judgeHosts.name));
+  // Hosts' claims are leased to `judge-host/<name>` (src/judge-hosts/jobs.ts).
+  const held = await db
+    .select({ owner: submissions.leaseOwner, n: count() })
+    .from(submissions)
+    .where(and(inArray(submissions.status, ["compiling", "running"]), like(submissions.leaseOwner, "judge-host/%")))
+    .groupBy(submissions.leaseOwner);
+  const inHand = new Map(held.map((h) => [h.owner, h.n]));
   return rows.map((r) => ({
+    jobsInHand: inHand.get(`judge-host/${r.name}`) ?? 0,
     name: r.name,
     createdAt: r.createdAt.toISOString(),
     lastSeenAt: r.lastSeenAt?.toISOString() ?? null,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { judgeFinishes } from "../../db/schema.ts";
 import { createApp } from "../../src/app.ts";
-import { addHost, revokeHost } from "../../src/judge-hosts/hosts.ts";
+import { addHost, listHosts, revokeHost } from "../../src/judge-hosts/hosts.ts";
 import { forgetTestData } from "../../src/judge-hosts/jobs.ts";
 import { JudgeService } from "../../src/judge/service.ts";
 import { request, signUp } from "../api.ts";
@@ -64,6 +64,11 @@ describe("judge API", () => {
     const job = claim.body;
     expect(job).toMatchObject({ submissionId: id, language: "py", leaseMs: 1000, hiddenTotal: 1, problem: { checker: "lines", timeLimitMs: 2000 } });
     expect(job.tests.map((x: { index: number }) => x.index)).toEqual([0, 1]);
+    // The host list counts the jobs each host holds.
+    expect((await listHosts(t.services.db)).map((h) => [h.name, h.jobsInHand])).toEqual([
+      ["host-a", 1],
+      ["host-b", 0],
+    ]);
     const input1 = await host(hostA, "GET", `/testdata/${job.tests[1].inputSha256}`);
     const answer1 = await host(hostA, "GET", `/testdata/${job.tests[1].answerSha256}`);
     expect([input1.body, answer1.body]).toEqual(["5 5\n", "10\n"]);

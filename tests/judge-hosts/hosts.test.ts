@@ -50,11 +50,12 @@ describe("bun run judge-hosts", () => {
       expect(await authenticateHost(db, `${token}x`)).toBeNull();
       expect(await authenticateHost(db, "eyJhbGciOiJIUzI1NiJ9.not.a.host")).toBeNull();
       const [h] = await listHosts(db);
-      expect(h).toMatchObject({ name: "judge-1", revoked: false, version: "1.2.3" });
+      expect(h).toMatchObject({ name: "judge-1", revoked: false, version: "1.2.3", jobsInHand: 0 });
       expect(h!.lastSeenAt).not.toBeNull();
 
       const list = await cli("list");
       expect(list.out).toContain("judge-1\tactive\tlast seen ");
+      expect(list.out).toContain("\t0 jobs in hand\t");
       expect(list.out).not.toContain(token);
       expect((await cli("revoke", "judge-1")).code).toBe(0);
       expect(await authenticateHost(db, token)).toBeNull();

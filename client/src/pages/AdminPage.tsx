@@ -111,7 +111,7 @@ export default function AdminPage() {
                   <ul className="plain-list" data-testid="judge-hosts">
                     {s.judgeHosts.map((h) => (
                       <li key={h.name}>
-                        <strong>{h.name}</strong> {h.revoked ? "revoked" : "active"} · last seen {h.lastSeenAt ? localTime(h.lastSeenAt) : "never"}
+                        <strong>{h.name}</strong> {h.revoked ? "revoked" : "active"} · last seen {h.lastSeenAt ? localTime(h.lastSeenAt) : "never"} · {h.jobsInHand} jobs in hand
                         {h.version ? ` · ${h.version}` : ""}
                       </li>
                     ))}
