@@ -33,6 +33,11 @@ export interface Limiters {
   contactByIp: RateLimiter;
   /** Problem creations and updates per user: 60 per hour (each may carry up to 64 MiB of tests). */
   problemWritesByUser: RateLimiter;
+  /**
+   * Sign-ins started at an identity provider or an LMS per client address: 300 per 10 minutes (each stores a
+   * flow row for 10 minutes; a class behind one campus NAT starting together stays well inside).
+   */
+  signInStartsByIp: RateLimiter;
 }
 
 /** Long-lived services, built once at start; a new capability that needs one adds a field here (and a line in `buildServices`' callers). */
@@ -70,6 +75,7 @@ export function createLimiters(now?: () => number): Limiters {
     registerByIp: new RateLimiter({ limit: 20, windowMs: 60 * min, now }),
     contactByIp: new RateLimiter({ limit: 5, windowMs: 10 * min, now }),
     problemWritesByUser: new RateLimiter({ limit: 60, windowMs: 60 * min, now }),
+    signInStartsByIp: new RateLimiter({ limit: 300, windowMs: 10 * min, now }),
   };
 }
 

@@ -22,7 +22,7 @@ import { AppError } from "../errors.ts";
 import { publicJwks } from "../lti/keys.ts";
 import { finishLaunch, loginParams, LTI_FLOW_TTL_MS, LTI_STATE_COOKIE, startLogin } from "../lti/launch.ts";
 import type { AppEnv } from "./call.ts";
-import { signInErrorPage } from "./sso.ts";
+import { countSignInStart, signInErrorPage } from "./sso.ts";
 
 /** Cookie attributes for a cookie that must come back on a request from the LMS's site. */
 function crossSite(c: HonoContext<AppEnv>): string {
@@ -41,6 +41,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCode
 
 async function login(c: HonoContext<AppEnv>): Promise<Response> {
   try {
+    countSignInStart(c);
     const parsed = loginParams.safeParse(await params(c));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;

@@ -11,7 +11,7 @@ import type { Context as HonoContext } from "hono";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { createSession } from "../auth/session.ts";
-import { createContext, isHttps, peerAddress, publicOrigin as originOf } from "../context.ts";
+import { clientIp, createContext, isHttps, peerAddress, publicOrigin as originOf } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { finishOidc, OIDC_FLOW_TTL_MS, OIDC_STATE_COOKIE, safeReturnTo, startOidc } from "../sso/oidc.ts";
 import { headerSignIn } from "../sso/trusted-header.ts";
@@ -30,7 +30,7 @@ export function signInErrorPage(c: HonoContext<AppEnv>, err: unknown): Response 
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1rem">
 <h1>Sign-in failed</h1><p id="sign-in-error">${escapeHtml(message)}</p>
 <p><a href="/signin">Back to sign in</a></p></body></html>`;
-  return c.html(html, status as 400, { "Cache-Control": "no-store" });
+  return c.html(html, status as 400, { "Cache-Control": "no-store", ...(e?.retryAfterSeconds ? { "Retry-After": String(Math.ceil(e.retryAfterSeconds)) } : {}) });
 }
 
 /** Starts a session for the user (cookie) and sends the browser to the client's completion page. */
@@ -49,9 +49,20 @@ function oidcProvider(c: HonoContext<AppEnv>) {
   return provider;
 }
 
+/**
+ * Counts a sign-in start against the client address (each stores a flow row).
+ * @throws AppError RATE_LIMITED (429) past Limiters.signInStartsByIp.
+ */
+export function countSignInStart(c: HonoContext<AppEnv>): void {
+  const services = c.get("services");
+  const gate = services.limiters.signInStartsByIp.hit(clientIp(c, services.config.TRUST_PROXY));
+  if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
+}
+
 async function startAt(c: HonoContext<AppEnv>, linkUserId: string | null): Promise<Response> {
   const provider = oidcProvider(c);
   const services = c.get("services");
+  countSignInStart(c);
   const redirectUri = `${originOf(c, c.get("services").config)}/api/auth/oidc/${provider.id}/callback`;
   const { url, state } = await startOidc(services.db, provider, redirectUri, { linkUserId, returnTo: c.req.query("returnTo") ?? null });
   const secure = isHttps(c, services.config.TRUST_PROXY);
