@@ -61,3 +61,28 @@ test("an admin watches the queue grow live on the status page; a plain user is r
   await p.waitForFunction(() => document.querySelector('[data-testid="queued"]')?.textContent === "2", undefined, { timeout: 10_000 });
   await p.getByRole("row", { name: new RegExp(ADMIN.email) }).waitFor();
 }, 120_000);
+
+test("an admin registers an LMS platform on the admin page, with the tool's URLs to give the LMS", async () => {
+  const p = admin.page;
+  await p.goto("/admin");
+  const urls = p.getByTestId("tool-urls");
+  await urls.waitFor();
+  expect(await urls.textContent()).toContain(`${server.url}/api/lti/jwks`);
+  const form = p.getByRole("form", { name: "Register a platform" });
+  await form.getByLabel("Name", { exact: true }).fill("Moodle at Example");
+  await form.getByLabel("Issuer (platform ID)").fill("https://moodle.example.edu");
+  await form.getByLabel("Client ID").fill("abc123");
+  await form.getByLabel("Deployment IDs (comma-separated)").fill("1, 2");
+  await form.getByLabel("Authentication request URL").fill("https://moodle.example.edu/mod/lti/auth.php");
+  await form.getByLabel("Access token URL").fill("http://moodle.example.edu/mod/lti/token.php");
+  await form.getByLabel("Public keyset URL").fill("https://moodle.example.edu/mod/lti/certs.php");
+  await form.getByRole("button", { name: "Register platform" }).click();
+  // Plain http to another machine is refused, naming the field.
+  await p.getByRole("alert").filter({ hasText: "tokenUrl" }).waitFor();
+  await form.getByLabel("Access token URL").fill("https://moodle.example.edu/mod/lti/token.php");
+  await form.getByRole("button", { name: "Register platform" }).click();
+  await p.getByText("Platform registered.").waitFor();
+  const row = p.getByRole("row", { name: /Moodle at Example/ });
+  await row.waitFor();
+  expect(await row.textContent()).toContain("1, 2");
+}, 60_000);

@@ -19,6 +19,7 @@ let browser: Browser;
 let platform: Platform;
 const pages: WatchedPage[] = [];
 let assignmentId: string;
+let courseId: string;
 
 beforeAll(async () => {
   ensureClientBuilt();
@@ -43,7 +44,7 @@ beforeAll(async () => {
   const api = async (path: string, body: unknown) =>
     (await fetch(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) })).json() as Promise<any>;
   const courses = (await (await fetch(`${ORIGIN}/api/courses`, { headers: { authorization: `Bearer ${token}` } })).json()) as { courses: { id: string }[] };
-  const courseId = courses.courses[0]!.id;
+  courseId = courses.courses[0]!.id;
   const problem = await api("/api/problems", addOneProblem({ courseId }));
   const assignment = await api(`/api/courses/${courseId}/assignments`, { title: "Week 1", opensAt: "2026-01-01T00:00:00Z", dueAt: "2036-01-01T00:00:00Z", problems: [{ problemId: problem._id, points: 10 }] });
   assignmentId = assignment.id;
@@ -111,4 +112,21 @@ test("a learner's launch drops them straight into the linked assignment, signed 
   expect((await p.context().cookies()).some((c) => c.name === "oj_session")).toBe(false);
   // The token left the address bar: the fragment is gone from history.
   expect(p.url()).not.toContain("#token");
+}, 60_000);
+
+test("on the course's settings the instructor sees the LMS link and pulls the roster from the LMS", async () => {
+  platform.members.set("algo", [
+    { user_id: "lms-teacher", roles: [ROLE.instructor], status: "Active", email: "teacher@lms.example" },
+    { user_id: "lms-new-student", roles: [ROLE.learner], status: "Active", email: "nina@lms.example", given_name: "Nina" },
+    { user_id: "lms-new-ta", roles: [ROLE.ta], status: "Active", email: "tom@lms.example", given_name: "Tom" },
+  ]);
+  const p = await lmsUser("lms-teacher");
+  await p.goto(platform.loginUrl(`${ORIGIN}/api/lti/login`, "lms-teacher", "home"));
+  await p.waitForURL(`${ORIGIN}/courses/${courseId}`);
+  await p.goto(`/courses/${courseId}/settings`);
+  await p.getByRole("heading", { name: "LMS" }).waitFor();
+  expect(await p.getByText("Linked to Stand-in LMS course algo").count()).toBe(1);
+  await p.getByRole("button", { name: "Sync roster from the LMS" }).click();
+  await p.getByText("Roster synced: 3 in the LMS, 2 added, 0 changed, 1 unchanged, 0 skipped.").waitFor();
+  await p.getByRole("cell", { name: /nina@lms\.example/ }).first().waitFor();
 }, 60_000);
