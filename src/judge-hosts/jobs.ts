@@ -14,7 +14,7 @@
  * after a restart the host's `?problem=ID` lets it read them again.
  */
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { judgeFinishes, submissions } from "../../db/schema.ts";
 import { afterJudged } from "../courses/judging.ts";
@@ -22,7 +22,6 @@ import { databaseJobPort, type JudgedProblem, type TestRecord } from "../judge/j
 import type { JudgeEvents } from "../judge/events.ts";
 import { JudgeQueue, type SubmissionRow } from "../judge/queue.ts";
 import { judgedProblem, type JudgedProblemData } from "../judge/problem-cache.ts";
-import { isUniqueViolation } from "../lib/sql-errors.ts";
 
 /** Bytes of test data kept in memory for hosts to fetch. */
 export const TEST_DATA_CACHE_BYTES = 256 * 1024 * 1024;
@@ -245,9 +244,20 @@ export async function progressForHost(
  * @returns "accepted" (written now, or the same claim's finish again), or "refused" (409).
  */
 export async function finishForHost(deps: JudgeApiDeps, host: string, id: string, claimToken: string, values: Partial<SubmissionRow>): Promise<"accepted" | "refused"> {
-  // The claim's own finish first (one statement, fenced by the claim); only when it is refused is this a
-  // retry of a finish already written (same claim token, same verdict) or a stale claim's (409).
-  const done = await hostQueue(deps, host).finishRow({ id, claimToken }, values);
+  // The claim's own finish and its audit row in one transaction: the audit row is written only when the
+  // finish went through (the row is then done under this claim's token), so a crash between them cannot
+  // leave one without the other. Only when the finish is refused is this a retry of a finish already
+  // written (same claim token, same verdict) or a stale claim's (409).
+  const verdict = String(values.verdict ?? "IE");
+  const [finished] = await deps.db.batch([
+    hostQueue(deps, host).finishQuery({ id, claimToken }, values),
+    deps.db.run(sql`
+      INSERT INTO judge_finishes (submission_id, claim_token, host, verdict, created_at)
+      SELECT ${id}, ${claimToken}, ${host}, ${verdict}, ${Date.now()}
+       WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ${id} AND claim_token = ${claimToken} AND status = 'done')
+      ON CONFLICT DO NOTHING`),
+  ]);
+  const done = finished[0];
   if (!done) {
     const [earlier] = await deps.db
       .select({ verdict: judgeFinishes.verdict })
@@ -255,11 +265,6 @@ export async function finishForHost(deps: JudgeApiDeps, host: string, id: string
       .where(and(eq(judgeFinishes.submissionId, id), eq(judgeFinishes.claimToken, claimToken)))
       .limit(1);
     return earlier && earlier.verdict === values.verdict ? "accepted" : "refused";
-  }
-  try {
-    await deps.db.insert(judgeFinishes).values({ submissionId: id, claimToken, host, verdict: String(values.verdict ?? "IE") });
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
   }
   await afterJudged(deps.db, done);
   deps.events.changed(id);

@@ -225,12 +225,20 @@ export class JudgeQueue {
    * @returns null when the lease was lost.
    */
   async finishRow(job: Claim, values: Partial<SubmissionRow>): Promise<Pick<SubmissionRow, "assignmentId" | "userId" | "problemId"> | null> {
-    const [row] = await this.db
+    const [row] = await this.finishQuery(job, values);
+    return row ?? null;
+  }
+
+  /**
+   * The finish as a statement not yet run, for a caller that writes more in the same transaction
+   * (`db.batch`): it answers the follow-up fields as `finishRow` does, or no row when the lease was lost.
+   */
+  finishQuery(job: Claim, values: Partial<SubmissionRow>) {
+    return this.db
       .update(submissions)
       .set({ ...values, status: "done", leaseOwner: null, leaseExpiresAt: null, judgedAt: new Date(this.now()) })
       .where(this.holds(job))
       .returning({ assignmentId: submissions.assignmentId, userId: submissions.userId, problemId: submissions.problemId });
-    return row ?? null;
   }
 
   /**
