@@ -188,5 +188,17 @@ export async function createContext(
       }
     }
   }
-  return { ...services, user, sessionId, sessionToken, ip, https, origin: publicOrigin(c, services.config), resHeaders };
+  return {
+    ...services,
+    user,
+    sessionId,
+    sessionToken,
+    ip,
+    https,
+    // Worked out only by the few procedures that name this site's URLs (LTI).
+    get origin() {
+      return publicOrigin(c, services.config);
+    },
+    resHeaders,
+  };
 }

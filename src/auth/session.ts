@@ -64,15 +64,28 @@ export function hashSessionId(sid: string): string {
   return createHash("sha256").update(sid).digest("hex");
 }
 
-/** `Set-Cookie` value for a session token; `Secure` when the request came over HTTPS. */
-export function sessionCookie(token: string, expiresAt: Date, secure: boolean): string {
+/**
+ * The SameSite and Secure attributes of this site's cookies: `SameSite=Lax`
+ * (plus `Secure` over HTTPS), or, for a cookie that must come back on a
+ * request from another site (an LMS's launch inside its iframe) and over
+ * HTTPS, `SameSite=None; Secure; Partitioned` (partitioned cookies survive
+ * third-party-cookie blocking). Browsers refuse `SameSite=None` without
+ * `Secure`, so over plain HTTP it stays Lax.
+ */
+export function cookieSite(secure: boolean, opts: { crossSite?: boolean } = {}): string {
+  if (opts.crossSite && secure) return "SameSite=None; Secure; Partitioned";
+  return `SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/** `Set-Cookie` value for a session token; `Secure` when the request came over HTTPS (see `cookieSite`). */
+export function sessionCookie(token: string, expiresAt: Date, secure: boolean, opts: { crossSite?: boolean } = {}): string {
   const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; ${cookieSite(secure, opts)}; Max-Age=${maxAge}`;
 }
 
 /** `Set-Cookie` value that clears the session cookie. */
 export function blankSessionCookie(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; ${cookieSite(secure)}; Max-Age=0`;
 }
 
 // The HMAC key imported once per secret: jose would re-import raw bytes on every call.
@@ -100,8 +113,8 @@ export interface IssuedSession {
   /** Hashed session id (the row's primary key). */
   sessionId: string;
   expiresAt: Date;
-  /** The Set-Cookie value for this token. */
-  cookie(secure: boolean): string;
+  /** The Set-Cookie value for this token (`crossSite`: see `cookieSite`). */
+  cookie(secure: boolean, opts?: { crossSite?: boolean }): string;
 }
 
 /** Creates a session row for the user and signs its token. */
@@ -111,7 +124,7 @@ export async function createSession(services: SessionServices, userId: string): 
   const expiresAt = new Date(Date.now() + services.config.SESSION_TTL_DAYS * DAY_MS);
   await services.db.insert(sessions).values({ id: sessionId, userId, expiresAt });
   const token = await signToken(services.sessionKey, userId, sid, expiresAt);
-  return { token, sessionId, expiresAt, cookie: (secure) => sessionCookie(token, expiresAt, secure) };
+  return { token, sessionId, expiresAt, cookie: (secure, opts) => sessionCookie(token, expiresAt, secure, opts) };
 }
 
 /** The per-request session query, prepared once per database handle (4x cheaper than building it each time). */

@@ -3,7 +3,7 @@
  * when the roster was last pulled), and per linked activity the grades
  * waiting, sent and failing, with the last failure's message.
  */
-import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { assignments, ltiContexts, ltiGradeOutbox, ltiPlatforms, ltiResourceLinks } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
@@ -43,31 +43,23 @@ export async function ltiCourseStatus(db: Database, caller: Caller, courseId: st
       waiting: sql<number>`(select count(*) from ${ltiGradeOutbox} where ${ltiGradeOutbox.resourceLinkRowId} = ${ltiResourceLinks.id} and ${ltiGradeOutbox.sentAt} is null and ${ltiGradeOutbox.lastError} is null)`,
       sent: sql<number>`(select count(*) from ${ltiGradeOutbox} where ${ltiGradeOutbox.resourceLinkRowId} = ${ltiResourceLinks.id} and ${ltiGradeOutbox.sentAt} is not null)`,
       failing: sql<number>`(select count(*) from ${ltiGradeOutbox} where ${ltiGradeOutbox.resourceLinkRowId} = ${ltiResourceLinks.id} and ${ltiGradeOutbox.sentAt} is null and ${ltiGradeOutbox.lastError} is not null)`,
+      lastError: sql<string | null>`(select ${ltiGradeOutbox.lastError} from ${ltiGradeOutbox} where ${ltiGradeOutbox.resourceLinkRowId} = ${ltiResourceLinks.id} and ${ltiGradeOutbox.sentAt} is null and ${ltiGradeOutbox.lastError} is not null order by ${ltiGradeOutbox.nextAttemptAt} desc limit 1)`,
     })
     .from(ltiResourceLinks)
     .innerJoin(ltiContexts, eq(ltiContexts.id, ltiResourceLinks.contextRowId))
     .leftJoin(assignments, eq(assignments.id, ltiResourceLinks.assignmentId))
     .where(eq(ltiContexts.courseId, courseId));
-  const activities = [];
-  for (const l of links) {
-    const [last] = await db
-      .select({ lastError: ltiGradeOutbox.lastError })
-      .from(ltiGradeOutbox)
-      .where(and(eq(ltiGradeOutbox.resourceLinkRowId, l.id), isNull(ltiGradeOutbox.sentAt), isNotNull(ltiGradeOutbox.lastError)))
-      .orderBy(sql`${ltiGradeOutbox.nextAttemptAt} desc`)
-      .limit(1);
-    activities.push({
-      resourceLinkId: l.resourceLinkId,
-      assignmentId: l.assignmentId,
-      assignmentTitle: l.assignmentTitle,
-      problemId: l.problemId,
-      gradesToLms: l.lineItemUrl !== null && l.assignmentId !== null,
-      waiting: Number(l.waiting),
-      sent: Number(l.sent),
-      failing: Number(l.failing),
-      lastError: last?.lastError ?? null,
-    });
-  }
+  const activities = links.map((l) => ({
+    resourceLinkId: l.resourceLinkId,
+    assignmentId: l.assignmentId,
+    assignmentTitle: l.assignmentTitle,
+    problemId: l.problemId,
+    gradesToLms: l.lineItemUrl !== null && l.assignmentId !== null,
+    waiting: Number(l.waiting),
+    sent: Number(l.sent),
+    failing: Number(l.failing),
+    lastError: l.lastError,
+  }));
   return {
     contexts: contexts.map((c) => ({ platform: c.platform, contextId: c.contextId, rosterService: c.membershipsUrl !== null, rosterSyncedAt: c.rosterSyncedAt?.toISOString() ?? null })),
     activities,

@@ -16,17 +16,18 @@
 import type { Context as HonoContext } from "hono";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
-import { createSession, SESSION_COOKIE } from "../auth/session.ts";
+import { html } from "hono/html";
+import { cookieSite, createSession } from "../auth/session.ts";
 import { isHttps, publicOrigin } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { publicJwks } from "../lti/keys.ts";
 import { finishLaunch, loginParams, LTI_FLOW_TTL_MS, LTI_STATE_COOKIE, startLogin } from "../lti/launch.ts";
 import type { AppEnv } from "./call.ts";
-import { countSignInStart, signInErrorPage } from "./sso.ts";
+import { countSignInStart, plainPage, signInErrorPage } from "./sso.ts";
 
 /** Cookie attributes for a cookie that must come back on a request from the LMS's site. */
 function crossSite(c: HonoContext<AppEnv>): string {
-  return isHttps(c, c.get("services").config.TRUST_PROXY) ? "SameSite=None; Secure; Partitioned" : "SameSite=Lax";
+  return cookieSite(isHttps(c, c.get("services").config.TRUST_PROXY), { crossSite: true });
 }
 
 async function params(c: HonoContext<AppEnv>): Promise<Record<string, string>> {
@@ -36,8 +37,6 @@ async function params(c: HonoContext<AppEnv>): Promise<Record<string, string>> {
   const fromBody = Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === "string"));
   return { ...fromQuery, ...fromBody };
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 async function login(c: HonoContext<AppEnv>): Promise<Response> {
   try {
@@ -70,20 +69,13 @@ export const ltiRoutes = new Hono<AppEnv>()
         linkVerifiedEmail: services.config.sso.ltiLinkVerifiedEmail,
       });
       if (result.kind === "cookie-blocked") {
-        return c.html(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Open in a new window</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem">
-<h1>Open in a new window</h1>
-<p>Your browser kept this site's sign-in cookie from working inside the LMS page.</p>
-<p><a id="relaunch" href="${escapeHtml(result.relaunchUrl)}" target="_blank" rel="noopener">Open the activity in a new window</a></p>
-</body></html>`,
-          200,
-          { "Cache-Control": "no-store" },
-        );
+        const body = html`<h1>Open in a new window</h1>
+          <p>Your browser kept this site's sign-in cookie from working inside the LMS page.</p>
+          <p><a id="relaunch" href="${result.relaunchUrl}" target="_blank" rel="noopener">Open the activity in a new window</a></p>`;
+        return c.html(plainPage("Open in a new window", body), 200, { "Cache-Control": "no-store" });
       }
       const session = await createSession(services, result.user.id);
-      const maxAge = Math.max(0, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000));
-      c.header("Set-Cookie", `${SESSION_COOKIE}=${session.token}; Path=/; HttpOnly; ${crossSite(c)}; Max-Age=${maxAge}`, { append: true });
+      c.header("Set-Cookie", session.cookie(isHttps(c, services.config.TRUST_PROXY), { crossSite: true }), { append: true });
       c.header("Cache-Control", "no-store");
       return c.redirect(`/auth/complete?next=${encodeURIComponent(result.next)}#token=${session.token}`, 302);
     } catch (err) {

@@ -10,27 +10,40 @@
 import type { Context as HonoContext } from "hono";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
-import { createSession } from "../auth/session.ts";
+import { html } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+import { cookieSite, createSession } from "../auth/session.ts";
 import { clientIp, createContext, isHttps, peerAddress, publicOrigin as originOf } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { finishOidc, OIDC_FLOW_TTL_MS, OIDC_STATE_COOKIE, safeReturnTo, startOidc } from "../sso/oidc.ts";
 import { headerSignIn } from "../sso/trusted-header.ts";
 import type { AppEnv } from "./call.ts";
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
 /** The HTML page of a failed sign-in: the catalogue's status and message, a way back. */
-export function signInErrorPage(c: HonoContext<AppEnv>, err: unknown): Response {
+export function signInErrorPage(c: HonoContext<AppEnv>, err: unknown): Response | Promise<Response> {
   const e = err instanceof AppError ? err : null;
   if (!e) c.get("services").log.error("sign-in failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   const status = e?.status ?? 500;
   const message = e?.message ?? "Internal server error";
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1rem">
-<h1>Sign-in failed</h1><p id="sign-in-error">${escapeHtml(message)}</p>
-<p><a href="/signin">Back to sign in</a></p></body></html>`;
-  return c.html(html, status as 400, { "Cache-Control": "no-store", ...(e?.retryAfterSeconds ? { "Retry-After": String(Math.ceil(e.retryAfterSeconds)) } : {}) });
+  const body = html`<h1>Sign-in failed</h1>
+    <p id="sign-in-error">${message}</p>
+    <p><a href="/signin">Back to sign in</a></p>`;
+  return c.html(plainPage("Sign-in failed", body), status as 400, { "Cache-Control": "no-store", ...(e?.retryAfterSeconds ? { "Retry-After": String(Math.ceil(e.retryAfterSeconds)) } : {}) });
+}
+
+/** A small standalone page (these answers are browser navigations outside the client); `body` escaped by hono/html. */
+export function plainPage(title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>) {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <title>${title}</title>
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+      </head>
+      <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1rem">
+        ${body}
+      </body>
+    </html>`;
 }
 
 /** Starts a session for the user (cookie) and sends the browser to the client's completion page. */
@@ -69,7 +82,7 @@ async function startAt(c: HonoContext<AppEnv>, linkUserId: string | null): Promi
   // Lax: sent on the provider's top-level redirect back; scoped to the callback's path.
   c.header(
     "Set-Cookie",
-    `${OIDC_STATE_COOKIE}=${state}; Path=/api/auth/oidc/${provider.id}; HttpOnly; SameSite=Lax; Max-Age=${OIDC_FLOW_TTL_MS / 1000}${secure ? "; Secure" : ""}`,
+    `${OIDC_STATE_COOKIE}=${state}; Path=/api/auth/oidc/${provider.id}; HttpOnly; ${cookieSite(secure)}; Max-Age=${OIDC_FLOW_TTL_MS / 1000}`,
     { append: true },
   );
   c.header("Cache-Control", "no-store");
@@ -97,7 +110,8 @@ export const ssoRoutes = new Hono<AppEnv>()
   .get("/oidc/:provider/callback", async (c) => {
     const provider = c.get("services").config.sso.oidc.find((p) => p.id === c.req.param("provider"));
     // The state cookie is spent whatever happens.
-    c.header("Set-Cookie", `${OIDC_STATE_COOKIE}=; Path=/api/auth/oidc/${c.req.param("provider")}; HttpOnly; SameSite=Lax; Max-Age=0`, { append: true });
+    const secure = isHttps(c, c.get("services").config.TRUST_PROXY);
+    c.header("Set-Cookie", `${OIDC_STATE_COOKIE}=; Path=/api/auth/oidc/${c.req.param("provider")}; HttpOnly; ${cookieSite(secure)}; Max-Age=0`, { append: true });
     try {
       if (!provider) throw new AppError("SSO_PROVIDER_UNKNOWN");
       const here = new URL(c.req.url);

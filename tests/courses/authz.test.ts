@@ -306,6 +306,41 @@ describe("procedures without a REST door", () => {
   });
 });
 
+describe("campus sign-in and the LMS", () => {
+  const q = (r: Role, path: string, input: unknown) => trpcQuery(a.app, tok(r) ?? null, path, input).then((x) => x.status);
+  const m = (r: Role, path: string, input: unknown) => trpcMutation(a.app, tok(r) ?? null, path, input).then((x) => x.status);
+  const platform = () => ({
+    name: "LMS",
+    issuer: "https://lms.example.edu",
+    clientId: `client-${next()}`,
+    deploymentIds: ["1"],
+    authUrl: "https://lms.example.edu/auth",
+    tokenUrl: "https://lms.example.edu/token",
+    jwksUrl: "https://lms.example.edu/jwks",
+  });
+
+  test("auth.identities: any signed-in user (their own)", async () => {
+    expect(await statuses((r) => q(r, "auth.identities", undefined))).toEqual(matrix(200, [...MEMBERS, "nonmember"]));
+  });
+
+  test("lti.platforms, addPlatform, removePlatform, rotateKey: site admins only", async () => {
+    expect(await statuses((r) => q(r, "lti.platforms", undefined))).toEqual(matrix(200, [], { nonmember: 403 }));
+    expect(await statuses((r) => m(r, "lti.addPlatform", platform()))).toEqual(matrix(200, [], { nonmember: 403 }));
+    expect(await statuses((r) => m(r, "lti.removePlatform", { id: `gone${next()}` }))).toEqual(matrix(200, [], { nonmember: 403 }));
+    expect(await statuses((r) => m(r, "lti.rotateKey", undefined))).toEqual(matrix(200, [], { nonmember: 403 }));
+  });
+
+  test("lti.courseStatus: staff; lti.syncRoster: teachers (this course has no LMS link: 404 once allowed)", async () => {
+    expect(await statuses((r) => q(r, "lti.courseStatus", { courseId: w.courseId }))).toEqual(matrix(200, STAFF));
+    expect(await statuses((r) => m(r, "lti.syncRoster", { courseId: w.courseId }))).toEqual(matrix(404, TEACHERS));
+  });
+
+  test("lti.deepLinkChoices and deepLinkRespond: only the instructor whose launch made the picker (an unknown one is 404 to everyone)", async () => {
+    expect(await statuses((r) => q(r, "lti.deepLinkChoices", { id: "no-such-picker" }))).toEqual(matrix(404, [...MEMBERS, "nonmember"]));
+    expect(await statuses((r) => m(r, "lti.deepLinkRespond", { id: "no-such-picker", assignmentId }))).toEqual(matrix(404, [...MEMBERS, "nonmember"]));
+  });
+});
+
 describe("a course problem's package, verify and rejudge", () => {
   test("GET /api/problems/:id/package (hidden tests inside): teachers", async () => {
     expect(await statuses((r) => rest(r, "GET", `/api/problems/${problemId}/package`))).toEqual(matrix(200, TEACHERS));
