@@ -30,6 +30,11 @@ export const ERRORS = {
   NOT_PROBLEM_OWNER_UPDATE: { status: 403, code: "FORBIDDEN", message: "You can only update your own problems" },
   NOT_PROBLEM_OWNER_DELETE: { status: 403, code: "FORBIDDEN", message: "You can only delete your own problems" },
   NOT_PROBLEM_OWNER_EXPORT: { status: 403, code: "FORBIDDEN", message: "You can only export your own problems (or your course's)" },
+  NOT_PROBLEM_OWNER_COPY: {
+    status: 403,
+    code: "FORBIDDEN",
+    message: "Only the problem's owner (or its course's teachers) may copy it with its hidden tests; add the public problem to an assignment instead",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, code: "PAYLOAD_TOO_LARGE", message: "Payload too large" },
   COMPILATION_ERROR: { status: 400, code: "BAD_REQUEST", message: "Compilation error" },
   SANDBOX_UNAVAILABLE: { status: 503, code: "SERVICE_UNAVAILABLE", message: "Code execution is unavailable" },

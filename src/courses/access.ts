@@ -11,7 +11,7 @@ import type { Database } from "../../db/index.ts";
 import { assignments, courseMembers, courses } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
-import { can, isStaff, type Actor, type CourseAction, type CourseRole } from "./permissions.ts";
+import { can, isStaff, isWrite, type Actor, type CourseAction, type CourseRole } from "./permissions.ts";
 
 export type CourseRow = typeof courses.$inferSelect;
 export type AssignmentRow = typeof assignments.$inferSelect;
@@ -27,9 +27,10 @@ export async function memberRole(db: Database, courseId: string, userId: string)
 }
 
 /**
- * A course and the caller's standing in it, checked for `action`.
+ * A course and the caller's standing in it, checked for `action`; a write
+ * (`isWrite`) in an archived course is refused whoever asks.
  * @throws AppError COURSE_NOT_FOUND (404) when absent or the caller is neither member nor admin;
- *   FORBIDDEN (403) when a member may not do `action`.
+ *   FORBIDDEN (403) when a member may not do `action`; COURSE_ARCHIVED (403) for a write in an archived course.
  */
 export async function requireCourse(
   db: Database,
@@ -42,6 +43,7 @@ export async function requireCourse(
   const actor: Actor = { siteRole: user.siteRole, courseRole: await memberRole(db, courseId, user.id) };
   if (actor.courseRole === null && actor.siteRole !== "admin") throw new AppError("COURSE_NOT_FOUND");
   if (!can(actor, action)) throw new AppError("FORBIDDEN");
+  if (isWrite(action)) requireNotArchived(course);
   return { course, actor };
 }
 
@@ -71,6 +73,7 @@ export async function requireAssignment(
     throw err;
   }
   if (!can(found.actor, action)) throw new AppError("FORBIDDEN");
+  if (isWrite(action)) requireNotArchived(found.course);
   return { assignment, ...found };
 }
 

@@ -1,13 +1,19 @@
 /**
- * Which AI policy (./policy.ts) applies to a review request: the named
- * assignment's, or for a course problem the strictest policy among the
- * assignments with it that have opened (an exam's `off` wins over a practice
- * set's `full`). Staff and site admins, and public problems, get `full`.
+ * Which AI policy (./policy.ts) applies to a review request. The policy
+ * guards the problem, not the request's label: a student gets the strictest
+ * policy among the opened assignments that contain the problem in the
+ * courses where they are a student (an exam's `off` wins over a practice
+ * set's `full`, for a course problem and for a public problem linked into
+ * the exam alike). Naming an assignment can only make it stricter, and the
+ * problem must be in it (a practice set's `full` is not borrowed for an exam
+ * problem). Staff of the problem's course and site admins get `full`; so does
+ * anyone for a public problem that none of their courses assigns.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lte } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { assignmentProblems, assignments } from "../../db/schema.ts";
+import { assignmentProblems, assignments, courseMembers } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
+import { AppError } from "../errors.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import { actorIsStaff, memberRole, requireAssignment } from "./access.ts";
 import { isStaff } from "./permissions.ts";
@@ -15,22 +21,37 @@ import { AI_POLICIES, type AiPolicy } from "./policy.ts";
 
 const strictest = (list: AiPolicy[]): AiPolicy => list.reduce<AiPolicy>((a, b) => (AI_POLICIES.indexOf(b) < AI_POLICIES.indexOf(a) ? b : a), "full");
 
+/** The strictest policy of the opened assignments with `problem` in the courses where `caller` is a student. */
+async function problemPolicy(db: Database, caller: Caller, problem: ProblemRow, now: number): Promise<AiPolicy> {
+  if (problem.courseId && isStaff(await memberRole(db, problem.courseId, caller.id))) return "full";
+  const rows = await db
+    .select({ policy: assignments.aiPolicy })
+    .from(assignmentProblems)
+    .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
+    .innerJoin(courseMembers, and(eq(courseMembers.courseId, assignments.courseId), eq(courseMembers.userId, caller.id), eq(courseMembers.role, "student")))
+    .where(and(eq(assignmentProblems.problemId, problem.id), isNull(assignments.deletedAt), lte(assignments.opensAt, new Date(now))));
+  return strictest(rows.map((r) => r.policy));
+}
+
 /**
  * @param problem the problem under review (null: code without a problem).
- * @throws AppError ASSIGNMENT_NOT_FOUND (404) for an assignment the caller cannot see.
+ * @throws AppError ASSIGNMENT_NOT_FOUND (404) for an assignment the caller cannot see; PROBLEM_NOT_FOUND (404,
+ *   field problemId) when the named assignment does not contain the problem.
  */
 export async function aiPolicyFor(db: Database, caller: Caller, problem: ProblemRow | null, assignmentId: string | undefined, now: number): Promise<AiPolicy> {
   if (caller.siteRole === "admin") return "full";
   if (assignmentId !== undefined) {
     const { assignment, actor } = await requireAssignment(db, caller, assignmentId, "course.view", now);
-    return actorIsStaff(actor) ? "full" : assignment.aiPolicy;
+    if (actorIsStaff(actor)) return "full";
+    if (!problem) return assignment.aiPolicy;
+    const [inIt] = await db
+      .select({ p: assignmentProblems.problemId })
+      .from(assignmentProblems)
+      .where(and(eq(assignmentProblems.assignmentId, assignmentId), eq(assignmentProblems.problemId, problem.id)))
+      .limit(1);
+    if (!inIt) throw new AppError("PROBLEM_NOT_FOUND", { field: "problemId", message: "problemId: this problem is not part of the assignment" });
+    return strictest([assignment.aiPolicy, await problemPolicy(db, caller, problem, now)]);
   }
-  if (!problem?.courseId) return "full";
-  if (isStaff(await memberRole(db, problem.courseId, caller.id))) return "full";
-  const rows = await db
-    .select({ policy: assignments.aiPolicy, opensAt: assignments.opensAt })
-    .from(assignmentProblems)
-    .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
-    .where(and(eq(assignmentProblems.problemId, problem.id), eq(assignments.courseId, problem.courseId), isNull(assignments.deletedAt)));
-  return strictest(rows.filter((r) => r.opensAt.getTime() <= now).map((r) => r.policy));
+  if (!problem) return "full";
+  return problemPolicy(db, caller, problem, now);
 }

@@ -316,9 +316,9 @@ export async function removeExtension(db: Database, user: Caller, assignmentId: 
   await recomputeStudent(db, assignmentId, userId);
 }
 
-/** Extensions of an assignment (staff). @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: extension.grant). */
+/** Extensions of an assignment (staff). @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: extension.view). */
 export async function listExtensions(db: Database, user: Caller, assignmentId: string, now: number) {
-  await requireAssignment(db, user, assignmentId, "extension.grant", now);
+  await requireAssignment(db, user, assignmentId, "extension.view", now);
   const rows = await db.select().from(extensions).where(eq(extensions.assignmentId, assignmentId));
   return rows.map((e) => ({ userId: e.userId, dueAt: e.dueAt.toISOString(), closesAt: iso(e.closesAt) }));
 }

@@ -55,8 +55,8 @@ export async function requireVisibleProblem(db: Database, user: Caller | null, p
 
 /**
  * A live problem the user may edit: their own public problem, or a course
- * problem of a course where they may `problem.edit`.
- * @throws AppError PROBLEM_NOT_FOUND (404), `forbidden` (403, the product's own-problems text).
+ * problem of a course where they may `problem.edit` (and, to change it, that is not archived).
+ * @throws AppError PROBLEM_NOT_FOUND (404), `forbidden` (403, the product's own-problems text), COURSE_ARCHIVED (403).
  */
 export async function requireEditableProblem(
   db: Database,
@@ -70,6 +70,8 @@ export async function requireEditableProblem(
   const role = user.siteRole === "admin" ? "owner" : await memberRole(db, problem.courseId, user.id);
   if (!(await canSeeProblem(db, user, problem, now))) throw new AppError("PROBLEM_NOT_FOUND");
   if (!can({ siteRole: user.siteRole, courseRole: role }, "problem.edit")) throw new AppError(forbidden);
+  // An archived course is read-only: its problems can still be exported, not changed.
+  if (forbidden !== "NOT_PROBLEM_OWNER_EXPORT") requireNotArchived((await requireCourse(db, user, problem.courseId, "course.view")).course);
   return problem;
 }
 
@@ -102,14 +104,30 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
 }
 
 /**
- * Copies a problem the caller can see (a public one, typically) into a course,
- * hidden tests included; the copy is the course's (its teachers edit it).
- * @throws COURSE_NOT_FOUND (404), FORBIDDEN (403: problem.edit), COURSE_ARCHIVED (403), PROBLEM_NOT_FOUND (404).
+ * Whether `user` may take a copy of `problem` with its hidden tests and
+ * validator: its owner (a public problem's author), the teachers of the course
+ * that owns it (`problem.edit` there), or a site admin. Seeing a public
+ * problem is not enough: anyone may link it into an assignment, but its tests
+ * stay with its owner.
+ */
+export async function mayCopyWithTests(db: Database, user: Caller, problem: ProblemRow): Promise<boolean> {
+  if (user.siteRole === "admin") return true;
+  if (problem.courseId === null) return problem.userId === user.id;
+  return can({ siteRole: user.siteRole, courseRole: await memberRole(db, problem.courseId, user.id) }, "problem.edit");
+}
+
+/**
+ * Copies a problem the caller owns (or teaches in its course) into a course,
+ * hidden tests and validator included; the copy is the course's (its teachers
+ * edit it). Anyone else's public problem is linked into an assignment instead.
+ * @throws COURSE_NOT_FOUND (404), FORBIDDEN (403: problem.edit), COURSE_ARCHIVED (403), PROBLEM_NOT_FOUND (404),
+ *   NOT_PROBLEM_OWNER_COPY (403) for a problem the caller may see but does not own.
  */
 export async function copyProblemToCourse(db: Database, user: Caller, problemId: string, courseId: string, now: number): Promise<ProblemShape> {
   const { course } = await requireCourse(db, user, courseId, "problem.edit");
   requireNotArchived(course);
   const source = await requireVisibleProblem(db, user, problemId, now, "problemId");
+  if (!(await mayCopyWithTests(db, user, source))) throw new AppError("NOT_PROBLEM_OWNER_COPY", { field: "problemId" });
   const tests = (await readHiddenTests(db, [source.id])).get(source.id) ?? [];
   const id = newId();
   const { id: _id, createdAt: _c, updatedAt: _u, deletedAt: _d, version: _v, ...values } = source;

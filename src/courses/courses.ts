@@ -102,10 +102,11 @@ export async function createCourse(db: Database, user: SessionUser, input: Cours
  * @throws AppError COURSE_NOT_FOUND (404), FORBIDDEN (403: course.edit, or course.archive for `archived`), COURSE_CODE_TAKEN (409).
  */
 export async function updateCourse(db: Database, user: Caller, input: CourseUpdate, now: number): Promise<CourseShape> {
-  const { actor } = await requireCourse(db, user, input.id, input.archived !== undefined ? "course.archive" : "course.edit");
-  if ((input.title !== undefined || input.code !== undefined || input.term !== undefined) && !can(actor, "course.edit")) {
-    throw new AppError("FORBIDDEN");
-  }
+  const { actor, course } = await requireCourse(db, user, input.id, input.archived !== undefined ? "course.archive" : "course.edit");
+  const edits = input.title !== undefined || input.code !== undefined || input.term !== undefined;
+  if (edits && !can(actor, "course.edit")) throw new AppError("FORBIDDEN");
+  // Read-only while archived: restoring it (archived: false) may come with edits, nothing else may.
+  if (edits && course.archivedAt && input.archived !== false) requireNotArchived(course);
   const set: Partial<typeof courses.$inferInsert> = { updatedAt: new Date(now) };
   if (input.title !== undefined) set.title = input.title;
   if (input.code !== undefined) Object.assign(set, { code: input.code, codeNormalized: input.code.toUpperCase() });

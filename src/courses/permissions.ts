@@ -4,6 +4,9 @@
  * the client only hides what the server would refuse anyway. docs/permissions.md
  * is this table in words (a test keeps the two equal).
  *
+ * Actions marked `writes` change the course: an archived course refuses them
+ * to everyone, site admins included (COURSE_ARCHIVED), until it is restored.
+ *
  * Site roles: `admin` may do everything everywhere; a `user` may create courses
  * only with `canCreateCourses` (granted by an admin, or `bun run admin -- grant`).
  * Course roles: `owner` and `instructor` do everything in their course; a `ta`
@@ -31,20 +34,21 @@ const TEACHERS: readonly CourseRole[] = ["owner", "instructor"];
  */
 export const COURSE_PERMISSIONS = {
   "course.view": { roles: ALL, says: "See the course, its open assignments and their problems." },
-  "course.edit": { roles: TEACHERS, says: "Edit the course's title, code and term." },
+  "course.edit": { roles: TEACHERS, writes: true, says: "Edit the course's title, code and term." },
   "course.archive": { roles: TEACHERS, says: "Archive (or unarchive) the course." },
   "roster.view": { roles: STAFF, says: "See the roster (members and pending invitations)." },
-  "roster.edit": { roles: TEACHERS, says: "Add, import (CSV) and remove members; change their roles." },
-  "invite.manage": { roles: TEACHERS, says: "See, rotate or disable the invite code." },
+  "roster.edit": { roles: TEACHERS, writes: true, says: "Add, import (CSV) and remove members; change their roles." },
+  "invite.manage": { roles: TEACHERS, writes: true, says: "See, rotate or disable the invite code." },
   "assignment.viewDrafts": { roles: STAFF, says: "See assignments and course problems before they open." },
-  "assignment.edit": { roles: TEACHERS, says: "Create, edit and delete assignments and their policies." },
-  "problem.edit": { roles: TEACHERS, says: "Create, edit, copy and delete the course's problems (hidden tests included)." },
+  "assignment.edit": { roles: TEACHERS, writes: true, says: "Create, edit and delete assignments and their policies." },
+  "problem.edit": { roles: TEACHERS, writes: true, says: "Create, edit, copy and delete the course's problems (hidden tests included)." },
   "submission.readAll": { roles: STAFF, says: "Read every member's submissions and code." },
-  "submission.rejudge": { roles: STAFF, says: "Rejudge a submission." },
-  "extension.grant": { roles: STAFF, says: "Grant or remove a student's extension." },
+  "submission.rejudge": { roles: STAFF, writes: true, says: "Rejudge a submission." },
+  "extension.view": { roles: STAFF, says: "See the students' extensions." },
+  "extension.grant": { roles: STAFF, writes: true, says: "Grant or remove a student's extension." },
   "grades.view": { roles: STAFF, says: "See the gradebook (live)." },
   "grades.export": { roles: TEACHERS, says: "Export grades as CSV and the best submissions as a zip." },
-} as const satisfies Record<string, { roles: readonly CourseRole[]; says: string }>;
+} as const satisfies Record<string, { roles: readonly CourseRole[]; says: string; writes?: true }>;
 
 export type CourseAction = keyof typeof COURSE_PERMISSIONS;
 
@@ -62,6 +66,15 @@ export interface Actor {
 export function can(actor: Actor, action: CourseAction): boolean {
   if (actor.siteRole === "admin") return true;
   return actor.courseRole !== null && (COURSE_PERMISSIONS[action].roles as readonly CourseRole[]).includes(actor.courseRole);
+}
+
+/**
+ * Whether `action` changes the course (refused in an archived course, which is
+ * read-only for every write: src/courses/access.ts). Archiving itself is not
+ * one, so an archived course can be restored.
+ */
+export function isWrite(action: CourseAction): boolean {
+  return "writes" in COURSE_PERMISSIONS[action];
 }
 
 /** Whether a course role is staff. */

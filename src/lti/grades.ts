@@ -14,7 +14,7 @@
  */
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { assignmentProblems, assignments, assignmentScores, externalIdentities, ltiGradeOutbox, ltiPlatforms, ltiResourceLinks } from "../../db/schema.ts";
+import { assignmentProblems, assignments, assignmentScores, courses, externalIdentities, ltiGradeOutbox, ltiPlatforms, ltiResourceLinks } from "../../db/schema.ts";
 import type { Logger } from "../log.ts";
 import { SCOPE } from "./claims.ts";
 import { postScore } from "./services.ts";
@@ -42,6 +42,8 @@ export async function fillOutbox(db: Database, now = Date.now()): Promise<number
     })
     .from(ltiResourceLinks)
     .innerJoin(assignments, eq(assignments.id, ltiResourceLinks.assignmentId))
+    // An archived course is read-only: nothing of it goes to the LMS gradebook any more.
+    .innerJoin(courses, and(eq(courses.id, assignments.courseId), isNull(courses.archivedAt)))
     .innerJoin(ltiPlatforms, eq(ltiPlatforms.id, ltiResourceLinks.platformId))
     .where(and(isNotNull(ltiResourceLinks.lineItemUrl), gt(assignments.scoresVersion, ltiResourceLinks.syncedVersion)));
   let written = 0;
@@ -95,6 +97,8 @@ export async function sendDue(db: Database, log?: Logger, now = Date.now()): Pro
     .select({ row: ltiGradeOutbox, lineItemUrl: ltiResourceLinks.lineItemUrl, platform: ltiPlatforms })
     .from(ltiGradeOutbox)
     .innerJoin(ltiResourceLinks, eq(ltiResourceLinks.id, ltiGradeOutbox.resourceLinkRowId))
+    .innerJoin(assignments, eq(assignments.id, ltiResourceLinks.assignmentId))
+    .innerJoin(courses, and(eq(courses.id, assignments.courseId), isNull(courses.archivedAt)))
     .innerJoin(ltiPlatforms, eq(ltiPlatforms.id, ltiResourceLinks.platformId))
     .where(and(isNull(ltiGradeOutbox.sentAt), lte(ltiGradeOutbox.nextAttemptAt, new Date(now))))
     .orderBy(asc(ltiGradeOutbox.nextAttemptAt))

@@ -15,8 +15,9 @@ import { AppError } from "../errors.ts";
 import { listUserSubmissions, readSubmission } from "./read.ts";
 import { applyFeedback, type SubmissionFailureRow, type SubmissionShape } from "./shape.ts";
 
-async function failuresOf(db: Database, ids: string[]): Promise<Map<string, SubmissionFailureRow>> {
-  if (!ids.length) return new Map();
+/** Kept failures, only ever of a course's own problem (src/courses/judging.ts keeps no other). */
+async function failuresOf(db: Database, ids: string[], courseId: string | null): Promise<Map<string, SubmissionFailureRow>> {
+  if (!ids.length || courseId === null) return new Map();
   const rows = await db.select().from(submissionFailures).where(inArray(submissionFailures.submissionId, ids));
   return new Map(rows.map((r) => [r.submissionId, r]));
 }
@@ -42,7 +43,7 @@ export async function viewSubmission(db: Database, viewer: Caller, id: string, n
   }
   const s = found.submission;
   const levels = await feedbackLevels(db, viewer, [{ id, userId: found.userId, assignmentId: s.assignmentId, courseId }], now);
-  const failures = await failuresOf(db, [id]);
+  const failures = await failuresOf(db, [id], courseId);
   return { userId: found.userId, submission: applyFeedback(s, levels.get(id)!, failures.get(id) ?? null) };
 }
 
@@ -67,6 +68,6 @@ export async function viewHistory(db: Database, viewer: Caller, userId: string, 
     list.map((s) => ({ id: s._id, userId, assignmentId: s.assignmentId, courseId })),
     now,
   );
-  const failures = await failuresOf(db, list.map((s) => s._id));
+  const failures = await failuresOf(db, list.map((s) => s._id), courseId);
   return list.map((s) => applyFeedback(s, levels.get(s._id)!, failures.get(s._id) ?? null));
 }

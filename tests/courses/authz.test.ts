@@ -256,9 +256,17 @@ describe("procedures without a REST door", () => {
     expect(await statuses((r) => q(r, "assignments.extensions", { assignmentId }))).toEqual(matrix(200, STAFF));
   });
 
-  test("problems.copyToCourse: teachers", async () => {
+  test("problems.copyToCourse: only the problem's owner (or its course's teachers) take its hidden tests; another's public problem is refused to every teacher", async () => {
     const pub = await request(a.app, "POST", "/api/problems", { token: w.outsider.token, body: addOneProblem({ title: "Public" }) });
-    expect(await statuses((r) => m(r, "problems.copyToCourse", { problemId: pub.body._id, courseId: w.courseId }))).toEqual(matrix(200, TEACHERS));
+    expect(await statuses((r) => m(r, "problems.copyToCourse", { problemId: pub.body._id, courseId: w.courseId }))).toEqual(matrix(200, []));
+    const refused = await trpcMutation(a.app, w.instructor.token, "problems.copyToCourse", { problemId: pub.body._id, courseId: w.courseId });
+    expect(JSON.stringify(refused)).not.toContain("expectedOutput");
+    expect(refused.error?.message ?? JSON.stringify(refused)).toContain("add the public problem to an assignment instead");
+    // The instructor's own public problem: theirs to copy (the owner, who did not write it, may not).
+    const own = await request(a.app, "POST", "/api/problems", { token: w.instructor.token, body: addOneProblem({ title: "Mine" }) });
+    expect(await statuses((r) => m(r, "problems.copyToCourse", { problemId: own.body._id, courseId: w.courseId }))).toEqual(matrix(200, ["instructor"]));
+    // A course problem: its course's teachers copy it (here into the same course).
+    expect(await statuses((r) => m(r, "problems.copyToCourse", { problemId, courseId: w.courseId }))).toEqual(matrix(200, TEACHERS));
   });
 
   test("ai.policy for a course problem: members", async () => {
@@ -367,5 +375,72 @@ describe("a course problem's package, verify and rejudge", () => {
         return res.status;
       }),
     ).toEqual(matrix(201, TEACHERS));
+  });
+});
+
+describe("another's public problem: linked, never read or exported", () => {
+  test("GET /api/problems/:id/package and verify of a public problem: its owner only, whatever a teacher's course", async () => {
+    const pub = await request(a.app, "POST", "/api/problems", { token: w.outsider.token, body: addOneProblem({ title: `Outsider's ${next()}` }) });
+    const owner = (r: Role) => (r === "nonmember" ? 200 : r === "anon" ? 401 : 403);
+    const expected = Object.fromEntries(ROLES.map((r) => [r, owner(r)]));
+    expect(await statuses((r) => rest(r, "GET", `/api/problems/${pub.body._id}/package`))).toEqual(expected as Record<Role, number>);
+    // Verify: the owner (no example submissions: 400); every teacher of every course refused.
+    expect(await statuses((r) => rest(r, "POST", `/api/problems/${pub.body._id}/verify`))).toEqual({ ...expected, nonmember: 400 } as Record<Role, number>);
+    // Linked into an assignment of the course, still none of the teachers' to read.
+    const linked = await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
+      token: w.owner.token,
+      body: { title: "Linked", opensAt: "2026-05-01T00:00:00Z", problems: [{ problemId: pub.body._id }] },
+    });
+    expect(linked.status).toBe(201);
+    expect(await rest("owner", "GET", `/api/problems/${pub.body._id}/package`)).toBe(403);
+    const seen = await request(a.app, "GET", `/api/problems/${pub.body._id}`, { token: w.owner.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body.hiddenTestCases).toBeUndefined();
+  });
+
+  test("feedback of a student's submission (judge.byId) and AI review naming the assignment: by role", async () => {
+    const q = (r: Role, path: string, input: unknown) => trpcQuery(a.app, tok(r) ?? null, path, input).then((x) => x.status);
+    expect(await statuses((r) => q(r, "judge.byId", { id: studentSubmission }))).toEqual(matrix(200, [...STAFF, "student"]));
+    expect(await statuses((r) => rest(r, "POST", "/api/ai/ai-review", { problemId, assignmentId, code: PY_ADD_ONE, language: "py" }))).toEqual(
+      matrix(200, MEMBERS, { nonmember: 404 }),
+    );
+  });
+});
+
+describe("an archived course is read-only for every write, whoever asks", () => {
+  test("writes answer 403 COURSE_ARCHIVED (site admins included); reads still work; restoring it works", async () => {
+    expect(await rest("owner", "DELETE", `/api/courses/${w.courseId}`)).toBe(200);
+    try {
+      const writes: [string, string, unknown][] = [
+        ["PATCH", `/api/courses/${w.courseId}`, { term: "Late" }],
+        ["POST", `/api/courses/${w.courseId}/invite`, { action: "rotate" }],
+        ["POST", `/api/courses/${w.courseId}/members`, { email: `late${next()}@example.com` }],
+        ["POST", `/api/courses/${w.courseId}/assignments`, { title: "Late", opensAt: "2026-05-01T00:00:00Z", problems: [{ problemId }] }],
+        ["PATCH", `/api/assignments/${assignmentId}`, { description: "late" }],
+        ["POST", `/api/assignments/${assignmentId}/extensions`, { userId: w.student2.id, dueAt: "2026-06-02T00:00:00Z" }],
+        ["POST", `/api/assignments/${assignmentId}/rejudge`, { submissionId: studentSubmission }],
+        ["POST", `/api/submissions/${studentSubmission}/rejudge`, undefined],
+        ["POST", `/api/problems/${problemId}/rejudge`, undefined],
+        ["PUT", `/api/problems/${problemId}`, { constraints: "late" }],
+        ["POST", "/api/problems", addOneProblem({ courseId: w.courseId })],
+        ["POST", `/api/assignments/${assignmentId}/submissions?wait=false`, { problemId, code: PY_ADD_ONE, language: "py" }],
+      ];
+      for (const role of ["owner", "ta", "admin"] as Role[]) {
+        for (const [method, path, body] of writes) {
+          const res = await request(a.app, method, path, { token: tok(role)!, ...(body !== undefined ? { body } : {}) });
+          const allowedAtAll = !(role === "ta" && /members|invite|assignments$|PATCH|PUT|problems$/.test(`${method} ${path}`));
+          if (allowedAtAll) expect({ role, method, path, status: res.status, code: res.body?.code }).toEqual({ role, method, path, status: 403, code: "COURSE_ARCHIVED" });
+          else expect(res.status).toBe(403);
+        }
+      }
+      const copy = await trpcMutation(a.app, w.owner.token, "problems.copyToCourse", { problemId, courseId: w.courseId });
+      expect(copy.status).toBe(403);
+      expect(await rest("ta", "GET", `/api/assignments/${assignmentId}/grades`)).toBe(200);
+      expect(await rest("owner", "GET", `/api/problems/${problemId}/package`)).toBe(200);
+      expect(await rest("student", "GET", `/api/courses/${w.courseId}`)).toBe(200);
+    } finally {
+      expect(await rest("owner", "PATCH", `/api/courses/${w.courseId}`, { archived: false })).toBe(200);
+    }
+    expect(await rest("owner", "PATCH", `/api/courses/${w.courseId}`, { term: "Back" })).toBe(200);
   });
 });

@@ -153,4 +153,53 @@ describe("feedback levels", () => {
     const rows = await a.t.services.db.all<{ n: number }>(`SELECT count(*) AS n FROM submission_failures WHERE submission_id = '${s.body._id}'` as never);
     expect(rows[0]!.n).toBe(0);
   });
+
+  test("another's public problem linked into a first-failure (or full) assignment: its hidden tests are neither stored nor shown, to the student or to staff", async () => {
+    const pub = await request(a.app, "POST", "/api/problems", { token: w.outsider.token, body: addOneProblem({ title: "Linked marks", hiddenTestCases: HIDDEN }) });
+    const linked = await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
+      token: w.owner.token,
+      body: { title: "linked", opensAt: "2026-09-01T00:00:00Z", dueAt: "2026-09-30T00:00:00Z", feedback: "full", problems: [{ problemId: pub.body._id }] },
+    });
+    expect(linked.status).toBe(201);
+    const s = await request(a.app, "POST", `/api/assignments/${linked.body.id}/submissions`, { token: w.student.token, body: { problemId: pub.body._id, code: WRONG_ON_MARK, language: "py" } });
+    expect(s.body).toMatchObject({ verdict: "WA", feedback: "full" });
+    const rows = await a.t.services.db.all<{ n: number }>(`SELECT count(*) AS n FROM submission_failures WHERE submission_id = '${s.body._id}'` as never);
+    expect(rows[0]!.n).toBe(0);
+    const staff = await request(a.app, "GET", `/trpc/judge.byId?input=${encodeURIComponent(JSON.stringify({ id: s.body._id }))}`, { token: w.owner.token });
+    const all = JSON.stringify({ s: s.body, staff: staff.body });
+    for (const m of MARKERS) expect(all).not.toContain(m);
+  });
+
+  test("an AI request naming a practice assignment is held to the problem's own assignments: a full practice policy is not borrowed for an exam problem", async () => {
+    const exam = await request(a.app, "POST", "/api/problems", { token: w.owner.token, body: addOneProblem({ courseId: w.courseId, title: "Exam problem" }) });
+    const practice = await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
+      token: w.owner.token,
+      body: { title: "practice", opensAt: "2026-09-01T00:00:00Z", dueAt: "2026-09-30T00:00:00Z", aiPolicy: "full", problems: [{ problemId: ids.problem }] },
+    });
+    const examSet = await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
+      token: w.owner.token,
+      body: { title: "exam", opensAt: "2026-09-01T00:00:00Z", dueAt: "2026-09-30T00:00:00Z", aiPolicy: "off", problems: [{ problemId: exam.body._id }] },
+    });
+    expect([practice.status, examSet.status]).toEqual([201, 201]);
+    const borrowed = await request(a.app, "POST", "/api/ai/ai-review", {
+      token: w.student.token,
+      body: { code: WRONG_ON_MARK, language: "py", problemId: exam.body._id, assignmentId: practice.body.id, force: true },
+    });
+    expect(borrowed.status).toBe(404);
+    expect(borrowed.body.field).toBe("problemId");
+    const plain = await request(a.app, "POST", "/api/ai/ai-review", { token: w.student.token, body: { code: WRONG_ON_MARK, language: "py", problemId: exam.body._id, force: true } });
+    expect(plain.status).toBe(403);
+    // A public problem inside an exam is held to the exam's policy too, named or not.
+    const pub = await request(a.app, "POST", "/api/problems", { token: w.outsider.token, body: addOneProblem({ title: "Public in exam" }) });
+    const examPub = await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
+      token: w.owner.token,
+      body: { title: "exam 2", opensAt: "2026-09-01T00:00:00Z", dueAt: "2026-09-30T00:00:00Z", aiPolicy: "off", problems: [{ problemId: pub.body._id }] },
+    });
+    expect(examPub.status).toBe(201);
+    const viaPublic = await request(a.app, "POST", "/api/ai/ai-review", { token: w.student.token, body: { code: WRONG_ON_MARK, language: "py", problemId: pub.body._id, force: true } });
+    expect(viaPublic.status).toBe(403);
+    // Its author, who is in no course, still gets a full review.
+    const author = await request(a.app, "POST", "/api/ai/ai-review", { token: w.outsider.token, body: { code: WRONG_ON_MARK, language: "py", problemId: pub.body._id, force: true } });
+    expect(author.status).toBe(200);
+  });
 });
