@@ -373,7 +373,7 @@ describe("problems", () => {
     // Its owner exports it again: the download is a package that reads back the same.
     const [download] = await Promise.all([page.waitForEvent("download"), card(page, "Yes Or Thirds").getByRole("link", { name: "Export Yes Or Thirds as a package" }).click()]);
     expect(download.suggestedFilename()).toBe("yes-or-thirds.zip");
-    const exported = readPackage(filesFromZip(new Uint8Array(await Bun.file((await download.path())!).arrayBuffer())));
+    const exported = await readPackage(filesFromZip(new Uint8Array(await Bun.file((await download.path())!).arrayBuffer())));
     expect(exported.name).toBe("Yes Or Thirds");
     expect(exported.tests).toHaveLength(5);
     // Rejudge from the card: nothing judged yet, and it says so.

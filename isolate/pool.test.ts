@@ -77,4 +77,23 @@ describe("pooledBoxes", () => {
     expect([a.resets, b.resets]).toEqual([1, 1]);
     await expect(boxes.acquire()).rejects.toThrow("closed");
   });
+
+  test("acquireMany hands out boxes together: pairs wait for two free boxes without holding one, so two judges of validator problems never deadlock", async () => {
+    const { boxes } = setup(2);
+    const first = await boxes.acquireMany(2);
+    expect(first.map((b) => b.id).sort()).toEqual([10, 11]);
+    // A second pair and a single wait, in order; neither holds a box while waiting.
+    const order: string[] = [];
+    const pair = boxes.acquireMany(2).then((bs) => (order.push("pair"), bs));
+    const single = boxes.acquire().then((b) => (order.push("single"), b));
+    await boxes.release(first[0]!);
+    await Bun.sleep(5);
+    expect(order).toEqual([]); // the pair is first in line and needs both
+    await boxes.release(first[1]!);
+    const got = await pair;
+    expect(order).toEqual(["pair"]);
+    for (const b of got) await boxes.release(b);
+    expect((await single).id).toBeGreaterThanOrEqual(10);
+    await expect(boxes.acquireMany(3)).rejects.toThrow("cannot take 3 boxes from a pool of 2");
+  });
 });

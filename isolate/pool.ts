@@ -8,7 +8,8 @@ import type { Box, SandboxBackend } from "./types.ts";
  */
 export class BoxIdPool {
   private readonly free: number[];
-  private readonly waiters: ((id: number) => void)[] = [];
+  /** Waiting takers in arrival order, each for `count` ids at once (strict FIFO: a pair is not starved by singles). */
+  private readonly waiters: { count: number; resolve: (ids: number[]) => void }[] = [];
   private closed = false;
 
   /**
@@ -27,17 +28,28 @@ export class BoxIdPool {
 
   /** Takes a free id, waiting when none is free. @throws Error after close(). */
   async take(): Promise<number> {
-    if (this.closed) throw new Error("sandbox pool is closed");
-    const id = this.free.shift();
-    if (id !== undefined) return id;
-    return new Promise<number>((resolve) => this.waiters.push(resolve));
+    return (await this.takeMany(1))[0]!;
   }
 
-  /** Gives an id back (or straight to the longest waiter). */
+  /**
+   * Takes `count` ids at once, waiting until that many are free (never holding
+   * some while waiting for the rest, so two takers of pairs cannot deadlock).
+   * @throws Error after close(), or when the pool has fewer than `count` ids.
+   */
+  async takeMany(count: number): Promise<number[]> {
+    if (this.closed) throw new Error("sandbox pool is closed");
+    if (count < 1 || count > this.ids.length) throw new Error(`cannot take ${count} boxes from a pool of ${this.ids.length}`);
+    if (this.waiters.length === 0 && this.free.length >= count) return this.free.splice(0, count);
+    return new Promise<number[]>((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  /** Gives an id back (or to the longest waiters, as far as the free ids go). */
   give(id: number): void {
-    const w = this.waiters.shift();
-    if (w) w(id);
-    else this.free.push(id);
+    this.free.push(id);
+    while (this.waiters.length && this.free.length >= this.waiters[0]!.count) {
+      const w = this.waiters.shift()!;
+      w.resolve(this.free.splice(0, w.count));
+    }
   }
 
   close(): void {
@@ -63,20 +75,26 @@ export interface BoxLifecycle<B extends Box> {
 export function pooledBoxes<B extends Box>(
   pool: BoxIdPool,
   life: BoxLifecycle<B>,
-): Pick<SandboxBackend, "acquire" | "release"> & { closeBoxes(): Promise<void> } {
+): Pick<SandboxBackend, "acquire" | "acquireMany" | "release"> & { closeBoxes(): Promise<void> } {
   const active = new Set<B>();
+  async function acquireMany(count: number): Promise<B[]> {
+    const ids = await pool.takeMany(count);
+    const opened: B[] = [];
+    try {
+      for (const id of ids) opened.push(await life.open(id));
+    } catch (err) {
+      for (const b of opened) await life.reset(b).catch(() => {});
+      for (const id of ids) pool.give(id);
+      throw err;
+    }
+    for (const b of opened) active.add(b);
+    return opened;
+  }
   return {
     async acquire() {
-      const id = await pool.take();
-      try {
-        const box = await life.open(id);
-        active.add(box);
-        return box;
-      } catch (err) {
-        pool.give(id);
-        throw err;
-      }
+      return (await acquireMany(1))[0]!;
     },
+    acquireMany,
     async release(box: Box) {
       const b = box as B;
       if (!active.delete(b)) return;

@@ -95,6 +95,14 @@ export interface SandboxBackend {
   readonly description?: string;
   /** Waits for a free box, cleans it and hands it out. */
   acquire(): Promise<Box>;
+  /**
+   * Waits until `count` boxes are free and hands them out together (never
+   * holding some while waiting for the rest): a judge that runs the problem's
+   * own code (an output validator, an interactor) beside the submission takes
+   * two boxes this way, so two such judges cannot deadlock on a small pool.
+   * @throws Error when the pool has fewer than `count` boxes.
+   */
+  acquireMany(count: number): Promise<Box[]>;
   /** Cleans the box and returns it to the pool; always call it (try/finally). */
   release(box: Box): Promise<void>;
   /** Frees every box (on shutdown). */

@@ -81,10 +81,10 @@ const packageLines: string[] = [];
     await db.insert(users).values({ id: userId, firstName: "B", lastName: "P", email: "b@p", emailNormalized: "b@p" });
     const imp: number[] = [];
     const base: number[] = [];
-    let pkg = readPackage(filesFromZip(zip));
+    let pkg = await readPackage(filesFromZip(zip));
     for (let i = 0; i < 7; i++) {
       let t0 = performance.now();
-      pkg = readPackage(filesFromZip(zip));
+      pkg = await readPackage(filesFromZip(zip));
       await importPackage(db, userId, pkg);
       if (i >= 2) imp.push(performance.now() - t0);
       const { input } = problemFromPackage(pkg);

@@ -55,7 +55,8 @@ const schema = z.object({
   SANDBOX_POOL_SIZE: positiveInt.default(availableParallelism()),
   /** First isolate box id this server may use; two servers on one host need disjoint ranges. */
   ISOLATE_BOX_ID_START: z.coerce.number().int().min(0).default(0),
-  ISOLATE_BOX_ID_COUNT: positiveInt.default(100),
+  /** At least 2: a problem's own validator runs in a second box beside the submission's. */
+  ISOLATE_BOX_ID_COUNT: z.coerce.number().int().min(2, "must be at least 2 (a validator runs in a box of its own)").default(100),
   /** Path of the isolate binary (looked up on PATH when unset). */
   ISOLATE_BIN: z.string().default("isolate"),
   /** Where the bwrap backend creates its box directories. */

@@ -38,6 +38,10 @@ export interface Limiters {
    * flow row for 10 minutes; a class behind one campus NAT starting together stays well inside).
    */
   signInStartsByIp: RateLimiter;
+  /** Verifies of a package's example submissions started per user: 6 per hour (each judges every example on every test). */
+  verifiesByUser: RateLimiter;
+  /** Course joins by invite code per user: 10 per 10 minutes (codes are 8 characters: guessing them takes far more). */
+  joinsByUser: RateLimiter;
 }
 
 /** Long-lived services, built once at start; a new capability that needs one adds a field here (and a line in `buildServices`' callers). */
@@ -76,6 +80,8 @@ export function createLimiters(now?: () => number): Limiters {
     contactByIp: new RateLimiter({ limit: 5, windowMs: 10 * min, now }),
     problemWritesByUser: new RateLimiter({ limit: 60, windowMs: 60 * min, now }),
     signInStartsByIp: new RateLimiter({ limit: 300, windowMs: 10 * min, now }),
+    verifiesByUser: new RateLimiter({ limit: 6, windowMs: 60 * min, now }),
+    joinsByUser: new RateLimiter({ limit: 10, windowMs: 10 * min, now }),
   };
 }
 

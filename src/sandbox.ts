@@ -14,7 +14,7 @@ import { lockHolder, takeLock } from "./ops/lock.ts";
 export function sandboxOptions(config: Config): SandboxOptions {
   return {
     mode: config.SANDBOX,
-    poolSize: config.SANDBOX_POOL_SIZE,
+    poolSize: boxesInPool(config),
     boxIdStart: config.ISOLATE_BOX_ID_START,
     boxIdCount: config.ISOLATE_BOX_ID_COUNT,
     isolateBin: config.ISOLATE_BIN,
@@ -22,6 +22,16 @@ export function sandboxOptions(config: Config): SandboxOptions {
     dataDir: config.DATA_DIR,
     production: config.NODE_ENV === "production",
   };
+}
+
+/**
+ * Boxes this process's pool holds: SANDBOX_POOL_SIZE (the judging
+ * concurrency), but at least 2, since a submission to a problem with its own
+ * validator takes two boxes at once (src/judge/validator.ts); never more than
+ * ISOLATE_BOX_ID_COUNT.
+ */
+export function boxesInPool(config: Config): number {
+  return Math.min(config.ISOLATE_BOX_ID_COUNT, Math.max(2, config.SANDBOX_POOL_SIZE));
 }
 
 /**
@@ -63,7 +73,7 @@ export function lockSandbox(config: Config, dir = boxLockDir()): () => void {
         `give each judging process on one host its own SANDBOX_ROOT (and its own ISOLATE_BOX_ID_START range); ${(err as Error).message}`,
     );
   }
-  const count = Math.min(config.ISOLATE_BOX_ID_COUNT, config.SANDBOX_POOL_SIZE);
+  const count = boxesInPool(config);
   for (let id = config.ISOLATE_BOX_ID_START; id < config.ISOLATE_BOX_ID_START + count; id++) {
     const path = join(dir, `online-judge-box-${id}.lock`);
     try {

@@ -841,6 +841,7 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       return description;
     },
     acquire: boxes.acquire,
+    acquireMany: boxes.acquireMany,
     release: boxes.release,
     async close() {
       closing = true;

@@ -367,6 +367,7 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
     name: "isolate",
     description,
     acquire: boxes.acquire,
+    acquireMany: boxes.acquireMany,
     release: boxes.release,
     async close() {
       await boxes.closeBoxes();

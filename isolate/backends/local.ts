@@ -107,6 +107,7 @@ export async function createLocalBackend(opts: { root: string; poolSize: number 
     name: "unsafe-local",
     description: `unsafe-local (NOT a sandbox; ${prlimit ? "rlimits via prlimit" : "no rlimits: prlimit missing"})`,
     acquire: boxes.acquire,
+    acquireMany: boxes.acquireMany,
     release: boxes.release,
     close: boxes.closeBoxes,
   } satisfies SandboxBackend;

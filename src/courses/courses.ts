@@ -12,6 +12,7 @@ import type { Caller, SessionUser } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { idField, requiredText } from "../lib/fields.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
+import type { RateDecision } from "../lib/rate-limit.ts";
 import { requireCourse, requireNotArchived, type CourseRow } from "./access.ts";
 import { can, type CourseRole } from "./permissions.ts";
 
@@ -135,10 +136,14 @@ export async function setInvite(db: Database, user: Caller, courseId: string, ac
 
 /**
  * Joins the course whose invite code this is, as a student (a member keeps
- * the role they have). Codes are compared ignoring case and spaces.
- * @throws AppError INVITE_NOT_FOUND (404) for an unknown or disabled code, COURSE_ARCHIVED (403).
+ * the role they have). Codes are compared ignoring case and spaces. Every
+ * attempt spends the caller's `budget` (Limiters.joinsByUser), so codes
+ * cannot be guessed by trying.
+ * @throws AppError RATE_LIMITED (429), INVITE_NOT_FOUND (404) for an unknown or disabled code, COURSE_ARCHIVED (403).
  */
-export async function joinByCode(db: Database, user: Caller, code: string): Promise<CourseShape> {
+export async function joinByCode(db: Database, user: Caller, code: string, budget: () => RateDecision = () => ({ ok: true, remaining: 1 })): Promise<CourseShape> {
+  const gate = budget();
+  if (!gate.ok) throw new AppError("RATE_LIMITED", { message: "Too many attempts to join a course; try again later.", retryAfterSeconds: gate.retryAfterSeconds });
   const normalized = code.replace(/\s+/g, "").toUpperCase();
   const [course] = normalized ? await db.select().from(courses).where(eq(courses.inviteCode, normalized)).limit(1) : [];
   if (!course) throw new AppError("INVITE_NOT_FOUND", { field: "code" });

@@ -344,13 +344,13 @@ export async function judgeSubmission(
     }
     checkAbort();
 
-    const box = await deps.backend.acquire();
+    // A custom output validator runs in a box of its own, taken with the program's (never one after the other).
+    const [box, vbox] = problem.checker === "custom" ? await deps.backend.acquireMany(2) : [await deps.backend.acquire(), undefined];
     try {
       checkAbort();
-      // A custom output validator is compiled first (its files then stay out of the program's way: renamed).
       let validator: ReadyValidator | null = null;
-      if (problem.checker === "custom") {
-        const ready = problem.validator ? await prepareValidator(validatorCompiler(deps.cache, box, log), box, problem.validator) : { error: "the problem's checker is custom but it has no validator" };
+      if (vbox) {
+        const ready = problem.validator ? await prepareValidator(validatorCompiler(deps.cache, vbox, log), vbox, problem.validator) : { error: "the problem's checker is custom but it has no validator" };
         if ("error" in ready) {
           log.warn("judge: output validator unusable", { submissionId: id, problemId: problem.id, detail: ready.error });
           await guard(port.finish({ verdict: "IE", isPassed: false, errorDetail: ready.error }));
@@ -394,8 +394,8 @@ export async function judgeSubmission(
         // Artifacts are written once; the box keeps them for the following tests.
         artifacts = undefined;
         const { verdict, reason } =
-          validator && result.status === "OK"
-            ? await runValidator(box, sandboxRetrying(box), validator, test.input, test.expected, result.stdout).then((o) => ("reason" in o ? o : { verdict: o.verdict, reason: undefined }))
+          validator && vbox && result.status === "OK"
+            ? await runValidator(vbox, sandboxRetrying(vbox), validator, test.input, test.expected, result.stdout).then((o) => ("reason" in o ? o : { verdict: o.verdict, reason: undefined }))
             : decideVerdict(result, test.expected, problem.checker as CheckerName, problem.checkerFlags);
         const timeMs = reportedTimeMs(result);
         maxTimeMs = Math.max(maxTimeMs, timeMs);
@@ -439,7 +439,8 @@ export async function judgeSubmission(
       await guard(Promise.resolve(finished));
       return final;
     } finally {
-      await deps.backend.release(box);
+      await deps.backend.release(box!);
+      if (vbox) await deps.backend.release(vbox);
     }
   } catch (err) {
     if (err instanceof LeaseLost) {

@@ -248,7 +248,9 @@ export class JudgeService {
         timeScaledByLanguage = problem.timeScaledByLanguage;
         validatorSpec = problem.validator ?? null;
       }
-      const box = await backend.acquire();
+      // The problem's own validator gets a box of its own, taken with the program's (see src/judge/validator.ts).
+      const validates = checker === "custom" && input.expectedOutput !== undefined;
+      const [box, vbox] = validates ? await backend.acquireMany(2) : [await backend.acquire(), undefined];
       try {
         const step = await compileAndRun(
           this.cache,
@@ -270,12 +272,12 @@ export class JudgeService {
         }
         const { result } = step;
         const hasExpected = input.expectedOutput !== undefined;
-        // A custom checker is the problem's own validator, run in the box; without an expected
+        // A custom checker is the problem's own validator, run in its own box; without an expected
         // output there is nothing to check (the answer is OK whatever the checker).
         const verdict =
           checker === "custom" && result.status === "OK"
-            ? hasExpected
-              ? await this.validateRun(box, validatorSpec, input.input, input.expectedOutput ?? "", result.stdout)
+            ? vbox
+              ? await this.validateRun(vbox, validatorSpec, input.input, input.expectedOutput ?? "", result.stdout)
               : "AC"
             : decideVerdict(result, input.expectedOutput ?? "", checker, checkerFlags).verdict;
         // A run still ending in XX after the retries is IE here (decideVerdict), never a user verdict.
@@ -296,7 +298,9 @@ export class JudgeService {
       } finally {
         // Cleaning the box (its files, the sandbox's next launch) happens after the answer;
         // a waiting acquire() gets the box once it is clean.
-        void backend.release(box).catch((err: unknown) => this.log.warn("judge: releasing a box after a run failed", { error: String(err) }));
+        for (const b of vbox ? [box!, vbox] : [box!]) {
+          void backend.release(b).catch((err: unknown) => this.log.warn("judge: releasing a box after a run failed", { error: String(err) }));
+        }
       }
     } finally {
       const n = (this.runsInFlight.get(userId) ?? 1) - 1;
@@ -305,14 +309,14 @@ export class JudgeService {
     }
   }
 
-  /** A Run's output judged by the problem's own validator, as the submission's will be: AC, WA, or IE when it cannot run. */
-  private async validateRun(box: Box, spec: ValidatorSpec | null, input: string, expected: string, output: string): Promise<"AC" | "WA" | "IE"> {
-    const ready = spec ? await prepareValidator(validatorCompiler(this.cache, box, this.log), box, spec) : { error: "the problem's checker is custom but it has no validator" };
+  /** A Run's output judged by the problem's own validator in its own box `vbox`, as the submission's will be: AC, WA, or IE when it cannot run. */
+  private async validateRun(vbox: Box, spec: ValidatorSpec | null, input: string, expected: string, output: string): Promise<"AC" | "WA" | "IE"> {
+    const ready = spec ? await prepareValidator(validatorCompiler(this.cache, vbox, this.log), vbox, spec) : { error: "the problem's checker is custom but it has no validator" };
     if ("error" in ready) {
       this.log.warn("judge: output validator unusable in a run", { detail: ready.error });
       return "IE";
     }
-    return (await runValidator(box, sandboxRetrying(box), ready, input, expected, output)).verdict;
+    return (await runValidator(vbox, sandboxRetrying(vbox), ready, input, expected, output)).verdict;
   }
 
   /**

@@ -8,11 +8,15 @@
  * code) is the judge's error: IE for the submission, never AC. Validators are
  * C++ (any headers the author ships, testlib.h included, are compiled with it)
  * or Python, compiled once per problem version through the compile cache, and
- * run in the submission's box after the program's run, under their own
- * limits. Before each validation the validator's files, the test's input and
- * answer are written into the box; afterwards the input and answer are
- * emptied, so a later test's program never reads them. The feedback directory
- * is the run's private /tmp.
+ * run under their own limits in a box of their own: the judge takes it with
+ * the submission's (`SandboxBackend.acquireMany(2)`), so the program never
+ * sees the validator's files (it cannot print its source through the sample)
+ * and never had write access where the validator runs (it cannot plant a
+ * module the validator imports). The program's output comes in on stdin; the
+ * test's input and answer are written read-only; Python runs in isolated mode
+ * (`-I`: no environment, no user site, no script directory from elsewhere),
+ * with only the author's own files beside it. The feedback directory is the
+ * run's private /tmp.
  */
 import type { Box, RunRequest, RunResult } from "../../isolate/types.ts";
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
@@ -39,14 +43,22 @@ export const VALIDATOR_LIMITS = {
   fileSizeLimitKib: 64 * 1024,
 } as const;
 
-/** Names in the box (the program's own files are main.*, prog, *.class). */
+/** Names in the validator's box. */
 const INPUT_FILE = "judge_input.in";
 const ANSWER_FILE = "judge_answer.ans";
 
-/** A validator ready to run: the compiled artifacts (renamed so they never meet the program's) and its other files. */
+/**
+ * Python in isolated mode (-I implies -E -s -P: no PYTHON* variables, no user
+ * site, no script directory on sys.path), then the validator's own box
+ * directory put back first on sys.path so the author's helper modules import;
+ * nothing else is in that box.
+ */
+const PY_BOOTSTRAP = "import runpy,sys;sys.argv=sys.argv[1:];sys.path.insert(0,'');runpy.run_path(sys.argv[0],run_name='__main__')";
+
+/** A validator ready to run in its own box: the compiled artifacts and its other files, already written there. */
 export interface ReadyValidator {
   spec: ValidatorSpec;
-  /** Written into the box before each validation. */
+  /** Written into the validator's box before each validation (the box is the validator's alone). */
   files: ArtifactFile[];
   argv: string[];
 }
@@ -54,16 +66,17 @@ export interface ReadyValidator {
 export type ValidatorOutcome = { verdict: "AC" | "WA" } | { verdict: "IE"; reason: string };
 
 /**
- * Compiles the problem's validator in `box` (through the cache: one compile per
- * validator version, whatever the submission).
+ * Compiles the problem's validator in its own box `vbox` (through the cache:
+ * one compile per validator version, whatever the submission). `compile` must
+ * compile in `vbox` too; the submission's box is never given here.
  * @returns the validator, or an IE reason (a validator that does not compile is the setter's fault).
  */
-export async function prepareValidator(compile: CompileValidator, box: Box, spec: ValidatorSpec): Promise<ReadyValidator | { error: string }> {
+export async function prepareValidator(compile: CompileValidator, vbox: Box, spec: ValidatorSpec): Promise<ReadyValidator | { error: string }> {
   const main = spec.main;
   const others: ArtifactFile[] = Object.entries(spec.files)
     .filter(([name]) => name !== main)
     .map(([name, content]) => ({ name, content: new TextEncoder().encode(content), mode: 0o644 }));
-  for (const f of others) await box.writeFile(f.name, f.content, f.mode);
+  for (const f of others) await vbox.writeFile(f.name, f.content, f.mode);
   const keyText = `validator\0${Object.entries(spec.files)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([n, c]) => `${n}\0${c}`)
@@ -78,34 +91,29 @@ export async function prepareValidator(compile: CompileValidator, box: Box, spec
   const argv =
     spec.language === "cpp"
       ? ["./validator", INPUT_FILE, ANSWER_FILE, "/tmp/", ...args]
-      : ["/usr/bin/python3", "-B", "validator.py", INPUT_FILE, ANSWER_FILE, "/tmp/", ...args];
+      : ["/usr/bin/python3", "-I", "-B", "-c", PY_BOOTSTRAP, "validator.py", INPUT_FILE, ANSWER_FILE, "/tmp/", ...args];
   return { spec, files: [...others, ...renamed], argv };
 }
 
 /**
- * Validates one test's output.
- * @param run   runs a request in `box` (the judge retries sandbox failures there).
+ * Validates one test's output in the validator's own box.
+ * @param vbox  the validator's box (never the submission's).
+ * @param run   runs a request in `vbox` (the judge retries sandbox failures there).
  * @param output the program's stdout (the validator's stdin).
  */
 export async function runValidator(
-  box: Box,
+  vbox: Box,
   run: (req: RunRequest) => Promise<RunResult>,
   v: ReadyValidator,
   input: string,
   answer: string,
   output: string,
 ): Promise<ValidatorOutcome> {
-  for (const f of v.files) await box.writeFile(f.name, f.content, f.mode);
-  await box.writeFile(INPUT_FILE, input, 0o644);
-  await box.writeFile(ANSWER_FILE, answer, 0o644);
-  let result: RunResult;
-  try {
-    result = await run({ ...VALIDATOR_LIMITS, argv: v.argv, stdin: output, env: { PYTHONDONTWRITEBYTECODE: "1" } });
-  } finally {
-    // The hidden data must not stay where the next test's program runs.
-    await box.writeFile(INPUT_FILE, "", 0o644);
-    await box.writeFile(ANSWER_FILE, "", 0o644);
-  }
+  for (const f of v.files) await vbox.writeFile(f.name, f.content, f.mode);
+  // Handed in read-only: the validator reads the test, it does not change it.
+  await vbox.writeFile(INPUT_FILE, input, 0o444);
+  await vbox.writeFile(ANSWER_FILE, answer, 0o444);
+  const result = await run({ ...VALIDATOR_LIMITS, argv: v.argv, stdin: output });
   if (result.status === "XX") return { verdict: "IE", reason: `output validator: sandbox failure: ${result.message ?? "unknown"}` };
   if (result.exitCode === VALIDATOR_ACCEPT) return { verdict: "AC" };
   if (result.exitCode === VALIDATOR_REJECT) return { verdict: "WA" };

@@ -75,7 +75,7 @@ export async function problemCli(argv: string[]): Promise<number> {
   let pkg: ProblemPackage;
   try {
     const files = statSync(path).isDirectory() ? filesFromFolder(path) : filesFromZip(readFileSync(path));
-    pkg = readPackage(files);
+    pkg = await readPackage(files);
   } catch (err) {
     console.error(`problem: ${err instanceof PackageError ? err.message : String(err)}`);
     return 1;

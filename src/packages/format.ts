@@ -116,6 +116,27 @@ function positiveNumber(y: Yaml, file: string, key: string): number | null {
   return v;
 }
 
+/**
+ * Server ceilings on a package's time multipliers (problemtools' defaults are
+ * 2 and 1.5, legacy 5 and 2; real contest packages stay well inside): the
+ * derived limit and the verify's TL_high are clamped to the problem ceilings
+ * anyway (src/packages/verify.ts), these keep the numbers meaningful.
+ */
+export const MULTIPLIER_BOUNDS = {
+  acToTimeLimit: { min: 1, max: 10 },
+  timeLimitToTle: { min: 1, max: 10 },
+} as const;
+
+/** Example submissions kept from one package, and their size (one and all). */
+export const EXAMPLE_LIMITS = { maxCount: 100, maxBytes: 64 * 1024, totalMaxBytes: 2 * 1024 * 1024 } as const;
+
+/** A number within [min, max] or absent. @throws PackageError naming the key, the value and the range. */
+function bounded(y: Yaml, file: string, key: string, range: { min: number; max: number }): number | null {
+  const v = positiveNumber(y, file, key);
+  if (v !== null && (v < range.min || v > range.max)) throw new PackageError(file, `${key} ${v} is outside this judge's ${range.min}–${range.max}`, y.line(key));
+  return v;
+}
+
 /** Byte-wise lexicographic order, as the format runs test data. */
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -124,7 +145,7 @@ const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * @throws PackageError naming the file (and line) of the first problem, including
  *   "not supported yet" for interactive, multi-pass, scoring and custom-validator packages.
  */
-export function readPackage(files: PackageFiles): ProblemPackage {
+export async function readPackage(files: PackageFiles): Promise<ProblemPackage> {
   const yaml = readYaml(files, "problem.yaml");
   if (!yaml) throw new PackageError("problem.yaml", "missing: a problem package has problem.yaml at its root");
   const warnings: string[] = [];
@@ -196,8 +217,18 @@ export function readPackage(files: PackageFiles): ProblemPackage {
     if (!Number.isFinite(s) || s <= 0) throw new PackageError(".timelimit", "must hold a positive number of seconds", 1);
     timeLimitMs = Math.round(s * 1000);
   }
-  const acToTimeLimit = positiveNumber(yaml, limitsFile, "limits.time_multipliers.ac_to_time_limit") ?? positiveNumber(yaml, limitsFile, "limits.time_multiplier") ?? (formatVersion === "legacy" ? 5 : 2);
-  const timeLimitToTle = positiveNumber(yaml, limitsFile, "limits.time_multipliers.time_limit_to_tle") ?? positiveNumber(yaml, limitsFile, "limits.time_safety_margin") ?? (formatVersion === "legacy" ? 2 : 1.5);
+  const acToTimeLimit = bounded(
+    yaml,
+    limitsFile,
+    yaml.get("limits.time_multipliers.ac_to_time_limit") !== undefined ? "limits.time_multipliers.ac_to_time_limit" : "limits.time_multiplier",
+    MULTIPLIER_BOUNDS.acToTimeLimit,
+  ) ?? (formatVersion === "legacy" ? 5 : 2);
+  const timeLimitToTle = bounded(
+    yaml,
+    limitsFile,
+    yaml.get("limits.time_multipliers.time_limit_to_tle") !== undefined ? "limits.time_multipliers.time_limit_to_tle" : "limits.time_safety_margin",
+    MULTIPLIER_BOUNDS.timeLimitToTle,
+  ) ?? (formatVersion === "legacy" ? 2 : 1.5);
   const memoryMib = positiveNumber(yaml, limitsFile, "limits.memory");
   const memoryLimitKib = memoryMib === null ? null : Math.round(memoryMib * 1024);
   if (yaml.get("limits.output") !== undefined) warnings.push("limits.output is not kept: this judge's output limit is 16 MiB for every problem");
@@ -253,13 +284,14 @@ export function readPackage(files: PackageFiles): ProblemPackage {
   if (!tests.length) throw new PackageError("data/", "no test data (data/sample/*.in and .ans, data/secret/*.in and .ans)");
 
   // Statement.
-  const { markdown, file: statementFile, others } = statementMarkdown(files, formatVersion);
-  const translations = otherStatements(files, others);
+  const { markdown, file: statementFile, others } = await statementMarkdown(files, formatVersion, warnings);
+  const translations = await otherStatements(files, others, warnings);
   if (!name) name = /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? "";
   if (!name) throw new PackageError("problem.yaml", "name: missing (and the statement has no title)", yaml.line("name"));
 
   // Example submissions: submissions/<folder>/<file> or <folder>/<dir>/ (the directory's one source).
   const submissions: PackageSubmission[] = [];
+  let exampleBytes = 0;
   for (const path of [...files.keys()].filter((k) => k.startsWith("submissions/")).sort(byPath)) {
     const [, folder, ...rest] = path.split("/");
     const expected = FOLDER_VERDICTS[folder ?? ""];
@@ -270,7 +302,21 @@ export function readPackage(files: PackageFiles): ProblemPackage {
       if (rest.length === 1) warnings.push(`${path}: language not judged here (C++, Java and Python are)`);
       continue;
     }
-    submissions.push({ path, expected, language, code: text(files, path)! });
+    const code = text(files, path)!;
+    if (submissions.length >= EXAMPLE_LIMITS.maxCount) {
+      warnings.push(`${path}: left out, this judge keeps at most ${EXAMPLE_LIMITS.maxCount} example submissions`);
+      continue;
+    }
+    if (Buffer.byteLength(code) > EXAMPLE_LIMITS.maxBytes) {
+      warnings.push(`${path}: left out, larger than ${EXAMPLE_LIMITS.maxBytes / 1024} KiB (a submission's limit)`);
+      continue;
+    }
+    exampleBytes += Buffer.byteLength(code);
+    if (exampleBytes > EXAMPLE_LIMITS.totalMaxBytes) {
+      warnings.push(`${path}: left out, the example submissions are over ${EXAMPLE_LIMITS.totalMaxBytes / (1024 * 1024)} MiB together`);
+      continue;
+    }
+    submissions.push({ path, expected, language, code });
   }
 
   return {

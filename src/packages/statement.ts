@@ -18,6 +18,7 @@ import { htmlLike } from "@unified-latex/unified-latex-util-html-like";
 import { getArgsContent } from "@unified-latex/unified-latex-util-arguments";
 import type * as Ast from "@unified-latex/unified-latex-types";
 import { PackageError, text, type PackageFiles } from "./files.ts";
+import { convertLatex, preformatted } from "./latex.ts";
 
 /**
  * LaTeX statement text → Markdown.
@@ -42,13 +43,34 @@ export function latexToMarkdown(tex: string): string {
   return String(out).trim() + "\n";
 }
 
+/** Largest statement (of any language) kept, bytes: a real one is a few KiB. */
+export const STATEMENT_MAX_BYTES = 256 * 1024;
+/** All translations of one problem together, bytes. */
+export const TRANSLATIONS_TOTAL_MAX_BYTES = 1024 * 1024;
+
+/**
+ * One statement file as Markdown: Markdown as written, LaTeX converted in a
+ * worker (src/packages/latex.ts); a conversion that fails keeps the LaTeX as
+ * preformatted text and says so in `warnings`.
+ * @throws PackageError when the file is over STATEMENT_MAX_BYTES.
+ */
+async function statementOf(files: PackageFiles, file: string, warnings: string[]): Promise<string> {
+  const source = text(files, file)!;
+  if (Buffer.byteLength(source) > STATEMENT_MAX_BYTES) throw new PackageError(file, `statement larger than ${STATEMENT_MAX_BYTES / 1024} KiB`);
+  if (file.endsWith(".md")) return source;
+  const converted = await convertLatex(source);
+  if (converted.ok) return converted.markdown;
+  warnings.push(`${file}: the LaTeX could not be converted (${converted.error}); the statement is kept as preformatted LaTeX, edit it on the problem's page`);
+  return preformatted(source);
+}
+
 /**
  * The package's statement: English first (`problem.en.*`, then legacy
  * `problem.*`), Markdown before LaTeX, else the first language found.
  * @returns the Markdown, the file it came from, and the other statement files (not kept).
- * @throws PackageError when there is no statement, or the LaTeX cannot be converted.
+ * @throws PackageError when there is no statement, or it is too large (a LaTeX that cannot be converted is a warning).
  */
-export function statementMarkdown(files: PackageFiles, version: string): { markdown: string; file: string; others: string[] } {
+export async function statementMarkdown(files: PackageFiles, version: string, warnings: string[] = []): Promise<{ markdown: string; file: string; others: string[] }> {
   const dirs = version === "legacy" ? ["problem_statement", "statement"] : ["statement", "problem_statement"];
   const candidates: string[] = [];
   for (const dir of dirs) {
@@ -57,36 +79,29 @@ export function statementMarkdown(files: PackageFiles, version: string): { markd
   const all = [...files.keys()].filter((k) => /^(problem_)?statement\/problem(\.[a-z]{2,3})?\.(md|tex)$/.test(k)).sort();
   const file = candidates.find((c) => files.has(c)) ?? all[0];
   if (!file) throw new PackageError("statement/", "no statement (statement/problem.en.md or .tex; legacy: problem_statement/problem.en.tex)");
-  const source = text(files, file)!;
-  let markdown: string;
-  if (file.endsWith(".md")) markdown = source;
-  else {
-    try {
-      markdown = latexToMarkdown(source);
-    } catch (err) {
-      throw new PackageError(file, `cannot convert the LaTeX statement: ${(err as Error).message.split("\n")[0]}`);
-    }
-  }
+  const markdown = await statementOf(files, file, warnings);
   const others = all.filter((k) => k !== file && !(k.replace(/\.(md|tex)$/, "") === file.replace(/\.(md|tex)$/, "")));
   return { markdown, file, others };
 }
 
 /**
  * The statements in the other languages, as Markdown by language code
- * (`problem.sv.tex` → "sv"; Markdown preferred when both exist).
- * @throws PackageError when one cannot be converted.
+ * (`problem.sv.tex` → "sv"; Markdown preferred when both exist), at most
+ * TRANSLATIONS_TOTAL_MAX_BYTES together (the rest are left out with a warning).
  */
-export function otherStatements(files: PackageFiles, others: string[]): Record<string, string> {
+export async function otherStatements(files: PackageFiles, others: string[], warnings: string[] = []): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
+  let total = 0;
   for (const file of [...others].sort((a, b) => (a.endsWith(".md") === b.endsWith(".md") ? 0 : a.endsWith(".md") ? -1 : 1))) {
     const lang = /problem\.([a-z]{2,3})\.(md|tex)$/.exec(file)?.[1];
     if (!lang || lang in out) continue;
-    const source = text(files, file)!;
-    try {
-      out[lang] = file.endsWith(".md") ? source : latexToMarkdown(source);
-    } catch (err) {
-      throw new PackageError(file, `cannot convert the LaTeX statement: ${(err as Error).message.split("\n")[0]}`);
+    const markdown = await statementOf(files, file, warnings);
+    total += Buffer.byteLength(markdown);
+    if (total > TRANSLATIONS_TOTAL_MAX_BYTES) {
+      warnings.push(`${file}: left out, the translations are over ${TRANSLATIONS_TOTAL_MAX_BYTES / 1024} KiB together`);
+      continue;
     }
+    out[lang] = markdown;
   }
   return out;
 }

@@ -15,6 +15,8 @@ import { problemPackages, problems } from "../../db/schema.ts";
 import type { SandboxBackend } from "../../isolate/types.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { RateDecision } from "../lib/rate-limit.ts";
+import { PROBLEM_LIMITS } from "../problems/limits.ts";
 import { readHiddenTests } from "../problems/store.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import type { PackageExample } from "../../db/schema.ts";
@@ -35,6 +37,15 @@ export interface VerifyStatus {
 }
 
 const jobs = new Map<string, VerifyStatus>();
+/** Verifies run one after another (see startVerify). */
+let verifyLine: Promise<void> = Promise.resolve();
+
+/** A time limit inside the problems' bounds. @throws Error for a value outside them (a bug in the caller). */
+function boundedTimeLimitMs(ms: number): number {
+  const t = PROBLEM_LIMITS.timeLimitMs;
+  if (!Number.isInteger(ms) || ms < t.min || ms > t.max) throw new Error(`derived time limit ${ms} ms is outside ${t.min}–${t.max} ms`);
+  return ms;
+}
 
 /** The latest verify of a problem (state "none" when there is none). */
 export function verifyStatus(problemId: string, examples = 0): VerifyStatus {
@@ -89,7 +100,14 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
  * @returns the status at once (state "running").
  * @throws BAD_INPUT (400) when the problem has no kept examples, SANDBOX_UNAVAILABLE (503) without a sandbox.
  */
-export async function startVerify(db: Database, backend: SandboxBackend | null, problem: ProblemRow, log: Logger): Promise<VerifyStatus> {
+export async function startVerify(
+  db: Database,
+  backend: SandboxBackend | null,
+  problem: ProblemRow,
+  log: Logger,
+  /** The caller's verify budget (Limiters.verifiesByUser), spent only when a verify starts. */
+  budget: () => RateDecision = () => ({ ok: true, remaining: 1 }),
+): Promise<VerifyStatus> {
   const running = jobs.get(problem.id);
   if (running?.state === "running") return running;
   const meta = await readPackageMeta(db, problem.id);
@@ -97,10 +115,16 @@ export async function startVerify(db: Database, backend: SandboxBackend | null, 
     throw new AppError("BAD_INPUT", { field: "id", message: "This problem has no example submissions to verify (import a package with a submissions/ folder)" });
   }
   if (!backend) throw new AppError("SANDBOX_UNAVAILABLE");
+  const gate = budget();
+  if (!gate.ok) {
+    throw new AppError("RATE_LIMITED", { message: "You have started too many verifies; try again later.", retryAfterSeconds: gate.retryAfterSeconds });
+  }
   const pkg = await packageOf(db, problem, meta);
   const status: VerifyStatus = { state: "running", total: meta.examples.length, rows: [] };
   jobs.set(problem.id, status);
-  void (async () => {
+  // One verify at a time on this server: whoever starts them, they share one box (two with a validator)
+  // and live judging keeps the rest of the pool.
+  const turn = verifyLine.then(async () => {
     try {
       const report = await verifyPackage(backend, pkg, (row) => status.rows.push(row), problem.memoryLimitKib);
       const { rows: _rows, ...summary } = report;
@@ -108,7 +132,8 @@ export async function startVerify(db: Database, backend: SandboxBackend | null, 
       if (report.timeLimitSource === "derived") {
         await db
           .update(problems)
-          .set({ timeLimitMs: report.timeLimitMs, version: sql`${problems.version} + 1`, updatedAt: new Date() })
+          // verify.ts keeps a derived limit inside PROBLEM_LIMITS (checked again here: it is stored).
+          .set({ timeLimitMs: boundedTimeLimitMs(report.timeLimitMs), version: sql`${problems.version} + 1`, updatedAt: new Date() })
           .where(eq(problems.id, problem.id));
         await db.update(problemPackages).set({ timeLimitGiven: true }).where(eq(problemPackages.problemId, problem.id));
         status.derivedTimeLimitMs = report.timeLimitMs;
@@ -119,6 +144,7 @@ export async function startVerify(db: Database, backend: SandboxBackend | null, 
       status.error = err instanceof Error ? err.message : String(err);
       log.warn("verify: failed", { problemId: problem.id, error: status.error });
     }
-  })();
+  });
+  verifyLine = turn;
   return status;
 }

@@ -22,12 +22,20 @@ import { compileSource, runProgram } from "../../isolate/exec.ts";
 import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "../judge/validator.ts";
 import { decideVerdict } from "../judge/verdict.ts";
+import { PROBLEM_LIMITS } from "../problems/limits.ts";
 import type { ExpectedOutcome, PackageSubmission, ProblemPackage } from "./format.ts";
 
 /** Resolution the derived time limit is rounded up to, ms (problemtools' time_resolution default, 1 s). */
 export const TIME_RESOLUTION_MS = 1000;
+/**
+ * The most CPU time one run of a verify may take, ms: the problems' own ceiling
+ * (PROBLEM_LIMITS.timeLimitMs.max), whatever a package's multipliers say. The
+ * derived limit is clamped to it too, so a verify never holds a box longer
+ * than a submission could.
+ */
+export const VERIFY_RUN_MAX_MS: number = PROBLEM_LIMITS.timeLimitMs.max;
 /** Time limit the accepted submissions run under while the limit is being derived, ms. */
-export const DERIVING_TIME_LIMIT_MS = 10_000;
+export const DERIVING_TIME_LIMIT_MS = VERIFY_RUN_MAX_MS;
 
 export type VerifyVerdict = "AC" | "WA" | "TLE" | "RE" | "CE" | "IE";
 
@@ -80,12 +88,12 @@ function compileDirectly(box: Box): CompileValidator {
 
 /** Compiles and runs one submission on every test (stopping at the first failure at TL_high). */
 async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSubmission, tlMs: number, tlHighMs: number, memoryLimitKib: number): Promise<Judged> {
-  const box = await backend.acquire();
+  // The package's own validator runs in a box of its own, taken with the program's.
+  const [box, vbox] = pkg.validator ? await backend.acquireMany(2) : [await backend.acquire(), undefined];
   try {
-    // The package's own validator first (its artifacts are renamed, out of the program's way).
     let validator: ReadyValidator | null = null;
-    if (pkg.validator) {
-      const ready = await prepareValidator(compileDirectly(box), box, pkg.validator);
+    if (pkg.validator && vbox) {
+      const ready = await prepareValidator(compileDirectly(vbox), vbox, pkg.validator);
       if ("error" in ready) return { verdict: "IE", verdictHigh: "IE", maxTimeMs: 0, detail: ready.error };
       validator = ready;
     }
@@ -100,8 +108,8 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSub
       const result = await runProgram(box, s.language, { entry: compiled.entry, stdin: test.input, timeLimitMs: tlHighMs, memoryLimitKib });
       maxTimeMs = Math.max(maxTimeMs, Math.round(result.cpuTimeMs));
       const decided =
-        validator && result.status === "OK"
-          ? (await runValidator(box, (req) => box.run(req), validator, test.input, test.answer, result.stdout)).verdict
+        validator && vbox && result.status === "OK"
+          ? (await runValidator(vbox, (req) => vbox.run(req), validator, test.input, test.answer, result.stdout)).verdict
           : decideVerdict(result, test.answer, "kattis", pkg.validatorFlags).verdict;
       const high: VerifyVerdict = decided === "AC" ? "AC" : decided === "MLE" || decided === "OLE" ? "RE" : (decided as VerifyVerdict);
       // problemtools: slower than TL is TLE whatever happened next.
@@ -111,7 +119,8 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSub
     }
     return { verdict: verdict ?? "AC", verdictHigh: "AC", maxTimeMs };
   } finally {
-    await backend.release(box);
+    await backend.release(box!);
+    if (vbox) await backend.release(vbox);
   }
 }
 
@@ -138,7 +147,9 @@ export async function verifyPackage(backend: SandboxBackend, pkg: ProblemPackage
     const tAc = Math.max(0, ...[...done.values()].filter((j) => j.verdictHigh === "AC").map((j) => j.maxTimeMs));
     tl = Math.max(1, Math.ceil((tAc * pkg.timeMultipliers.acToTimeLimit) / TIME_RESOLUTION_MS)) * TIME_RESOLUTION_MS;
   }
-  const tlHigh = Math.round(tl * pkg.timeMultipliers.timeLimitToTle);
+  // Within the problems' bounds, whatever the package's numbers: the derived limit is stored on the problem.
+  tl = Math.min(PROBLEM_LIMITS.timeLimitMs.max, Math.max(PROBLEM_LIMITS.timeLimitMs.min, tl));
+  const tlHigh = Math.min(VERIFY_RUN_MAX_MS, Math.round(tl * pkg.timeMultipliers.timeLimitToTle));
   let slowestAc: number | null = null;
   for (const s of pkg.submissions) {
     // Accepted submissions judged while deriving ran under a looser limit: their times hold, their verdicts are re-read at TL.

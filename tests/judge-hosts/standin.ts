@@ -53,6 +53,11 @@ export function standinBackend(size: number): SandboxBackend {
       if (box) return box;
       return new Promise<Box>((resolve) => waiting.push(resolve as (b: StandinBox) => void));
     },
+    async acquireMany(count) {
+      const boxes: Box[] = [];
+      for (let i = 0; i < count; i++) boxes.push(await this.acquire());
+      return boxes;
+    },
     async release(box) {
       (box as StandinBox).clear();
       const next = waiting.shift();

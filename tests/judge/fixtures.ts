@@ -71,7 +71,19 @@ export function countingBackend(inner: SandboxBackend): SandboxBackend & { start
     description: inner.description,
     starts: 0,
     async acquire(): Promise<Box> {
-      const box = await inner.acquire();
+      return wrap(await inner.acquire());
+    },
+    async acquireMany(count: number): Promise<Box[]> {
+      return (await inner.acquireMany(count)).map(wrap);
+    },
+    async release(box: Box): Promise<void> {
+      const real = wrapped.get(box);
+      wrapped.delete(box);
+      await inner.release(real ?? box);
+    },
+    close: () => inner.close(),
+  };
+  function wrap(box: Box): Box {
       const outer: Box = {
         id: box.id,
         writeFile: (name, content, mode) => box.writeFile(name, content, mode),
@@ -84,14 +96,7 @@ export function countingBackend(inner: SandboxBackend): SandboxBackend & { start
       };
       wrapped.set(outer, box);
       return outer;
-    },
-    async release(box: Box): Promise<void> {
-      const real = wrapped.get(box);
-      wrapped.delete(box);
-      await inner.release(real ?? box);
-    },
-    close: () => inner.close(),
-  };
+  }
   return counter;
 }
 
@@ -213,6 +218,12 @@ export class FakeBackend implements SandboxBackend {
         return okResult(step.result);
       },
     };
+  }
+
+  async acquireMany(count: number): Promise<Box[]> {
+    const boxes: Box[] = [];
+    for (let i = 0; i < count; i++) boxes.push(await this.acquire());
+    return boxes;
   }
 
   async release(): Promise<void> {

@@ -109,6 +109,54 @@ describe("custom output validators", () => {
     expect(`${s.verdict} ${s.testsPassed}/${s.testsTotal}`).toBe("AC 4/4");
   });
 
+  test("a program cannot steer the validator: a planted module the validator imports (fractions.py, its own helper's name) changes nothing", async () => {
+    const me = await signUp(app);
+    // A Python validator importing a standard module and a helper module of its own.
+    const helper = "def near(a, b):\n    return abs(a - b) <= 0\n";
+    const v = "import sys\nfrom fractions import Fraction\nfrom helper import near\nans = Fraction(open(sys.argv[2]).read().strip())\ntry:\n    t = Fraction(sys.stdin.read().split()[0])\nexcept Exception:\n    sys.exit(43)\nsys.exit(42 if near(t, ans) else 43)\n";
+    const id = await problem(me.token, { files: { "validate.py": v, "helper.py": helper } });
+    expect((await submit(me.token, id, "print(2 * int(input()))\n")).verdict).toBe("AC");
+    // The attack: write modules into the working directory (the box) that accept anything, then answer wrong.
+    const plant = [
+      "import os",
+      "accept = 'import sys\\nsys.exit(42)\\n'",
+      "for name in ('fractions.py', 'helper.py', 'sitecustomize.py', 'usercustomize.py', 'validate.py', 'validator.py'):",
+      "    try:",
+      "        open(name, 'w').write(accept)",
+      "    except OSError:",
+      "        pass",
+      "print(-12345)",
+    ].join("\n") + "\n";
+    const s = await submit(me.token, id, plant);
+    expect(s.verdict).toBe("WA");
+    expect(s.isPassed).toBe(false);
+  });
+
+  test("a program cannot read the validator: its files are never in the program's box (the sample's output would show them)", async () => {
+    const me = await signUp(app);
+    const marker = "VALIDATOR-SOURCE-7f3a9";
+    const v = `import sys\n# ${marker}\nans = open(sys.argv[2]).read().split()\nsys.exit(42 if sys.stdin.read().split() == ans else 43)\n`;
+    const id = await problem(me.token, { files: { "validate.py": v, "notes.txt": marker } });
+    const snoop = [
+      "import os",
+      "seen = []",
+      "for name in sorted(os.listdir('.')):",
+      "    if name.startswith('main'):",
+      "        continue",
+      "    try:",
+      "        seen.append(name + ':' + open(name).read())",
+      "    except Exception:",
+      "        seen.append(name)",
+      "print(' | '.join(seen) or 'nothing')",
+    ].join("\n") + "\n";
+    const s = await submit(me.token, id, snoop);
+    expect(s.verdict).toBe("WA");
+    expect(JSON.stringify(s)).not.toContain(marker);
+    expect(JSON.stringify(s)).not.toContain("validat");
+    const run = await request(app, "POST", "/api/compiler", { token: me.token, body: { language: "py", code: snoop, input: "5\n", expectedOutput: "10\n", problemId: id } });
+    expect(JSON.stringify(run.body)).not.toContain(marker);
+  });
+
   test("Run against the sample uses the validator; the validator is the owner's to read; creating custom without one is refused", async () => {
     const me = await signUp(app);
     const other = await signUp(app);
@@ -153,7 +201,7 @@ describe("custom output validators", () => {
     expect(p).toMatchObject({ checker: "custom", validator: { language: "py", main: "validate.py", args: "1" } });
     expect((await submit(me.token, p._id, "print(2 * int(input()) - 1)\n")).verdict).toBe("AC");
     const exported = await app.request(`/api/problems/${p._id}/package`, { headers: { authorization: `Bearer ${me.token}` } });
-    const back = readPackage(filesFromZip(new Uint8Array(await exported.arrayBuffer())));
+    const back = await readPackage(filesFromZip(new Uint8Array(await exported.arrayBuffer())));
     expect(back.validator).toEqual({ language: "py", main: "validate.py", args: "1", files: { "validate.py": PY_TOL } });
   });
 });

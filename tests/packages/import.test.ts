@@ -12,6 +12,7 @@ import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
 import { legacyPackage, modernPackage, TINY_PNG, writeFolder, zipOf } from "./fixtures.ts";
 import { filesFromZip } from "../../src/packages/files.ts";
 import { readPackage } from "../../src/packages/format.ts";
+import { RateLimiter } from "../../src/lib/rate-limit.ts";
 
 setDefaultTimeout(60_000);
 const ROOT = join(import.meta.dir, "..", "..");
@@ -119,7 +120,7 @@ describe("statement images", () => {
     expect((await app.request(`/api/problems/${id}/assets/notes.txt`)).status).toBe(404);
     expect((await app.request(`/api/problems/${id}/assets/..%2Fproblem.yaml`)).status).toBe(400);
     const exported = await app.request(`/api/problems/${id}/package`, { headers: { authorization: `Bearer ${me.token}` } });
-    expect(readPackage(filesFromZip(new Uint8Array(await exported.arrayBuffer()))).assets.map((a) => a.name)).toEqual(["cat.png"]);
+    expect((await readPackage(filesFromZip(new Uint8Array(await exported.arrayBuffer())))).assets.map((a) => a.name)).toEqual(["cat.png"]);
   });
 });
 
@@ -169,6 +170,53 @@ describe("verify now (POST /api/problems/:id/verify)", () => {
     const none = await request(app, "POST", `/api/problems/${plain.body._id}/verify`, { token: me.token });
     expect(none.status).toBe(400);
     expect(none.body.error).toContain("no example submissions to verify");
+  });
+});
+
+describe("bounded whatever a package says", () => {
+  test("a LaTeX statement the converter chokes on (NWERC 2023's \\textsuperscript{[citation needed]}) imports as preformatted text with a warning; the server keeps serving", async () => {
+    const me = await signUp(app);
+    const files = legacyPackage();
+    files["problem_statement/problem.en.tex"] += "Every sum is small\\textsuperscript{[citation needed]}.\n";
+    const { status, body } = await upload(me.token, zipOf(files));
+    expect(status).toBe(201);
+    expect(body.warnings.join("\n")).toContain("problem_statement/problem.en.tex: the LaTeX could not be converted");
+    expect(body.problem.description).toContain("~~~latex");
+    expect(body.problem.description).toContain("\\textsuperscript{[citation needed]}");
+    await Bun.sleep(50);
+    expect((await request(app, "GET", "/api/health")).status).toBe(200);
+  });
+
+  test("time multipliers outside 1–10 are refused naming the key; example submissions past 100 are left out with a warning", async () => {
+    const me = await signUp(app);
+    const wild = modernPackage({ "problem.yaml": "problem_format_version: 2025-09\nname: Wild\nlimits:\n  time_limit: 1\n  time_multipliers:\n    ac_to_time_limit: 1000\n" });
+    const refused = await upload(me.token, zipOf(wild));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain("problem.yaml:6: limits.time_multipliers.ac_to_time_limit 1000 is outside this judge's 1–10");
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 105; i++) many[`submissions/accepted/s${String(i).padStart(3, "0")}.py`] = "print(1)\n";
+    const crowded = await upload(me.token, zipOf(modernPackage(many)));
+    expect(crowded.status).toBe(201);
+    expect(crowded.body.warnings.filter((w: string) => w.includes("at most 100 example submissions")).length).toBeGreaterThan(0);
+    expect(Object.values(crowded.body.submissions as Record<string, number>).reduce((x, y) => x + y, 0)).toBe(100);
+  });
+
+  test("verifies count against a per-user budget (429 with Retry-After past it); a running verify answers its status without spending it", async () => {
+    const me = await signUp(app);
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await upload(me.token, zipOf(modernPackage()))).body.problem._id);
+    const saved = ja.t.services.limiters.verifiesByUser;
+    ja.t.services.limiters.verifiesByUser = new RateLimiter({ limit: 1, windowMs: 60 * 60_000 });
+    try {
+      expect((await request(app, "POST", `/api/problems/${ids[0]}/verify`, { token: me.token })).status).toBe(202);
+      expect((await request(app, "POST", `/api/problems/${ids[0]}/verify`, { token: me.token })).status).toBe(202);
+      const over = await app.request(`/api/problems/${ids[1]}/verify`, { method: "POST", headers: { authorization: `Bearer ${me.token}` } });
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+      for (let i = 0; i < 600 && (await request(app, "GET", `/api/problems/${ids[0]}/verify`, { token: me.token })).body.state === "running"; i++) await Bun.sleep(100);
+    } finally {
+      ja.t.services.limiters.verifiesByUser = saved;
+    }
   });
 });
 

@@ -3,13 +3,13 @@
  * key the judge uses, clear errors naming the file and line, and zips that
  * try to escape their folder or exhaust the server.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import { filesFromFolder, filesFromZip, PACKAGE_LIMITS, PackageError } from "../../src/packages/files.ts";
-import { readPackage } from "../../src/packages/format.ts";
+import { readPackage, type ProblemPackage } from "../../src/packages/format.ts";
 import { problemFromPackage } from "../../src/packages/import.ts";
 import { latexToMarkdown, splitStatement } from "../../src/packages/statement.ts";
 import { legacyPackage, modernPackage, writeFolder, zipOf, type Files } from "./fixtures.ts";
@@ -27,9 +27,22 @@ const failure = (fn: () => unknown): string => {
   }
   throw new Error("expected a PackageError");
 };
+/** The PackageError message of an async step. */
+const failureOf = async (fn: () => Promise<unknown>): Promise<string> => {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof PackageError) return err.message;
+    throw err;
+  }
+  throw new Error("expected a PackageError");
+};
 
 describe("a 2025-09 package", () => {
-  const pkg = read(modernPackage());
+  let pkg: ProblemPackage;
+  beforeAll(async () => {
+    pkg = await read(modernPackage());
+  });
 
   test("name (English of several), limits, flags from test_group.yaml's list", () => {
     expect(pkg.formatVersion).toBe("2025-09");
@@ -83,8 +96,8 @@ describe("a 2025-09 package", () => {
 });
 
 describe("a legacy package", () => {
-  test("LaTeX statement converted (sections, math, \\texttt, lists; comments and \\problemname dropped), flags from problem.yaml and testdata.yaml", () => {
-    const pkg = read(legacyPackage({ "data/testdata.yaml": "output_validator_flags: space_change_sensitive\n" }));
+  test("LaTeX statement converted (sections, math, \\texttt, lists; comments and \\problemname dropped), flags from problem.yaml and testdata.yaml", async () => {
+    const pkg = await read(legacyPackage({ "data/testdata.yaml": "output_validator_flags: space_change_sensitive\n" }));
     expect(pkg.formatVersion).toBe("legacy");
     expect(pkg.name).toBe("Hello Sum");
     expect(pkg.validatorFlags).toBe("case_sensitive space_change_sensitive");
@@ -98,14 +111,14 @@ describe("a legacy package", () => {
     expect(parts.output).toBe("The sum, then `Done`.");
   });
 
-  test("no time limit: a warning and the judge's default; DOMjudge's .timelimit counts", () => {
-    const plain = read(legacyPackage());
+  test("no time limit: a warning and the judge's default; DOMjudge's .timelimit counts", async () => {
+    const plain = await read(legacyPackage());
     expect(plain.timeLimitMs).toBeNull();
     expect(plain.timeMultipliers).toEqual({ acToTimeLimit: 5, timeLimitToTle: 2 });
     const { input, warnings } = problemFromPackage(plain);
     expect(input.timeLimitMs).toBe(2000);
     expect(warnings.join("\n")).toContain("gives no time limit");
-    expect(read(legacyPackage({ ".timelimit": "3\n" })).timeLimitMs).toBe(3000);
+    expect((await read(legacyPackage({ ".timelimit": "3\n" }))).timeLimitMs).toBe(3000);
   });
 
   test("a table and an \\illustration convert too", () => {
@@ -116,8 +129,8 @@ describe("a legacy package", () => {
 });
 
 describe("a custom output validator", () => {
-  test("2025-09 output_validator/ with a header, its arguments from test_group.yaml, becomes the custom checker", () => {
-    const pkg = read(
+  test("2025-09 output_validator/ with a header, its arguments from test_group.yaml, becomes the custom checker", async () => {
+    const pkg = await read(
       modernPackage({
         "output_validator/validate.cpp": '#include "lib.h"\nint main(int argc, char** argv) { return 42; }\n',
         "output_validator/lib.h": "// helper\n",
@@ -129,10 +142,10 @@ describe("a custom output validator", () => {
     expect(problemFromPackage(pkg).input).toMatchObject({ checker: "custom", validator: { language: "cpp", main: "validate.cpp", args: "tolerance 2" } });
   });
 
-  test("legacy output_validators/<name>/ in Python, validation: custom", () => {
+  test("legacy output_validators/<name>/ in Python, validation: custom", async () => {
     const files = legacyPackage({ "output_validators/checker/check.py": "import sys\nsys.exit(42)\n" });
     files["problem.yaml"] = "name: Hello Sum\nvalidation: custom\nvalidator_flags: strict\n";
-    const pkg = read(files);
+    const pkg = await read(files);
     expect(pkg.validator).toMatchObject({ language: "py", main: "check.py", args: "strict" });
   });
 });
@@ -152,14 +165,14 @@ describe("errors name the file (and line)", () => {
     ["a negative time limit", (f: Files) => (f["problem.yaml"] = "problem_format_version: 2025-09\nname: X\nlimits:\n  time_limit: -1\n"), "problem.yaml:4: limits.time_limit must be a positive number"],
     ["an unknown format version", (f: Files) => (f["problem.yaml"] = "problem_format_version: 1999-01\nname: X\n"), "problem.yaml:1: problem_format_version"],
     ["no statement", (f: Files) => { delete f["statement/problem.en.md"]; delete f["statement/problem.sv.md"]; }, "statement/: no statement"],
-  ] as [string, (f: Files) => unknown, string][])("%s", (_, change, message) => {
+  ] as [string, (f: Files) => unknown, string][])("%s", async (_, change, message) => {
     const files = modernPackage();
     change(files);
-    expect(failure(() => read(files))).toContain(message);
+    expect(await failureOf(() => read(files))).toContain(message);
   });
 
-  test("limits outside this judge's bounds are refused when importing", () => {
-    const pkg = read(modernPackage({ "problem.yaml": "problem_format_version: 2025-09\nname: Big\nlimits:\n  memory: 4096\n" }));
+  test("limits outside this judge's bounds are refused when importing", async () => {
+    const pkg = await read(modernPackage({ "problem.yaml": "problem_format_version: 2025-09\nname: Big\nlimits:\n  memory: 4096\n" }));
     expect(failure(() => problemFromPackage(pkg))).toContain("limits.memory 4096 MiB is outside this judge's 16–1024 MiB");
   });
 });
@@ -196,18 +209,18 @@ describe("hostile zips and folders", () => {
     expect(failure(() => filesFromZip(zipSync(many), { ...PACKAGE_LIMITS, maxFiles: 10 }))).toContain("more than 10 files");
   });
 
-  test("a folder: read whole, symlinks inside kept, a symlink leaving it refused", () => {
+  test("a folder: read whole, symlinks inside kept, a symlink leaving it refused", async () => {
     const dir = writeFolder(join(work, "folder"), modernPackage());
     symlinkSync(join(dir, "data/sample/1.in"), join(dir, "data/sample/3.in"));
     symlinkSync(join(dir, "data/sample/1.ans"), join(dir, "data/sample/3.ans"));
-    expect(readPackage(filesFromFolder(dir)).tests.filter((t) => t.sample)).toHaveLength(3);
+    expect((await readPackage(filesFromFolder(dir))).tests.filter((t) => t.sample)).toHaveLength(3);
     symlinkSync("/etc/passwd", join(dir, "data/secret/leak.in"));
     expect(failure(() => filesFromFolder(dir))).toContain("data/secret/leak.in: a symlink that leaves the package folder");
   });
 
-  test("a zip of the package's folder and a flat zip read the same", () => {
+  test("a zip of the package's folder and a flat zip read the same", async () => {
     const files = modernPackage();
-    expect(readPackage(filesFromZip(zipOf(files, { top: "yes-or-thirds" }))).name).toBe("Yes Or Thirds");
-    expect(readPackage(filesFromZip(zipOf(files, { flat: true }))).name).toBe("Yes Or Thirds");
+    expect((await readPackage(filesFromZip(zipOf(files, { top: "yes-or-thirds" })))).name).toBe("Yes Or Thirds");
+    expect((await readPackage(filesFromZip(zipOf(files, { flat: true })))).name).toBe("Yes Or Thirds");
   });
 });

@@ -82,7 +82,7 @@ describe("export and import again", () => {
     expect(out.type).toBe("application/zip");
     expect(out.disposition).toBe('attachment; filename="round-trip.zip"');
     expect(out.notes).toBeNull();
-    const pkg = readPackage(filesFromZip(out.bytes));
+    const pkg = await readPackage(filesFromZip(out.bytes));
     expect(pkg.formatVersion).toBe("2025-09");
     expect(pkg.tests.map((x) => x.name).slice(0, 4)).toEqual(["data/sample/001", "data/secret/001", "data/secret/002", "data/secret/003"]);
 
@@ -105,7 +105,7 @@ describe("export and import again", () => {
     const second = await importZip(me.token, exported);
     expect(await ownView(me.token, second._id)).toEqual(await ownView(me.token, first._id));
     // What the problem does not show is kept too: the other language, the example submissions.
-    const pkg = readPackage(filesFromZip(exported));
+    const pkg = await readPackage(filesFromZip(exported));
     expect(pkg.translations).toEqual({ sv: "Skriv **ja**.\n" });
     expect(pkg.submissions.map((s) => s.path)).toEqual(["submissions/accepted/Thirds.java", "submissions/accepted/sol.py", "submissions/wrong_answer/no.py"]);
   });
@@ -116,10 +116,10 @@ describe("export and import again", () => {
     const tokens = await request(app, "POST", "/api/problems", { token: me.token, body: { ...base, title: "T", checker: "tokens" } });
     const lines = await request(app, "POST", "/api/problems", { token: me.token, body: { ...base, title: "L" } });
     const t1 = await exportZip(me.token, tokens.body._id);
-    expect(readPackage(filesFromZip(t1.bytes)).validatorFlags).toBe("case_sensitive");
+    expect((await readPackage(filesFromZip(t1.bytes))).validatorFlags).toBe("case_sensitive");
     expect(decodeURIComponent(t1.notes ?? "")).toContain("Java and Python had their multipliers");
     const l1 = await exportZip(me.token, lines.body._id);
-    expect(readPackage(filesFromZip(l1.bytes)).validatorFlags).toBe("case_sensitive space_change_sensitive");
+    expect((await readPackage(filesFromZip(l1.bytes))).validatorFlags).toBe("case_sensitive space_change_sensitive");
     expect(decodeURIComponent(l1.notes ?? "")).toContain("the lines checker has no exact form");
   });
 

@@ -58,7 +58,7 @@ function sumPackage(limits: string, submissions: Files): Files {
 
 describe("verify", () => {
   test("each folder's verdict, with times, in C++, Java and Python", async () => {
-    const pkg = readPackage(
+    const pkg = await readPackage(
       filesFromZip(
         zipOf(
           sumPackage("limits:\n  time_limit: 1\n", {
@@ -94,7 +94,7 @@ describe("verify", () => {
   });
 
   test("a submission in the wrong folder, and a TLE only within the safety margin, fail", async () => {
-    const pkg = readPackage(
+    const pkg = await readPackage(
       filesFromZip(
         zipOf(
           sumPackage("limits:\n  time_limit: 1\n  time_multipliers:\n    time_limit_to_tle: 3\n", {
@@ -112,7 +112,7 @@ describe("verify", () => {
   });
 
   test("no time limit in the package: derived from the slowest accepted test (× ac_to_time_limit, whole seconds)", async () => {
-    const pkg = readPackage(filesFromZip(zipOf(sumPackage("", { "submissions/accepted/sum.py": PY_SUM, "submissions/time_limit_exceeded/spin.py": pySpin(4) }))));
+    const pkg = await readPackage(filesFromZip(zipOf(sumPackage("", { "submissions/accepted/sum.py": PY_SUM, "submissions/time_limit_exceeded/spin.py": pySpin(4) }))));
     expect(pkg.timeLimitMs).toBeNull();
     const report = await verifyPackage(sandbox.backend!, pkg);
     expect(report).toMatchObject({ timeLimitMs: 1000, timeLimitSource: "derived", timeLimitHighMs: 1500, ok: true });
@@ -120,7 +120,7 @@ describe("verify", () => {
 
   test("a package's own output validator judges the outputs", async () => {
     const near = "import sys\nans = int(open(sys.argv[2]).read())\nt = int(sys.stdin.read().split()[0])\nsys.exit(42 if abs(t - ans) <= 1 else 43)\n";
-    const pkg = readPackage(
+    const pkg = await readPackage(
       filesFromZip(
         zipOf(
           sumPackage("limits:\n  time_limit: 1\n", {
@@ -166,5 +166,29 @@ describe("verify", () => {
     const fail = await run(bad);
     expect(fail.code).toBe(1);
     expect(fail.out).toMatch(/FAIL submissions\/accepted\/off\.py +expected AC +got WA/);
+  });
+});
+
+describe("verify within the server's ceilings (a scripted sandbox: times as a slow machine would report them)", () => {
+  test("a derived limit past 10 s is clamped to it, and no run is given more CPU time than the ceiling, whatever the multipliers", async () => {
+    const { FakeBackend } = await import("../judge/fixtures.ts");
+    const backend = new FakeBackend();
+    const pkg = await readPackage(
+      filesFromZip(
+        zipOf(
+          sumPackage("limits:\n  time_multipliers:\n    ac_to_time_limit: 10\n    time_limit_to_tle: 10\n", {
+            "submissions/accepted/slow.py": PY_SUM,
+          }),
+        ),
+      ),
+    );
+    expect(pkg.timeLimitMs).toBeNull();
+    // Compile, then one run per test, each reporting 3 s of CPU time.
+    backend.push({ result: {} }, ...pkg.tests.map((t) => ({ result: { stdout: t.answer, cpuTimeMs: 3000 } })));
+    const report = await verifyPackage(backend, pkg);
+    expect(report.timeLimitSource).toBe("derived");
+    expect(report.timeLimitMs).toBe(10_000);
+    expect(report.timeLimitHighMs).toBe(10_000);
+    for (const req of backend.requests) expect(req.cpuTimeLimitMs).toBeLessThanOrEqual(10_000);
   });
 });

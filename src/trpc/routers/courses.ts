@@ -38,10 +38,10 @@ export const coursesRouter = router({
     .input(z.object({ id: idField(), action: z.enum(["rotate", "disable", "enable"], { error: "Must be rotate, disable or enable" }) }))
     .mutation(({ ctx, input }) => setInvite(ctx.db, ctx.user, input.id, input.action)),
 
-  /** Joins by invite code as a student. @throws INVITE_NOT_FOUND (404), COURSE_ARCHIVED (403). */
+  /** Joins by invite code as a student. @throws RATE_LIMITED (429: 10 tries per 10 minutes), INVITE_NOT_FOUND (404), COURSE_ARCHIVED (403). */
   join: protectedProcedure
     .input(z.object({ code: z.string({ error: "Must be text" }).trim().min(1, { error: "Required" }).max(40, { error: "At most 40 characters" }) }))
-    .mutation(({ ctx, input }) => joinByCode(ctx.db, ctx.user, input.code)),
+    .mutation(({ ctx, input }) => joinByCode(ctx.db, ctx.user, input.code, () => ctx.limiters.joinsByUser.hit(ctx.user.id))),
 
   /** Members and pending invitations (staff). @throws COURSE_NOT_FOUND (404), FORBIDDEN (403). */
   members: protectedProcedure.input(z.object({ courseId: idField() })).query(({ ctx, input }) => roster(ctx.db, ctx.user, input.courseId)),

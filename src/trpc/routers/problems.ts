@@ -90,11 +90,11 @@ export const problemsRouter = router({
    * at a time); a package without a time limit gets it derived here.
    * The problem's owner or course staff (problem.edit).
    * @returns the status (running). @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403),
-   *   BAD_INPUT (400) without examples, SANDBOX_UNAVAILABLE (503).
+   *   BAD_INPUT (400) without examples, SANDBOX_UNAVAILABLE (503), RATE_LIMITED (429) past 6 verifies an hour.
    */
   verify: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }): Promise<VerifyStatus> => {
     const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_UPDATE", ctx.now());
-    return startVerify(ctx.db, ctx.judge?.backend ?? null, row, ctx.log);
+    return startVerify(ctx.db, ctx.judge?.backend ?? null, row, ctx.log, () => ctx.limiters.verifiesByUser.hit(ctx.user.id));
   }),
 
   /** The latest verify's progress and report (same rights as `verify`). */
