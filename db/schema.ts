@@ -553,6 +553,11 @@ export const ltiPlatforms = sqliteTable(
     /** The platform's OAuth 2 token endpoint (client credentials for grades and rosters). */
     tokenUrl: text("token_url").notNull(),
     jwksUrl: text("jwks_url").notNull(),
+    /**
+     * The operator vouches for this platform's email addresses: a launch may then link to an existing account
+     * with the same email and claim staff invitations. Off by default (an LMS user can often set their email).
+     */
+    trustEmail: integer("trust_email", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("lti_platforms_issuer_client_uq").on(t.issuer, t.clientId)],

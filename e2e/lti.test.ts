@@ -2,8 +2,9 @@
  * LTI 1.3 in the browser, against the platform stand-in (tests/lti/platform.ts):
  * an instructor signed in to the "LMS" adds an activity through deep linking
  * (the picker's pick is form-posted back to the platform), and a learner's
- * launch drops them straight into the linked assignment, signed in (the token
- * taken from the redirect's fragment).
+ * launch drops them straight into the linked assignment, signed in by the
+ * launch's session cookie; a link that carries someone else's token in its
+ * fragment signs nobody in as them.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
@@ -20,6 +21,7 @@ let platform: Platform;
 const pages: WatchedPage[] = [];
 let assignmentId: string;
 let courseId: string;
+let teacherToken: string;
 
 beforeAll(async () => {
   ensureClientBuilt();
@@ -39,8 +41,11 @@ beforeAll(async () => {
   const toPlatform = await agent.fetch(platform.loginUrl(`${ORIGIN}/api/lti/login`, "lms-teacher", "home"));
   const { res, url } = await agent.follow(new URL(toPlatform.headers.get("location")!));
   const launched = await agent.submitForm(url, await res.text(), {});
-  const token = /#token=(.+)$/.exec(launched.headers.get("location") ?? "")?.[1];
-  if (!token) throw new Error(`instructor launch: ${launched.status}`);
+  if (!(launched.headers.get("location") ?? "").startsWith("/auth/complete")) throw new Error(`instructor launch: ${launched.status}`);
+  const adopted = await agent.fetch(`${ORIGIN}/trpc/auth.adoptSession`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: "{}" });
+  const token = ((await adopted.json()) as { result?: { data?: { token?: string } } }).result?.data?.token;
+  if (!token) throw new Error(`instructor launch: no session (${adopted.status})`);
+  teacherToken = token;
   const api = async (path: string, body: unknown) =>
     (await fetch(`${ORIGIN}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) })).json() as Promise<any>;
   const courses = (await (await fetch(`${ORIGIN}/api/courses`, { headers: { authorization: `Bearer ${token}` } })).json()) as { courses: { id: string }[] };
@@ -94,23 +99,33 @@ test("an instructor adds an activity from the LMS: the deep-linking picker sends
   expect(items[0]!.custom).toEqual({ oj_assignment: assignmentId });
 }, 60_000);
 
-test("a learner's launch drops them straight into the linked assignment, signed in, even when the browser keeps the session cookie from the page", async () => {
+test("a learner's launch drops them straight into the linked assignment, signed in by the launch's session cookie (no token in the URL)", async () => {
   platform.launches.set("week-1", { roles: [ROLE.learner], contextId: "algo", resourceLinkId: "week-1", custom: { oj_assignment: assignmentId } });
   const p = await lmsUser("lms-learner");
-  // As a browser blocking cookies inside the LMS's iframe: the launch's session cookie never arrives.
-  await p.context().route(`${ORIGIN}/api/lti/launch`, async (route) => {
-    const response = await route.fetch({ maxRedirects: 0 });
-    // route.fetch shares the context's cookie jar: take back what it stored, and pass no Set-Cookie on.
-    await p.context().clearCookies({ name: "oj_session" });
-    const headers = Object.fromEntries(Object.entries(response.headers()).filter(([k]) => k.toLowerCase() !== "set-cookie"));
-    await route.fulfill({ response, headers });
-  });
+  const seen: string[] = [];
+  p.on("framenavigated", (f) => seen.push(f.url()));
   await p.goto(platform.loginUrl(`${ORIGIN}/api/lti/login`, "lms-learner", "week-1"));
   await p.waitForURL(`${ORIGIN}/assignments/${assignmentId}`);
   await p.getByRole("heading", { name: "Week 1" }).waitFor();
   expect(await p.evaluate(() => localStorage.getItem("token"))).toMatch(/^ey/);
-  expect((await p.context().cookies()).some((c) => c.name === "oj_session")).toBe(false);
-  // The token left the address bar: the fragment is gone from history.
+  expect(seen.some((u) => u.includes("#token") || u.includes("token="))).toBe(false);
+}, 60_000);
+
+test("a link to /auth/complete with another account's token in its fragment signs nobody in as that account", async () => {
+  const p = await lmsUser("lms-learner");
+  platform.launches.set("week-1b", { roles: [ROLE.learner], contextId: "algo", resourceLinkId: "week-1", custom: { oj_assignment: assignmentId } });
+  await p.goto(platform.loginUrl(`${ORIGIN}/api/lti/login`, "lms-learner", "week-1b"));
+  await p.waitForURL(`${ORIGIN}/assignments/${assignmentId}`);
+  const me = async () =>
+    p.evaluate(async () => {
+      const res = await fetch("/api/auth/me", { headers: { authorization: `Bearer ${localStorage.getItem("token")}` } });
+      return ((await res.json()) as { user?: { email?: string } }).user?.email ?? null;
+    });
+  expect(await me()).toBe("leo@lms.example");
+  // The attacker's link: their own session token in the fragment.
+  await p.goto(`${ORIGIN}/auth/complete?next=%2Fproblems#token=${teacherToken}`);
+  await p.waitForURL(`${ORIGIN}/problems`);
+  expect(await me()).toBe("leo@lms.example");
   expect(p.url()).not.toContain("#token");
 }, 60_000);
 

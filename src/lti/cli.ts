@@ -15,7 +15,7 @@ import { AppError } from "../errors.ts";
 import { rotateKey } from "./keys.ts";
 import { addPlatform, listPlatforms, platformInput, removePlatform } from "./registry.ts";
 
-export const LTI_USAGE = `usage: bun run lti -- add --name NAME --issuer URL --client-id ID --deployment ID [--deployment ID ...] --auth-url URL --token-url URL --jwks-url URL
+export const LTI_USAGE = `usage: bun run lti -- add --name NAME --issuer URL --client-id ID --deployment ID [--deployment ID ...] --auth-url URL --token-url URL --jwks-url URL [--trust-email]
        bun run lti -- list | remove ID | rotate-key`;
 
 /** @returns the exit code. */
@@ -37,6 +37,7 @@ export async function ltiCli(argv: string[]): Promise<number> {
         "auth-url": { type: "string" },
         "token-url": { type: "string" },
         "jwks-url": { type: "string" },
+        "trust-email": { type: "boolean" },
       },
       strict: true,
     });
@@ -48,6 +49,7 @@ export async function ltiCli(argv: string[]): Promise<number> {
       authUrl: values["auth-url"],
       tokenUrl: values["token-url"],
       jwksUrl: values["jwks-url"],
+      trustEmail: values["trust-email"] ?? false,
     });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) console.error(`lti: ${issue.path.join(".") || "input"}: ${issue.message}`);
@@ -61,7 +63,10 @@ export async function ltiCli(argv: string[]): Promise<number> {
     await migrateDatabase(db);
     if (command === "add") {
       const p = await addPlatform(db, input!);
-      console.log(`lti: registered ${p.name} (id ${p.id}) for ${p.issuer}, client ${p.clientId}, deployments ${p.deploymentIds.join(", ")}`);
+      console.log(
+        `lti: registered ${p.name} (id ${p.id}) for ${p.issuer}, client ${p.clientId}, deployments ${p.deploymentIds.join(", ")}` +
+          (p.trustEmail ? "; its email addresses are trusted (linking, staff invitations)" : "; its email addresses are not trusted (--trust-email to change)"),
+      );
       return 0;
     }
     if (command === "remove") {

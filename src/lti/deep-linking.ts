@@ -18,6 +18,7 @@ import { requireCourse } from "../courses/access.ts";
 import { AppError } from "../errors.ts";
 import { CLAIM, CUSTOM_ASSIGNMENT, CUSTOM_PROBLEM } from "./claims.ts";
 import { signingKey } from "./keys.ts";
+import { platformUrlProblem } from "./urls.ts";
 
 export const deepLinkPick = z
   .object({
@@ -82,6 +83,9 @@ export async function deepLinkResponse(db: Database, caller: Caller, pick: z.inf
   }
   const [platform] = await db.select().from(ltiPlatforms).where(eq(ltiPlatforms.id, row.platformId)).limit(1);
   if (!platform) throw new AppError("LTI_DEEP_LINK_NOT_FOUND");
+  // The client posts the signed response to this URL (a form action): only to the platform's own site.
+  const problem = platformUrlProblem(platform, row.returnUrl);
+  if (problem) throw new AppError("LTI_LAUNCH_INVALID", { message: `The LMS's return URL cannot be used: ${problem}` });
   const { kid, key } = await signingKey(db);
   const claims: Record<string, unknown> = {
     nonce: randomBytes(16).toString("base64url"),

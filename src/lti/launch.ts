@@ -32,6 +32,7 @@ import { AppError } from "../errors.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
 import { CLAIM, courseRoleFor, CUSTOM_ASSIGNMENT, CUSTOM_PROBLEM, describeClaimsError, launchClaims, type LaunchClaims } from "./claims.ts";
 import { accountOf, joinWithRole } from "./membership.ts";
+import { platformUrlProblem } from "./urls.ts";
 import { deploymentKnown, findPlatform, type PlatformRow } from "./registry.ts";
 import { LTI_USER_AGENT } from "./services.ts";
 
@@ -221,7 +222,6 @@ async function openResourceLink(db: Database, platform: PlatformRow, claims: Lau
  * Finishes a launch.
  * @param form the posted `id_token` and `state`.
  * @param cookieState the state cookie this browser sent (null when none came).
- * @param opts.linkVerifiedEmail link to an existing account with the launch's email (LTI_LINK_VERIFIED_EMAIL).
  * @returns who is signed in and the path to open, or that the cookie was blocked.
  * @throws AppError LTI_LAUNCH_EXPIRED (400: no such login, used, expired, or another browser's),
  *   LTI_LAUNCH_INVALID (401, naming the failed check), LTI_COURSE_NOT_SET_UP (403), the identity errors.
@@ -230,7 +230,6 @@ export async function finishLaunch(
   db: Database,
   form: { id_token?: string | null; state?: string | null },
   cookieState: string | null,
-  opts: { linkVerifiedEmail?: boolean } = {},
 ): Promise<LaunchResult> {
   if (!form.state || !form.id_token) throw new AppError("LTI_LAUNCH_EXPIRED");
   const [flow] = await db.delete(ltiFlows).where(eq(ltiFlows.stateHash, sha256(form.state))).returning();
@@ -248,12 +247,23 @@ export async function finishLaunch(
   const messageType = claims[CLAIM.messageType];
   if (messageType === "LtiResourceLinkRequest" && !claims[CLAIM.resourceLink]) throw invalid("resource_link: Required for a resource link launch");
   if (messageType === "LtiDeepLinkingRequest" && !claims[CLAIM.deepLinkingSettings]) throw invalid("deep_linking_settings: Required for a deep linking request");
+  // Every URL the launch names is the platform's own (src/lti/urls.ts), checked before anything is kept.
+  const named: [string, string | undefined][] = [
+    ["deep_link_return_url", claims[CLAIM.deepLinkingSettings]?.deep_link_return_url],
+    ["context_memberships_url", claims[CLAIM.nrps]?.context_memberships_url],
+    ["lineitem", claims[CLAIM.agsEndpoint]?.lineitem],
+    ["lineitems", claims[CLAIM.agsEndpoint]?.lineitems],
+  ];
+  for (const [claim, url] of named) {
+    const problem = url === undefined ? null : platformUrlProblem(platform, url);
+    if (problem) throw invalid(`${claim}: ${problem}`);
+  }
   const role = courseRoleFor(claims[CLAIM.roles]) ?? "student";
   const user = await accountOf(
     db,
     platform,
     { id: claims.sub, email: claims.email, givenName: claims.given_name, familyName: claims.family_name, name: claims.name, roles: claims[CLAIM.roles] },
-    opts.linkVerifiedEmail,
+    { linkByEmail: true },
   );
   const { courseId, contextRowId } = await courseForContext(db, platform, claims, user, role);
   await joinWithRole(db, courseId, user.id, role);

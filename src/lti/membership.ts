@@ -23,10 +23,13 @@ export interface LmsPerson {
 
 /**
  * The account of an LMS person: found by (issuer, LMS id), else made from the LMS's record (src/sso/identities.ts).
- * @param linkVerifiedEmail link to an existing account with the same email (LTI_LINK_VERIFIED_EMAIL).
+ * The LMS's email counts as verified (linking to an existing account with it, claiming staff invitations) only
+ * for a platform the operator trusts with email (`trust_email`, off by default: many LMSs let users set it).
+ * @param opts.linkByEmail link to an existing account with that email when the platform is trusted (a launch:
+ *   the person is there); a roster sync passes false, so an account is never attached by email alone.
  * @throws AppError IDENTITY_EMAIL_TAKEN (409), IDENTITY_NO_EMAIL (400), as signInExternal.
  */
-export function accountOf(db: Database, platform: PlatformRow, person: LmsPerson, linkVerifiedEmail = false): Promise<SessionUser> {
+export function accountOf(db: Database, platform: PlatformRow, person: LmsPerson, opts: { linkByEmail: boolean }): Promise<SessionUser> {
   return signInExternal(
     db,
     {
@@ -34,13 +37,12 @@ export function accountOf(db: Database, platform: PlatformRow, person: LmsPerson
       issuer: platform.issuer,
       subject: person.id,
       email: person.email ?? null,
-      // The institution's LMS record of the address.
-      emailVerified: true,
+      emailVerified: platform.trustEmail,
       firstName: person.givenName ?? person.name ?? null,
       lastName: person.familyName ?? null,
       claims: { roles: person.roles },
     },
-    { existingOnly: false, linkVerifiedEmail, adminWhen: null, courseCreatorWhen: null },
+    { existingOnly: false, linkVerifiedEmail: opts.linkByEmail && platform.trustEmail, adminWhen: null, courseCreatorWhen: null },
   );
 }
 

@@ -41,6 +41,8 @@ export const platformInput = z.object({
   authUrl: endpoint,
   tokenUrl: endpoint,
   jwksUrl: endpoint,
+  /** The operator vouches for this LMS's email addresses (linking to existing accounts, staff invitations); default false. */
+  trustEmail: z.boolean({ error: "Must be true or false" }).default(false),
 });
 export type PlatformInput = z.infer<typeof platformInput>;
 
@@ -62,6 +64,7 @@ export async function listPlatforms(db: Database): Promise<PlatformShape[]> {
     authUrl: p.authUrl,
     tokenUrl: p.tokenUrl,
     jwksUrl: p.jwksUrl,
+    trustEmail: p.trustEmail,
     deploymentIds: deps.filter((d) => d.platformId === p.id).map((d) => d.deploymentId),
     createdAt: p.createdAt.toISOString(),
   }));

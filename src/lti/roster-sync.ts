@@ -2,14 +2,16 @@
  * Roster sync (Names and Role Provisioning Services 2.0): an instructor pulls
  * the LMS course's members into the linked course. Each active member is
  * found by their LMS identity (issuer, user_id), or gets an account linked to
- * it (as their first launch would make), or, when an account already has
- * their email, is added as that account without linking it (linking needs
- * the person). Roles follow the LMS; an owner stays owner; nobody is removed.
+ * it (as their first launch would make). A member whose email an existing
+ * account already has is skipped: an account is never attached by email
+ * alone (their first launch links it, where the platform is trusted with
+ * email, or they link it themselves). Roles follow the LMS; an owner stays
+ * owner; nobody is removed.
  */
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { externalIdentities, ltiContexts, ltiPlatforms } from "../../db/schema.ts";
-import { userIdByEmail, type Caller } from "../accounts/user.ts";
+import type { Caller } from "../accounts/user.ts";
 import { requireCourse } from "../courses/access.ts";
 import { AppError } from "../errors.ts";
 import { courseRoleFor, SCOPE } from "./claims.ts";
@@ -22,7 +24,7 @@ export interface RosterSyncResult {
   added: number;
   updated: number;
   unchanged: number;
-  /** Inactive or deleted members, and members without an email who never launched. */
+  /** Inactive or deleted members, members without an email who never launched, and members whose email an unlinked account has. */
   skipped: number;
 }
 
@@ -62,10 +64,9 @@ export async function syncRoster(db: Database, caller: Caller, courseId: string)
       let userId = linked?.userId ?? null;
       if (!userId) {
         try {
-          userId = (await accountOf(db, platform, { id: m.user_id, email: m.email, givenName: m.given_name, familyName: m.family_name, name: m.name, roles: m.roles })).id;
+          userId = (await accountOf(db, platform, { id: m.user_id, email: m.email, givenName: m.given_name, familyName: m.family_name, name: m.name, roles: m.roles }, { linkByEmail: false })).id;
         } catch (err) {
-          if (err instanceof AppError && err.kind === "IDENTITY_EMAIL_TAKEN" && m.email) userId = await userIdByEmail(db, m.email);
-          else if (err instanceof AppError && err.kind === "IDENTITY_NO_EMAIL") userId = null;
+          if (err instanceof AppError && (err.kind === "IDENTITY_EMAIL_TAKEN" || err.kind === "IDENTITY_NO_EMAIL")) userId = null;
           else throw err;
         }
       }

@@ -13,6 +13,7 @@
  */
 import * as client from "openid-client";
 import type { Database } from "../../db/index.ts";
+import { requirePlatformUrl } from "./urls.ts";
 import { VERSION } from "../version.ts";
 import { signingKey } from "./keys.ts";
 import type { PlatformRow } from "./registry.ts";
@@ -69,10 +70,16 @@ export function forgetTokens(platformId?: string): void {
   for (const k of tokens.keys()) if (!platformId || k.startsWith(`${platformId}\n`)) tokens.delete(k);
 }
 
-async function call(url: string, init: RequestInit & { token: string }): Promise<Response> {
+/**
+ * One call to a platform's service, only to a URL on the platform's own site (src/lti/urls.ts); redirects are not
+ * followed (a redirect could leave that site).
+ * @throws Error naming `what` when the URL is not the platform's.
+ */
+async function call(platform: PlatformRow, what: string, url: string, init: RequestInit & { token: string }): Promise<Response> {
   const { token, ...rest } = init;
-  return fetch(url, {
+  return fetch(requirePlatformUrl(platform, url, what), {
     ...rest,
+    redirect: "error",
     headers: { ...(rest.headers as Record<string, string>), authorization: `Bearer ${token}`, "user-agent": LTI_USER_AGENT },
     signal: AbortSignal.timeout(LTI_HTTP_TIMEOUT_MS),
   });
@@ -100,7 +107,7 @@ export interface Score {
  */
 export async function postScore(db: Database, platform: PlatformRow, lineItemUrl: string, score: Score, scopes: string[]): Promise<void> {
   const token = await accessToken(db, platform, scopes);
-  const res = await call(scoresUrl(lineItemUrl), {
+  const res = await call(platform, "line item", scoresUrl(lineItemUrl), {
     method: "POST",
     token,
     headers: { "content-type": "application/vnd.ims.lis.v1.score+json" },
@@ -140,7 +147,7 @@ export async function fetchMembers(db: Database, platform: PlatformRow, membersh
   const members: Member[] = [];
   let url: string | null = membershipsUrl;
   for (let page = 0; url && page < NRPS_MAX_PAGES; page++) {
-    const res = await call(url, { method: "GET", token, headers: { accept: "application/vnd.ims.lti-nrps.v2.membershipcontainer+json" } });
+    const res = await call(platform, page === 0 ? "memberships URL" : "next page of the memberships", url, { method: "GET", token, headers: { accept: "application/vnd.ims.lti-nrps.v2.membershipcontainer+json" } });
     if (res.status === 401) forgetTokens(platform.id);
     if (!res.ok) throw new Error(`memberships: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
     const body = (await res.json()) as { members?: Member[] };

@@ -65,9 +65,7 @@ export const ltiRoutes = new Hono<AppEnv>()
     c.header("Set-Cookie", `${LTI_STATE_COOKIE}=; Path=/api/lti; HttpOnly; ${crossSite(c)}; Max-Age=0`, { append: true });
     try {
       const form = await params(c);
-      const result = await finishLaunch(services.db, { id_token: form.id_token ?? null, state: form.state ?? null }, getCookie(c, LTI_STATE_COOKIE) ?? null, {
-        linkVerifiedEmail: services.config.sso.ltiLinkVerifiedEmail,
-      });
+      const result = await finishLaunch(services.db, { id_token: form.id_token ?? null, state: form.state ?? null }, getCookie(c, LTI_STATE_COOKIE) ?? null);
       if (result.kind === "cookie-blocked") {
         const body = html`<h1>Open in a new window</h1>
           <p>Your browser kept this site's sign-in cookie from working inside the LMS page.</p>
@@ -77,7 +75,11 @@ export const ltiRoutes = new Hono<AppEnv>()
       const session = await createSession(services, result.user.id);
       c.header("Set-Cookie", session.cookie(isHttps(c, services.config.TRUST_PROXY), { crossSite: true }), { append: true });
       c.header("Cache-Control", "no-store");
-      return c.redirect(`/auth/complete?next=${encodeURIComponent(result.next)}#token=${session.token}`, 302);
+      // The session rides only in its cookie (never in the URL: a link carrying a token would sign whoever opens
+      // it into that account). The launch got here because this browser sent back the state cookie, which has
+      // the same attributes, so the session cookie is kept too; where cookies are blocked the launch never
+      // gets here and offers a new window instead.
+      return c.redirect(`/auth/complete?next=${encodeURIComponent(result.next)}`, 302);
     } catch (err) {
       return signInErrorPage(c, err);
     }

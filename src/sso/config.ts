@@ -88,8 +88,6 @@ export interface SsoConfig {
   localSignup: boolean;
   /** The site's public origin for redirect URIs (PUBLIC_URL); else taken from each request. */
   publicUrl: URL | null;
-  /** An LMS launch whose email is an existing account's links to it (LTI_LINK_VERIFIED_EMAIL); else refused. */
-  ltiLinkVerifiedEmail: boolean;
 }
 
 /** A bad SSO setting: the message starts with the variable's name. */
@@ -277,6 +275,5 @@ export function loadSsoConfig(env: Env): SsoConfig {
     trustedHeader: trustedHeader(env),
     localSignup: flag(env, "LOCAL_SIGNUP", true),
     publicUrl,
-    ltiLinkVerifiedEmail: flag(env, "LTI_LINK_VERIFIED_EMAIL", false),
   };
 }

@@ -73,8 +73,16 @@ async function launch(userId: string, hint: string, spec: LaunchSpec, agent = ne
   if (!idToken || !state) throw new Error(`no form_post from the platform: ${formPage.status} ${html.slice(0, 400)}`);
   const res = await agent.submitForm(url, html, {});
   const location = res.headers.get("location") ?? "";
-  const token = /#token=([^&]+)/.exec(location)?.[1] ?? null;
+  // As /auth/complete does: the launch's session cookie is adopted (the URL carries no token).
+  const token = location.startsWith("/auth/complete") ? await adopt(agent) : null;
   return { res, location, token, idToken, state, agent, authUrl, html: res.status === 302 ? "" : await res.text() };
+}
+
+/** The session token of the agent's session cookie, as the client's /auth/complete page gets it (auth.adoptSession). */
+async function adopt(agent: Agent): Promise<string | null> {
+  const res = await agent.fetch(`${origin}/trpc/auth.adoptSession`, { method: "POST", headers: { "content-type": "application/json", origin }, body: "{}" });
+  if (res.status !== 200) return null;
+  return ((await res.json()) as { result: { data: { token: string } } }).result.data.token;
 }
 
 const teacherSpec = (extra: Partial<LaunchSpec> = {}): LaunchSpec => ({ roles: [ROLE.instructor], contextId: "c1", contextTitle: "Algorithms (LMS)", resourceLinkId: "rl-home", ...extra });
@@ -114,7 +122,8 @@ describe("launches", () => {
     platform.users.set("lms-teacher", { email: "teacher@lms.example", given_name: "Tina", family_name: "Teacher" });
     const l = await launch("lms-teacher", "teach-1", teacherSpec());
     expect(l.res.status).toBe(302);
-    expect(l.location).toMatch(/^\/auth\/complete\?next=%2Fcourses%2F[\w-]+#token=ey/);
+    expect(l.location).toMatch(/^\/auth\/complete\?next=%2Fcourses%2F[\w-]+$/);
+    expect(l.token).toMatch(/^ey/);
     teacherToken = l.token!;
     const mine = await request(a.app, "GET", "/api/courses", { token: teacherToken });
     expect(mine.body.courses).toHaveLength(1);
@@ -165,7 +174,7 @@ describe("launches", () => {
     platform.users.set("lms-student-1", { email: "sam@lms.example", given_name: "Sam", family_name: "Student" });
     const lineItem = `${platform.services}/contexts/c1/lineitems/li-1`;
     const l = await launch("lms-student-1", "learn-1", { roles: [ROLE.learner], contextId: "c1", resourceLinkId: "rl-week1", custom: { oj_assignment: assignmentId }, lineItem });
-    expect(l.location).toBe(`/auth/complete?next=${encodeURIComponent(`/assignments/${assignmentId}`)}#token=${l.token}`);
+    expect(l.location).toBe(`/auth/complete?next=${encodeURIComponent(`/assignments/${assignmentId}`)}`);
     const mine = await request(a.app, "GET", "/api/courses", { token: l.token! });
     expect(mine.body.courses.map((c: { id: string; role: string }) => [c.id, c.role])).toEqual([[courseId, "student"]]);
     const sub = await request(a.app, "POST", `/api/assignments/${assignmentId}/submissions`, { token: l.token!, body: { problemId, code: PY_ADD_ONE, language: "py" } });
@@ -340,18 +349,115 @@ describe("roster sync", () => {
     expect(student.status).toBe(404);
     const r = await trpcMutation(a.app, teacherToken, "lti.syncRoster", { courseId });
     expect(r.status).toBe(200);
-    expect(r.data).toEqual({ listed: 5, added: 3, updated: 0, unchanged: 1, skipped: 1 });
+    // The local account whose email the LMS lists is not attached by email alone: skipped until its owner launches.
+    expect(r.data).toEqual({ listed: 5, added: 2, updated: 0, unchanged: 1, skipped: 2 });
     expect(platform.memberPagesServed).toBe(3);
     const roster = await request(a.app, "GET", `/api/courses/${courseId}/members`, { token: teacherToken });
     const roleOf = (email: string) => roster.body.members.find((m: { email: string }) => m.email === email)?.role;
     expect([roleOf("newta@lms.example"), roleOf("new1@lms.example"), roleOf("local.student@lms.example"), roleOf("gone@lms.example"), roleOf("teacher@lms.example")]).toEqual([
       "ta",
       "student",
-      "student",
+      undefined,
       undefined,
       "owner",
     ]);
-    // The local account was added, not linked: linking needs its owner.
+    // Nor linked: linking needs its owner.
     expect(await a.t.services.db.select().from(externalIdentities).where(eq(externalIdentities.subject, "lms-local"))).toEqual([]);
   });
 });
+
+describe("an LMS is trusted only for what it vouches for", () => {
+  test("a launch's email is not verified unless the platform is trusted with email: no staff invitation is taken up, no account linked by it", async () => {
+    const owner = await signUp(a.app);
+    await setAccountByEmail(a.t.services.db, owner.email, { canCreateCourses: true });
+    const course = await request(a.app, "POST", "/api/courses", { token: owner.token, body: { title: "Other course", code: `OTHER-${Date.now().toString(36)}` } });
+    expect(course.status).toBe(201);
+    // A TA invitation waits for ta-invite@lms.example; an LMS user whose LMS email is that address launches.
+    const invited = await request(a.app, "POST", `/api/courses/${course.body.id}/members`, { token: owner.token, body: { email: "ta-invite@lms.example", role: "ta" } });
+    expect(invited.status).toBe(201);
+    platform.users.set("lms-claims-ta", { email: "ta-invite@lms.example" });
+    const l = await launch("lms-claims-ta", "claims-1", { roles: [ROLE.learner], contextId: "c1", resourceLinkId: "rl-home" });
+    expect(l.res.status).toBe(302);
+    const theirs = (await request(a.app, "GET", "/api/courses", { token: l.token! })).body.courses.map((c: { id: string; role: string }) => [c.id, c.role]);
+    expect(theirs.find(([id]: [string]) => id === course.body.id)).toBeUndefined();
+    // And an existing account with a launch's email is not taken over by it.
+    const local = await signUp(a.app, { email: "owned@lms.example" });
+    platform.users.set("lms-owned", { email: "owned@lms.example" });
+    const taken = await launch("lms-owned", "owned-1", { roles: [ROLE.learner], contextId: "c1", resourceLinkId: "rl-home" });
+    expect(taken.res.status).toBe(409);
+    expect(taken.token).toBeNull();
+    expect(local.user.id).toBeTruthy();
+  });
+
+  const lmsUrl = (nonce: string, over: Record<string, unknown>) => ({
+    iss: platform.issuer,
+    aud: platform.clientId,
+    sub: "lms-url-user",
+    email: "url-user@lms.example",
+    iat: Math.floor(Date.now() / 1000),
+    exp: Math.floor(Date.now() / 1000) + 300,
+    nonce,
+    [CLAIM.messageType]: "LtiResourceLinkRequest",
+    [CLAIM.version]: "1.3.0",
+    [CLAIM.deploymentId]: platform.deploymentId,
+    [CLAIM.roles]: [ROLE.learner],
+    [CLAIM.context]: { id: "c1" },
+    [CLAIM.resourceLink]: { id: "rl-home" },
+    ...over,
+  });
+  async function launchWith(over: Record<string, unknown>) {
+    const agent = new Agent();
+    const toPlatform = await agent.fetch(platform.loginUrl(`${origin}/api/lti/login`, "lms-url-user", "none"));
+    const auth = new URL(toPlatform.headers.get("location")!);
+    const idToken = await platform.sign(lmsUrl(auth.searchParams.get("nonce")!, over));
+    const res = await agent.fetch(`${origin}/api/lti/launch`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ id_token: idToken, state: auth.searchParams.get("state")! }),
+    });
+    return { status: res.status, text: await res.text() };
+  }
+
+  test("URLs a launch names must be the platform's own (https, its site): a memberships URL, line item or return URL elsewhere refuses the launch", async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ["context_memberships_url", { [CLAIM.nrps]: { context_memberships_url: "http://169.254.169.254/latest/meta-data/", service_versions: ["2.0"] } }],
+      ["context_memberships_url", { [CLAIM.nrps]: { context_memberships_url: "https://attacker.example/members", service_versions: ["2.0"] } }],
+      ["lineitem", { [CLAIM.agsEndpoint]: { scope: [], lineitem: "https://attacker.example/lineitem" } }],
+      [
+        "deep_link_return_url",
+        {
+          [CLAIM.messageType]: "LtiDeepLinkingRequest",
+          [CLAIM.resourceLink]: undefined,
+          [CLAIM.roles]: [ROLE.instructor],
+          [CLAIM.deepLinkingSettings]: { deep_link_return_url: "https://attacker.example/return", accept_types: ["ltiResourceLink"] },
+        },
+      ],
+    ];
+    for (const [claim, over] of cases) {
+      const r = await launchWith(over);
+      expect({ claim, status: r.status }).toEqual({ claim, status: 401 });
+      expect(r.text).toContain(claim);
+    }
+    // The control: the platform's own URLs are fine.
+    expect((await launchWith({})).status).toBe(302);
+  });
+
+  test("a roster page that links its next page elsewhere stops the sync with the reason; nothing is fetched there", async () => {
+    const [ctx] = await a.t.services.db.select().from((await import("../../db/schema.ts")).ltiContexts).limit(1);
+    const original = ctx!.membershipsUrl!;
+    platform.members.set("c1", [{ user_id: "lms-teacher", roles: [ROLE.instructor], status: "Active", email: "teacher@lms.example" }]);
+    platform.nextLinkOverride = "http://169.254.169.254/next";
+    try {
+      const r = await trpcMutation(a.app, teacherToken, "lti.syncRoster", { courseId });
+      expect(r.status).toBe(503);
+      expect(r.error.message).toContain("next page of the memberships: not https");
+      platform.nextLinkOverride = "https://attacker.example/next";
+      const elsewhere = await trpcMutation(a.app, teacherToken, "lti.syncRoster", { courseId });
+      expect(elsewhere.error.message).toContain("next page of the memberships: not on the platform's own site");
+    } finally {
+      platform.nextLinkOverride = null;
+    }
+    expect(original).toContain("/memberships");
+  });
+});
+

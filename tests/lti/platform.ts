@@ -62,6 +62,8 @@ export interface Platform {
   members: Map<string, Record<string, unknown>[]>;
   pageSize: number;
   memberPagesServed: number;
+  /** When set, every memberships page links this as its next page (a hostile or broken platform). */
+  nextLinkOverride: string | null;
   /** Deep-linking responses received and verified against the tool's JWKS. */
   deepLinks: JWTPayload[];
   /** The `aud` of each client assertion the token endpoint accepted, and the User-Agent of each AGS/NRPS call. */
@@ -181,6 +183,7 @@ export async function startPlatform(tool: { launchUrl: string; jwksUrl: string }
     members: new Map(),
     pageSize: 2,
     memberPagesServed: 0,
+    nextLinkOverride: null,
     deepLinks: [],
     assertionAudiences: [],
     userAgents: [],
@@ -247,7 +250,8 @@ export async function startPlatform(tool: { launchUrl: string; jwksUrl: string }
       const page = Number(c.req.query("page") ?? 0);
       platform.memberPagesServed++;
       const slice = all.slice(page * platform.pageSize, (page + 1) * platform.pageSize);
-      if ((page + 1) * platform.pageSize < all.length) {
+      if (platform.nextLinkOverride) c.header("Link", `<${platform.nextLinkOverride}>; rel="next"`);
+      else if ((page + 1) * platform.pageSize < all.length) {
         c.header("Link", `<${servicesUrl}/contexts/${c.req.param("ctx")}/memberships?page=${page + 1}>; rel="next"`);
       }
       return c.json({ id: c.req.url, context: { id: c.req.param("ctx") }, members: slice }, 200, { "content-type": "application/vnd.ims.lti-nrps.v2.membershipcontainer+json" });

@@ -29,6 +29,7 @@ export function PlatformsSection() {
   const remove = useMutation(trpc.lti.removePlatform.mutationOptions());
   const rotate = useMutation(trpc.lti.rotateKey.mutationOptions());
   const [form, setForm] = useState(EMPTY);
+  const [trustEmail, setTrustEmail] = useState(false);
   const [notice, setNotice] = useState<FormNotice | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.lti.platforms.queryKey() });
   const run = async (work: () => Promise<unknown>, done: string) => {
@@ -44,8 +45,9 @@ export function PlatformsSection() {
   const onAdd = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      await add.mutateAsync({ ...form, deploymentIds: form.deploymentIds.split(",").map((d) => d.trim()).filter(Boolean) });
+      await add.mutateAsync({ ...form, trustEmail, deploymentIds: form.deploymentIds.split(",").map((d) => d.trim()).filter(Boolean) });
       setForm(EMPTY);
+      setTrustEmail(false);
     }, "Platform registered.");
   };
   return (
@@ -84,7 +86,10 @@ export function PlatformsSection() {
                         <td>
                           {x.issuer} <span className="muted block">{x.clientId}</span>
                         </td>
-                        <td>{x.deploymentIds.join(", ")}</td>
+                        <td>
+                          {x.deploymentIds.join(", ")}
+                          {x.trustEmail && <span className="muted block">email trusted</span>}
+                        </td>
                         <td>
                           <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void run(() => remove.mutateAsync({ id: x.id }), `${x.name} removed.`)}>
                             Remove
@@ -106,6 +111,10 @@ export function PlatformsSection() {
             <input id={`lti-${key}`} required value={form[key]} placeholder={placeholder} onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))} />
           </div>
         ))}
+        <label className="check">
+          <input type="checkbox" checked={trustEmail} onChange={(e) => setTrustEmail(e.target.checked)} /> Trust this LMS's email addresses (a launch may then
+          link to an existing account with the same email and take up staff invitations; leave off unless the LMS's users cannot change their email)
+        </label>
         <button type="submit" className="btn btn-primary btn-sm" disabled={add.isPending}>
           Register platform
         </button>

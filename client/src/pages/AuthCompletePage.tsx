@@ -1,13 +1,14 @@
 /**
  * Where a redirect sign-in lands (/auth/complete?next=PATH): an OpenID
- * provider, a campus proxy or an LMS launch set the session cookie; this page
- * asks the server for that session's token (auth.adoptSession), keeps it as a
- * password sign-in would, and opens `next` (a path on this site, else
- * /problems). An LMS launch also puts the token in the URL's fragment
- * (`#token=...`, never sent to a server), since inside the LMS's iframe the
- * browser may withhold the cookie; it is taken from there and the fragment
- * dropped from history at once. Without a session it says so and links to
- * the sign-in page.
+ * provider, a campus proxy or an LMS launch set the session cookie in this
+ * browser; this page asks the server for that session's token
+ * (auth.adoptSession, authenticated by the cookie alone: a token stored here
+ * earlier is set aside for the call), keeps it as a password sign-in would,
+ * and opens `next` (a path on this site, else /problems). Nothing in the URL
+ * is ever adopted: a link carrying a token (`#token=...`, as launches once
+ * sent) would sign whoever opens it into someone else's account, so such a
+ * fragment is dropped unread. Without a session it says so, keeps any earlier
+ * sign-in, and links to the sign-in page.
  */
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
@@ -15,7 +16,7 @@ import { AuthLayout } from "../components/AuthLayout.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { serverMessageOf, useTRPCClient } from "../lib/trpc.ts";
-import { setToken } from "../lib/storage.ts";
+import { getToken, removeToken, setToken } from "../lib/storage.ts";
 
 /** A path on this site, never another origin. */
 function safeNext(value: string | null): string {
@@ -33,19 +34,21 @@ export default function AuthCompletePage() {
     if (started.current) return;
     started.current = true;
     const next = safeNext(new URLSearchParams(window.location.search).get("next"));
-    const fromFragment = new URLSearchParams(window.location.hash.slice(1)).get("token");
-    if (fromFragment) {
-      window.history.replaceState(null, "", window.location.pathname + window.location.search);
-      // The bearer token then authenticates the adoption below.
-      setToken(fromFragment);
-    }
+    // Never adopt anything from the URL; drop a fragment from the address bar and history unread.
+    if (window.location.hash) window.history.replaceState(null, "", window.location.pathname + window.location.search);
+    // The cookie this sign-in just set decides, not a token kept from an earlier sign-in (it is restored on failure).
+    const previous = getToken();
+    removeToken();
     client.auth.adoptSession
       .mutate()
       .then((res) => {
         login(res.token, res.user);
         navigate(next, { replace: true });
       })
-      .catch((err: unknown) => setError(serverMessageOf(err) ?? "The sign-in did not finish."));
+      .catch((err: unknown) => {
+        if (previous) setToken(previous);
+        setError(serverMessageOf(err) ?? "The sign-in did not finish.");
+      });
   }, [client, login, navigate]);
 
   return (

@@ -1,0 +1,1 @@
+ALTER TABLE `lti_platforms` ADD `trust_email` integer DEFAULT false NOT NULL;
