@@ -173,6 +173,8 @@ export const judgeHosts = sqliteTable("judge_hosts", {
   lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }),
   /** The version the host reported on its last call. */
   version: text("version"),
+  /** Most jobs the host may hold at once (set by the operator: `judge-hosts add NAME --capacity N`); a claim past it waits. */
+  capacity: integer("capacity").notNull().default(4),
 });
 
 /**

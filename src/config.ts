@@ -9,6 +9,7 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { parseProxyList, type ProxyList } from "./lib/proxies.ts";
 import { loadSsoConfig, SsoConfigIssue, type SsoConfig } from "./sso/config.ts";
 
 const bool = z
@@ -31,7 +32,8 @@ const csv = z
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: port.default(3000),
-  HOST: z.string().default("0.0.0.0"),
+  /** Listen address: 0.0.0.0, or 127.0.0.1 when TRUST_PROXY is set (the proxy is then the only way in). */
+  HOST: z.string().optional(),
   /** libSQL URL: `file:` for the embedded database, `libsql://`/`http(s)://` for a server. */
   DATABASE_URL: z
     .string()
@@ -47,8 +49,13 @@ const schema = z.object({
   CORS_ORIGINS: csv.default([]),
   /** Serve the built client from this directory (SPA fallback to index.html). */
   CLIENT_DIST: z.string().default("./client/dist"),
-  /** Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
+  /**
+   * Behind a reverse proxy: X-Forwarded-For, -Proto and -Host count, but only from a peer in TRUSTED_PROXIES
+   * (default loopback), never from any other peer; HOST then defaults to loopback.
+   */
   TRUST_PROXY: bool.default(false),
+  /** The reverse proxies' addresses (CIDRs): whose X-Forwarded-* (TRUST_PROXY) and sign-in header (TRUSTED_HEADER) count. */
+  TRUSTED_PROXIES: z.string().optional(),
 
   SANDBOX: z.enum(["auto", "isolate", "bwrap", "unsafe-local"]).default("auto"),
   /** Boxes in the pool = judging concurrency. Default: number of CPUs. */
@@ -95,8 +102,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
-/** The validated settings; `sso` holds the ways in besides a password (src/sso/config.ts). */
-export type Config = Readonly<z.infer<typeof schema> & { sso: SsoConfig }>;
+/**
+ * The validated settings; `sso` holds the ways in besides a password (src/sso/config.ts); `proxies` the parsed
+ * TRUSTED_PROXIES (loopback when unset).
+ */
+export type Config = Readonly<Omit<z.infer<typeof schema>, "HOST"> & { HOST: string; sso: SsoConfig; proxies: ProxyList }>;
 
 /**
  * A bad configuration value. Thrown by `loadConfig`, and by start-up code that
@@ -154,5 +164,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (err instanceof SsoConfigIssue) throw new ConfigError(`${CONFIG_HEADLINE}\n  ${err.message}`);
     throw err;
   }
-  return Object.freeze({ ...parsed.data, sso });
+  let proxies: ProxyList;
+  try {
+    proxies = parseProxyList(parsed.data.TRUSTED_PROXIES ?? "127.0.0.1/32,::1/128", "TRUSTED_PROXIES");
+  } catch (err) {
+    throw new ConfigError(`${CONFIG_HEADLINE}\n  ${(err as Error).message}`);
+  }
+  const HOST = parsed.data.HOST ?? (parsed.data.TRUST_PROXY ? "127.0.0.1" : "0.0.0.0");
+  return Object.freeze({ ...parsed.data, HOST, sso, proxies });
 }

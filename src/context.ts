@@ -14,6 +14,7 @@ import { RateLimiter } from "./lib/rate-limit.ts";
 import { createOpsState, type OpsState } from "./ops/state.ts";
 import { readSessionToken, validateSessionToken } from "./auth/session.ts";
 import type { SessionUser } from "./accounts/user.ts";
+import { isLoopback, isTrustedProxy } from "./lib/proxies.ts";
 
 /** The sandbox chosen at start by `createSandbox` (isolate/index.ts); `backend` is null when none is usable. */
 export type { SandboxSelection } from "../isolate/index.ts";
@@ -104,7 +105,7 @@ export interface Context extends Services {
   sessionId: string | null;
   /** The token that authenticated this request (the renewed one when renewed); null when signed out. */
   sessionToken: string | null;
-  /** Client address (honours X-Forwarded-For only with TRUST_PROXY); "unknown" when not known. */
+  /** Client address (X-Forwarded-For only from a trusted proxy: see `clientIp`); "unknown" when not known. */
   ip: string;
   /** The request reached us over HTTPS (directly, or per X-Forwarded-Proto with TRUST_PROXY): cookies get `Secure`. */
   https: boolean;
@@ -132,36 +133,59 @@ export function peerAddress(c: HonoContext): string | null {
   }
 }
 
+/** Whether the socket's peer is one of TRUSTED_PROXIES and TRUST_PROXY is set: only then do X-Forwarded-* count. */
+export function fromTrustedProxy(c: HonoContext, config: Pick<Config, "TRUST_PROXY" | "proxies">): boolean {
+  return config.TRUST_PROXY && isTrustedProxy(config.proxies.list, peerAddress(c));
+}
+
 /**
- * The client address: with TRUST_PROXY, the last X-Forwarded-For entry (the
- * one our own proxy appended; earlier entries are client-controlled);
- * otherwise the socket's peer address from Bun.serve.
+ * The client address. Without TRUST_PROXY, or from a peer that is not one of
+ * TRUSTED_PROXIES, the socket's peer, whatever the headers say. From a trusted
+ * proxy, X-Forwarded-For read from the right: the first address that is not
+ * itself a trusted proxy (entries left of it are the client's to write).
  */
-export function clientIp(c: HonoContext, trustProxy: boolean): string {
-  if (trustProxy) {
-    const xff = c.req.header("x-forwarded-for");
-    const last = xff?.split(",").map((s) => s.trim()).filter(Boolean).pop();
-    if (last) return last;
-  }
-  return peerAddress(c) ?? "unknown";
+export function clientIp(c: HonoContext, config: Pick<Config, "TRUST_PROXY" | "proxies">): string {
+  const peer = peerAddress(c) ?? "unknown";
+  if (!fromTrustedProxy(c, config)) return peer;
+  const hops = (c.req.header("x-forwarded-for") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) if (!isTrustedProxy(config.proxies.list, hops[i]!)) return hops[i]!;
+  return hops[0] ?? peer;
+}
+
+/** Headers a proxy adds to say it forwarded the request. */
+const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "x-real-ip", "via"];
+
+/**
+ * Whether the request comes from this machine itself: its client address is
+ * loopback and, when the proxy headers do not count (no TRUST_PROXY, or a peer
+ * outside TRUSTED_PROXIES), it carries no sign of having been forwarded. A
+ * proxy on the same host thus never makes its clients "loopback".
+ */
+export function fromThisMachine(c: HonoContext, config: Pick<Config, "TRUST_PROXY" | "proxies">): boolean {
+  if (!isLoopback(clientIp(c, config))) return false;
+  if (fromTrustedProxy(c, config)) return true;
+  return !FORWARDING_HEADERS.some((h) => c.req.header(h) !== undefined);
 }
 
 /**
  * This site's origin as browsers and outside systems (identity providers,
  * LMS platforms) see it: PUBLIC_URL when set, else the request's scheme and
- * Host (the proxy's X-Forwarded-Host and -Proto with TRUST_PROXY).
+ * Host (the proxy's X-Forwarded-Host and -Proto from a trusted proxy).
  */
 export function publicOrigin(c: HonoContext, config: Config): string {
   if (config.sso.publicUrl) return config.sso.publicUrl.origin;
   const url = new URL(c.req.url);
-  const host = (config.TRUST_PROXY && c.req.header("x-forwarded-host")) || c.req.header("host") || url.host;
-  return `${isHttps(c, config.TRUST_PROXY) ? "https" : "http"}://${host}`;
+  const host = (fromTrustedProxy(c, config) && c.req.header("x-forwarded-host")) || c.req.header("host") || url.host;
+  return `${isHttps(c, config) ? "https" : "http"}://${host}`;
 }
 
-/** Whether the request came over HTTPS (X-Forwarded-Proto counts only with TRUST_PROXY). */
-export function isHttps(c: HonoContext, trustProxy: boolean): boolean {
+/** Whether the request came over HTTPS (X-Forwarded-Proto counts only from a trusted proxy). */
+export function isHttps(c: HonoContext, config: Pick<Config, "TRUST_PROXY" | "proxies">): boolean {
   if (c.req.url.startsWith("https:")) return true;
-  return trustProxy && c.req.header("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+  return fromTrustedProxy(c, config) && c.req.header("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
 
 /**
@@ -176,8 +200,8 @@ export async function createContext(
   c: HonoContext,
   resHeaders: Headers = new Headers(),
 ): Promise<Context> {
-  const ip = clientIp(c, services.config.TRUST_PROXY);
-  const https = isHttps(c, services.config.TRUST_PROXY);
+  const ip = clientIp(c, services.config);
+  const https = isHttps(c, services.config);
   const token = readSessionToken(c.req.header("authorization"), c.req.header("cookie"));
   let user: SessionUser | null = null;
   let sessionId: string | null = null;

@@ -18,6 +18,8 @@ export interface RequestOptions {
   /** Cookie header value, e.g. `oj_session=...`. */
   cookie?: string;
   headers?: Record<string, string>;
+  /** The socket peer's address as Bun.serve would give it (default: none known, as app.request gives). */
+  peer?: string;
 }
 
 /** Sends one request to the app and parses a JSON answer (text otherwise). */
@@ -34,7 +36,8 @@ export async function request<T = any>(
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";
-  const res = await app.request(path, { method, headers, body });
+  const env = opts.peer ? { requestIP: () => ({ address: opts.peer! }) } : undefined;
+  const res = await app.request(path, { method, headers, body }, env);
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get("content-type") ?? "").includes("application/json")) parsed = text ? JSON.parse(text) : null;

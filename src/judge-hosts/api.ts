@@ -4,12 +4,14 @@
  * no user session is accepted here and no user route accepts a host token.
  * A door only: zod checks the bodies, src/judge-hosts/jobs.ts does the work.
  *
- *   POST /claim {waitMs?, languages?}      → 200 job, or 204 after waiting (≤ 20 s); only jobs in `languages` when given
+ *   POST /claim {waitMs?, languages?}      → 200 job, or 204 after waiting (≤ 20 s); only jobs in `languages` when given;
+ *                                            429 while the host holds its capacity (judge-hosts add --capacity)
  *   POST /jobs/:id/renew {claimToken}      → 200, or 409 when the claim no longer holds the job
  *   POST /jobs/:id/progress {claimToken, clear?, update?, test?, failure?} → 200 / 409
  *   POST /jobs/:id/finish {claimToken, values} → 200 (also for a retry of the same finish) / 409
  *   POST /jobs/:id/release {claimToken}    → 200 (the job goes back to the queue)
- *   GET  /testdata/:sha256?problem=ID      → the file, or 404
+ *   GET  /testdata/:sha256?problem=ID      → the file (only of a problem of a job the host holds), or 404
+ * A report that does not fit the job (counts past its tests, AC without every test passed) answers 400.
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -18,11 +20,12 @@ import type { AppEnv } from "../rest/call.ts";
 import { authenticateHost } from "./hosts.ts";
 import { claimForHost, finishForHost, progressForHost, releaseForHost, renewForHost, testData, type JudgeApiDeps } from "./jobs.ts";
 import { VERDICTS } from "../verdicts.ts";
+import { AppError } from "../errors.ts";
 
 /** Longest a claim waits for a job, ms. */
 export const CLAIM_WAIT_MAX_MS = 20_000;
 
-type HostEnv = AppEnv & { Variables: AppEnv["Variables"] & { host: string } };
+type HostEnv = AppEnv & { Variables: AppEnv["Variables"] & { host: string; capacity: number } };
 
 const claimToken = z.string().min(1).max(100);
 const counts = z.number().int().min(0).max(1_000_000);
@@ -75,6 +78,7 @@ export function judgeApiRoutes(deps: (services: AppEnv["Variables"]["services"])
     const host = token ? await authenticateHost(c.get("services").db, token, c.req.header("x-judge-version") ?? null) : null;
     if (!host) return c.json({ error: "A judge host token is required (bun run judge-hosts -- add NAME)", code: "UNAUTHORIZED" }, 401);
     c.set("host", host.name);
+    c.set("capacity", host.capacity);
     await next();
   });
   const withDeps = (c: { get: (k: "services") => AppEnv["Variables"]["services"] }) => deps(c.get("services"));
@@ -84,7 +88,10 @@ export function judgeApiRoutes(deps: (services: AppEnv["Variables"]["services"])
     if (!d) return c.json({ error: "Judging is not available on this server", code: "SANDBOX_UNAVAILABLE" }, 503);
     const body = claimBody.safeParse(await c.req.json().catch(() => ({})));
     if (!body.success) return bad(c, body.error);
-    const job = await claimForHost(d, c.get("host"), body.data.waitMs ?? CLAIM_WAIT_MAX_MS, c.req.raw.signal, body.data.languages);
+    const job = await claimForHost(d, c.get("host"), body.data.waitMs ?? CLAIM_WAIT_MAX_MS, c.req.raw.signal, body.data.languages, c.get("capacity"));
+    if (job === "full") {
+      return c.json({ error: `This host holds ${c.get("capacity")} jobs, its capacity (judge-hosts add NAME --capacity N): finish one first`, code: "RATE_LIMITED" }, 429, { "Retry-After": "2" });
+    }
     return job ? c.json(job) : c.body(null, 204);
   });
 
@@ -94,7 +101,13 @@ export function judgeApiRoutes(deps: (services: AppEnv["Variables"]["services"])
       if (!d) return c.json({ error: "Judging is not available on this server", code: "SANDBOX_UNAVAILABLE" }, 503);
       const body = schema.safeParse(await c.req.json().catch(() => null));
       if (!body.success) return bad(c, body.error);
-      const ok = await run(d, c.get("host"), c.req.param("id"), body.data);
+      let ok: boolean;
+      try {
+        ok = await run(d, c.get("host"), c.req.param("id"), body.data);
+      } catch (err) {
+        if (err instanceof AppError && err.kind === "BAD_INPUT") return c.json({ error: err.message, code: "BAD_INPUT", field: err.field }, 400);
+        throw err;
+      }
       return ok ? c.json({ ok: true }) : c.json({ error: "This claim no longer holds the job: stop judging it", code: "CLAIM_LOST" }, 409);
     });
   jobRoute("renew", z.object({ claimToken }), (d, host, id, b) => renewForHost(d, host, id, b.claimToken));
@@ -121,7 +134,7 @@ export function judgeApiRoutes(deps: (services: AppEnv["Variables"]["services"])
   });
 
   app.get("/testdata/:sha256", async (c) => {
-    const text = await testData(c.get("services").db, c.req.param("sha256"), c.req.query("problem") ?? null);
+    const text = await testData(c.get("services").db, c.get("host"), c.req.param("sha256"), c.req.query("problem") ?? null);
     return text === null ? c.json({ error: "No such test data here (claim the job again)", code: "NOT_FOUND" }, 404) : c.text(text);
   });
   return app;

@@ -6,11 +6,13 @@ import { migrateDatabase, openDatabase } from "../../db/index.ts";
 import { exitOnConfigError, loadConfig } from "../config.ts";
 import { addHost, listHosts, revokeHost } from "./hosts.ts";
 
-export const JUDGE_HOSTS_USAGE = "usage: bun run judge-hosts -- add NAME | list | revoke NAME";
+export const JUDGE_HOSTS_USAGE = "usage: bun run judge-hosts -- add NAME [--capacity N] | list | revoke NAME";
 
 /** @returns the exit code. */
 export async function judgeHostsCli(argv: string[]): Promise<number> {
-  const [command, name] = argv;
+  const [command, name, ...rest] = argv;
+  const capacityAt = rest.indexOf("--capacity");
+  const capacity = capacityAt >= 0 ? Number(rest[capacityAt + 1]) : 4;
   if (!(command === "list" || ((command === "add" || command === "revoke") && name))) {
     console.error(JUDGE_HOSTS_USAGE);
     return 1;
@@ -20,8 +22,8 @@ export async function judgeHostsCli(argv: string[]): Promise<number> {
   try {
     await migrateDatabase(db);
     if (command === "add") {
-      const { token } = await addHost(db, name!);
-      console.log(`judge-hosts: added ${name}. Its token (shown only now; keep it in a file readable by the judge host's service only):`);
+      const { token } = await addHost(db, name!, capacity);
+      console.log(`judge-hosts: added ${name} (holds at most ${capacity} jobs at once; start its worker with SANDBOX_POOL_SIZE=${capacity}). Its token (shown only now; keep it in a file readable by the judge host's service only):`);
       console.log(token);
       return 0;
     }

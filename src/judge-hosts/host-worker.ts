@@ -151,6 +151,11 @@ export class HostWorker {
         continue;
       }
       if (res.status === 204) continue;
+      if (res.status === 429) {
+        // At the capacity the server allows this host: wait for a job in hand to finish.
+        await Bun.sleep(Number(res.headers.get("retry-after") ?? 2) * 1000);
+        continue;
+      }
       if (res.status === 401) throw new Error("the server refused this host's token (revoked?)");
       if (!res.ok) {
         this.opts.log.warn("judge host: claim failed", { status: res.status });

@@ -36,11 +36,15 @@ const hash = (token: string) => createHash("sha256").update(token).digest("hex")
  * @returns the token, to be shown once.
  * @throws Error for a bad or taken name.
  */
-export async function addHost(db: Database, name: string): Promise<{ token: string }> {
+/** Most jobs one host may be allowed to hold at once. */
+export const HOST_CAPACITY_MAX = 64;
+
+export async function addHost(db: Database, name: string, capacity = 4): Promise<{ token: string }> {
   if (!HOST_NAME.test(name)) throw new Error(`host name ${JSON.stringify(name)}: lower-case letters, digits, . _ - (at most 63)`);
+  if (!Number.isInteger(capacity) || capacity < 1 || capacity > HOST_CAPACITY_MAX) throw new Error(`capacity ${capacity}: a whole number from 1 to ${HOST_CAPACITY_MAX}`);
   const token = HOST_TOKEN_PREFIX + encodeBase32LowerCaseNoPadding(randomBytes(32));
   try {
-    await db.insert(judgeHosts).values({ name, tokenHash: hash(token) });
+    await db.insert(judgeHosts).values({ name, tokenHash: hash(token), capacity });
   } catch (err) {
     if (isUniqueViolation(err)) throw new Error(`a host named ${name} exists already (revoke it, or choose another name)`);
     throw err;
@@ -80,7 +84,7 @@ export async function revokeHost(db: Database, name: string, now = new Date()): 
 
 const hostByTokenHash = preparedPer((db) =>
   db
-    .select({ id: judgeHosts.id, name: judgeHosts.name })
+    .select({ id: judgeHosts.id, name: judgeHosts.name, capacity: judgeHosts.capacity })
     .from(judgeHosts)
     .where(and(eq(judgeHosts.tokenHash, sql.placeholder("tokenHash")), isNull(judgeHosts.revokedAt)))
     .limit(1)
@@ -96,7 +100,7 @@ const lastWritten = new Map<string, { at: number; version: string | null }>();
  * refuses the very next one), recording when it was seen and its version;
  * null for an unknown or revoked token.
  */
-export async function authenticateHost(db: Database, token: string, version: string | null = null, now = new Date()): Promise<{ id: string; name: string } | null> {
+export async function authenticateHost(db: Database, token: string, version: string | null = null, now = new Date()): Promise<{ id: string; name: string; capacity: number } | null> {
   if (!token.startsWith(HOST_TOKEN_PREFIX)) return null;
   const [row] = await hostByTokenHash(db).execute({ tokenHash: hash(token) });
   if (!row) return null;

@@ -12,9 +12,15 @@
  * hash, and hosts fetch (and cache) them from /api/judge/testdata/:sha256. The
  * server keeps recently claimed test data in memory (TEST_DATA_CACHE_BYTES);
  * after a restart the host's `?problem=ID` lets it read them again.
+ *
+ * A host is trusted only for its own claims: it holds at most its capacity
+ * (set by the operator), it is served test data only of the problems of jobs
+ * it holds, and what it reports must fit the job (counts within the job's
+ * tests, AC only with every test passed); anything else is refused (400/429)
+ * and changes nothing.
  */
 import { createHash } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { judgeFinishes, submissions } from "../../db/schema.ts";
 import { afterJudged } from "../courses/judging.ts";
@@ -22,6 +28,26 @@ import { databaseJobPort, type JudgedProblem, type TestRecord } from "../judge/j
 import type { JudgeEvents } from "../judge/events.ts";
 import { JudgeQueue, type SubmissionRow } from "../judge/queue.ts";
 import { judgedProblem, type JudgedProblemData } from "../judge/problem-cache.ts";
+import { AppError } from "../errors.ts";
+
+/** Jobs a host holds now (leased to it and the lease not expired on this server's clock, being judged). */
+async function heldJobs(db: Database, host: string, now = Date.now()): Promise<{ id: string; problemId: string }[]> {
+  return db
+    .select({ id: submissions.id, problemId: submissions.problemId })
+    .from(submissions)
+    .where(
+      and(
+        eq(submissions.leaseOwner, `judge-host/${host}`),
+        inArray(submissions.status, ["compiling", "running"]),
+        gt(submissions.leaseExpiresAt, new Date(now)),
+      ),
+    );
+}
+
+/** Tests a job of this problem has: the sample when it has an expected output, then every hidden test. */
+function testCount(loaded: JudgedProblemData): number {
+  return (loaded.problem.sampleOutput.trim() !== "" ? 1 : 0) + loaded.hidden.length;
+}
 
 /** Bytes of test data kept in memory for hosts to fetch. */
 export const TEST_DATA_CACHE_BYTES = 256 * 1024 * 1024;
@@ -79,18 +105,25 @@ function remember(text: string): string {
 }
 
 /**
- * A test file by its SHA-256. When this process does not hold it (restarted
- * since the claim, or let it go), the problem the host names is read again
- * (its current version) and its files offered.
- * @returns the text, or null when neither holds it (the problem changed since the claim: the host's job then fails
- *   and is judged again from a fresh claim).
+ * A test file by its SHA-256, for `host`: only a test of a problem of a job
+ * the host holds now (a host cannot read other problems' hidden data by
+ * hash). When this process does not hold the text (restarted since the
+ * claim, or let it go), the problem is read again (its current version).
+ * @returns the text, or null when no job of the host has it (the problem changed since the claim, or it was never
+ *   the host's: its job then fails and is judged again from a fresh claim).
  */
-export async function testData(db: Database, sha256: string, problemId: string | null): Promise<string | null> {
-  const held = data.get(sha256);
-  if (held !== undefined || !problemId) return held ?? null;
-  const loaded = await judgedProblem(db, problemId);
-  if (loaded) testsOf(loaded);
-  return data.get(sha256) ?? null;
+export async function testData(db: Database, host: string, sha256: string, problemId: string | null): Promise<string | null> {
+  const problems = [...new Set((await heldJobs(db, host)).map((j) => j.problemId))];
+  for (const id of problemId ? problems.filter((p) => p === problemId) : problems) {
+    const loaded = await judgedProblem(db, id);
+    if (!loaded) continue;
+    const known = hashed.get(loaded)?.tests ?? testsOf(loaded);
+    if (!known.some((t) => t.inputSha256 === sha256 || t.answerSha256 === sha256)) continue;
+    // The problem the host names is read again into the store (a restart or the byte bound let it go).
+    if (problemId) testsOf(loaded);
+    return data.get(sha256) ?? null;
+  }
+  return null;
 }
 
 /** Drops every held test file (what a restart of the server does; tests use it). */
@@ -117,10 +150,19 @@ function hostQueue(deps: JudgeApiDeps, host: string): JudgeQueue {
  * Claims the next job for `host`, waiting up to `waitMs` for one; expired
  * leases (a host that died, a claim whose answer was lost) are re-queued first.
  * @param languages only jobs in these languages (what the host can run); all when absent.
- * @returns the job, or null when none came.
+ * @returns the job, null when none came, or "full" when the host holds its capacity already.
  */
-export async function claimForHost(deps: JudgeApiDeps, host: string, waitMs: number, signal?: AbortSignal, languages?: readonly string[]): Promise<HostJob | null> {
+export async function claimForHost(
+  deps: JudgeApiDeps,
+  host: string,
+  waitMs: number,
+  signal?: AbortSignal,
+  languages?: readonly string[],
+  /** Most jobs the host may hold (judge_hosts.capacity). */
+  capacity = Number.POSITIVE_INFINITY,
+): Promise<HostJob | null | "full"> {
   const deadline = Date.now() + waitMs;
+  if ((await heldJobs(deps.db, host, deps.now?.() ?? Date.now())).length >= capacity) return "full";
   const recoverer = new JudgeQueue(deps.db, { owner: "judge-api/recovery", leaseMs: deps.leaseMs, now: deps.now });
   const queue = hostQueue(deps, host);
   for (;;) {
@@ -221,6 +263,11 @@ export async function progressForHost(
   p: { update?: Partial<SubmissionRow>; test?: TestRecord; clear?: boolean; failure?: { test: { index: number; input: string; expected: string }; result: { stdout: string; stderr: string } } },
 ): Promise<boolean> {
   const queue = hostQueue(deps, host);
+  if (p.update) {
+    const row = await heldRow(deps.db, id);
+    const loaded = row && row.claimToken === claimToken ? await judgedProblem(deps.db, row.problemId) : null;
+    if (loaded) checkReport(loaded, p.update);
+  }
   // Most progress is one finished test: one statement, fenced by the claim (the host renews the lease apart).
   if (p.test && !p.clear && !p.update && !p.failure) {
     if (!(await queue.addTest({ id, claimToken }, p.test))) return false;
@@ -243,7 +290,35 @@ export async function progressForHost(
  * Finishes the job, once per claim.
  * @returns "accepted" (written now, or the same claim's finish again), or "refused" (409).
  */
+/**
+ * Checks a host's report against the job it holds: counts within the job's
+ * tests, `isPassed` exactly when AC, AC only with every test passed.
+ * @throws AppError BAD_INPUT (400) naming the field.
+ */
+function checkReport(loaded: JudgedProblemData, values: Partial<SubmissionRow>): void {
+  const tests = testCount(loaded);
+  const hidden = loaded.hidden.length;
+  const bad = (field: string, why: string) => new AppError("BAD_INPUT", { field, message: `values.${field}: ${why}` });
+  if (values.testsTotal != null && values.testsTotal !== tests) throw bad("testsTotal", `this job has ${tests} tests`);
+  if (values.testsPassed != null && values.testsPassed > tests) throw bad("testsPassed", `more than the job's ${tests} tests`);
+  if (values.hiddenTotal != null && values.hiddenTotal !== hidden) throw bad("hiddenTotal", `this job has ${hidden} hidden tests`);
+  if (values.hiddenPassed != null && values.hiddenPassed > hidden) throw bad("hiddenPassed", `more than the job's ${hidden} hidden tests`);
+  if (values.verdict !== undefined && values.isPassed !== undefined && values.isPassed !== (values.verdict === "AC")) throw bad("isPassed", "true exactly when the verdict is AC");
+  if (values.verdict === "AC" && (values.testsPassed !== tests || values.hiddenPassed !== hidden)) {
+    throw bad("verdict", `AC needs every test passed (${tests}, of them ${hidden} hidden)`);
+  }
+}
+
+/**
+ * Finishes the job, once per claim, after checking the report against the job (`checkReport`).
+ * @throws AppError BAD_INPUT (400) for a report that does not fit the job (nothing is written).
+ */
 export async function finishForHost(deps: JudgeApiDeps, host: string, id: string, claimToken: string, values: Partial<SubmissionRow>): Promise<"accepted" | "refused"> {
+  const held = await heldRow(deps.db, id);
+  if (held && held.claimToken === claimToken) {
+    const loaded = await judgedProblem(deps.db, held.problemId);
+    if (loaded) checkReport(loaded, values);
+  }
   // The claim's own finish and its audit row in one transaction: the audit row is written only when the
   // finish went through (the row is then done under this claim's token), so a crash between them cannot
   // leave one without the other. Only when the finish is refused is this a retry of a finish already

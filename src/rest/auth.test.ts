@@ -133,6 +133,7 @@ describe("POST /api/auth/login", () => {
       const res = await request(proxiedApp, "POST", "/api/auth/login", {
         body: { email: "p@example.com", password: "hunter2hunter2" },
         headers: { "x-forwarded-proto": "https" },
+        peer: "127.0.0.1",
       });
       expect(res.headers.getSetCookie()[0]).toContain("; Secure");
     } finally {

@@ -10,7 +10,7 @@ const logged: string[] = [];
 let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
-  // A trusted proxy lets each test pick its client address with X-Forwarded-For.
+  // A trusted proxy (the loopback peer below, TRUSTED_PROXIES' default) lets each test pick its client address with X-Forwarded-For.
   t = await createTestServices({ env: { TRUST_PROXY: "1" }, log: { debug() {}, info: (m: string) => logged.push(m), warn() {}, error() {} } });
   app = createApp(t.services);
 });
@@ -19,11 +19,11 @@ afterAll(() => t.cleanup());
 const msg = { name: "Alan Turing", email: "alan@example.com", message: "Hello there" };
 
 test("stores the message and answers 201; a signed-in sender is recorded", async () => {
-  const res = await request(app, "POST", "/api/contact", { body: msg, headers: { "x-forwarded-for": "10.0.0.1" } });
+  const res = await request(app, "POST", "/api/contact", { body: msg, headers: { "x-forwarded-for": "10.0.0.1" }, peer: "127.0.0.1" });
   expect(res.status).toBe(201);
   expect(res.body.message).toBe("Your message has been sent successfully!");
   const user = await signUp(app);
-  await request(app, "POST", "/api/contact", { body: msg, token: user.token, headers: { "x-forwarded-for": "10.0.0.1" } });
+  await request(app, "POST", "/api/contact", { body: msg, token: user.token, headers: { "x-forwarded-for": "10.0.0.1" }, peer: "127.0.0.1" });
   const rows = await t.services.db.select().from(contactMessages);
   expect(rows.map((r) => [r.name, r.email, r.message, r.userId])).toEqual([
     ["Alan Turing", "alan@example.com", "Hello there", null],
@@ -43,17 +43,18 @@ test("each field is required and checked, with a 400 naming it", async () => {
     [{ ...msg, message: "x".repeat(5001) }, "message"],
     [{ name: "a", email: "a@example.com" }, "message"],
   ] as const) {
-    const res = await request(app, "POST", "/api/contact", { body, headers: { "x-forwarded-for": "10.0.0.2" } });
+    const res = await request(app, "POST", "/api/contact", { body, headers: { "x-forwarded-for": "10.0.0.2" }, peer: "127.0.0.1" });
     expect([field, res.status, res.body.field]).toEqual([field, 400, field]);
   }
 });
 
 test("the sixth message from one address within 10 minutes is a 429 with Retry-After", async () => {
   const headers = { "x-forwarded-for": "10.0.0.3" };
-  for (let i = 0; i < 5; i++) expect((await request(app, "POST", "/api/contact", { body: msg, headers })).status).toBe(201);
-  const res = await request(app, "POST", "/api/contact", { body: msg, headers });
+  const peer = "127.0.0.1";
+  for (let i = 0; i < 5; i++) expect((await request(app, "POST", "/api/contact", { body: msg, headers, peer })).status).toBe(201);
+  const res = await request(app, "POST", "/api/contact", { body: msg, headers, peer });
   expect(res.status).toBe(429);
   expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   // Another address is not affected.
-  expect((await request(app, "POST", "/api/contact", { body: msg, headers: { "x-forwarded-for": "10.0.0.4" } })).status).toBe(201);
+  expect((await request(app, "POST", "/api/contact", { body: msg, headers: { "x-forwarded-for": "10.0.0.4" }, peer: "127.0.0.1" })).status).toBe(201);
 });

@@ -27,7 +27,7 @@ import { countSignInStart, plainPage, signInErrorPage } from "./sso.ts";
 
 /** Cookie attributes for a cookie that must come back on a request from the LMS's site. */
 function crossSite(c: HonoContext<AppEnv>): string {
-  return cookieSite(isHttps(c, c.get("services").config.TRUST_PROXY), { crossSite: true });
+  return cookieSite(isHttps(c, c.get("services").config), { crossSite: true });
 }
 
 async function params(c: HonoContext<AppEnv>): Promise<Record<string, string>> {
@@ -73,7 +73,7 @@ export const ltiRoutes = new Hono<AppEnv>()
         return c.html(plainPage("Open in a new window", body), 200, { "Cache-Control": "no-store" });
       }
       const session = await createSession(services, result.user.id);
-      c.header("Set-Cookie", session.cookie(isHttps(c, services.config.TRUST_PROXY), { crossSite: true }), { append: true });
+      c.header("Set-Cookie", session.cookie(isHttps(c, services.config), { crossSite: true }), { append: true });
       c.header("Cache-Control", "no-store");
       // The session rides only in its cookie (never in the URL: a link carrying a token would sign whoever opens
       // it into that account). The launch got here because this browser sent back the state cookie, which has

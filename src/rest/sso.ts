@@ -50,7 +50,7 @@ export function plainPage(title: string, body: HtmlEscapedString | Promise<HtmlE
 async function signedIn(c: HonoContext<AppEnv>, userId: string, returnTo: string | null): Promise<Response> {
   const services = c.get("services");
   const session = await createSession(services, userId);
-  c.header("Set-Cookie", session.cookie(isHttps(c, services.config.TRUST_PROXY)), { append: true });
+  c.header("Set-Cookie", session.cookie(isHttps(c, services.config)), { append: true });
   c.header("Cache-Control", "no-store");
   const next = safeReturnTo(returnTo) ?? "/problems";
   return c.redirect(`/auth/complete?next=${encodeURIComponent(next)}`, 302);
@@ -68,7 +68,7 @@ function oidcProvider(c: HonoContext<AppEnv>) {
  */
 export function countSignInStart(c: HonoContext<AppEnv>): void {
   const services = c.get("services");
-  const gate = services.limiters.signInStartsByIp.hit(clientIp(c, services.config.TRUST_PROXY));
+  const gate = services.limiters.signInStartsByIp.hit(clientIp(c, services.config));
   if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
 }
 
@@ -78,7 +78,7 @@ async function startAt(c: HonoContext<AppEnv>, linkUserId: string | null): Promi
   countSignInStart(c);
   const redirectUri = `${originOf(c, c.get("services").config)}/api/auth/oidc/${provider.id}/callback`;
   const { url, state } = await startOidc(services.db, provider, redirectUri, { linkUserId, returnTo: c.req.query("returnTo") ?? null });
-  const secure = isHttps(c, services.config.TRUST_PROXY);
+  const secure = isHttps(c, services.config);
   // Lax: sent on the provider's top-level redirect back; scoped to the callback's path.
   c.header(
     "Set-Cookie",
@@ -110,7 +110,7 @@ export const ssoRoutes = new Hono<AppEnv>()
   .get("/oidc/:provider/callback", async (c) => {
     const provider = c.get("services").config.sso.oidc.find((p) => p.id === c.req.param("provider"));
     // The state cookie is spent whatever happens.
-    const secure = isHttps(c, c.get("services").config.TRUST_PROXY);
+    const secure = isHttps(c, c.get("services").config);
     c.header("Set-Cookie", `${OIDC_STATE_COOKIE}=; Path=/api/auth/oidc/${c.req.param("provider")}; HttpOnly; ${cookieSite(secure)}; Max-Age=0`, { append: true });
     try {
       if (!provider) throw new AppError("SSO_PROVIDER_UNKNOWN");

@@ -11,9 +11,10 @@
  * and for each provider the account policy: _EXISTING_ONLY, _LINK_VERIFIED_EMAIL,
  * _ADMIN_WHEN, _COURSE_CREATOR_WHEN (src/sso/rules.ts).
  */
-import { BlockList, isIP } from "node:net";
 import { z } from "zod";
 import { parseRule, type Rule } from "./rules.ts";
+import type { BlockList } from "node:net";
+import { parseProxyList, type ProxyList } from "../lib/proxies.ts";
 
 /** What every way in decides about accounts. */
 export interface AccountPolicy {
@@ -228,20 +229,13 @@ function trustedHeader(env: Env): TrustedHeaderSettings | null {
   const header = read(env, "TRUSTED_HEADER");
   if (!header) return null;
   if (!/^[A-Za-z0-9-]+$/.test(header)) throw new SsoConfigIssue("TRUSTED_HEADER: a header name such as X-Remote-User");
-  const cidrs = (required(env, "TRUSTED_PROXIES", "TRUSTED_HEADER is set; name the proxies whose header counts, e.g. 127.0.0.1/32") ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const proxies = new BlockList();
-  for (const cidr of cidrs) {
-    const [addr, bits] = cidr.split("/");
-    const family = isIP(addr ?? "");
-    const prefix = bits === undefined ? (family === 6 ? 128 : 32) : Number(bits);
-    if (!family || !Number.isInteger(prefix) || prefix < 0 || prefix > (family === 6 ? 128 : 32)) {
-      throw new SsoConfigIssue(`TRUSTED_PROXIES: "${cidr}" is not an address or CIDR (e.g. 10.0.0.0/8, ::1/128)`);
-    }
-    proxies.addSubnet(addr!, prefix, family === 6 ? "ipv6" : "ipv4");
+  let parsed: ProxyList;
+  try {
+    parsed = parseProxyList(required(env, "TRUSTED_PROXIES", "TRUSTED_HEADER is set; name the proxies whose header counts, e.g. 127.0.0.1/32") ?? "", "TRUSTED_PROXIES");
+  } catch (err) {
+    throw new SsoConfigIssue((err as Error).message);
   }
+  const { list: proxies, cidrs } = parsed;
   const emailHeader = read(env, "TRUSTED_HEADER_EMAIL") ?? null;
   const emailDomain = read(env, "TRUSTED_HEADER_EMAIL_DOMAIN") ?? null;
   if (!emailHeader && !emailDomain) throw new SsoConfigIssue("TRUSTED_HEADER_EMAIL: set it (a header with the email) or TRUSTED_HEADER_EMAIL_DOMAIN (email = user@domain)");

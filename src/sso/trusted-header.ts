@@ -10,19 +10,14 @@
 import type { Services } from "../context.ts";
 import type { SessionUser } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
+import { isTrustedProxy } from "../lib/proxies.ts";
 import { signInExternal } from "./identities.ts";
 
 /** Addresses already logged as sending the header untrusted (bounded, so a scan cannot grow it). */
 const loggedUntrusted = new Set<string>();
 const LOGGED_UNTRUSTED_MAX = 1000;
 
-/** Whether `address` (IPv4, IPv6 or IPv4-mapped IPv6) is one of the trusted proxies. */
-export function isTrustedProxy(proxies: import("node:net").BlockList, address: string | null): boolean {
-  if (!address) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const v4 = mapped?.[1] ?? (address.includes(":") ? null : address);
-  return v4 ? proxies.check(v4, "ipv4") : proxies.check(address, "ipv6");
-}
+export { isTrustedProxy } from "../lib/proxies.ts";
 
 /**
  * Signs in the user the trusted proxy names.

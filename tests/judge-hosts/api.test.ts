@@ -105,7 +105,7 @@ describe("judge API", () => {
     expect((await host(hostA, "POST", `/jobs/${id}/renew`, { claimToken: first.claimToken })).status).toBe(409);
     expect((await host(hostA, "POST", `/jobs/${id}/progress`, { claimToken: first.claimToken, test: { index: 0, isSample: true, verdict: "WA", timeMs: 1, memoryKib: 1 } })).status).toBe(409);
     expect((await host(hostA, "POST", `/jobs/${id}/finish`, { claimToken: first.claimToken, values })).status).toBe(409);
-    expect((await host(hostB, "POST", `/jobs/${id}/finish`, { claimToken: second.claimToken, values: { verdict: "AC", isPassed: true, testsPassed: 2 } })).status).toBe(200);
+    expect((await host(hostB, "POST", `/jobs/${id}/finish`, { claimToken: second.claimToken, values: { verdict: "AC", isPassed: true, testsPassed: 2, hiddenPassed: 1 } })).status).toBe(200);
     expect(await row(id)).toMatchObject({ verdict: "AC" });
     const finishes = (await t.services.db.select().from(judgeFinishes)).filter((f) => f.submissionId === id);
     expect(finishes.map((f) => [f.host, f.verdict])).toEqual([["host-b", "AC"]]);
@@ -145,5 +145,59 @@ describe("judge API", () => {
     expect(badBody.body).toMatchObject({ field: "values.verdict" });
     const forged = await host(hostA, "POST", "/jobs/x/progress", { claimToken: "t", update: { userId: "someone-else" } });
     expect(forged.status).toBe(400);
+  });
+});
+
+describe("a judge host is trusted only for its own claims", () => {
+  test("a report must fit the job: counts past its tests, AC without every test passed, isPassed without AC are 400 and change nothing", async () => {
+    const id = await submit();
+    const job = (await host(hostA, "POST", "/claim", { waitMs: 2000 })).body;
+    const finish = (values: Record<string, unknown>) => host(hostA, "POST", `/jobs/${id}/finish`, { claimToken: job.claimToken, values });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ verdict: "AC", isPassed: true, testsPassed: 1, hiddenPassed: 0, hiddenTotal: 1 }, "verdict"],
+      [{ verdict: "WA", isPassed: false, testsPassed: 1, hiddenPassed: 5, hiddenTotal: 1 }, "hiddenPassed"],
+      [{ verdict: "WA", isPassed: false, testsPassed: 1, hiddenPassed: 0, hiddenTotal: 7 }, "hiddenTotal"],
+      [{ verdict: "WA", isPassed: true, testsPassed: 1 }, "isPassed"],
+      [{ verdict: "WA", isPassed: false, testsPassed: 9 }, "testsPassed"],
+    ];
+    for (const [values, field] of cases) {
+      const r = await finish(values);
+      expect({ field, status: r.status, named: r.body.field }).toEqual({ field, status: 400, named: field });
+    }
+    expect((await host(hostA, "POST", `/jobs/${id}/progress`, { claimToken: job.claimToken, update: { testsTotal: 40 } })).status).toBe(400);
+    expect((await row(id)).status).not.toBe("done");
+    expect((await finish({ verdict: "AC", isPassed: true, testsPassed: 2, hiddenPassed: 1, hiddenTotal: 1 })).status).toBe(200);
+    expect(await row(id)).toMatchObject({ status: "done", verdict: "AC" });
+  });
+
+  test("test data is served only for problems of jobs the host holds now, by hash or by naming the problem", async () => {
+    const id = await submit();
+    const job = (await host(hostA, "POST", "/claim", { waitMs: 2000 })).body;
+    const sha = job.tests[1].inputSha256;
+    expect((await host(hostA, "GET", `/testdata/${sha}`)).body).toBe("5 5\n");
+    // Another host that holds no job: neither the hash nor naming the problem opens it.
+    const idle = (await addHost(t.services.db, "host-idle")).token;
+    expect((await host(idle, "GET", `/testdata/${sha}`)).status).toBe(404);
+    expect((await host(idle, "GET", `/testdata/${sha}?problem=${problemId}`)).status).toBe(404);
+    expect((await host(hostA, "POST", `/jobs/${id}/finish`, { claimToken: job.claimToken, values: { verdict: "WA", isPassed: false, testsPassed: 0 } })).status).toBe(200);
+    // Once the job is finished, host A holds it no longer either (unless it holds another job of this problem).
+    const stillHeld = (await t.services.db.all<{ n: number }>(`SELECT count(*) AS n FROM submissions WHERE lease_owner = 'judge-host/host-a' AND status IN ('compiling', 'running')` as never))[0]!.n;
+    expect((await host(hostA, "GET", `/testdata/${sha}`)).status).toBe(stillHeld ? 200 : 404);
+  });
+
+  test("a host holds at most the capacity its operator gave it: a claim past it is 429 until a job is finished", async () => {
+    const small = (await addHost(t.services.db, "host-small", 1)).token;
+    const first = await submit();
+    const second = await submit();
+    const job = (await host(small, "POST", "/claim", { waitMs: 2000 })).body;
+    expect([first, second]).toContain(job.submissionId);
+    const full = await host(small, "POST", "/claim", { waitMs: 0 });
+    expect(full.status).toBe(429);
+    expect(full.body.error).toContain("capacity");
+    expect((await host(small, "POST", `/jobs/${job.submissionId}/finish`, { claimToken: job.claimToken, values: { verdict: "WA", isPassed: false } })).status).toBe(200);
+    const next = await host(small, "POST", "/claim", { waitMs: 2000 });
+    expect(next.status).toBe(200);
+    expect((await host(small, "POST", `/jobs/${next.body.submissionId}/finish`, { claimToken: next.body.claimToken, values: { verdict: "WA", isPassed: false } })).status).toBe(200);
+    await expect(addHost(t.services.db, "host-huge", 1000)).rejects.toThrow("capacity 1000: a whole number from 1 to 64");
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE `judge_hosts` ADD `capacity` integer DEFAULT 4 NOT NULL;
