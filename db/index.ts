@@ -3,6 +3,7 @@
  * generated migrations in `db/migrations/`.
  */
 import { mkdirSync } from "node:fs";
+import { databaseFiles, privateFiles } from "../src/lib/private-files.ts";
 import { dirname, join } from "node:path";
 import { createClient, type Client } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
@@ -39,6 +40,9 @@ export async function openDatabase(url: string, authToken?: string): Promise<{ d
     await client.execute("PRAGMA busy_timeout = 5000");
     await client.execute("PRAGMA foreign_keys = ON");
     await client.execute("PRAGMA synchronous = NORMAL");
+    // Sessions, accounts and the LTI tool's private key are in it: the server's user only.
+    const path = url.slice("file:".length);
+    if (path && path !== ":memory:") privateFiles(...databaseFiles(path));
   }
   const db = drizzle(client, { schema });
   return { db, client };

@@ -85,7 +85,8 @@ export async function startServer(port: number, env: Record<string, string> = {}
   const dir = mkdtempSync(join(tmpdir(), "oj-e2e-"));
   // The sandbox runs programs under unprivileged uids that must reach the box root.
   chmodSync(dir, 0o755);
-  const databaseUrl = `file:${join(dir, "app.db")}`;
+  // DATA_DIR is owner-only (0700); the boxes live beside it, not inside.
+  const databaseUrl = `file:${join(dir, "data", "app.db")}`;
   const proc = Bun.spawn(["bun", "src/server.ts"], {
     cwd: ROOT,
     env: {
@@ -94,7 +95,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
       NODE_ENV: "test",
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATA_DIR: dir,
+      DATA_DIR: join(dir, "data"),
       DATABASE_URL: databaseUrl,
       CLIENT_DIST: join(CLIENT, "dist"),
       SANDBOX_ROOT: join(dir, "boxes"),

@@ -586,3 +586,35 @@ describe("accessibility basics", () => {
     await guest.context.close();
   }, SLOW);
 });
+
+describe("a statement anyone can write", () => {
+  test("an image from another site is offered as a link, never fetched; KaTeX keeps an oversized \\rule small", async () => {
+    const created = await fetch(`${server.url}/api/problems`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        title: "Tracked Statement",
+        description: "Read this. ![pixel](https://tracker.example/pixel.png?who=reader)\n\nA huge box: $\\rule{2000em}{2000em}$ ends here.",
+        inputFormat: "n",
+        outputFormat: "n",
+        constraints: "small",
+        sampleInput: "1\n",
+        sampleOutput: "1\n",
+        difficulty: "easy",
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { _id } = (await created.json()) as { _id: string };
+    await page.goto(`/solve/${_id}`);
+    await page.getByRole("heading", { name: "Tracked Statement" }).waitFor();
+    const link = page.getByRole("link", { name: /Image “pixel” from tracker\.example/ });
+    await link.waitFor();
+    expect(await link.getAttribute("href")).toBe("https://tracker.example/pixel.png?who=reader");
+    expect(await page.locator('img[src*="tracker.example"]').count()).toBe(0);
+    // KaTeX's maxSize: the rule is at most 10 em, not 2000 em.
+    const box = await page.locator(".katex .rule").first().boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.width).toBeLessThan(400);
+    // afterEach: no request left for tracker.example (or anywhere off this origin).
+  }, SLOW);
+});

@@ -29,8 +29,9 @@ say "role: $INSTALL_ROLE"
 # 1. Debian packages: the sandbox (bubblewrap), the compilers and runtimes the
 #    judge runs (g++, a JDK, Python); for tests, the browser they drive.
 DEB_PACKAGES=(bubblewrap default-jdk-headless g++ python3)
-# Tests also start their own LDAP directory (slapd; certificates by openssl).
-if [ "$INSTALL_ROLE" = "test" ]; then DEB_PACKAGES+=(chromium slapd openssl); fi
+# Tests also start their own LDAP directory (slapd; certificates by openssl) and
+# reverse proxy (nginx-light: the documented proxy setup runs through it).
+if [ "$INSTALL_ROLE" = "test" ]; then DEB_PACKAGES+=(chromium slapd openssl nginx-light); fi
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
   for pkg in "${DEB_PACKAGES[@]}"; do

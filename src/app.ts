@@ -19,7 +19,7 @@ import { judgeApiRoutes } from "./judge-hosts/api.ts";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { AppError } from "./errors.ts";
-import { createContext, type Services } from "./context.ts";
+import { createContext, fromTrustedProxy, type Services } from "./context.ts";
 import { errorResponse, type AppEnv } from "./rest/call.ts";
 import { authRoutes } from "./rest/auth.ts";
 import { ssoRoutes } from "./rest/sso.ts";
@@ -33,6 +33,7 @@ import { aiRoutes } from "./rest/ai.ts";
 import { assignmentsRoutes } from "./rest/assignments.ts";
 import { coursesRoutes } from "./rest/courses.ts";
 import { clientHandler } from "./static.ts";
+import { pageSecurityHeaders } from "./csp.ts";
 import { appRouter } from "./trpc/router.ts";
 
 /**
@@ -91,7 +92,7 @@ const LTI_CROSS_SITE_POSTS = new Set(["/api/lti/login", "/api/lti/launch"]);
  * `<img>`. The client's own calls are same-origin (`Sec-Fetch-Site:
  * same-origin`) or come from a CORS_ORIGINS origin, which browsers name.
  */
-function csrfGuard(allowedOrigins: readonly string[], trustProxy: boolean, opts: { reads?: boolean } = {}): MiddlewareHandler {
+function csrfGuard(allowedOrigins: readonly string[], config: Pick<Services["config"], "TRUST_PROXY" | "proxies">, opts: { reads?: boolean } = {}): MiddlewareHandler {
   const formLike = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)/i;
   return async (c, next) => {
     const method = c.req.method;
@@ -108,7 +109,7 @@ function csrfGuard(allowedOrigins: readonly string[], trustProxy: boolean, opts:
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
     if (origin !== undefined && origin !== "null") {
-      const host = (trustProxy && c.req.header("x-forwarded-host")) || c.req.header("host");
+      const host = (fromTrustedProxy(c, config) && c.req.header("x-forwarded-host")) || c.req.header("host");
       let ok = allowedOrigins.includes(origin);
       try {
         ok ||= new URL(origin).host === host;
@@ -141,6 +142,7 @@ export function createApp(services: Services): Hono<AppEnv> {
     recordHttp(c.req.method, routePath(c), c.res.status, (performance.now() - started) / 1000);
   });
   bindLiveSources(liveSources(services));
+  app.use("*", pageSecurityHeaders(services.db));
 
   if (config.CORS_ORIGINS.length) {
     const corsMw = cors({
@@ -155,8 +157,8 @@ export function createApp(services: Services): Hono<AppEnv> {
     app.use("/trpc/*", corsMw);
   }
 
-  const guard = csrfGuard(config.CORS_ORIGINS, config.TRUST_PROXY);
-  const trpcGuard = csrfGuard(config.CORS_ORIGINS, config.TRUST_PROXY, { reads: true });
+  const guard = csrfGuard(config.CORS_ORIGINS, config);
+  const trpcGuard = csrfGuard(config.CORS_ORIGINS, config, { reads: true });
   const largeLimit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {

@@ -8,6 +8,7 @@
  * Every key is listed, with a comment, in `.env.example`.
  */
 import { availableParallelism } from "node:os";
+import { resolve, sep } from "node:path";
 import { z } from "zod";
 import { parseProxyList, type ProxyList } from "./lib/proxies.ts";
 import { loadSsoConfig, SsoConfigIssue, type SsoConfig } from "./sso/config.ts";
@@ -171,5 +172,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${CONFIG_HEADLINE}\n  ${(err as Error).message}`);
   }
   const HOST = parsed.data.HOST ?? (parsed.data.TRUST_PROXY ? "127.0.0.1" : "0.0.0.0");
+  // DATA_DIR is owner-only (src/lib/private-files.ts): the box users could not reach boxes inside it.
+  const data = resolve(parsed.data.DATA_DIR);
+  const boxes = resolve(parsed.data.SANDBOX_ROOT);
+  if (boxes === data || boxes.startsWith(data + sep)) {
+    throw new ConfigError(`${CONFIG_HEADLINE}\n  SANDBOX_ROOT: ${boxes} is inside DATA_DIR ${data}, which only the server's user may enter; put the boxes elsewhere (default /tmp/oj-boxes)`);
+  }
   return Object.freeze({ ...parsed.data, HOST, sso, proxies });
 }

@@ -4,7 +4,7 @@
  * choose the sandbox, set up AI review and the judge, build the app, serve.
  * A bad config stops the process with one message naming the variable.
  */
-import { mkdirSync } from "node:fs";
+import { privateDir } from "./lib/private-files.ts";
 import { join } from "node:path";
 import { openDatabase, migrateDatabase } from "../db/index.ts";
 import { seedDatabase } from "../db/seed/index.ts";
@@ -48,7 +48,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const undo: (() => unknown)[] = [];
   try {
     // The data is this server's while it runs: `bun run restore` refuses meanwhile.
-    mkdirSync(config.DATA_DIR, { recursive: true });
+    privateDir(config.DATA_DIR);
     const unlock = takeLock(join(config.DATA_DIR, SERVER_LOCK), "server");
     undo.push(unlock);
     const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);

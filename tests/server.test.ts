@@ -85,7 +85,7 @@ test("a port already in use stops the process with one clean line, before the sa
       HOST: "127.0.0.1",
       DATA_DIR: dir,
       DATABASE_URL: `file:${join(dir, "app.db")}`,
-      SANDBOX_ROOT: join(dir, "boxes"),
+      SANDBOX_ROOT: `${dir}-boxes`,
       CLIENT_DIST: join(dir, "no-client"),
       LOG_LEVEL: "warn",
     });

@@ -12,7 +12,8 @@
  * token is issued (cookie + `X-Session-Token` response header).
  * Why JWT plus rows: docs/decisions/020-jwt-with-server-sessions.md.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { privateDir } from "../lib/private-files.ts";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
@@ -44,7 +45,7 @@ export function resolveSessionKey(config: Config): Uint8Array {
   if (config.SESSION_SECRET) return new TextEncoder().encode(config.SESSION_SECRET);
   const file = join(config.DATA_DIR, "session-secret");
   if (!existsSync(file)) {
-    mkdirSync(config.DATA_DIR, { recursive: true });
+    privateDir(config.DATA_DIR);
     const bytes = crypto.getRandomValues(new Uint8Array(32));
     // `wx`: never overwrite a secret another process created in the meantime.
     try {

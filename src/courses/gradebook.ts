@@ -133,7 +133,17 @@ export async function gradesCsv(db: Database, user: Caller, assignmentId: string
     });
     return [s.userId, s.email, `${s.firstName} ${s.lastName}`.trim(), ...perProblem, String(Math.round(total * 100) / 100)];
   });
-  return stringify([header, ...rows]);
+  return stringify([header, ...rows].map((r) => r.map(spreadsheetSafe)));
+}
+
+/**
+ * A cell a spreadsheet shows as text: one that starts with `=`, `+`, `-`, `@`,
+ * a tab or a carriage return (a formula to Excel, LibreOffice and Sheets: a
+ * student named `=HYPERLINK(...)`) gets a leading `'` (OWASP's CSV injection
+ * advice). Scores are never negative, so numbers are untouched.
+ */
+export function spreadsheetSafe(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
 }
 
 /** A safe path part: letters, digits, dot, dash, underscore, @. */

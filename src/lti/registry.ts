@@ -11,6 +11,7 @@ import { ltiDeployments, ltiPlatforms } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
 import { isLoopbackHost } from "../sso/config.ts";
+import { forgetFrameOrigins } from "./frame-origins.ts";
 
 /** An https URL (plain http only to this machine, for tests and a platform on the same host). */
 const endpoint = z
@@ -85,6 +86,7 @@ export async function addPlatform(db: Database, input: PlatformInput): Promise<P
     throw err;
   }
   await db.insert(ltiDeployments).values([...new Set(deploymentIds)].map((deploymentId) => ({ platformId: id, deploymentId })));
+  forgetFrameOrigins();
   return (await listPlatforms(db)).find((p) => p.id === id)!;
 }
 
@@ -97,12 +99,15 @@ export async function updatePlatform(db: Database, id: string, input: PlatformIn
     db.delete(ltiDeployments).where(eq(ltiDeployments.platformId, id)),
     db.insert(ltiDeployments).values([...new Set(deploymentIds)].map((deploymentId) => ({ platformId: id, deploymentId }))),
   ]);
+  forgetFrameOrigins();
   return (await listPlatforms(db)).find((p) => p.id === id)!;
 }
 
 /** Removes a platform (its contexts and links go too; courses stay). @returns whether it existed. */
 export async function removePlatform(db: Database, id: string): Promise<boolean> {
-  return (await db.delete(ltiPlatforms).where(eq(ltiPlatforms.id, id)).returning({ id: ltiPlatforms.id })).length > 0;
+  const removed = (await db.delete(ltiPlatforms).where(eq(ltiPlatforms.id, id)).returning({ id: ltiPlatforms.id })).length > 0;
+  forgetFrameOrigins();
+  return removed;
 }
 
 /**

@@ -16,6 +16,7 @@
  * makes it refuse.
  */
 import { createHash } from "node:crypto";
+import { privateDir, privateFiles } from "../lib/private-files.ts";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { createClient } from "@libsql/client";
@@ -141,13 +142,16 @@ export async function restoreBackup(config: Pick<Config, "DATABASE_URL" | "DATA_
   const manifest = await verifyBackup(source);
   const dbPath = databasePath(config);
   mkdirSync(dirname(dbPath), { recursive: true });
-  mkdirSync(dataDir, { recursive: true });
+  privateDir(dataDir);
   for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${dbPath}${suffix}`, { force: true });
   copyFileSync(join(source, DB_FILE), `${dbPath}.restoring`);
+  privateFiles(`${dbPath}.restoring`);
   renameSync(`${dbPath}.restoring`, dbPath);
   for (const name of Object.keys(manifest.files)) {
     if (name === DB_FILE) continue;
     copyFileSync(join(source, name), join(dataDir, name));
+    // The kept files are secrets (the session key): owner-only, as they were made.
+    privateFiles(join(dataDir, name));
   }
   return manifest;
 }

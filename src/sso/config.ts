@@ -196,6 +196,10 @@ function ldapProvider(env: Env, id: string): LdapProvider {
   const u = url(env, `${p}_URL`, ["ldap:", "ldaps:"], `LDAP_PROVIDERS lists ${id}`);
   const startTls = flag(env, `${p}_STARTTLS`, false);
   if (startTls && u.protocol === "ldaps:") throw new SsoConfigIssue(`${p}_STARTTLS: use either ldaps:// or StartTLS on ldap://, not both`);
+  // Users' passwords cross this connection at every bind: in the clear only to this machine.
+  if (u.protocol === "ldap:" && !startTls && !isLoopbackHost(u.hostname)) {
+    throw new SsoConfigIssue(`${p}_URL: plain ldap:// to another machine would send passwords in the clear; use ldaps:// or set ${p}_STARTTLS=true`);
+  }
   const bindDn = read(env, `${p}_BIND_DN`) ?? null;
   const bindPassword = read(env, `${p}_BIND_PASSWORD`) ?? null;
   if (bindDn && !bindPassword) throw new SsoConfigIssue(`${p}_BIND_PASSWORD: required with ${p}_BIND_DN`);

@@ -61,6 +61,17 @@ function unreachable(err: unknown): boolean {
 }
 
 /**
+ * The user search filter with the username in place, escaped per RFC 4515;
+ * put in by a function, not a replacement string, so `$&`, `` $` `` and `$'`
+ * in a username stay text instead of pulling in parts of the filter.
+ * @example userFilter("(uid={username})", "a*b") // "(uid=a\2ab)"
+ */
+export function userFilter(template: string, username: string): string {
+  const escaped = Filter.escape(username);
+  return template.replaceAll("{username}", () => escaped);
+}
+
+/**
  * Checks a username and password against the directory.
  * @returns the person's profile for signInExternal (issuer `ldap:<id>`, subject entryUUID or DN, `groups` claim).
  * @throws AppError INVALID_CREDENTIALS (401) for an unknown, ambiguous or wrong username or password,
@@ -87,7 +98,7 @@ export async function ldapAuthenticate(provider: LdapProvider, username: string,
       down(err);
     }
     const { attributes } = provider;
-    const filter = provider.userFilter.replaceAll("{username}", Filter.escape(name));
+    const filter = userFilter(provider.userFilter, name);
     let entries: Entry[];
     try {
       ({ searchEntries: entries } = await client.search(provider.baseDn, {

@@ -20,6 +20,26 @@ const LOGGED_UNTRUSTED_MAX = 1000;
 export { isTrustedProxy } from "../lib/proxies.ts";
 
 /**
+ * The email of the proxy's user. Only the headers the operator named are read:
+ * with TRUSTED_HEADER_EMAIL, that header alone (no fallback the client could
+ * fill by leaving it out); else TRUSTED_HEADER_EMAIL_DOMAIN makes
+ * `user@domain` from a bare user name, and never rewrites a user that already
+ * names a domain (`alice@elsewhere.example` would become someone else's
+ * campus address): such a user keeps it only when it is that domain.
+ * @returns the address, or null when there is none to give.
+ */
+export function headerEmail(
+  settings: { emailHeader: string | null; emailDomain: string | null },
+  user: string,
+  header: (name: string) => string | null,
+): string | null {
+  if (settings.emailHeader) return header(settings.emailHeader)?.trim() || null;
+  if (!settings.emailDomain) return null;
+  if (!user.includes("@")) return `${user}@${settings.emailDomain}`;
+  return user.toLowerCase().endsWith(`@${settings.emailDomain.toLowerCase()}`) ? user : null;
+}
+
+/**
  * Signs in the user the trusted proxy names.
  * @param peer the socket's peer address.
  * @param header reads a request header by name.
@@ -44,8 +64,7 @@ export async function headerSignIn(
   }
   if (!value) throw new AppError("UNAUTHENTICATED", { message: `The proxy sent no ${settings.header}` });
   const user = value.slice(0, 256);
-  const emailHeader = settings.emailHeader ? header(settings.emailHeader)?.trim() : null;
-  const email = emailHeader || (settings.emailDomain ? `${user.split("@")[0]}@${settings.emailDomain}` : null);
+  const email = headerEmail(settings, user, header);
   const groups = settings.groupsHeader
     ? (header(settings.groupsHeader) ?? "")
         .split(/[,;]/)

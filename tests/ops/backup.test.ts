@@ -33,7 +33,8 @@ function envFor(dir: string, port: number): Record<string, string> {
     DATABASE_URL: `file:${join(dir, "app.db")}`,
     CLIENT_DIST: join(dir, "no-client"),
     SANDBOX: "bwrap",
-    SANDBOX_ROOT: join(dir, "boxes"),
+    // Beside the data folder, not inside it (DATA_DIR is owner-only; box users must reach their boxes).
+    SANDBOX_ROOT: `${dir}-boxes`,
     ISOLATE_BOX_ID_START: String(3960 + (port % 10) * 4),
     ISOLATE_BOX_ID_COUNT: "4",
     SUBMIT_RATE_PER_MINUTE: "600",
@@ -122,6 +123,12 @@ describe("online backup while judging, restore, and a server on the copy", () =>
     const restored = cli(["restore", backupPath], dataB);
     expect(restored.err).toBe("");
     expect(restored.code).toBe(0);
+    // Restored owner-only: the data folder, the database and the session secret (another local user reads none).
+    const { readdirSync, statSync } = await import("node:fs");
+    expect((statSync(dataB).mode & 0o777).toString(8)).toBe("700");
+    for (const name of readdirSync(dataB).filter((n) => statSync(join(dataB, n)).isFile())) {
+      expect([name, (statSync(join(dataB, name)).mode & 0o777).toString(8)]).toEqual([name, "600"]);
+    }
     const server = await startServer(dataB, 3161);
     try {
       const base = "http://127.0.0.1:3161";

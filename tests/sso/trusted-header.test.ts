@@ -130,3 +130,18 @@ describe("trusted proxy header", () => {
     }
   });
 });
+
+describe("which headers count for the email", () => {
+  test("TRUSTED_HEADER_EMAIL_DOMAIN never rewrites an address that already has a domain; the email header, when named, is the only source", async () => {
+    const { headerEmail } = await import("../../src/sso/trusted-header.ts");
+    const none = () => null;
+    const domainOnly = { emailHeader: null, emailDomain: "campus.example" };
+    expect(headerEmail(domainOnly, "jdoe", none)).toBe("jdoe@campus.example");
+    expect(headerEmail(domainOnly, "alice@elsewhere.example", none)).toBeNull();
+    expect(headerEmail(domainOnly, "jdoe@Campus.Example", none)).toBe("jdoe@Campus.Example");
+    // With an email header named, a request without it has no email (no domain fallback the client could choose).
+    const both = { emailHeader: "X-Remote-Email", emailDomain: "campus.example" };
+    expect(headerEmail(both, "jdoe", none)).toBeNull();
+    expect(headerEmail(both, "jdoe", (h) => (h === "X-Remote-Email" ? " jane@campus.example " : null))).toBe("jane@campus.example");
+  });
+});

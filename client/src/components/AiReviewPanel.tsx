@@ -8,6 +8,7 @@
  */
 import { useEffect, useRef } from "react";
 import Markdown, { type Components } from "react-markdown";
+import { ForeignImage } from "./ForeignImage.tsx";
 import rehypeSanitize from "rehype-sanitize";
 import { revealElement } from "./OutputPanel.tsx";
 
@@ -34,6 +35,7 @@ function sourceLabel(source: NonNullable<AiPanelState["source"]>): string {
 }
 
 const components: Components = {
+  img: ForeignImage,
   a: ({ href, children }) => (
     <a href={href} target="_blank" rel="noopener noreferrer nofollow">
       {children}
