@@ -74,7 +74,7 @@ beforeAll(async () => {
   const conf = join(work, "nginx.conf");
   writeFileSync(
     conf,
-    `daemon off;\nworker_processes 1;\npid ${join(work, "nginx.pid")};\nerror_log ${join(work, "error.log")} warn;\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n  client_body_temp_path ${work}/body;\n  proxy_temp_path ${work}/proxy;\n  fastcgi_temp_path ${work}/fastcgi;\n  uwsgi_temp_path ${work}/uwsgi;\n  scgi_temp_path ${work}/scgi;\n${documentedServerBlock(auth.port, judge.port)}\n}\n`,
+    `daemon off;\nworker_processes 1;\npid ${join(work, "nginx.pid")};\nerror_log ${join(work, "error.log")} warn;\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n  client_body_temp_path ${work}/body;\n  proxy_temp_path ${work}/proxy;\n  fastcgi_temp_path ${work}/fastcgi;\n  uwsgi_temp_path ${work}/uwsgi;\n  scgi_temp_path ${work}/scgi;\n${documentedServerBlock(auth.port!, judge.port!)}\n}\n`,
   );
   nginx = Bun.spawn([NGINX, "-c", conf, "-p", work], { stdout: "pipe", stderr: "pipe" });
   const deadline = Date.now() + 10_000;
