@@ -87,6 +87,30 @@ describe("a course, from creation to grades", () => {
     await p.getByText("Roster updated: 0 added, 0 changed, 1 invited").waitFor();
     expect(await p.getByRole("row", { name: /barbara@uni\.example/ }).textContent()).toContain("student (invited)");
     await p.goto(courseUrl);
+    // Another author's public problem (the seeded one) is not offered for copying: its hidden tests stay with its author.
+    await p.getByTestId("public-problems-hint").waitFor();
+    expect(await p.getByLabel("Public problem to copy").count()).toBe(0);
+    // The instructor's own public problem is theirs to copy, hidden tests and all.
+    const own = await p.evaluate(async () => {
+      const res = await fetch("/api/problems", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("token")}` },
+        body: JSON.stringify({
+          title: "Sum of Two Numbers",
+          description: "Add two integers.",
+          inputFormat: "Two integers a and b.",
+          outputFormat: "Their sum.",
+          constraints: "|a|, |b| <= 10^9",
+          sampleInput: "1 2\n",
+          sampleOutput: "3\n",
+          difficulty: "easy",
+          hiddenTestCases: [{ input: "5 7\n", expectedOutput: "12\n" }],
+        }),
+      });
+      return res.status;
+    });
+    expect(own).toBe(201);
+    await p.reload();
     await p.getByLabel("Public problem to copy").selectOption({ label: "Sum of Two Numbers (easy)" });
     await p.getByRole("button", { name: "Copy into course" }).click();
     await p.getByText("Problem copied into the course.").waitFor();

@@ -66,12 +66,18 @@ function stripCommonRoot(files: PackageFiles): PackageFiles {
 export function filesFromZip(zip: Uint8Array, limits: PackageLimits = PACKAGE_LIMITS): PackageFiles {
   if (zip.length > limits.zipMaxBytes) throw new PackageError("(zip)", `the zip is larger than ${limits.zipMaxBytes / (1024 * 1024)} MiB`);
   if (zip.length < 4 || zip[0] !== 0x50 || zip[1] !== 0x4b) throw new PackageError("(zip)", "not a zip file");
+  // The streaming reader takes entries as they come: a cut-off upload would otherwise import what arrived,
+  // a package missing its last test files. The end of the central directory must be there, naming as many entries.
+  const declared = declaredEntries(zip);
+  if (declared === null) throw new PackageError("(zip)", "the zip is truncated or damaged (no end of central directory): upload it again");
+  let entries = 0;
   const files: PackageFiles = new Map();
   let total = 0;
   let failure: PackageError | null = null;
   const unzip = new Unzip();
   unzip.register(UnzipInflate);
   unzip.onfile = (file) => {
+    entries++;
     if (failure) return;
     if (file.name.endsWith("/")) return; // a directory entry
     const name = safeName(file.name);
@@ -114,7 +120,27 @@ export function filesFromZip(zip: Uint8Array, limits: PackageLimits = PACKAGE_LI
     if (!failure) failure = new PackageError("(zip)", `broken zip: ${(err as Error).message}`);
   }
   if (failure) throw failure;
+  if (declared !== "zip64" && entries !== declared) {
+    throw new PackageError("(zip)", `the zip is truncated or damaged (its directory lists ${declared} entries, ${entries} were read): upload it again`);
+  }
   return stripCommonRoot(files);
+}
+
+/**
+ * The number of entries the zip's end-of-central-directory record declares
+ * (APPNOTE 4.3.16: signature 0x06054b50, total entries at offset 10), searched
+ * from the end past a comment of up to 65535 bytes.
+ * @returns the count, "zip64" when the record defers to ZIP64 (0xFFFF), or null when there is no record.
+ */
+function declaredEntries(zip: Uint8Array): number | "zip64" | null {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  for (let at = zip.length - 22; at >= 0 && at >= zip.length - 22 - 65535; at--) {
+    if (view.getUint32(at, true) !== 0x06054b50) continue;
+    if (at + 22 + view.getUint16(at + 20, true) !== zip.length) continue;
+    const total = view.getUint16(at + 10, true);
+    return total === 0xffff ? "zip64" : total;
+  }
+  return null;
 }
 
 /**

@@ -147,3 +147,11 @@ describe("problems store", () => {
     expect(ownProblemIds(list, other)).toEqual([]);
   });
 });
+
+describe("limits are checked where they are stored", () => {
+  test("a write that bypassed the form's validation (an importer, a script) is refused naming the field", async () => {
+    const good = problemInput.parse({ ...statement });
+    await expect(createProblem(db, owner, { ...good, timeLimitMs: 60_000 })).rejects.toMatchObject({ kind: "BAD_INPUT", field: "timeLimitMs" });
+    await expect(createProblem(db, owner, { ...good, memoryLimitKib: 64 * 1024 * 1024 })).rejects.toMatchObject({ kind: "BAD_INPUT", field: "memoryLimitKib" });
+  });
+});

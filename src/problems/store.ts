@@ -144,7 +144,23 @@ export async function publicShape(db: Database, row: ProblemRow): Promise<Proble
  * @returns the new problem's shape with its hidden tests (the caller owns it).
  * @throws AppError PAYLOAD_TOO_LARGE (413).
  */
+/**
+ * The judge limits of a problem write, checked where they are stored (whatever
+ * door or importer the values came through): PROBLEM_LIMITS' bounds.
+ * @throws AppError BAD_INPUT naming timeLimitMs or memoryLimitKib.
+ */
+export function assertLimits(values: { timeLimitMs?: number; memoryLimitKib?: number }): void {
+  for (const key of ["timeLimitMs", "memoryLimitKib"] as const) {
+    const v = values[key];
+    const { min, max } = PROBLEM_LIMITS[key];
+    if (v !== undefined && (!Number.isInteger(v) || v < min || v > max)) {
+      throw new AppError("BAD_INPUT", { field: key, message: `${key}: must be a whole number from ${min} to ${max}` });
+    }
+  }
+}
+
 export async function createProblem(db: Database, userId: string, input: ProblemInput): Promise<ProblemShape> {
+  assertLimits(input);
   const tests = checkTestCases(input.hiddenTestCases);
   const { hiddenTestCases: _ignored, courseId, ...values } = input;
   const id = newId();
@@ -168,6 +184,7 @@ export async function createProblem(db: Database, userId: string, input: Problem
  */
 export async function updateProblem(db: Database, current: ProblemRow, input: ProblemUpdate): Promise<ProblemShape> {
   const { id, hiddenTestCases, ...changes } = input;
+  assertLimits(changes);
   const checker = changes.checker ?? current.checker;
   const validator = changes.validator === undefined ? current.validator : changes.validator;
   if (checker === "custom" && !validator) {

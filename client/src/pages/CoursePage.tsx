@@ -1,6 +1,6 @@
 /**
  * One course: its assignments with their state and the student's score, and
- * for staff the course's problems (create one, or copy a public problem in),
+ * for staff the course's problems (create one, or copy one of your own public problems in),
  * links to the gradebooks, settings and a new assignment.
  */
 import { useState } from "react";
@@ -14,6 +14,7 @@ import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { useNow } from "../courses/useNow.ts";
 import { payloadFromForm } from "../problems/useProblemEditor.ts";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { useAuth } from "../lib/auth.tsx";
 
 export default function CoursePage({ courseId }: { courseId: string }) {
   const trpc = useTRPC();
@@ -32,6 +33,9 @@ export default function CoursePage({ courseId }: { courseId: string }) {
   const [form, setForm] = useState<ProblemFormValues>(blankProblemForm);
   const [formError, setFormError] = useState<string | null>(null);
   const [copyId, setCopyId] = useState("");
+  const { user } = useAuth();
+  // Only one's own public problems are copied, hidden tests included (the server refuses anyone else's).
+  const ownPublic = (publicList.data ?? []).filter((p) => user && p.user === user.id);
   const [notice, setNotice] = useState<FormNotice | null>(null);
 
   async function saveProblem() {
@@ -103,7 +107,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
               loading="Loading problems..."
               error="Failed to fetch problems"
               isEmpty={(ps) => ps.length === 0}
-              empty={<p className="muted">No course problems yet: create one, or copy a public problem in.</p>}
+              empty={<p className="muted">No course problems yet: create one, or copy one of your public problems in.</p>}
             >
               {(ps) => (
                 <ul className="plain-list">
@@ -121,21 +125,30 @@ export default function CoursePage({ courseId }: { courseId: string }) {
                 <button type="button" className="btn btn-ghost btn-sm" onClick={() => setModalOpen(true)}>
                   <span aria-hidden="true">+</span> Create Problem
                 </button>
-                <label htmlFor="copy-problem" className="sr-only">
-                  Public problem to copy
-                </label>
-                <select id="copy-problem" value={copyId} onChange={(e) => setCopyId(e.target.value)}>
-                  <option value="">Copy a public problem…</option>
-                  {(publicList.data ?? []).map((p) => (
-                    <option key={p._id} value={p._id}>
-                      {p.title} ({p.difficulty})
-                    </option>
-                  ))}
-                </select>
-                <button type="button" className="btn btn-ghost btn-sm" onClick={copyProblem} disabled={!copyId || copy.isPending}>
-                  Copy into course
-                </button>
+                {ownPublic.length > 0 && (
+                  <>
+                    <label htmlFor="copy-problem" className="sr-only">
+                      Public problem to copy
+                    </label>
+                    <select id="copy-problem" value={copyId} onChange={(e) => setCopyId(e.target.value)}>
+                      <option value="">Copy one of your public problems…</option>
+                      {ownPublic.map((p) => (
+                        <option key={p._id} value={p._id}>
+                          {p.title} ({p.difficulty})
+                        </option>
+                      ))}
+                    </select>
+                    <button type="button" className="btn btn-ghost btn-sm" onClick={copyProblem} disabled={!copyId || copy.isPending}>
+                      Copy into course
+                    </button>
+                  </>
+                )}
               </div>
+            )}
+            {teacher && (
+              <p className="muted" data-testid="public-problems-hint">
+                Another author's public problem can be added to an assignment as it is; its hidden tests stay with its author.
+              </p>
             )}
           </section>
         )}
