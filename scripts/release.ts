@@ -67,7 +67,8 @@ const libsqlNative: import("bun").BunPlugin = {
   },
 };
 const built = await Bun.build({
-  entrypoints: [join(work, "entry.ts")],
+  // The LaTeX converter's worker (src/packages/latex.ts) is an entry point of its own: a Worker loads it by path.
+  entrypoints: [join(work, "entry.ts"), join(root, "src", "packages", "latex-worker.ts")],
   compile: { outfile: out },
   minify: true,
   sourcemap: "linked",

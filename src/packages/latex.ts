@@ -13,6 +13,15 @@ export const LATEX_MAX_BYTES = 512 * 1024;
 /** Longest one conversion may take, ms. */
 export const LATEX_TIMEOUT_MS = 10_000;
 
+/**
+ * Where the worker's code is: beside this file, or inside the single binary,
+ * where scripts/release.ts compiles it in as an entry point of its own under
+ * its path from the repository root.
+ */
+function workerEntry(): string {
+  return import.meta.url.includes("$bunfs") ? "./src/packages/latex-worker.ts" : new URL("./latex-worker.ts", import.meta.url).href;
+}
+
 export type Conversion = { ok: true; markdown: string } | { ok: false; error: string };
 
 /**
@@ -22,7 +31,7 @@ export type Conversion = { ok: true; markdown: string } | { ok: false; error: st
 export async function convertLatex(tex: string, timeoutMs = LATEX_TIMEOUT_MS): Promise<Conversion> {
   const bytes = Buffer.byteLength(tex);
   if (bytes > LATEX_MAX_BYTES) return { ok: false, error: `the LaTeX is ${Math.ceil(bytes / 1024)} KiB, over the ${LATEX_MAX_BYTES / 1024} KiB this judge converts` };
-  const worker = new Worker(new URL("./latex-worker.ts", import.meta.url).href);
+  const worker = new Worker(workerEntry());
   try {
     return await new Promise<Conversion>((resolve) => {
       const timer = setTimeout(() => resolve({ ok: false, error: `the conversion took longer than ${timeoutMs / 1000} s` }), timeoutMs);

@@ -9,6 +9,7 @@ import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { legacyPackage, zipOf } from "../packages/fixtures.ts";
 
 const root = join(import.meta.dir, "..", "..");
 const work = mkdtempSync(join(tmpdir(), "oj-release-"));
@@ -74,6 +75,15 @@ describe("the single binary", () => {
     const review = await fetch(`${base}/api/ai/ai-review`, json({ problemId: sum._id, language: "py", code: "a, b = map(int, input().split())\nprint(a + b)\n" }, token));
     expect(review.status).toBe(200);
     expect(((await review.json()) as { data: { review: string } }).data.review.length).toBeGreaterThan(50);
+    // A LaTeX statement is converted by the worker compiled into the binary (src/packages/latex.ts).
+    const form = new FormData();
+    form.set("package", new Blob([Buffer.from(zipOf(legacyPackage()))]), "p.zip");
+    const imported = await fetch(`${base}/api/problems/import`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(imported.status).toBe(201);
+    const body = (await imported.json()) as { problem: { description: string }; warnings: string[] };
+    expect(body.warnings.join("\n")).not.toContain("could not be converted");
+    expect(body.problem.description).toContain("\\sum");
+    expect(body.problem.description).not.toContain("~~~latex");
   }, 90_000);
 
   test("its subcommands: admin and an online backup while it serves", () => {
@@ -81,6 +91,6 @@ describe("the single binary", () => {
     expect(admin.stdout.toString()).toContain("bin@example.com is now a site admin");
     const backup = Bun.spawnSync([join(home, "oj"), "backup", join(work, "backup")], { cwd: home, env });
     expect(backup.stderr.toString()).toBe("");
-    expect(backup.stdout.toString()).toContain("2 users, 14 problems, 1 submissions");
+    expect(backup.stdout.toString()).toContain("2 users, 15 problems, 1 submissions");
   });
 });
