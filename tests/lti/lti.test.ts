@@ -235,6 +235,39 @@ describe("launches", () => {
   });
 });
 
+/** Starts a real login, then posts `claims` (signed by the platform's key unless foreign) as the launch. */
+async function forged(claims: (nonce: string) => Record<string, unknown>, opts: { foreignKey?: boolean } = {}) {
+  platform.users.set("lms-victim", { email: "victim@lms.example" });
+  const agent = new Agent();
+  const toPlatform = await agent.fetch(platform.loginUrl(`${origin}/api/lti/login`, "lms-victim", "none"));
+  const auth = new URL(toPlatform.headers.get("location")!);
+  const nonce = auth.searchParams.get("nonce")!;
+  const state = auth.searchParams.get("state")!;
+  expect(auth.searchParams.get("response_mode")).toBe("form_post");
+  expect(auth.searchParams.get("prompt")).toBe("none");
+  expect(auth.searchParams.get("lti_message_hint")).toBe("none");
+  const idToken = await platform.sign(claims(nonce), opts);
+  const before = await sessionCount();
+  const res = await agent.fetch(`${origin}/api/lti/launch`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ id_token: idToken, state }) });
+  return { status: res.status, text: await res.text(), newSessions: (await sessionCount()) - before };
+}
+const now = () => Math.floor(Date.now() / 1000);
+const good = (nonce: string): Record<string, unknown> => ({
+  iss: platform.issuer,
+  aud: platform.clientId,
+  sub: "lms-victim",
+  email: "victim@lms.example",
+  iat: now(),
+  exp: now() + 300,
+  nonce,
+  [CLAIM.messageType]: "LtiResourceLinkRequest",
+  [CLAIM.version]: "1.3.0",
+  [CLAIM.deploymentId]: platform.deploymentId,
+  [CLAIM.roles]: [ROLE.learner],
+  [CLAIM.context]: { id: "c1" },
+  [CLAIM.resourceLink]: { id: "rl-home" },
+});
+
 describe("forged and replayed launches", () => {
   test("a replayed launch (the same id_token and state) is refused and makes no session", async () => {
     platform.users.set("lms-replay", { email: "replay@lms.example" });
@@ -246,39 +279,6 @@ describe("forged and replayed launches", () => {
     expect(again.status).toBe(400);
     expect(await again.text()).toContain("expired or was already used");
     expect(await sessionCount()).toBe(before);
-  });
-
-  /** Starts a real login, then posts `claims` (signed by the platform's key unless foreign) as the launch. */
-  async function forged(claims: (nonce: string) => Record<string, unknown>, opts: { foreignKey?: boolean } = {}) {
-    platform.users.set("lms-victim", { email: "victim@lms.example" });
-    const agent = new Agent();
-    const toPlatform = await agent.fetch(platform.loginUrl(`${origin}/api/lti/login`, "lms-victim", "none"));
-    const auth = new URL(toPlatform.headers.get("location")!);
-    const nonce = auth.searchParams.get("nonce")!;
-    const state = auth.searchParams.get("state")!;
-    expect(auth.searchParams.get("response_mode")).toBe("form_post");
-    expect(auth.searchParams.get("prompt")).toBe("none");
-    expect(auth.searchParams.get("lti_message_hint")).toBe("none");
-    const idToken = await platform.sign(claims(nonce), opts);
-    const before = await sessionCount();
-    const res = await agent.fetch(`${origin}/api/lti/launch`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ id_token: idToken, state }) });
-    return { status: res.status, text: await res.text(), newSessions: (await sessionCount()) - before };
-  }
-  const now = () => Math.floor(Date.now() / 1000);
-  const good = (nonce: string): Record<string, unknown> => ({
-    iss: platform.issuer,
-    aud: platform.clientId,
-    sub: "lms-victim",
-    email: "victim@lms.example",
-    iat: now(),
-    exp: now() + 300,
-    nonce,
-    [CLAIM.messageType]: "LtiResourceLinkRequest",
-    [CLAIM.version]: "1.3.0",
-    [CLAIM.deploymentId]: platform.deploymentId,
-    [CLAIM.roles]: [ROLE.learner],
-    [CLAIM.context]: { id: "c1" },
-    [CLAIM.resourceLink]: { id: "rl-home" },
   });
 
   test("the control: a well-formed token signed by the platform is accepted", async () => {
@@ -389,34 +389,8 @@ describe("an LMS is trusted only for what it vouches for", () => {
     expect(local.user.id).toBeTruthy();
   });
 
-  const lmsUrl = (nonce: string, over: Record<string, unknown>) => ({
-    iss: platform.issuer,
-    aud: platform.clientId,
-    sub: "lms-url-user",
-    email: "url-user@lms.example",
-    iat: Math.floor(Date.now() / 1000),
-    exp: Math.floor(Date.now() / 1000) + 300,
-    nonce,
-    [CLAIM.messageType]: "LtiResourceLinkRequest",
-    [CLAIM.version]: "1.3.0",
-    [CLAIM.deploymentId]: platform.deploymentId,
-    [CLAIM.roles]: [ROLE.learner],
-    [CLAIM.context]: { id: "c1" },
-    [CLAIM.resourceLink]: { id: "rl-home" },
-    ...over,
-  });
-  async function launchWith(over: Record<string, unknown>) {
-    const agent = new Agent();
-    const toPlatform = await agent.fetch(platform.loginUrl(`${origin}/api/lti/login`, "lms-url-user", "none"));
-    const auth = new URL(toPlatform.headers.get("location")!);
-    const idToken = await platform.sign(lmsUrl(auth.searchParams.get("nonce")!, over));
-    const res = await agent.fetch(`${origin}/api/lti/launch`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ id_token: idToken, state: auth.searchParams.get("state")! }),
-    });
-    return { status: res.status, text: await res.text() };
-  }
+  /** A launch whose well-formed claims are changed by `over` (signed by the platform). */
+  const launchWith = (over: Record<string, unknown>) => forged((n) => ({ ...good(n), ...over }));
 
   test("URLs a launch names must be the platform's own (https, its site): a memberships URL, line item or return URL elsewhere refuses the launch", async () => {
     const cases: [string, Record<string, unknown>][] = [
