@@ -10,7 +10,7 @@
  *     the baseline is the run alone (`python3 -B -I main.py` parses and runs
  *     the file in one interpreter start), because that is all a bare judge
  *     needs for a program that compiles — and all the judge does for one
- *     (src/judge/pipeline.ts, compileAndRun); the separate syntax check +
+ *     (src/judge/run.ts, compileAndRun); the separate syntax check +
  *     run is measured too and reported beside it.
  * (b) Throughput: 60 distinct C++ submissions of 10 tests each (sample + 9
  *     hidden), submitted at once by 6 users, judged by the in-process
@@ -30,7 +30,8 @@ import { migrateDatabase, openDatabase } from "../db/index.ts";
 import { createSandbox } from "../isolate/index.ts";
 import { getLanguage, type LanguageId } from "../isolate/languages/index.ts";
 import { PCH_MOUNT } from "../isolate/types.ts";
-import { RUN_PROVES_COMPILE, runOptions } from "../src/judge/pipeline.ts";
+import { runOptions } from "../src/judge/compile.ts";
+import { RUN_PROVES_COMPILE } from "../src/judge/run.ts";
 import { runProgram } from "../isolate/exec.ts";
 import { ensurePch, pchDir } from "../isolate/pch.ts";
 import { createApp } from "../src/app.ts";
@@ -263,7 +264,7 @@ try {
 |---|---|---|---|---|---|
 ${rows}
 
-Python's baseline is the run alone: \`python3 -B -I main.py\` parses the whole file and runs it in one interpreter start, which is all a bare judge needs for code that compiles, and all this judge does for a fresh Python Run since compileAndRun (src/judge/pipeline.ts): one sandbox start, the syntax check only when the run failed with empty stdout (to tell CE from RE exactly). Against a bare syntax check + run (two interpreter starts, ${py.bareCheckMs?.toFixed(0)} ms) the ratio would be ${(py.sandboxMs / (py.bareCheckMs ?? py.bareMs)).toFixed(2)}×; that flatters the judge, so it is not the target's baseline. What remains above the bare run is one sandbox start: the same hello world run in a box directly (acquire, run, release; no HTTP, no cache), interleaved with the Runs, takes ${median(pyBoxMs).toFixed(0)} ms; ${serverShare} The sandbox's set-up is off the Run's path when the box's previous run was the same request: each box launches its next sandbox in advance (docs/decisions/034); "Python Run breakdown" below measures that against the set-up on the run's path, with and without pauses between Runs.
+Python's baseline is the run alone: \`python3 -B -I main.py\` parses the whole file and runs it in one interpreter start, which is all a bare judge needs for code that compiles, and all this judge does for a fresh Python Run since compileAndRun (src/judge/run.ts): one sandbox start, the syntax check only when the run failed with empty stdout (to tell CE from RE exactly). Against a bare syntax check + run (two interpreter starts, ${py.bareCheckMs?.toFixed(0)} ms) the ratio would be ${(py.sandboxMs / (py.bareCheckMs ?? py.bareMs)).toFixed(2)}×; that flatters the judge, so it is not the target's baseline. What remains above the bare run is one sandbox start: the same hello world run in a box directly (acquire, run, release; no HTTP, no cache), interleaved with the Runs, takes ${median(pyBoxMs).toFixed(0)} ms; ${serverShare} The sandbox's set-up is off the Run's path when the box's previous run was the same request: each box launches its next sandbox in advance (docs/decisions/034); "Python Run breakdown" below measures that against the set-up on the run's path, with and without pauses between Runs.
 
 **(b) Throughput** — 60 distinct C++ submissions × 10 tests (sample + 9 hidden), submitted at once by 6 users: all judged AC in ${throughputSeconds.toFixed(1)} s = **${perMinute.toFixed(0)} submissions per minute** (target ≥ 60).
 

@@ -2,7 +2,7 @@
  * What the judge does for submissions that count for an assignment: keep the
  * first failing hidden test's data (cut to FAILURE_EXCERPT_MAX_BYTES, shown
  * only as the feedback policy allows), and update the gradebook once the
- * verdict is written. Called by the judging pipeline (src/judge/pipeline.ts).
+ * verdict is written. Called while judging a submission (src/judge/judge-submission.ts).
  */
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";

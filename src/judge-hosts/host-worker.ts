@@ -13,7 +13,7 @@ import type { Logger } from "../log.ts";
 import { CompileCache } from "../judge/compile-cache.ts";
 import { JudgeEvents } from "../judge/events.ts";
 import type { JobPort } from "../judge/job-port.ts";
-import { judgeSubmission } from "../judge/pipeline.ts";
+import { judgeSubmission } from "../judge/judge-submission.ts";
 import type { SubmissionRow } from "../judge/queue.ts";
 import { VERSION } from "../version.ts";
 import type { HostJob } from "./jobs.ts";

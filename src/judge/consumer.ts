@@ -9,7 +9,7 @@
 import type { Logger } from "../log.ts";
 import { recordJudged } from "../ops/metrics.ts";
 import type { JudgeEvents } from "./events.ts";
-import { judgeSubmission, type PipelineDeps } from "./pipeline.ts";
+import { judgeSubmission, type PipelineDeps } from "./judge-submission.ts";
 import type { JudgeQueue } from "./queue.ts";
 
 export interface ConsumerOptions extends PipelineDeps {

@@ -1,5 +1,5 @@
 /**
- * Everything the judging pipeline (pipeline.ts) reads and writes about the
+ * Everything judging a submission (judge-submission.ts) reads and writes about the
  * job it holds, behind one interface: the problem and its tests, the
  * submission row's progress and final verdict (every write fenced by the
  * claim, src/judge/queue.ts), a kept failure for assignment feedback, and the

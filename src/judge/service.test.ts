@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { submissions } from "../../db/schema.ts";
 import { createTestDb } from "../../tests/db.ts";
 import { captureLog, eventually, FakeBackend, insertProblem, insertUser, judgeConfig, type FakeStep } from "../../tests/judge/fixtures.ts";
-import { SANDBOX_RETRIES } from "./pipeline.ts";
+import { SANDBOX_RETRIES } from "./compile.ts";
 import { JudgeService } from "./service.ts";
 
 let t: Awaited<ReturnType<typeof createTestDb>>;

@@ -11,7 +11,8 @@ import { compileSource, runProgram } from "../../isolate/exec.ts";
 import { createSandbox } from "../../isolate/index.ts";
 import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import { CompileCache } from "../../src/judge/compile-cache.ts";
-import { compileAndRun, runOptions, type CompileAndRunStep } from "../../src/judge/pipeline.ts";
+import { runOptions } from "../../src/judge/compile.ts";
+import { compileAndRun, type CompileAndRunStep } from "../../src/judge/run.ts";
 import { captureLog, judgeConfig, preparePch } from "./fixtures.ts";
 import { sandboxOptions } from "../../src/sandbox.ts";
 

@@ -12,7 +12,9 @@ import { captureLog, FakeBackend, insertProblem, insertUser, silentLog, type Pro
 import { CompileCache } from "./compile-cache.ts";
 import { JudgeEvents } from "./events.ts";
 import { getLanguage } from "../../isolate/languages/index.ts";
-import { compileAndRun, judgeSubmission, RUN_PROVES_COMPILE, SANDBOX_RETRIES, type PipelineDeps } from "./pipeline.ts";
+import { SANDBOX_RETRIES } from "./compile.ts";
+import { judgeSubmission, type PipelineDeps } from "./judge-submission.ts";
+import { compileAndRun, RUN_PROVES_COMPILE } from "./run.ts";
 import type { JobPort } from "./job-port.ts";
 import type { SubmissionRow } from "./queue.ts";
 import { JudgeQueue } from "./queue.ts";
