@@ -26,7 +26,7 @@ import { databaseJobPort, type JobPort } from "./job-port.ts";
 import { STORED_OUTPUT_MAX_BYTES } from "./limits.ts";
 import type { JudgeQueue, SubmissionRow } from "./queue.ts";
 import { prepareValidator, runValidator, type ReadyValidator } from "./validator.ts";
-import { decideVerdict } from "./verdict.ts";
+import { testVerdict } from "./verdict.ts";
 
 /** What judging needs besides the job itself. */
 export interface JudgingDeps {
@@ -162,10 +162,13 @@ export async function judgeSubmission(
         );
         // Artifacts are written once; the box keeps them for the following tests.
         artifacts = undefined;
-        const { verdict, reason } =
-          validator && vbox && result.status === "OK"
-            ? await runValidator(vbox, sandboxRetrying(vbox), validator, test.input, test.expected, result.stdout).then((o) => ("reason" in o ? o : { verdict: o.verdict, reason: undefined }))
-            : decideVerdict(result, test.expected, problem.checker as CheckerName, problem.checkerFlags);
+        const { verdict, reason } = await testVerdict(
+          result,
+          test.expected,
+          problem.checker as CheckerName,
+          problem.checkerFlags,
+          validator && vbox ? (output) => runValidator(vbox, sandboxRetrying(vbox), validator!, test.input, test.expected, output) : null,
+        );
         const timeMs = reportedTimeMs(result);
         maxTimeMs = Math.max(maxTimeMs, timeMs);
         maxMemoryKib = Math.max(maxMemoryKib, result.memoryKib);

@@ -1,13 +1,25 @@
 /**
  * Run (POST /api/compiler): compile (through the cache) and run once on
- * custom input, a fresh Python Run in one sandbox start (`compileAndRun`).
+ * custom input or the sample, under a problem's limits and checker (its own
+ * validator in a box of its own), a fresh Python Run in one sandbox start
+ * (`compileAndRun`). The per-user Run limits are the service's
+ * (src/judge/service.ts), which calls `runCustomInput`.
  */
-import { COMPILER_FLAGS, runProgram } from "../../isolate/exec.ts";
+import type { Database } from "../../db/index.ts";
+import { COMPILER_FLAGS, capUtf8, runProgram } from "../../isolate/exec.ts";
 import { getLanguage, type LanguageId } from "../../isolate/languages/index.ts";
-import type { Box, RunResult } from "../../isolate/types.ts";
+import type { Box, RunResult, SandboxBackend } from "../../isolate/types.ts";
+import type { Caller } from "../accounts/user.ts";
+import { requireVisibleProblem } from "../courses/course-problems.ts";
+import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
+import type { ValidatorSpec } from "../problems/validator-spec.ts";
+import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
-import { compileInBox, compileStep, retryOnSandboxFailure, runOptions } from "./compile.ts";
+import { compileInBox, compileStep, reportedTimeMs, retryOnSandboxFailure, runOptions, sandboxRetrying, validatorCompiler } from "./compile.ts";
+import { prepareValidator, runValidator } from "./validator.ts";
+import { testVerdict, type TestVerdict, type ValidateOutput } from "./verdict.ts";
 
 /**
  * Languages whose run command compiles the source itself and whose compile
@@ -118,3 +130,152 @@ export async function compileAndRun(
   return { kind: "ran", result, cached: step.cached, sandboxStarts: starts };
 }
 
+
+/** Output returned by Run, UTF-8 bytes at most (the program may print up to the OLE limit; the browser gets this much). */
+export const RUN_OUTPUT_RETURN_MAX_BYTES = 1024 * 1024;
+
+export interface RunInput {
+  language: LanguageId;
+  code: string;
+  /** Custom input or the sample input. */
+  input: string;
+  /** When given, the output is checked against it and `correct` is returned. */
+  expectedOutput?: string;
+  /** Optional: run under this problem's limits and checker instead of the defaults. */
+  problemId?: string;
+}
+
+/**
+ * Run's answer. `verdict` is a test verdict when `expectedOutput` was sent;
+ * without it a normal exit is `OK` (nothing to compare), otherwise TLE, MLE,
+ * RE, OLE or IE. `correct` is present exactly when `expectedOutput` was sent.
+ */
+export interface RunResponse {
+  output: string;
+  correct?: boolean;
+  verdict: TestVerdict | "OK";
+  stderr: string;
+  /** Null when the program was killed by a signal or a limit. */
+  exitCode: number | null;
+  /** CPU time (wall time for a wall-clock TLE), ms. */
+  timeMs: number;
+  memoryKib: number;
+  /** True when `output` was cut to RUN_OUTPUT_RETURN_MAX_BYTES or at the output limit. */
+  outputTruncated: boolean;
+  /** Whether the compile step was answered from the compile cache. */
+  compileCached: boolean;
+}
+
+/** What a Run needs: the database (the problem's limits and checker), the compile cache, the sandbox, a logger, the clock. */
+export interface RunDeps {
+  db: Database;
+  cache: CompileCache;
+  backend: SandboxBackend;
+  log: Logger;
+  now: () => number;
+}
+
+/**
+ * Compiles (through the compile cache) and runs `code` once on `input`, under
+ * the problem's limits and checker when `problemId` is given (the caller may
+ * see it), else the defaults. The caller has already spent the user's Run
+ * budget (src/judge/service.ts).
+ * @throws PROBLEM_NOT_FOUND (404) for an unknown or invisible `problemId`; COMPILATION_ERROR (400) with
+ *   `details.compileOutput` on a compile error.
+ */
+export async function runCustomInput(deps: RunDeps, viewer: Caller, input: RunInput): Promise<RunResponse> {
+  const { backend } = deps;
+  let timeLimitMs = DEFAULT_TIME_LIMIT_MS;
+  let memoryLimitKib = DEFAULT_MEMORY_LIMIT_KIB;
+  let checker: CheckerName = DEFAULT_CHECKER;
+  let checkerFlags = "";
+  let timeScaledByLanguage = true;
+  let validatorSpec: ValidatorSpec | null = null;
+  if (input.problemId !== undefined) {
+    const problem = await requireVisibleProblem(deps.db, viewer, input.problemId, deps.now());
+    ({ timeLimitMs, memoryLimitKib } = problem);
+    checker = problem.checker;
+    checkerFlags = problem.checkerFlags;
+    timeScaledByLanguage = problem.timeScaledByLanguage;
+    validatorSpec = problem.validator ?? null;
+  }
+  // The problem's own validator gets a box of its own, taken with the program's (see src/judge/validator.ts).
+  const validates = checker === "custom" && input.expectedOutput !== undefined;
+  const [box, vbox] = validates ? await backend.acquireMany(2) : [await backend.acquire(), undefined];
+  try {
+    const step = await compileAndRun(
+      deps.cache,
+      box,
+      input.language,
+      input.code,
+      { stdin: input.input, timeLimitMs, memoryLimitKib, timeScaledByLanguage },
+      deps.log,
+    );
+    if (step.kind === "ce") {
+      throw new AppError("COMPILATION_ERROR", {
+        message: "Compilation error: the compiler rejected the program",
+        details: { compileOutput: step.diagnostics },
+      });
+    }
+    if (step.kind === "ie") {
+      deps.log.warn("judge: sandbox failure during a run", { detail: step.detail });
+      return internalErrorRun(input.expectedOutput !== undefined, false);
+    }
+    const { result } = step;
+    const hasExpected = input.expectedOutput !== undefined;
+    // A custom checker is the problem's own validator, run in its own box; without an expected
+    // output there is nothing to check (the answer is OK whatever the checker).
+    const expected = input.expectedOutput ?? "";
+    const validate: ValidateOutput | null = vbox
+      ? (output) => validateRun(deps, vbox, validatorSpec, input.input, expected, output)
+      : checker === "custom"
+        ? async () => ({ verdict: "AC" })
+        : null;
+    const { verdict } = await testVerdict(result, expected, checker, checkerFlags, validate);
+    // A run still ending in XX after the retries is IE here (decideVerdict), never a user verdict.
+    if (verdict === "IE") deps.log.warn("judge: sandbox failure during a run", { detail: result.message });
+    const output = capUtf8(result.stdout, RUN_OUTPUT_RETURN_MAX_BYTES);
+    const response: RunResponse = {
+      output,
+      verdict: !hasExpected && (verdict === "AC" || verdict === "WA") ? "OK" : verdict,
+      stderr: result.stderr,
+      exitCode: result.exitCode,
+      timeMs: reportedTimeMs(result),
+      memoryKib: result.memoryKib,
+      outputTruncated: result.stdoutTruncated || output.length !== result.stdout.length,
+      compileCached: step.cached,
+    };
+    if (hasExpected) response.correct = verdict === "AC";
+    return response;
+  } finally {
+    // Cleaning the box (its files, the sandbox's next launch) happens after the answer;
+    // a waiting acquire() gets the box once it is clean.
+    for (const b of vbox ? [box!, vbox] : [box!]) {
+      void backend.release(b).catch((err: unknown) => deps.log.warn("judge: releasing a box after a run failed", { error: String(err) }));
+    }
+  }
+}
+
+/** A Run's output judged by the problem's own validator in its own box `vbox`, as the submission's will be: AC, WA, or IE when it cannot run. */
+async function validateRun(deps: RunDeps, vbox: Box, spec: ValidatorSpec | null, input: string, expected: string, output: string): Promise<{ verdict: "AC" | "WA" | "IE" }> {
+  const ready = spec ? await prepareValidator(validatorCompiler(deps.cache, vbox, deps.log), vbox, spec) : { error: "the problem's checker is custom but it has no validator" };
+  if ("error" in ready) {
+    deps.log.warn("judge: output validator unusable in a run", { detail: ready.error });
+    return { verdict: "IE" };
+  }
+  return { verdict: (await runValidator(vbox, sandboxRetrying(vbox), ready, input, expected, output)).verdict };
+}
+
+function internalErrorRun(hasExpected: boolean, cached: boolean): RunResponse {
+  return {
+    output: "",
+    ...(hasExpected ? { correct: false } : {}),
+    verdict: "IE",
+    stderr: "",
+    exitCode: null,
+    timeMs: 0,
+    memoryKib: 0,
+    outputTruncated: false,
+    compileCached: cached,
+  };
+}

@@ -11,68 +11,26 @@ import { join } from "node:path";
 import { and, count, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { submissions } from "../../db/schema.ts";
-import { capUtf8 } from "../../isolate/exec.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
-import type { Box, SandboxBackend } from "../../isolate/types.ts";
+import type { SandboxBackend } from "../../isolate/types.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { RateLimiter } from "../lib/rate-limit.ts";
 import type { Logger } from "../log.ts";
-import type { CheckerName } from "./checker.ts";
 import { CompileCache } from "./compile-cache.ts";
 import { JudgeConsumer } from "./consumer.ts";
 import { JudgeEvents } from "./events.ts";
-import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
 import { requireVisibleProblem, submissionTarget } from "../courses/course-problems.ts";
 import { requireLiveProblem } from "../problems/store.ts";
 import { recomputeActiveAssignments } from "../courses/scores.ts";
 import { viewSubmission } from "../submissions/view.ts";
 import type { Caller } from "../accounts/user.ts";
 import type { SubmissionShape, SubmissionTestShape } from "../submissions/shape.ts";
-import { reportedTimeMs, sandboxRetrying, validatorCompiler } from "./compile.ts";
-import { compileAndRun } from "./run.ts";
-import { prepareValidator, runValidator } from "./validator.ts";
-import type { ValidatorSpec } from "../problems/validator-spec.ts";
+import { runCustomInput, type RunInput, type RunResponse } from "./run.ts";
 import { JudgeQueue, newOwnerId } from "./queue.ts";
-import { decideVerdict, type TestVerdict } from "./verdict.ts";
-
-/** Output returned by Run, UTF-8 bytes at most (the program may print up to the OLE limit; the browser gets this much). */
-export const RUN_OUTPUT_RETURN_MAX_BYTES = 1024 * 1024;
 
 /** How often a waiter or subscription re-reads a submission without a doorbell (another process judging it), ms. */
 export const PROGRESS_POLL_MS = 500;
-
-export interface RunInput {
-  language: LanguageId;
-  code: string;
-  /** Custom input or the sample input. */
-  input: string;
-  /** When given, the output is checked against it and `correct` is returned. */
-  expectedOutput?: string;
-  /** Optional: run under this problem's limits and checker instead of the defaults. */
-  problemId?: string;
-}
-
-/**
- * Run's answer. `verdict` is a test verdict when `expectedOutput` was sent;
- * without it a normal exit is `OK` (nothing to compare), otherwise TLE, MLE,
- * RE, OLE or IE. `correct` is present exactly when `expectedOutput` was sent.
- */
-export interface RunResponse {
-  output: string;
-  correct?: boolean;
-  verdict: TestVerdict | "OK";
-  stderr: string;
-  /** Null when the program was killed by a signal or a limit. */
-  exitCode: number | null;
-  /** CPU time (wall time for a wall-clock TLE), ms. */
-  timeMs: number;
-  memoryKib: number;
-  /** True when `output` was cut to RUN_OUTPUT_RETURN_MAX_BYTES or at the output limit. */
-  outputTruncated: boolean;
-  /** Whether the compile step was answered from the compile cache. */
-  compileCached: boolean;
-}
 
 export interface SubmitInput {
   problemId: string;
@@ -235,89 +193,12 @@ export class JudgeService {
     // must each see the others, or all of them pass the check above together.
     this.runsInFlight.set(userId, inFlight + 1);
     try {
-      let timeLimitMs = DEFAULT_TIME_LIMIT_MS;
-      let memoryLimitKib = DEFAULT_MEMORY_LIMIT_KIB;
-      let checker: CheckerName = DEFAULT_CHECKER;
-      let checkerFlags = "";
-      let timeScaledByLanguage = true;
-      let validatorSpec: ValidatorSpec | null = null;
-      if (input.problemId !== undefined) {
-        const problem = await requireVisibleProblem(this.db, viewer, input.problemId, this.now());
-        ({ timeLimitMs, memoryLimitKib } = problem);
-        checker = problem.checker;
-        checkerFlags = problem.checkerFlags;
-        timeScaledByLanguage = problem.timeScaledByLanguage;
-        validatorSpec = problem.validator ?? null;
-      }
-      // The problem's own validator gets a box of its own, taken with the program's (see src/judge/validator.ts).
-      const validates = checker === "custom" && input.expectedOutput !== undefined;
-      const [box, vbox] = validates ? await backend.acquireMany(2) : [await backend.acquire(), undefined];
-      try {
-        const step = await compileAndRun(
-          this.cache,
-          box,
-          input.language,
-          input.code,
-          { stdin: input.input, timeLimitMs, memoryLimitKib, timeScaledByLanguage },
-          this.log,
-        );
-        if (step.kind === "ce") {
-          throw new AppError("COMPILATION_ERROR", {
-            message: "Compilation error: the compiler rejected the program",
-            details: { compileOutput: step.diagnostics },
-          });
-        }
-        if (step.kind === "ie") {
-          this.log.warn("judge: sandbox failure during a run", { detail: step.detail });
-          return internalErrorRun(input.expectedOutput !== undefined, false);
-        }
-        const { result } = step;
-        const hasExpected = input.expectedOutput !== undefined;
-        // A custom checker is the problem's own validator, run in its own box; without an expected
-        // output there is nothing to check (the answer is OK whatever the checker).
-        const verdict =
-          checker === "custom" && result.status === "OK"
-            ? vbox
-              ? await this.validateRun(vbox, validatorSpec, input.input, input.expectedOutput ?? "", result.stdout)
-              : "AC"
-            : decideVerdict(result, input.expectedOutput ?? "", checker, checkerFlags).verdict;
-        // A run still ending in XX after the retries is IE here (decideVerdict), never a user verdict.
-        if (verdict === "IE") this.log.warn("judge: sandbox failure during a run", { detail: result.message });
-        const output = capUtf8(result.stdout, RUN_OUTPUT_RETURN_MAX_BYTES);
-        const response: RunResponse = {
-          output,
-          verdict: !hasExpected && (verdict === "AC" || verdict === "WA") ? "OK" : verdict,
-          stderr: result.stderr,
-          exitCode: result.exitCode,
-          timeMs: reportedTimeMs(result),
-          memoryKib: result.memoryKib,
-          outputTruncated: result.stdoutTruncated || output.length !== result.stdout.length,
-          compileCached: step.cached,
-        };
-        if (hasExpected) response.correct = verdict === "AC";
-        return response;
-      } finally {
-        // Cleaning the box (its files, the sandbox's next launch) happens after the answer;
-        // a waiting acquire() gets the box once it is clean.
-        for (const b of vbox ? [box!, vbox] : [box!]) {
-          void backend.release(b).catch((err: unknown) => this.log.warn("judge: releasing a box after a run failed", { error: String(err) }));
-        }
-      }
+      return await runCustomInput({ cache: this.cache, log: this.log, db: this.db, backend, now: () => this.now() }, viewer, input);
     } finally {
       const n = (this.runsInFlight.get(userId) ?? 1) - 1;
       if (n <= 0) this.runsInFlight.delete(userId);
       else this.runsInFlight.set(userId, n);
     }
-  }
-
-  /** A Run's output judged by the problem's own validator in its own box `vbox`, as the submission's will be: AC, WA, or IE when it cannot run. */
-  private async validateRun(vbox: Box, spec: ValidatorSpec | null, input: string, expected: string, output: string): Promise<"AC" | "WA" | "IE"> {
-    const ready = spec ? await prepareValidator(validatorCompiler(this.cache, vbox, this.log), vbox, spec) : { error: "the problem's checker is custom but it has no validator" };
-    if ("error" in ready) {
-      this.log.warn("judge: output validator unusable in a run", { detail: ready.error });
-      return "IE";
-    }
-    return (await runValidator(vbox, sandboxRetrying(vbox), ready, input, expected, output)).verdict;
   }
 
   /**
@@ -456,16 +337,3 @@ export class JudgeService {
   }
 }
 
-function internalErrorRun(hasExpected: boolean, cached: boolean): RunResponse {
-  return {
-    output: "",
-    ...(hasExpected ? { correct: false } : {}),
-    verdict: "IE",
-    stderr: "",
-    exitCode: null,
-    timeMs: 0,
-    memoryKib: 0,
-    outputTruncated: false,
-    compileCached: cached,
-  };
-}

@@ -25,6 +25,26 @@ const SIGXFSZ = 25;
  * @param checkerFlags the `kattis` checker's flags (the problem's checkerFlags)
  * @returns the verdict and, for IE/WA, an internal reason (never hidden data).
  */
+/** A problem's own output validator for one test: the program's output in, AC/WA (or IE with the reason) out. */
+export type ValidateOutput = (output: string) => Promise<{ verdict: "AC" | "WA" | "IE"; reason?: string }>;
+
+/**
+ * The verdict of one test's run, the one decision Run and judging share: a
+ * program that exited normally is judged by the problem's own validator when
+ * it has one, else by its checker; every other outcome as `decideVerdict`.
+ * @param validate the problem's validator for this test, or null for the checker.
+ */
+export async function testVerdict(
+  result: RunResult,
+  expected: string,
+  checker: CheckerName,
+  checkerFlags: string,
+  validate: ValidateOutput | null,
+): Promise<{ verdict: TestVerdict; reason?: string }> {
+  if (validate && result.status === "OK") return validate(result.stdout);
+  return decideVerdict(result, expected, checker, checkerFlags);
+}
+
 export function decideVerdict(
   result: RunResult,
   expected: string,

@@ -54,7 +54,7 @@ function judgeOf(ctx: Context): JudgeService {
 
 export const judgeRouter = router({
   /**
-   * Compiles and runs once. Answers `RunResponse` (src/judge/service.ts):
+   * Compiles and runs once. Answers `RunResponse` (src/judge/run.ts):
    * `{ output, correct?, verdict, stderr, exitCode, timeMs, memoryKib, outputTruncated, compileCached }`.
    * @throws COMPILATION_ERROR (400, details.compileOutput), RATE_LIMITED (429), SANDBOX_UNAVAILABLE (503), BAD_INPUT (400 naming the field).
    */
