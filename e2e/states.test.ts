@@ -373,7 +373,7 @@ describe("live judging without a live stream", () => {
     expect(w.warnings.some((m) => m.startsWith("Judging progress stream failed"))).toBe(true);
 
     // The stream cannot be opened at all (a proxy or network in the way).
-    await p.route(/\/trpc\/judge\.progress\?/, (route) => route.abort("connectionrefused"));
+    await p.route(/\/trpc\/submissions\.progress\?/, (route) => route.abort("connectionrefused"));
     await p.getByRole("button", { name: "Submit Code" }).click();
     await p.getByRole("button", { name: "Submitting..." }).waitFor();
     await output.getByText("Submission saved.").waitFor({ timeout: 90_000 });

@@ -43,6 +43,8 @@ import { problems, submissions, testCases, users } from "../db/schema.ts";
 import { inArray } from "drizzle-orm";
 import { sandboxOptions } from "../src/sandbox.ts";
 import { writeSection } from "./lib/bench-doc.ts";
+import { createSubmission } from "../src/submissions/create.ts";
+import { waitForVerdict } from "../src/submissions/watch.ts";
 
 const root = resolve(import.meta.dir, "..");
 const { values: args } = parseArgs({
@@ -199,7 +201,7 @@ try {
   await judge.start();
   const t0 = performance.now();
   const ids = await Promise.all(
-    Array.from({ length: 60 }, (_, i) => judge.submit(benchUsers[i % 6]!.id, { problemId: problem!.id, language: "cpp", code: sumCode(`t${i}-${crypto.randomUUID()}`) })),
+    Array.from({ length: 60 }, (_, i) => createSubmission(judge.submissions, benchUsers[i % 6]!.id, { problemId: problem!.id, language: "cpp", code: sumCode(`t${i}-${crypto.randomUUID()}`) })),
   );
   const all = ids.map((x) => x.id);
   for (;;) {
@@ -221,8 +223,8 @@ try {
   const user0 = benchUsers[0]!.id;
   const judgedIn = async (code: string) => {
     const s = performance.now();
-    const { id } = await judge.submit(user0, { problemId: problem!.id, language: "cpp", code });
-    const done = await judge.wait(user0, id, 120_000);
+    const { id } = await createSubmission(judge.submissions, user0, { problemId: problem!.id, language: "cpp", code });
+    const done = await waitForVerdict(judge.submissions, user0, id, 120_000);
     if (done.verdict !== "AC") throw new Error(`resubmission: ${done.verdict}`);
     return performance.now() - s;
   };

@@ -13,6 +13,7 @@ import { createTestDb } from "../../tests/db.ts";
 import { captureLog, eventually, FakeBackend, insertProblem, insertUser, judgeConfig, type FakeStep } from "../../tests/judge/fixtures.ts";
 import { SANDBOX_RETRIES } from "./compile.ts";
 import { JudgeService } from "./service.ts";
+import { createSubmission } from "../submissions/create.ts";
 
 let t: Awaited<ReturnType<typeof createTestDb>>;
 let cacheDir: string;
@@ -67,7 +68,7 @@ describe("queue consumer", () => {
       backend.push(...Array.from({ length: 2 * n }, slow));
       const { judge } = await service({ SANDBOX_POOL_SIZE: String(poolSize) });
       const ids: string[] = [];
-      for (let i = 0; i < n; i++) ids.push((await judge.submit(userId, { problemId, language: "py", code: `print(3) # ${i}` })).id);
+      for (let i = 0; i < n; i++) ids.push((await createSubmission(judge.submissions, userId, { problemId, language: "py", code: `print(3) # ${i}` })).id);
       await judge.start();
       await eventually(async () => {
         const rows = await t.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
@@ -87,9 +88,9 @@ describe("queue consumer", () => {
     backend.push(...Array.from({ length: 14 }, () => ({ result: { stdout: "3\n" } })));
     const { judge } = await service({ SANDBOX_POOL_SIZE: "1" });
     const burst: string[] = [];
-    for (let i = 0; i < 6; i++) burst.push((await judge.submit(alice, { problemId, language: "py", code: `print(3) # a${i}` })).id);
+    for (let i = 0; i < 6; i++) burst.push((await createSubmission(judge.submissions, alice, { problemId, language: "py", code: `print(3) # a${i}` })).id);
     await Bun.sleep(5);
-    const single = (await judge.submit(bob, { problemId, language: "py", code: "print(3) # b" })).id;
+    const single = (await createSubmission(judge.submissions, bob, { problemId, language: "py", code: "print(3) # b" })).id;
     // Record the order in which the consumer claims jobs.
     const order: string[] = [];
     const claim = judge.queue.claim.bind(judge.queue);

@@ -1,17 +1,13 @@
 /**
- * The judge service: what the judge router (and through it the REST routes)
- * calls. Run (compile and run once on custom input), submit (store and queue a
- * submission), read one submission, wait for its verdict, and stream its
- * progress; plus the in-process queue consumer's start and stop.
- *
- * Per-user limits live here (per process): RUN_RATE_PER_MINUTE and
- * RUNS_IN_FLIGHT_PER_USER for runs, SUBMIT_RATE_PER_MINUTE for submissions.
+ * The judge's runtime in this process: the queue and its doorbell, the
+ * compile cache, the in-process consumer's start and stop, and Run with its
+ * per-user limits (RUN_RATE_PER_MINUTE, RUNS_IN_FLIGHT_PER_USER; the Run
+ * itself is ./run.ts). Submissions are created and followed in
+ * src/submissions (create.ts, watch.ts) with `submissions`, the deps this
+ * service builds (SUBMIT_RATE_PER_MINUTE is spent there).
  */
 import { join } from "node:path";
-import { and, count, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { submissions } from "../../db/schema.ts";
-import type { LanguageId } from "../../isolate/languages/index.ts";
 import type { SandboxBackend } from "../../isolate/types.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
@@ -20,40 +16,10 @@ import type { Logger } from "../log.ts";
 import { CompileCache } from "./compile-cache.ts";
 import { JudgeConsumer } from "./consumer.ts";
 import { JudgeEvents } from "./events.ts";
-import { requireVisibleProblem, submissionTarget } from "../courses/course-problems.ts";
-import { requireLiveProblem } from "../problems/store.ts";
 import { recomputeActiveAssignments } from "../courses/scores.ts";
-import { viewSubmission } from "../submissions/view.ts";
-import type { Caller } from "../accounts/user.ts";
-import type { SubmissionShape, SubmissionTestShape } from "../submissions/shape.ts";
+import { callerOf, type SubmissionCaller, type SubmissionDeps } from "../submissions/create.ts";
 import { runCustomInput, type RunInput, type RunResponse } from "./run.ts";
 import { JudgeQueue, newOwnerId } from "./queue.ts";
-
-/** How often a waiter or subscription re-reads a submission without a doorbell (another process judging it), ms. */
-export const PROGRESS_POLL_MS = 500;
-
-export interface SubmitInput {
-  problemId: string;
-  code: string;
-  language: LanguageId;
-  /** Submit inside this assignment (its window and policies apply). */
-  assignmentId?: string;
-}
-
-/** Live progress of one submission (what `judge.progress` streams). Never carries hidden data. */
-export type JudgeProgress =
-  | { status: "queued"; submissionId: string; /** Submissions queued before this one (all users). */ ahead: number }
-  | { status: "compiling"; submissionId: string }
-  | {
-      status: "running";
-      submissionId: string;
-      /** 1-based number of the test being run now, of `of`; null when the feedback policy shows only the verdict. */
-      test: number | null;
-      of: number | null;
-      /** Finished tests so far. */
-      tests: SubmissionTestShape[];
-    }
-  | { status: "done"; submissionId: string; submission: SubmissionShape };
 
 export interface JudgeServiceOptions {
   config: Config;
@@ -72,15 +38,13 @@ export interface JudgeServiceOptions {
 }
 
 /** A caller: a signed-in user (id and site role), or a bare user id (scripts and tests: a plain user). */
-export type JudgeCaller = Caller | string;
-const callerOf = (c: JudgeCaller): Caller => (typeof c === "string" ? { id: c, siteRole: "user" } : c);
+export type JudgeCaller = SubmissionCaller;
 
 export class JudgeService {
   readonly events = new JudgeEvents();
   readonly queue: JudgeQueue;
   private consumer: JudgeConsumer | null = null;
   private readonly runLimiter: RateLimiter;
-  private readonly submitLimiter: RateLimiter;
   private readonly runsInFlight = new Map<string, number>();
   private readonly db: Database;
   private readonly config: Config;
@@ -95,7 +59,14 @@ export class JudgeService {
     this.log = opts.log;
     this.queue = new JudgeQueue(opts.db, { owner: opts.owner ?? newOwnerId(), leaseMs: opts.config.JUDGE_LEASE_SECONDS * 1000 });
     this.runLimiter = new RateLimiter({ limit: opts.config.RUN_RATE_PER_MINUTE, windowMs: 60_000 });
-    this.submitLimiter = new RateLimiter({ limit: opts.config.SUBMIT_RATE_PER_MINUTE, windowMs: 60_000 });
+    this.submissions = {
+      db: opts.db,
+      events: this.events,
+      now: () => this.now(),
+      submitLimiter: new RateLimiter({ limit: opts.config.SUBMIT_RATE_PER_MINUTE, windowMs: 60_000 }),
+      submitRatePerMinute: opts.config.SUBMIT_RATE_PER_MINUTE,
+      ...(opts.config.JUDGE_IN_PROCESS ? { requireJudge: () => void this.requireBackend() } : {}),
+    };
   }
 
   /**
@@ -116,6 +87,13 @@ export class JudgeService {
   get backend(): SandboxBackend | null {
     return this.opts.sandbox.backend;
   }
+
+  /**
+   * What creating and following submissions needs (src/submissions/create.ts, watch.ts): this service's
+   * database, doorbell, clock and per-user submission budget; refuses when this process should judge but has
+   * no sandbox.
+   */
+  readonly submissions: SubmissionDeps;
 
   /** The queue consumer, when started. */
   get activeConsumer(): JudgeConsumer | null {
@@ -200,140 +178,4 @@ export class JudgeService {
       else this.runsInFlight.set(userId, n);
     }
   }
-
-  /**
-   * Stores a submission and queues it for judging.
-   * @returns the new submission's id.
-   * @throws SANDBOX_UNAVAILABLE (503) when this process judges (JUDGE_IN_PROCESS) but has no sandbox;
-   *   RATE_LIMITED (429) past SUBMIT_RATE_PER_MINUTE; PROBLEM_NOT_FOUND (404).
-   */
-  async submit(caller: JudgeCaller, input: SubmitInput): Promise<{ id: string }> {
-    const viewer = callerOf(caller);
-    if (this.config.JUDGE_IN_PROCESS) this.requireBackend();
-    const now = this.now();
-    // Inside a named assignment its window is checked first (a student learns when it opens, with a 403);
-    // otherwise the problem must be one the caller can see.
-    const problem =
-      input.assignmentId !== undefined
-        ? await requireLiveProblem(this.db, input.problemId, "problemId")
-        : await requireVisibleProblem(this.db, viewer, input.problemId, now, "problemId");
-    const target = await submissionTarget(this.db, viewer, problem, input.assignmentId, now);
-    const rate = this.submitLimiter.hit(viewer.id);
-    if (!rate.ok) {
-      throw new AppError("RATE_LIMITED", {
-        message: `At most ${this.config.SUBMIT_RATE_PER_MINUTE} submissions per minute. Try again in ${rate.retryAfterSeconds} s.`,
-        retryAfterSeconds: rate.retryAfterSeconds,
-      });
-    }
-    const [row] = await this.db
-      .insert(submissions)
-      .values({
-        userId: viewer.id,
-        problemId: input.problemId,
-        language: input.language,
-        code: input.code,
-        status: "queued",
-        assignmentId: target.assignmentId,
-        runAllTests: target.runAllTests,
-        createdAt: new Date(now),
-      })
-      .returning({ id: submissions.id });
-    this.events.queued();
-    return { id: row!.id };
-  }
-
-  /**
-   * One submission as the caller may see it (their own, or as course staff),
-   * cut to the feedback policy in force for them.
-   * @throws SUBMISSION_NOT_FOUND (404) when absent or not theirs to read.
-   */
-  async byId(caller: JudgeCaller, id: string): Promise<SubmissionShape> {
-    return (await viewSubmission(this.db, callerOf(caller), id, this.now())).submission;
-  }
-
-  /**
-   * Waits until the submission is judged (or `timeoutMs` passes, or `signal` aborts).
-   * @returns the submission as it is then (status `done` unless the wait ended early).
-   * @throws SUBMISSION_NOT_FOUND (404) when absent or not the caller's to read.
-   */
-  async wait(caller: JudgeCaller, id: string, timeoutMs: number, signal?: AbortSignal): Promise<SubmissionShape> {
-    const deadline = Date.now() + timeoutMs;
-    const first = await this.byId(caller, id);
-    if (first.status === "done") return first;
-    // Poll one small row (the doorbell wakes us at once for judging in this process).
-    while (Date.now() < deadline && !signal?.aborted) {
-      await this.events.waitChanged(id, Math.min(PROGRESS_POLL_MS, Math.max(1, deadline - Date.now())), signal);
-      if ((await this.fingerprint(id))?.status === "done") break;
-    }
-    return this.byId(caller, id);
-  }
-
-  /**
-   * Streams the submission's progress: one event per change, ending with
-   * `done`. Re-checks on every doorbell and every PROGRESS_POLL_MS (a cheap
-   * fingerprint query; the full read only when it changed), so it follows
-   * judging done by another process too. Every event is cut to the caller's
-   * feedback policy.
-   * @throws SUBMISSION_NOT_FOUND (404) when absent or not the caller's to read.
-   */
-  async *progress(caller: JudgeCaller, id: string, signal?: AbortSignal): AsyncGenerator<JudgeProgress, void, unknown> {
-    const viewer = callerOf(caller);
-    await this.byId(viewer, id);
-    let lastPrint = "";
-    let last = "";
-    while (!signal?.aborted) {
-      const fp = await this.fingerprint(id);
-      if (!fp) throw new AppError("SUBMISSION_NOT_FOUND");
-      const print = JSON.stringify(fp);
-      if (print !== lastPrint) {
-        lastPrint = print;
-        const event = await this.progressEvent(viewer, id);
-        const key = JSON.stringify(event);
-        if (key !== last) {
-          last = key;
-          yield event;
-        }
-        if (event.status === "done") return;
-      }
-      await this.events.waitChanged(id, PROGRESS_POLL_MS, signal);
-    }
-  }
-
-  /** What changes while a submission is judged: status, tests finished, and the queue ahead of it while queued. */
-  private async fingerprint(id: string): Promise<{ status: string; total: number; done: number; ahead: number } | null> {
-    const rows = await this.db.all<{ status: string; total: number; done: number; ahead: number }>(sql`
-      SELECT s.status AS status, s.tests_total AS total,
-             (SELECT count(*) FROM submission_tests t WHERE t.submission_id = s.id) AS done,
-             CASE WHEN s.status = 'queued'
-                  THEN (SELECT count(*) FROM submissions q WHERE q.status = 'queued' AND q.created_at < s.created_at)
-                  ELSE 0 END AS ahead
-        FROM submissions s WHERE s.id = ${id}`);
-    return rows[0] ?? null;
-  }
-
-  private async progressEvent(viewer: Caller, id: string): Promise<JudgeProgress> {
-    const s = await this.byId(viewer, id);
-    switch (s.status) {
-      case "queued": {
-        const [ahead] = await this.db
-          .select({ n: count() })
-          .from(submissions)
-          .where(and(eq(submissions.status, "queued"), lt(submissions.createdAt, new Date(s.createdAt))));
-        return { status: "queued", submissionId: id, ahead: ahead?.n ?? 0 };
-      }
-      case "compiling":
-        return { status: "compiling", submissionId: id };
-      case "running":
-        return {
-          status: "running",
-          submissionId: id,
-          test: s.testsTotal === null ? null : Math.min(s.tests.length + 1, s.testsTotal),
-          of: s.testsTotal,
-          tests: s.tests,
-        };
-      case "done":
-        return { status: "done", submissionId: id, submission: s };
-    }
-  }
 }
-

@@ -12,7 +12,7 @@ import { Hono } from "hono";
 import { bestSubmissionsZip } from "../courses/gradebook.ts";
 import { AppError } from "../errors.ts";
 import { call, jsonBody, type AppEnv } from "./call.ts";
-import { submitAndAnswer } from "./judge.ts";
+import { submitAndAnswer } from "./submissions.ts";
 
 export const assignmentsRoutes = new Hono<AppEnv>()
   .get("/:id", async (c) => c.json(await call(c, (api) => api.assignments.byId({ id: c.req.param("id") }))))

@@ -3,7 +3,7 @@
  * of the problem's course (TAs read every member's work), or a site admin;
  * anyone else is told it does not exist. Each response is cut to the
  * feedback level in force for that viewer (src/courses/feedback.ts) here, so
- * every door (history, judge.byId, wait, the progress stream) shows the same.
+ * every door (history, submissions.byId, wait, the progress stream) shows the same.
  */
 import { eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";

@@ -242,10 +242,10 @@ describe("procedures without a REST door", () => {
   const q = (r: Role, path: string, input: unknown) => trpcQuery(a.app, tok(r) ?? null, path, input).then((x) => x.status);
   const m = (r: Role, path: string, input: unknown) => trpcMutation(a.app, tok(r) ?? null, path, input).then((x) => x.status);
 
-  test("judge.byId of a student's submission: its author and the course's staff", async () => {
-    expect(await statuses((r) => q(r, "judge.byId", { id: studentSubmission }))).toEqual(matrix(200, [...STAFF, "student"]));
-    expect(await q("ta", "judge.byId", { id: studentSubmission })).toBe(200);
-    expect((await trpcQuery(a.app, w.student2.token, "judge.byId", { id: studentSubmission })).status).toBe(404);
+  test("submissions.byId of a student's submission: its author and the course's staff", async () => {
+    expect(await statuses((r) => q(r, "submissions.byId", { id: studentSubmission }))).toEqual(matrix(200, [...STAFF, "student"]));
+    expect(await q("ta", "submissions.byId", { id: studentSubmission })).toBe(200);
+    expect((await trpcQuery(a.app, w.student2.token, "submissions.byId", { id: studentSubmission })).status).toBe(404);
   });
 
   test("assignments.studentSubmissions: staff", async () => {
@@ -398,9 +398,9 @@ describe("another's public problem: linked, never read or exported", () => {
     expect(seen.body.hiddenTestCases).toBeUndefined();
   });
 
-  test("feedback of a student's submission (judge.byId) and AI review naming the assignment: by role", async () => {
+  test("feedback of a student's submission (submissions.byId) and AI review naming the assignment: by role", async () => {
     const q = (r: Role, path: string, input: unknown) => trpcQuery(a.app, tok(r) ?? null, path, input).then((x) => x.status);
-    expect(await statuses((r) => q(r, "judge.byId", { id: studentSubmission }))).toEqual(matrix(200, [...STAFF, "student"]));
+    expect(await statuses((r) => q(r, "submissions.byId", { id: studentSubmission }))).toEqual(matrix(200, [...STAFF, "student"]));
     expect(await statuses((r) => rest(r, "POST", "/api/ai/ai-review", { problemId, assignmentId, code: PY_ADD_ONE, language: "py" }))).toEqual(
       matrix(200, MEMBERS, { nonmember: 404 }),
     );

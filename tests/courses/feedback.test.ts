@@ -75,7 +75,7 @@ async function submitAndStream(assignment: string) {
   expect(created.status).toBe(202);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: a.app.fetch, idleTimeout: 30 });
   try {
-    const res = await fetch(`http://127.0.0.1:${server.port}/trpc/judge.progress?input=${encodeURIComponent(JSON.stringify({ id: created.body.id }))}`, {
+    const res = await fetch(`http://127.0.0.1:${server.port}/trpc/submissions.progress?input=${encodeURIComponent(JSON.stringify({ id: created.body.id }))}`, {
       headers: { cookie: w.student.cookie, accept: "text/event-stream" },
     });
     const text = await res.text();
@@ -142,7 +142,7 @@ describe("feedback levels", () => {
     const ai = await review(ids.first!);
     for (const m of MARKERS) expect(ai.prompt).not.toContain(m);
     // Full: the staff view adds the program's stderr on that test.
-    const staff = await request(a.app, "GET", `/trpc/judge.byId?input=${encodeURIComponent(JSON.stringify({ id: history._id }))}`, { token: w.ta.token });
+    const staff = await request(a.app, "GET", `/trpc/submissions.byId?input=${encodeURIComponent(JSON.stringify({ id: history._id }))}`, { token: w.ta.token });
     expect(staff.body.result.data.firstFailure.stderr).toBe(`seen ${MARK_IN}`);
   });
 
@@ -165,7 +165,7 @@ describe("feedback levels", () => {
     expect(s.body).toMatchObject({ verdict: "WA", feedback: "full" });
     const rows = await a.t.services.db.all<{ n: number }>(`SELECT count(*) AS n FROM submission_failures WHERE submission_id = '${s.body._id}'` as never);
     expect(rows[0]!.n).toBe(0);
-    const staff = await request(a.app, "GET", `/trpc/judge.byId?input=${encodeURIComponent(JSON.stringify({ id: s.body._id }))}`, { token: w.owner.token });
+    const staff = await request(a.app, "GET", `/trpc/submissions.byId?input=${encodeURIComponent(JSON.stringify({ id: s.body._id }))}`, { token: w.owner.token });
     const all = JSON.stringify({ s: s.body, staff: staff.body });
     for (const m of MARKERS) expect(all).not.toContain(m);
   });

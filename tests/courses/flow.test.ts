@@ -310,7 +310,7 @@ describe("exports and rejudge", () => {
     const r = await request(a.app, "POST", `/api/assignments/${assignmentId}/rejudge`, { token: w.ta.token, body: { submissionId: target._id } });
     expect(r.status).toBe(200);
     expect(r.body.status).toBe("queued");
-    const done = await trpcQuery(a.app, w.student.token, "judge.wait", { id: target._id, timeoutMs: 30_000 });
+    const done = await trpcQuery(a.app, w.student.token, "submissions.wait", { id: target._id, timeoutMs: 30_000 });
     expect(done.data.verdict).toBe(target.verdict);
     expect(done.data.status).toBe("done");
     expect(done.data.previousVerdict).toBe(target.verdict);

@@ -12,6 +12,7 @@ import { sql } from "drizzle-orm";
 import type { Logger } from "../../src/log.ts";
 import { captureLog, countingBackend, judgeConfig, preparePch, silentLog } from "./fixtures.ts";
 import { sandboxOptions } from "../../src/sandbox.ts";
+import { readOne } from "../../src/submissions/watch.ts";
 
 // Judging through the real sandbox on a shared 2-core machine: generous per-test bound.
 setDefaultTimeout(60_000);
@@ -369,7 +370,7 @@ describe("POST /api/submissions", () => {
     const events = await collectProgress(a, me.token, created.body.id);
     const judged = await request(a.app, "POST", "/api/submissions", { token: me.token, body: { problemId: p._id, code: PY_ECHO_SECRETS, language: "py" } });
     const history = await request(a.app, "GET", `/api/submissions/${p._id}`, { token: me.token });
-    const byId = await a.judge.byId(me.user.id, created.body.id);
+    const byId = await readOne(a.judge.submissions, me.user.id, created.body.id);
     expect(byId.verdict).toBe("WA");
     expect(byId.tests.map((x) => x.verdict)).toEqual(["AC", "AC", "WA"]);
     expect(byId.output).toBe("2\nstdout:1 sample\n\n");
@@ -485,14 +486,14 @@ describe("POST /api/submissions", () => {
 });
 
 /**
- * Reads `judge.progress` as the browser's httpSubscriptionLink would: a real
- * HTTP server, GET /trpc/judge.progress with SSE, parsed `data:` lines.
+ * Reads `submissions.progress` as the browser's httpSubscriptionLink would: a real
+ * HTTP server, GET /trpc/submissions.progress with SSE, parsed `data:` lines.
  */
 async function collectProgress(a: JudgeApp, token: string, id: string): Promise<any[]> {
   const server = Bun.serve({ port: nextPort++, hostname: "127.0.0.1", fetch: a.app.fetch, idleTimeout: 30 });
   try {
     const input = encodeURIComponent(JSON.stringify({ id }));
-    const res = await fetch(`http://127.0.0.1:${server.port}/trpc/judge.progress?input=${input}`, {
+    const res = await fetch(`http://127.0.0.1:${server.port}/trpc/submissions.progress?input=${input}`, {
       headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
     });
     if (!res.headers.get("content-type")?.includes("text/event-stream")) {

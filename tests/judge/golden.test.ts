@@ -16,6 +16,7 @@ import { createTestDb } from "../db.ts";
 import { BOX_UID_BASE } from "../../isolate/backends/bwrap.ts";
 import { insertProblem, insertUser, JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch, silentLog } from "./fixtures.ts";
 import { sandboxOptions } from "../../src/sandbox.ts";
+import { waitForVerdict } from "../../src/submissions/watch.ts";
 
 const ROOT = import.meta.dir;
 const VERDICT = z.enum(["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "IE"]);
@@ -101,7 +102,7 @@ describe("golden verdict suite", () => {
 
   for (const c of cases) {
     test(`${c.name}: ${c.spec.expect.verdict} — ${c.spec.about}`, async () => {
-      const s = await judge.wait(await ownerOf(ids.get(c.name)!), ids.get(c.name)!, 150_000);
+      const s = await waitForVerdict(judge.submissions, await ownerOf(ids.get(c.name)!), ids.get(c.name)!, 150_000);
       expect(s.status).toBe("done");
       // On a mismatch, show the operator's detail (IE) too.
       const detail = s.verdict === c.spec.expect.verdict ? "" : ` (${await errorDetailOf(ids.get(c.name)!)})`;

@@ -136,7 +136,7 @@ describe("online backup while judging, restore, and a server on the copy", () =>
       expect(login.status).toBe(200);
       const { token } = (await login.json()) as { token: string };
       for (const s of judgedBefore) {
-        const r = await fetch(`${base}/trpc/judge.byId?input=${encodeURIComponent(JSON.stringify({ id: s.id }))}`, { headers: { authorization: `Bearer ${token}` } });
+        const r = await fetch(`${base}/trpc/submissions.byId?input=${encodeURIComponent(JSON.stringify({ id: s.id }))}`, { headers: { authorization: `Bearer ${token}` } });
         const body = (await r.json()) as { result: { data: { verdict: string; status: string } } };
         expect([s.id, body.result.data.status, body.result.data.verdict]).toEqual([s.id, "done", s.verdict]);
       }

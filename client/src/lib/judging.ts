@@ -3,8 +3,8 @@
  * the page so the page only deals in display states.
  *
  * - `runOnce`: judge.run (compile + one run, on custom input or the sample).
- * - `submitAndFollow`: judge.submit, then the judge.progress subscription
- *   (SSE) until the verdict; if the stream breaks, judge.wait finishes the job.
+ * - `submitAndFollow`: submissions.create, then the submissions.progress subscription
+ *   (SSE) until the verdict; if the stream breaks, submissions.wait finishes the job.
  * - `requestReview`: the AI review, streamed when the server streams it.
  * - `runFailureState`: maps a failed call to what the output panel shows
  *   (the product's error rule: a message mentioning error, syntax, compilation or expected): a compile error gets the syntax-error headline plus the
@@ -17,8 +17,8 @@ import type { makeTrpcClient } from "./trpc.ts";
 
 type Client = ReturnType<typeof makeTrpcClient>;
 type RunInput = RouterInputs["judge"]["run"];
-type SubmitInput = RouterInputs["judge"]["submit"];
-type Submission = RouterOutputs["judge"]["wait"];
+type SubmitInput = RouterInputs["submissions"]["create"];
+type Submission = RouterOutputs["submissions"]["wait"];
 
 /** Runs the code once. @returns the run's outcome plus `correct` when `expectedOutput` was sent. */
 export async function runOnce(client: Client, input: RunInput): Promise<RunOutcome & { correct?: boolean }> {
@@ -93,7 +93,7 @@ export async function submitAndFollow(
   signal: AbortSignal,
   onProgress: (p: SubmissionProgress) => void,
 ): Promise<Submission> {
-  const { id } = await client.judge.submit.mutate(input);
+  const { id } = await client.submissions.create.mutate(input);
   onProgress({ status: "queued", testsDone: 0, testsTotal: 0, tests: [], verdict: null, compileOutput: null });
 
   const streamed = await new Promise<Submission | null>((resolve) => {
@@ -106,7 +106,7 @@ export async function submitAndFollow(
       resolve(value);
     };
     const onAbort = () => finish(null);
-    const sub = client.judge.progress.subscribe(
+    const sub = client.submissions.progress.subscribe(
       { id },
       {
         onData(event) {
@@ -149,7 +149,7 @@ export async function submitAndFollow(
 
   // The stream ended without a verdict: ask the server to answer once judged.
   for (;;) {
-    const s = await client.judge.wait.query({ id }, { signal });
+    const s = await client.submissions.wait.query({ id }, { signal });
     onProgress(progressOfSubmission(s));
     if (s.status === "done") return s;
   }

@@ -1,0 +1,83 @@
+/**
+ * Creating a submission: the problem must be one the caller may see (or be in
+ * the named assignment, whose window is checked first), the caller's
+ * per-minute budget (SUBMIT_RATE_PER_MINUTE) is spent, and the row is stored
+ * `queued` for the judge, which the doorbell wakes. Judging it is
+ * src/judge/judge-submission.ts's.
+ */
+import type { Database } from "../../db/index.ts";
+import { submissions } from "../../db/schema.ts";
+import type { LanguageId } from "../../isolate/languages/index.ts";
+import type { Caller } from "../accounts/user.ts";
+import { requireVisibleProblem, submissionTarget } from "../courses/course-problems.ts";
+import { AppError } from "../errors.ts";
+import type { JudgeEvents } from "../judge/events.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
+import { requireLiveProblem } from "../problems/store.ts";
+
+/** What the submission functions need (built once by the judge service: `JudgeService.submissions`). */
+export interface SubmissionDeps {
+  db: Database;
+  /** The judge's doorbell: `queued()` wakes the consumer, `waitChanged` wakes waiters and streams. */
+  events: JudgeEvents;
+  /** The clock submission times and deadlines are read from, ms. */
+  now: () => number;
+  /** Per-user submission budget, and its size per minute (for the message). */
+  submitLimiter: RateLimiter;
+  submitRatePerMinute: number;
+  /** Refuses submissions this process should judge but cannot (no sandbox); absent when judging happens elsewhere. */
+  requireJudge?: () => void;
+}
+
+export interface SubmitInput {
+  problemId: string;
+  code: string;
+  language: LanguageId;
+  /** Submit inside this assignment (its window and policies apply). */
+  assignmentId?: string;
+}
+
+/** A caller: a signed-in user (id and site role), or a bare user id (scripts and tests: a plain user). */
+export type SubmissionCaller = Caller | string;
+export const callerOf = (c: SubmissionCaller): Caller => (typeof c === "string" ? { id: c, siteRole: "user" } : c);
+
+/**
+ * Stores a submission and queues it for judging.
+ * @returns the new submission's id.
+ * @throws SANDBOX_UNAVAILABLE (503) when this process judges but has no sandbox; RATE_LIMITED (429) past
+ *   SUBMIT_RATE_PER_MINUTE; PROBLEM_NOT_FOUND (404); the assignment's window errors (403) from submissionTarget.
+ */
+export async function createSubmission(deps: SubmissionDeps, caller: SubmissionCaller, input: SubmitInput): Promise<{ id: string }> {
+  const viewer = callerOf(caller);
+  deps.requireJudge?.();
+  const now = deps.now();
+  // Inside a named assignment its window is checked first (a student learns when it opens, with a 403);
+  // otherwise the problem must be one the caller can see.
+  const problem =
+    input.assignmentId !== undefined
+      ? await requireLiveProblem(deps.db, input.problemId, "problemId")
+      : await requireVisibleProblem(deps.db, viewer, input.problemId, now, "problemId");
+  const target = await submissionTarget(deps.db, viewer, problem, input.assignmentId, now);
+  const rate = deps.submitLimiter.hit(viewer.id);
+  if (!rate.ok) {
+    throw new AppError("RATE_LIMITED", {
+      message: `At most ${deps.submitRatePerMinute} submissions per minute. Try again in ${rate.retryAfterSeconds} s.`,
+      retryAfterSeconds: rate.retryAfterSeconds,
+    });
+  }
+  const [row] = await deps.db
+    .insert(submissions)
+    .values({
+      userId: viewer.id,
+      problemId: input.problemId,
+      language: input.language,
+      code: input.code,
+      status: "queued",
+      assignmentId: target.assignmentId,
+      runAllTests: target.runAllTests,
+      createdAt: new Date(now),
+    })
+    .returning({ id: submissions.id });
+  deps.events.queued();
+  return { id: row!.id };
+}
