@@ -17,7 +17,7 @@ import { formatBytes, utf8Bytes } from "../lib/fields.ts";
 import type { Logger } from "../log.ts";
 import type { Caller } from "../accounts/user.ts";
 import { aiPolicyFor } from "../courses/ai-policy.ts";
-import { requireVisibleProblem } from "../courses/course-problems.ts";
+import { requireVisibleProblem } from "../problems/access.ts";
 import { feedbackLevels } from "../courses/feedback.ts";
 import { AI_POLICY_TEXT, type AiPolicy } from "../courses/policy.ts";
 import { stripCode } from "./strip-code.ts";

@@ -8,7 +8,7 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { assignments, courseMembers, courses } from "../../db/schema.ts";
+import { assignmentProblems, assignments, courseMembers, courses } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { can, isStaff, isWrite, type Actor, type CourseAction, type CourseRole } from "./permissions.ts";
@@ -85,4 +85,14 @@ export function actorIsStaff(actor: Actor): boolean {
 /** @throws AppError COURSE_ARCHIVED (403) for an archived course (read-only). */
 export function requireNotArchived(course: CourseRow): void {
   if (course.archivedAt) throw new AppError("COURSE_ARCHIVED");
+}
+
+/** Live, not deleted assignments of a course that contain the problem. */
+export async function assignmentsWith(db: Database, problemId: string): Promise<AssignmentRow[]> {
+  const rows = await db
+    .select({ a: assignments })
+    .from(assignmentProblems)
+    .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
+    .where(and(eq(assignmentProblems.problemId, problemId), isNull(assignments.deletedAt)));
+  return rows.map((r) => r.a);
 }

@@ -1,79 +1,21 @@
 /**
- * Course-private problems: who sees one (members; students only once an
- * assignment with it has opened), who edits one (the course's teachers),
- * copying a public problem into a course, and which assignment a submission
- * to a course problem counts for (or why it is refused).
+ * Course-private problems: the course's problem list, copying a problem into
+ * a course (its owner's right: src/problems/access.ts), and which assignment
+ * a submission to a course problem counts for (or why it is refused). Who may
+ * see or edit a problem is src/problems/access.ts's.
  */
 import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { newId } from "../../db/ids.ts";
-import { assignmentProblems, assignments, extensions, problems, testCases } from "../../db/schema.ts";
+import { assignmentProblems, assignments, extensions, problems } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
-import { requireLiveProblem, requireOwned, countTests, readHiddenTests } from "../problems/store.ts";
+import { copyProblem, countTests, readHiddenTests } from "../problems/store.ts";
 import { toProblemShape, type ProblemRow, type ProblemShape } from "../problems/shape.ts";
-import { memberRole, requireAssignment, requireCourse, requireNotArchived, type AssignmentRow } from "./access.ts";
+import { requireVisibleProblem, mayCopyWithTests } from "../problems/access.ts";
+import { assignmentsWith, memberRole, requireAssignment, requireCourse, requireNotArchived, type AssignmentRow } from "./access.ts";
 import { countsAt, windowState } from "./deadlines.ts";
 import { can, isStaff } from "./permissions.ts";
 import { windowOf } from "./scores.ts";
-
-/** Live, not deleted assignments of a course that contain the problem. */
-async function assignmentsWith(db: Database, problemId: string): Promise<AssignmentRow[]> {
-  const rows = await db
-    .select({ a: assignments })
-    .from(assignmentProblems)
-    .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
-    .where(and(eq(assignmentProblems.problemId, problemId), isNull(assignments.deletedAt)));
-  return rows.map((r) => r.a);
-}
-
-/**
- * Whether `user` may see `problem`: a public problem, everyone; a course
- * problem, the course's staff and site admins, and its students once an
- * assignment with it has opened.
- */
-export async function canSeeProblem(db: Database, user: Caller | null, problem: ProblemRow, now: number): Promise<boolean> {
-  if (problem.courseId === null) return true;
-  if (!user) return false;
-  if (user.siteRole === "admin") return true;
-  const role = await memberRole(db, problem.courseId, user.id);
-  if (role === null) return false;
-  if (isStaff(role)) return true;
-  return (await assignmentsWith(db, problem.id)).some((a) => a.courseId === problem.courseId && a.opensAt.getTime() <= now);
-}
-
-/**
- * A live problem the user may see.
- * @param field names the request field in the 404, when the id came from a body.
- * @throws AppError PROBLEM_NOT_FOUND (404) when absent, deleted, or not visible to this user.
- */
-export async function requireVisibleProblem(db: Database, user: Caller | null, problemId: string, now: number, field?: string): Promise<ProblemRow> {
-  const problem = await requireLiveProblem(db, problemId, field);
-  if (!(await canSeeProblem(db, user, problem, now))) throw new AppError("PROBLEM_NOT_FOUND", field ? { field } : undefined);
-  return problem;
-}
-
-/**
- * A live problem the user may edit: their own public problem, or a course
- * problem of a course where they may `problem.edit` (and, to change it, that is not archived).
- * @throws AppError PROBLEM_NOT_FOUND (404), `forbidden` (403, the product's own-problems text), COURSE_ARCHIVED (403).
- */
-export async function requireEditableProblem(
-  db: Database,
-  user: Caller,
-  problemId: string,
-  forbidden: "NOT_PROBLEM_OWNER_UPDATE" | "NOT_PROBLEM_OWNER_DELETE" | "NOT_PROBLEM_OWNER_EXPORT",
-  now: number,
-): Promise<ProblemRow> {
-  const problem = await requireLiveProblem(db, problemId);
-  if (problem.courseId === null) return requireOwned(db, problemId, user.id, forbidden);
-  const role = user.siteRole === "admin" ? "owner" : await memberRole(db, problem.courseId, user.id);
-  if (!(await canSeeProblem(db, user, problem, now))) throw new AppError("PROBLEM_NOT_FOUND");
-  if (!can({ siteRole: user.siteRole, courseRole: role }, "problem.edit")) throw new AppError(forbidden);
-  // An archived course is read-only: its problems can still be exported, not changed.
-  if (forbidden !== "NOT_PROBLEM_OWNER_EXPORT") requireNotArchived((await requireCourse(db, user, problem.courseId, "course.view")).course);
-  return problem;
-}
 
 /**
  * The course's problems as the caller sees them (students: those of opened
@@ -104,19 +46,6 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
 }
 
 /**
- * Whether `user` may take a copy of `problem` with its hidden tests and
- * validator: its owner (a public problem's author), the teachers of the course
- * that owns it (`problem.edit` there), or a site admin. Seeing a public
- * problem is not enough: anyone may link it into an assignment, but its tests
- * stay with its owner.
- */
-export async function mayCopyWithTests(db: Database, user: Caller, problem: ProblemRow): Promise<boolean> {
-  if (user.siteRole === "admin") return true;
-  if (problem.courseId === null) return problem.userId === user.id;
-  return can({ siteRole: user.siteRole, courseRole: await memberRole(db, problem.courseId, user.id) }, "problem.edit");
-}
-
-/**
  * Copies a problem the caller owns (or teaches in its course) into a course,
  * hidden tests and validator included; the copy is the course's (its teachers
  * edit it). Anyone else's public problem is linked into an assignment instead.
@@ -128,14 +57,7 @@ export async function copyProblemToCourse(db: Database, user: Caller, problemId:
   requireNotArchived(course);
   const source = await requireVisibleProblem(db, user, problemId, now, "problemId");
   if (!(await mayCopyWithTests(db, user, source))) throw new AppError("NOT_PROBLEM_OWNER_COPY", { field: "problemId" });
-  const tests = (await readHiddenTests(db, [source.id])).get(source.id) ?? [];
-  const id = newId();
-  const { id: _id, createdAt: _c, updatedAt: _u, deletedAt: _d, version: _v, ...values } = source;
-  const [inserted] = await db.batch([
-    db.insert(problems).values({ ...values, id, userId: user.id, courseId }).returning(),
-    ...(tests.length ? [db.insert(testCases).values(tests.map((t, ordinal) => ({ problemId: id, ordinal, ...t })))] : []),
-  ] as [never]);
-  return toProblemShape((inserted as ProblemRow[])[0]!, tests.length, tests);
+  return copyProblem(db, source, { userId: user.id, courseId });
 }
 
 /** The assignment a submission counts for (null: none), and whether every test must run (partial scoring). */

@@ -17,7 +17,7 @@ import { requireCourse } from "./access.ts";
  * @throws AppError SUBMISSION_NOT_FOUND (404) when absent or not in a course the caller may rejudge in
  *   (rejudging public problems belongs to their owners, not to courses); FORBIDDEN (403) for a member without submission.rejudge.
  */
-export async function rejudgeSubmission(db: Database, caller: Caller, submissionId: string): Promise<{ id: string; status: "queued" }> {
+export async function rejudgeSubmission(db: Database, caller: Caller, submissionId: string, ring?: () => void): Promise<{ id: string; status: "queued" }> {
   const [row] = await db
     .select({ id: submissions.id, status: submissions.status, courseId: problems.courseId })
     .from(submissions)
@@ -28,6 +28,6 @@ export async function rejudgeSubmission(db: Database, caller: Caller, submission
   await requireCourse(db, caller, row.courseId, "submission.rejudge").catch((err: unknown) => {
     throw err instanceof AppError && err.kind === "COURSE_NOT_FOUND" ? new AppError("SUBMISSION_NOT_FOUND") : err;
   });
-  await requeueJudged(db, [row.id]);
+  await requeueJudged(db, [row.id], ring);
   return { id: row.id, status: "queued" };
 }

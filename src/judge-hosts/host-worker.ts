@@ -14,7 +14,7 @@ import { CompileCache } from "../judge/compile-cache.ts";
 import { JudgeEvents } from "../judge/events.ts";
 import type { JobPort } from "../judge/job-port.ts";
 import { judgeSubmission } from "../judge/judge-submission.ts";
-import type { SubmissionRow } from "../judge/queue.ts";
+import type { SubmissionRow } from "../submissions/row.ts";
 import { VERSION } from "../version.ts";
 import type { HostJob } from "./jobs.ts";
 

@@ -12,7 +12,8 @@ import { afterJudged, clearFailure, keepFailure } from "../courses/judging.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import type { HiddenTestCase } from "../problems/shape.ts";
 import { judgedProblem } from "./problem-cache.ts";
-import type { JudgeQueue, SubmissionRow } from "./queue.ts";
+import type { SubmissionRow } from "../submissions/row.ts";
+import type { JudgeQueue } from "./queue.ts";
 
 /** The problem as the judge needs it. */
 export type JudgedProblem = Pick<

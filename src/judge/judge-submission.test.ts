@@ -16,7 +16,7 @@ import { SANDBOX_RETRIES } from "./compile.ts";
 import { judgeSubmission, type PipelineDeps } from "./judge-submission.ts";
 import { compileAndRun, RUN_PROVES_COMPILE } from "./run.ts";
 import type { JobPort } from "./job-port.ts";
-import type { SubmissionRow } from "./queue.ts";
+import type { SubmissionRow } from "../submissions/row.ts";
 import { JudgeQueue } from "./queue.ts";
 import { decideVerdict } from "./verdict.ts";
 

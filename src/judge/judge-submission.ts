@@ -24,7 +24,8 @@ import { compileCached, reportedTimeMs, retryOnSandboxFailure, runOptions, sandb
 import type { JudgeEvents } from "./events.ts";
 import { databaseJobPort, type JobPort } from "./job-port.ts";
 import { STORED_OUTPUT_MAX_BYTES } from "./limits.ts";
-import type { JudgeQueue, SubmissionRow } from "./queue.ts";
+import type { SubmissionRow } from "../submissions/row.ts";
+import type { JudgeQueue } from "./queue.ts";
 import { prepareValidator, runValidator, type ReadyValidator } from "./validator.ts";
 import { testVerdict } from "./verdict.ts";
 

@@ -24,8 +24,9 @@ import type { Database } from "../../db/index.ts";
 import { preparedPer } from "../../db/prepared.ts";
 import { submissions, submissionTests } from "../../db/schema.ts";
 import { LANGUAGE_IDS } from "../../isolate/languages/index.ts";
+import type { SubmissionRow } from "../submissions/row.ts";
 
-export type SubmissionRow = typeof submissions.$inferSelect;
+
 
 /**
  * One claim of a job: the row's id and the fencing token its claim wrote.

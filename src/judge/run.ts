@@ -10,7 +10,7 @@ import { COMPILER_FLAGS, capUtf8, runProgram } from "../../isolate/exec.ts";
 import { getLanguage, type LanguageId } from "../../isolate/languages/index.ts";
 import type { Box, RunResult, SandboxBackend } from "../../isolate/types.ts";
 import type { Caller } from "../accounts/user.ts";
-import { requireVisibleProblem } from "../courses/course-problems.ts";
+import { requireVisibleProblem } from "../problems/access.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";

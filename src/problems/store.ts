@@ -159,6 +159,21 @@ export function assertLimits(values: { timeLimitMs?: number; memoryLimitKib?: nu
   }
 }
 
+/**
+ * A copy of `source` with its hidden tests and validator, owned by `owner` (in a course when `courseId` is given).
+ * The caller has checked the right to copy it (src/problems/access.ts, `mayCopyWithTests`).
+ */
+export async function copyProblem(db: Database, source: ProblemRow, owner: { userId: string; courseId: string | null }): Promise<ProblemShape> {
+  const tests = (await readHiddenTests(db, [source.id])).get(source.id) ?? [];
+  const id = newId();
+  const { id: _id, createdAt: _c, updatedAt: _u, deletedAt: _d, version: _v, ...values } = source;
+  const [inserted] = await db.batch([
+    db.insert(problems).values({ ...values, id, userId: owner.userId, courseId: owner.courseId }).returning(),
+    ...(tests.length ? [db.insert(testCases).values(tests.map((t, ordinal) => ({ problemId: id, ordinal, ...t })))] : []),
+  ] as [never]);
+  return toProblemShape((inserted as ProblemRow[])[0]!, tests.length, tests);
+}
+
 export async function createProblem(db: Database, userId: string, input: ProblemInput): Promise<ProblemShape> {
   assertLimits(input);
   const tests = checkTestCases(input.hiddenTestCases);

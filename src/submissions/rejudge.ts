@@ -20,9 +20,11 @@ export const REJUDGE_BATCH_MAX = 5000;
 
 /**
  * Puts judged (`done`) submissions back in the queue; others are left alone.
+ * The one requeue path: a problem's, a course's and a single rejudge all come here.
+ * @param ring the judge's doorbell (`JudgeEvents.queued`), rung when something was queued.
  * @returns how many were re-queued.
  */
-export async function requeueJudged(db: Database, ids: readonly string[]): Promise<number> {
+export async function requeueJudged(db: Database, ids: readonly string[], ring?: () => void): Promise<number> {
   if (!ids.length) return 0;
   const done = (
     await db
@@ -51,6 +53,8 @@ export async function requeueJudged(db: Database, ids: readonly string[]): Promi
       })
       .where(and(inArray(submissions.id, done), eq(submissions.status, "done"))),
   ]);
+  // The judge's doorbell: a consumer waiting for work takes the rejudges at once.
+  ring?.();
   return done.length;
 }
 
@@ -74,7 +78,7 @@ export async function requireRejudgeRight(db: Database, caller: Caller, problemI
  * Rejudges every judged submission of a problem (after its tests or limits changed).
  * @returns how many were queued again.
  */
-export async function rejudgeProblem(db: Database, caller: Caller, problemId: string): Promise<{ queued: number }> {
+export async function rejudgeProblem(db: Database, caller: Caller, problemId: string, ring?: () => void): Promise<{ queued: number }> {
   await requireRejudgeRight(db, caller, problemId);
   const ids = (
     await db
@@ -83,19 +87,19 @@ export async function rejudgeProblem(db: Database, caller: Caller, problemId: st
       .where(and(eq(submissions.problemId, problemId), eq(submissions.status, "done")))
       .limit(REJUDGE_BATCH_MAX)
   ).map((r) => r.id);
-  return { queued: await requeueJudged(db, ids) };
+  return { queued: await requeueJudged(db, ids, ring) };
 }
 
 /**
  * Rejudges one submission.
  * @throws SUBMISSION_NOT_FOUND (404) when absent or the caller may not rejudge it.
  */
-export async function rejudgeOne(db: Database, caller: Caller, submissionId: string): Promise<{ id: string; status: "queued" }> {
+export async function rejudgeOne(db: Database, caller: Caller, submissionId: string, ring?: () => void): Promise<{ id: string; status: "queued" }> {
   const [row] = await db.select({ id: submissions.id, problemId: submissions.problemId }).from(submissions).where(eq(submissions.id, submissionId)).limit(1);
   if (!row) throw new AppError("SUBMISSION_NOT_FOUND");
   await requireRejudgeRight(db, caller, row.problemId).catch((err: unknown) => {
     throw err instanceof AppError && (err.kind === "PROBLEM_NOT_FOUND" || err.kind === "NOT_PROBLEM_OWNER_UPDATE") ? new AppError("SUBMISSION_NOT_FOUND") : err;
   });
-  await requeueJudged(db, [row.id]);
+  await requeueJudged(db, [row.id], ring);
   return { id: row.id, status: "queued" };
 }

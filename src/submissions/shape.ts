@@ -3,9 +3,10 @@
  * tRPC alike), and the one function that turns a row into it. Never the
  * lease, the attempts, the operator's `errorDetail` or anything of the hidden tests.
  */
-import type { submissionFailures, submissions, submissionTests, SubmissionStatus, Verdict } from "../../db/schema.ts";
+import type { submissionFailures, submissionTests, SubmissionStatus, Verdict } from "../../db/schema.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
 import { atLeast, type FeedbackLevel } from "../courses/policy.ts";
+import type { SubmissionRow } from "./row.ts";
 
 /** One test's result inside a submission (0 is the sample; hidden tests follow). */
 export interface SubmissionTestShape {
@@ -55,7 +56,6 @@ export interface SubmissionShape {
   createdAt: string;
 }
 
-export type SubmissionRow = typeof submissions.$inferSelect;
 export type SubmissionTestRow = typeof submissionTests.$inferSelect;
 export type SubmissionFailureRow = typeof submissionFailures.$inferSelect;
 

@@ -94,8 +94,6 @@ export const assignmentsRouter = router({
 
   /** Sends a course submission back to the judge (staff). @throws SUBMISSION_NOT_FOUND (404), FORBIDDEN (403). */
   rejudge: protectedProcedure.input(z.object({ submissionId: idField() })).mutation(async ({ ctx, input }) => {
-    const result = await rejudgeSubmission(ctx.db, ctx.user, input.submissionId);
-    ctx.judge?.events.queued();
-    return result;
+    return rejudgeSubmission(ctx.db, ctx.user, input.submissionId, () => ctx.judge?.events.queued());
   }),
 });

@@ -10,7 +10,8 @@ import { problemInput, problemUpdateInput } from "../../problems/input.ts";
 import { ownProblemIds, publicProblemList } from "../../problems/list-cache.ts";
 import type { ProblemShape } from "../../problems/shape.ts";
 import { createProblem, limitProblemWrites, publicShape, readHiddenTests, readValidators, softDeleteProblem, updateProblem } from "../../problems/store.ts";
-import { copyProblemToCourse, requireEditableProblem, requireVisibleProblem } from "../../courses/course-problems.ts";
+import { copyProblemToCourse } from "../../courses/course-problems.ts";
+import { requireEditableProblem, requireVisibleProblem } from "../../problems/access.ts";
 import { requireCourse, requireNotArchived } from "../../courses/access.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 import { filesFromZip } from "../../packages/files.ts";
@@ -121,9 +122,7 @@ export const problemsRouter = router({
    * @returns how many were queued. @throws PROBLEM_NOT_FOUND (404), FORBIDDEN (403).
    */
   rejudge: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => {
-    const result = await rejudgeProblem(ctx.db, ctx.user, input.id);
-    if (result.queued) ctx.judge?.events.queued();
-    return result;
+    return rejudgeProblem(ctx.db, ctx.user, input.id, () => ctx.judge?.events.queued());
   }),
 
   /**

@@ -78,8 +78,6 @@ export const submissionsRouter = router({
    * @throws SUBMISSION_NOT_FOUND (404) when absent or not the caller's to rejudge.
    */
   rejudge: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => {
-    const result = await rejudgeOne(ctx.db, ctx.user, input.id);
-    ctx.judge?.events.queued();
-    return result;
+    return rejudgeOne(ctx.db, ctx.user, input.id, () => ctx.judge?.events.queued());
   }),
 });

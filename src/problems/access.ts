@@ -1,0 +1,76 @@
+/**
+ * Who may see and who may change a problem, for every door and domain: a
+ * public problem, everyone sees and its author changes; a course problem, the
+ * course's members see (students once an assignment with it has opened) and
+ * its teachers change (not while the course is archived). Copying a problem
+ * with its hidden tests and validator is its owner's (`mayCopyWithTests`).
+ */
+import type { Database } from "../../db/index.ts";
+import type { Caller } from "../accounts/user.ts";
+import { assignmentsWith, memberRole, requireCourse, requireNotArchived } from "../courses/access.ts";
+import { can, isStaff } from "../courses/permissions.ts";
+import { AppError } from "../errors.ts";
+import type { ProblemRow } from "./shape.ts";
+import { requireLiveProblem, requireOwned } from "./store.ts";
+
+/**
+ * Whether `user` may see `problem`: a public problem, everyone; a course
+ * problem, the course's staff and site admins, and its students once an
+ * assignment with it has opened.
+ */
+export async function canSeeProblem(db: Database, user: Caller | null, problem: ProblemRow, now: number): Promise<boolean> {
+  if (problem.courseId === null) return true;
+  if (!user) return false;
+  if (user.siteRole === "admin") return true;
+  const role = await memberRole(db, problem.courseId, user.id);
+  if (role === null) return false;
+  if (isStaff(role)) return true;
+  return (await assignmentsWith(db, problem.id)).some((a) => a.courseId === problem.courseId && a.opensAt.getTime() <= now);
+}
+
+/**
+ * A live problem the user may see.
+ * @param field names the request field in the 404, when the id came from a body.
+ * @throws AppError PROBLEM_NOT_FOUND (404) when absent, deleted, or not visible to this user.
+ */
+export async function requireVisibleProblem(db: Database, user: Caller | null, problemId: string, now: number, field?: string): Promise<ProblemRow> {
+  const problem = await requireLiveProblem(db, problemId, field);
+  if (!(await canSeeProblem(db, user, problem, now))) throw new AppError("PROBLEM_NOT_FOUND", field ? { field } : undefined);
+  return problem;
+}
+
+/**
+ * A live problem the user may edit: their own public problem, or a course
+ * problem of a course where they may `problem.edit` (and, to change it, that is not archived).
+ * @throws AppError PROBLEM_NOT_FOUND (404), `forbidden` (403, the product's own-problems text), COURSE_ARCHIVED (403).
+ */
+export async function requireEditableProblem(
+  db: Database,
+  user: Caller,
+  problemId: string,
+  forbidden: "NOT_PROBLEM_OWNER_UPDATE" | "NOT_PROBLEM_OWNER_DELETE" | "NOT_PROBLEM_OWNER_EXPORT",
+  now: number,
+): Promise<ProblemRow> {
+  const problem = await requireLiveProblem(db, problemId);
+  if (problem.courseId === null) return requireOwned(db, problemId, user.id, forbidden);
+  const role = user.siteRole === "admin" ? "owner" : await memberRole(db, problem.courseId, user.id);
+  if (!(await canSeeProblem(db, user, problem, now))) throw new AppError("PROBLEM_NOT_FOUND");
+  if (!can({ siteRole: user.siteRole, courseRole: role }, "problem.edit")) throw new AppError(forbidden);
+  // An archived course is read-only: its problems can still be exported, not changed.
+  if (forbidden !== "NOT_PROBLEM_OWNER_EXPORT") requireNotArchived((await requireCourse(db, user, problem.courseId, "course.view")).course);
+  return problem;
+}
+
+/**
+ * Whether `user` may take a copy of `problem` with its hidden tests and
+ * validator: its owner (a public problem's author), the teachers of the course
+ * that owns it (`problem.edit` there), or a site admin. Seeing a public
+ * problem is not enough: anyone may link it into an assignment, but its tests
+ * stay with its owner.
+ */
+export async function mayCopyWithTests(db: Database, user: Caller, problem: ProblemRow): Promise<boolean> {
+  if (user.siteRole === "admin") return true;
+  if (problem.courseId === null) return problem.userId === user.id;
+  return can({ siteRole: user.siteRole, courseRole: await memberRole(db, problem.courseId, user.id) }, "problem.edit");
+}
+
