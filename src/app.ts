@@ -15,7 +15,7 @@ import { liveSources } from "./ops/live.ts";
 import { metricsRoutes } from "./rest/metrics.ts";
 import { adminRoutes } from "./rest/admin.ts";
 import { Hono, type MiddlewareHandler } from "hono";
-import { judgeApiRoutes } from "./judge-hosts/api.ts";
+import { judgeApiRoutes } from "./rest/judge-hosts.ts";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { AppError } from "./errors.ts";

@@ -9,7 +9,7 @@ import type { Database } from "../db/index.ts";
 import type { SandboxSelection } from "../isolate/index.ts";
 import type { Logger } from "./log.ts";
 import type { JudgeService } from "./judge/service.ts";
-import type { AiService } from "./ai/service.ts";
+import { createAiService, type AiService } from "./ai/service.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
 import { createOpsState, type OpsState } from "./ops/state.ts";
 import { readSessionToken, validateSessionToken } from "./auth/session.ts";
@@ -65,10 +65,11 @@ export interface Services {
    */
   judge?: JudgeService;
   /**
-   * AI code review (src/ai/service.ts), created at start by `createAiService`.
-   * When absent, the ai router builds one from config, db, log and sandbox.
+   * AI code review (src/ai/service.ts): the server's (made at start), or, where
+   * none was given, built once from config, db, log and sandbox on first use
+   * (`buildServices`). Assignable (tests put in their own).
    */
-  ai?: AiService;
+  ai: AiService;
 }
 
 /** Builds the default limiters; `now` lets tests drive the clock. */
@@ -91,9 +92,19 @@ export function createLimiters(now?: () => number): Limiters {
  * and the system clock unless given.
  */
 export function buildServices(
-  parts: Omit<Services, "limiters" | "now" | "ops"> & { limiters?: Limiters; now?: () => number; ops?: OpsState },
+  parts: Omit<Services, "limiters" | "now" | "ops" | "ai"> & { limiters?: Limiters; now?: () => number; ops?: OpsState; ai?: AiService },
 ): Services {
-  return { ...parts, limiters: parts.limiters ?? createLimiters(), now: parts.now ?? Date.now, ops: parts.ops ?? createOpsState() };
+  const { ai, ...rest } = parts;
+  const services = { ...rest, limiters: parts.limiters ?? createLimiters(), now: parts.now ?? Date.now, ops: parts.ops ?? createOpsState() } as Services;
+  // The AI service, built once on first use unless given (configuring a model checks its settings then).
+  let built: AiService | undefined = ai;
+  // Not enumerable: spreading the services (each request's context) must not build it; contexts read it through.
+  Object.defineProperty(services, "ai", {
+    enumerable: false,
+    get: () => (built ??= createAiService({ config: services.config, db: services.db, log: services.log, sandbox: services.sandbox.backend })),
+    set: (value: AiService) => void (built = value),
+  });
+  return services;
 }
 
 export type { SessionUser } from "./accounts/user.ts";
@@ -225,6 +236,9 @@ export async function createContext(
     sessionToken,
     ip,
     https,
+    get ai() {
+      return services.ai;
+    },
     // Worked out only by the few procedures that name this site's URLs (LTI).
     get origin() {
       return publicOrigin(c, services.config);

@@ -1,6 +1,6 @@
 /**
  * A judge host: `bun run worker --server URL --token-file FILE` judges jobs
- * claimed from the web server's judge API (src/judge-hosts/api.ts) with its
+ * claimed from the web server's judge API (src/rest/judge-hosts.ts) with its
  * own sandbox pool and compile cache. It holds no database URL or credential
  * and runs no migration: the job is read and written through an HTTP JobPort,
  * so the judging is the same pipeline as the server's own (judgeSubmission).

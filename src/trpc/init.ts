@@ -1,6 +1,6 @@
 /**
  * tRPC set up once. Exports only `router`, `publicProcedure`,
- * `protectedProcedure` and `createCallerFactory`.
+ * `protectedProcedure`, `createCallerFactory` and `stream` (every subscription's events).
  *
  * Errors: procedures throw `AppError` (src/errors.ts); the formatter puts its
  * catalogue name, the offending field and any details into `error.data`, and a
@@ -56,6 +56,21 @@ const appErrors = t.middleware(async ({ next }) => {
   }
   return result;
 });
+
+/**
+ * A subscription's events, with errors mapped as every procedure's: an
+ * AppError thrown while streaming (a 404 after the first read, a 403) keeps
+ * its status and code instead of becoming a logged 500. Every stream goes
+ * through here.
+ * @example .subscription(({ ctx, input, signal }) => stream(events(ctx, input, signal)))
+ */
+export async function* stream<T>(events: AsyncIterable<T>): AsyncGenerator<T, void, unknown> {
+  try {
+    yield* events;
+  } catch (err) {
+    throw err instanceof AppError ? new TRPCError({ code: err.code, message: err.message, cause: err }) : err;
+  }
+}
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

@@ -4,14 +4,12 @@
  * POST /api/ai/ai-review calls it) and `ai.info` (which reviewer answers).
  * The logic lives in src/ai/service.ts.
  */
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { createAiService, MAX_CODE_BYTES, type AiService } from "../../ai/service.ts";
+import { MAX_CODE_BYTES, type AiService } from "../../ai/service.ts";
 import { LANGUAGE_IDS } from "../../../isolate/languages/index.ts";
 import type { Context } from "../../context.ts";
-import { AppError } from "../../errors.ts";
 import { formatBytes, idField, utf8Bytes } from "../../lib/fields.ts";
-import { protectedProcedure, router } from "../init.ts";
+import { protectedProcedure, router, stream } from "../init.ts";
 
 /**
  * `code` may be missing or blank: the service answers the spec's
@@ -29,22 +27,8 @@ export const reviewInput = z.object({
   force: z.boolean({ error: "Must be true or false" }).default(false),
 });
 
-// Servers built before the AI service existed (some tests) get one made from their services, once.
-const fallback = new WeakMap<object, AiService>();
-function aiOf(ctx: Context): AiService {
-  if (ctx.ai) return ctx.ai;
-  let service = fallback.get(ctx.db);
-  if (!service) {
-    service = createAiService({ config: ctx.config, db: ctx.db, log: ctx.log, sandbox: ctx.sandbox.backend });
-    fallback.set(ctx.db, service);
-  }
-  return service;
-}
-
-/** Subscription errors surface after the middleware chain has returned, so carry the catalogue code ourselves. */
-function asTrpc(err: unknown): unknown {
-  return err instanceof AppError ? new TRPCError({ code: err.code, message: err.message, cause: err }) : err;
-}
+/** The AI service of the server (built once: src/context.ts). */
+const aiOf = (ctx: Context): AiService => ctx.ai;
 
 export const aiRouter = router({
   /** Which reviewer answers (for the panel's label); never a key or URL. */
@@ -70,11 +54,5 @@ export const aiRouter = router({
    * Streams `{type:"start", provider, model, cached}`, then `{type:"delta", text}`
    * chunks (concatenated they are the review), then `{type:"done"}`. Same errors as `review`.
    */
-  stream: protectedProcedure.input(reviewInput).subscription(async function* ({ ctx, input, signal }) {
-    try {
-      yield* aiOf(ctx).stream(ctx.user, input, signal);
-    } catch (err) {
-      throw asTrpc(err);
-    }
-  }),
+  stream: protectedProcedure.input(reviewInput).subscription(({ ctx, input, signal }) => stream(aiOf(ctx).stream(ctx.user, input, signal))),
 });

@@ -2,7 +2,6 @@
  * Assignments: a thin door over src/courses (assignments, extensions, the
  * gradebook and its live stream, exports, rejudging).
  */
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import {
   assignmentInput,
@@ -19,11 +18,10 @@ import {
 } from "../../courses/assignments.ts";
 import { gradebookChanges, gradesCsv, readGradebook } from "../../courses/gradebook.ts";
 import { rejudgeSubmission } from "../../courses/rejudge.ts";
-import { AppError } from "../../errors.ts";
 import { idField } from "../../lib/fields.ts";
 import { viewHistory } from "../../submissions/view.ts";
 import { requireAssignment } from "../../courses/access.ts";
-import { protectedProcedure, router } from "../init.ts";
+import { protectedProcedure, router, stream } from "../init.ts";
 
 const byId = z.object({ id: idField() });
 
@@ -69,13 +67,7 @@ export const assignmentsRouter = router({
    */
   gradebookUpdates: protectedProcedure
     .input(z.object({ id: idField(), version: z.number().int().min(-1) }))
-    .subscription(async function* ({ ctx, input, signal }) {
-      try {
-        yield* gradebookChanges(ctx.db, ctx.user, input.id, input.version, ctx.now, signal);
-      } catch (err) {
-        throw err instanceof AppError ? new TRPCError({ code: err.code, message: err.message, cause: err }) : err;
-      }
-    }),
+    .subscription(({ ctx, input, signal }) => stream(gradebookChanges(ctx.db, ctx.user, input.id, input.version, ctx.now, signal))),
 
   /** The grades as CSV text (teachers). @throws FORBIDDEN (403). */
   gradesCsv: protectedProcedure.input(byId).query(async ({ ctx, input }) => ({ csv: await gradesCsv(ctx.db, ctx.user, input.id, ctx.now()) })),

@@ -16,7 +16,7 @@ import { rejudgeOne } from "../../submissions/rejudge.ts";
 import type { SubmissionShape } from "../../submissions/shape.ts";
 import { viewHistory } from "../../submissions/view.ts";
 import { readOne, submissionProgress, waitForVerdict } from "../../submissions/watch.ts";
-import { protectedProcedure, router } from "../init.ts";
+import { protectedProcedure, router, stream } from "../init.ts";
 import { judgeOf } from "./judge.ts";
 
 /** Longest `submissions.wait`, ms: past it the submission is returned as it is (the client can wait again). */
@@ -59,9 +59,9 @@ export const submissionsRouter = router({
    * `of`, finished tests so far), and finally `done` with the whole submission.
    * @throws SUBMISSION_NOT_FOUND (404).
    */
-  progress: protectedProcedure.input(z.object({ id: idField() })).subscription(async function* ({ ctx, input, signal }) {
-    yield* submissionProgress(judgeOf(ctx).submissions, ctx.user, input.id, signal);
-  }),
+  progress: protectedProcedure
+    .input(z.object({ id: idField() }))
+    .subscription(({ ctx, input, signal }) => stream(submissionProgress(judgeOf(ctx).submissions, ctx.user, input.id, signal))),
 
   /**
    * The caller's submissions to a problem, newest first. Works for deleted

@@ -16,9 +16,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { LANGUAGE_IDS } from "../../isolate/languages/index.ts";
-import type { AppEnv } from "../rest/call.ts";
-import { authenticateHost } from "./hosts.ts";
-import { claimForHost, finishForHost, progressForHost, releaseForHost, renewForHost, testData, type JudgeApiDeps } from "./jobs.ts";
+import type { AppEnv } from "./call.ts";
+import { authenticateHost } from "../judge-hosts/hosts.ts";
+import { claimForHost, finishForHost, progressForHost, releaseForHost, renewForHost, testData, type JudgeApiDeps } from "../judge-hosts/jobs.ts";
 import { VERDICTS } from "../verdicts.ts";
 import { AppError } from "../errors.ts";
 
