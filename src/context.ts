@@ -10,6 +10,7 @@ import type { SandboxSelection } from "../isolate/index.ts";
 import type { Logger } from "./log.ts";
 import type { JudgeService } from "./judge/service.ts";
 import { createAiService, type AiService } from "./ai/service.ts";
+import { registerCourseHooks } from "./courses/invites.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
 import { createOpsState, type OpsState } from "./ops/state.ts";
 import { readSessionToken, validateSessionToken } from "./auth/session.ts";
@@ -94,6 +95,8 @@ export function createLimiters(now?: () => number): Limiters {
 export function buildServices(
   parts: Omit<Services, "limiters" | "now" | "ops" | "ai"> & { limiters?: Limiters; now?: () => number; ops?: OpsState; ai?: AiService },
 ): Services {
+  // Courses take up roster invitations when an account is made (accounts know nothing of courses).
+  registerCourseHooks();
   const { ai, ...rest } = parts;
   const services = { ...rest, limiters: parts.limiters ?? createLimiters(), now: parts.now ?? Date.now, ops: parts.ops ?? createOpsState() } as Services;
   // The AI service, built once on first use unless given (configuring a model checks its settings then).

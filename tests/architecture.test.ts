@@ -176,4 +176,89 @@ describe("architecture", () => {
     );
     expect(offenders).toEqual([]);
   });
+
+  test("every table has one writing folder: inserts, updates and deletes only from its domain's folder", () => {
+    const writers = tableWriters();
+    expect(writers.size).toBeGreaterThan(25);
+    const offenders: string[] = [];
+    for (const [table, places] of writers) {
+      const owner = TABLE_OWNERS[table];
+      if (!owner) offenders.push(`${table}: no owner listed in TABLE_OWNERS`);
+      for (const place of places) if (owner && !place.startsWith(`${owner}/`)) offenders.push(`${table} written from ${place} (its owner is ${owner})`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test("the writer scan sees drizzle writes and raw SQL", () => {
+    const seen = writesIn('await db.insert(users).values(x);\nawait db\n  .update(problems)\n  .set({});\nawait db.delete(testCases);\nsql`INSERT INTO judge_finishes (a)`; db.select().from(users)', tableNames());
+    expect(seen.sort()).toEqual(["judgeFinishes", "problems", "testCases", "users"]);
+  });
 });
+
+/**
+ * Which folder may write each table (one per table): a domain's tables are
+ * written only through its functions, so a rule about a table lives in one
+ * place. Reads are anyone's.
+ */
+const TABLE_OWNERS: Record<string, string> = {
+  users: "src/accounts",
+  sessions: "src/auth",
+  problems: "src/problems",
+  testCases: "src/problems",
+  problemPackages: "src/packages",
+  problemAssets: "src/packages",
+  judgeHosts: "src/judge-hosts",
+  judgeFinishes: "src/judge-hosts",
+  submissions: "src/submissions",
+  submissionTests: "src/submissions",
+  submissionFailures: "src/submissions",
+  contactMessages: "src/contact",
+  aiReviews: "src/ai",
+  aiRequests: "src/ai",
+  courses: "src/courses",
+  courseMembers: "src/courses",
+  courseInvites: "src/courses",
+  assignments: "src/courses",
+  assignmentProblems: "src/courses",
+  extensions: "src/courses",
+  assignmentScores: "src/courses",
+  externalIdentities: "src/sso",
+  ssoFlows: "src/sso",
+  ltiPlatforms: "src/lti",
+  ltiDeployments: "src/lti",
+  ltiKeys: "src/lti",
+  ltiFlows: "src/lti",
+  ltiContexts: "src/lti",
+  ltiResourceLinks: "src/lti",
+  ltiDeepLinks: "src/lti",
+  ltiGradeOutbox: "src/lti",
+};
+
+/** Table export name → SQL name, from db/schema.ts. */
+function tableNames(): Map<string, string> {
+  const schema = readFileSync(join(ROOT, "db", "schema.ts"), "utf8");
+  return new Map([...schema.matchAll(/export const (\w+) = sqliteTable\(\s*"(\w+)"/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+/** The tables a source text writes: drizzle's `.insert(t)`, `.update(t)`, `.delete(t)`, and raw INSERT/UPDATE/DELETE. */
+function writesIn(code: string, tables: Map<string, string>): string[] {
+  const out = new Set<string>();
+  for (const m of code.matchAll(/\.(?:insert|update|delete)\(\s*(\w+)\s*\)/g)) if (tables.has(m[1]!)) out.add(m[1]!);
+  const bySql = new Map([...tables].map(([name, sqlName]) => [sqlName, name]));
+  for (const m of code.matchAll(/\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/g)) if (bySql.has(m[1]!)) out.add(bySql.get(m[1]!)!);
+  return [...out];
+}
+
+/** Every table written by the server's source files (tests excluded), and from which files. */
+function tableWriters(): Map<string, Set<string>> {
+  const tables = tableNames();
+  const writers = new Map<string, Set<string>>();
+  for (const file of graph.keys()) {
+    if (!file.startsWith("src/")) continue;
+    for (const table of writesIn(readFileSync(join(ROOT, file), "utf8"), tables)) {
+      if (!writers.has(table)) writers.set(table, new Set());
+      writers.get(table)!.add(file);
+    }
+  }
+  return writers;
+}

@@ -6,7 +6,6 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { users } from "../../db/schema.ts";
-import { claimCourseInvites } from "../courses/invites.ts";
 import { AppError } from "../errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
@@ -74,9 +73,29 @@ export async function userIdByEmail(db: Database, email: string): Promise<string
   return row?.id ?? null;
 }
 
+/** What runs once an account is made: its email, and whether the way in proved it. */
+export type AccountCreatedHook = (db: Database, user: SessionUser, opts: { emailVerified: boolean }) => Promise<void>;
+const accountCreatedHooks: AccountCreatedHook[] = [];
+
 /**
- * Creates an account, and makes it a member of every course whose roster
- * invited this email (src/courses/invites.ts).
+ * Runs `hook` after every account creation (courses registers one that takes
+ * up roster invitations: src/courses/invites.ts). Accounts know nothing of the
+ * domains that care about a new account.
+ */
+export function onAccountCreated(hook: AccountCreatedHook): void {
+  if (!accountCreatedHooks.includes(hook)) accountCreatedHooks.push(hook);
+}
+
+/**
+ * Sets an account's site role and course-creation right (a sign-in's role rules: src/sso/identities.ts).
+ */
+export async function setSiteRoles(db: Database, userId: string, roles: { siteRole: "admin" | "user"; canCreateCourses: boolean }): Promise<void> {
+  await db.update(users).set(roles).where(eq(users.id, userId));
+}
+
+/**
+ * Creates an account, and runs the account-created hooks (courses: every
+ * roster invitation for this email becomes a membership).
  * @param account.passwordHash an argon2id hash (`hashPassword`), or null for an account that cannot sign in with a password.
  * @param opts.emailVerified the email was proven by the way in (an identity provider's verified claim); without it
  *   (password sign-up, no email check) only student invitations are taken up, never a staff role.
@@ -99,6 +118,6 @@ export async function createUser(
     if (isUniqueViolation(err)) throw new AppError("EMAIL_TAKEN", { field: "email" });
     throw err;
   }
-  await claimCourseInvites(db, created.id, created.email, { staffRoles: opts.emailVerified === true });
+  for (const hook of accountCreatedHooks) await hook(db, created, { emailVerified: opts.emailVerified === true });
   return created;
 }

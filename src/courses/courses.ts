@@ -187,3 +187,11 @@ export async function courseIdsWithRole(db: Database, userId: string, roles: rea
     .where(and(eq(courseMembers.userId, userId), inArray(courseMembers.role, [...roles])));
   return rows.map((r) => r.id);
 }
+
+/**
+ * Removes a course that was just made and never used (an LMS launch that lost
+ * the race to link the same LMS course: the other launch's course stands).
+ */
+export async function discardNewCourse(db: Database, courseId: string): Promise<void> {
+  await db.delete(courses).where(eq(courses.id, courseId));
+}

@@ -10,6 +10,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { courseInvites, courseMembers } from "../../db/schema.ts";
 import { normalizeEmail } from "../lib/email.ts";
+import { onAccountCreated } from "../accounts/user.ts";
 
 /**
  * Turns the email's invitations into memberships (existing memberships are kept as they are).
@@ -36,4 +37,14 @@ export async function claimCourseInvites(db: Database, userId: string, email: st
     ),
   ]);
   return taken.map((i) => i.courseId);
+}
+
+/** A new account takes up the roster invitations for its email (staff roles only when the way in proved the email). */
+async function takeUpInvites(db: Database, user: { id: string; email: string }, opts: { emailVerified: boolean }): Promise<void> {
+  await claimCourseInvites(db, user.id, user.email, { staffRoles: opts.emailVerified });
+}
+
+/** Registers what courses do when an account is made (`onAccountCreated`); called once where the services are built. */
+export function registerCourseHooks(): void {
+  onAccountCreated(takeUpInvites);
 }

@@ -7,7 +7,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
-import { courseInvites, courseMembers, users } from "../../db/schema.ts";
+import { courseInvites, courseMembers, courses, users } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
@@ -210,4 +210,25 @@ export async function removeMember(db: Database, user: Caller, courseId: string,
 export async function removeInvite(db: Database, user: Caller, courseId: string, email: string): Promise<void> {
   await requireCourse(db, user, courseId, "roster.edit");
   await db.delete(courseInvites).where(and(eq(courseInvites.courseId, courseId), eq(courseInvites.emailNormalized, normalizeEmail(email))));
+}
+
+/**
+ * Puts the user in the course with a role from outside (an LMS launch or roster sync) (or changes their role to it); an owner stays owner.
+ * An archived course is read-only: its members keep their role (and may still open it), nobody joins.
+ * @returns what changed.
+ * @throws AppError COURSE_ARCHIVED (403) for someone who is not yet a member of an archived course.
+ */
+export async function joinWithRole(db: Database, courseId: string, userId: string, role: "instructor" | "ta" | "student"): Promise<"added" | "updated" | "unchanged"> {
+  const [member] = await db.select().from(courseMembers).where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.userId, userId))).limit(1);
+  if (member?.role === "owner" || member?.role === role) return "unchanged";
+  const [course] = await db.select({ archivedAt: courses.archivedAt }).from(courses).where(eq(courses.id, courseId)).limit(1);
+  if (course?.archivedAt) {
+    if (member) return "unchanged";
+    throw new AppError("COURSE_ARCHIVED");
+  }
+  await db
+    .insert(courseMembers)
+    .values({ courseId, userId, role })
+    .onConflictDoUpdate({ target: [courseMembers.courseId, courseMembers.userId], set: { role } });
+  return member ? "updated" : "added";
 }

@@ -26,7 +26,7 @@ import { judgeFinishes, submissions } from "../../db/schema.ts";
 import { afterJudged } from "../courses/judging.ts";
 import { databaseJobPort, type JudgedProblem, type TestRecord } from "../judge/job-port.ts";
 import type { JudgeEvents } from "../judge/events.ts";
-import { JudgeQueue } from "../judge/queue.ts";
+import { JudgeQueue } from "../submissions/queue.ts";
 import type { SubmissionRow } from "../submissions/row.ts";
 import { judgedProblem, type JudgedProblemData } from "../judge/problem-cache.ts";
 import { AppError } from "../errors.ts";

@@ -10,7 +10,7 @@ import type { Logger } from "../log.ts";
 import { recordJudged } from "../ops/metrics.ts";
 import type { JudgeEvents } from "./events.ts";
 import { judgeSubmission, type PipelineDeps } from "./judge-submission.ts";
-import type { JudgeQueue } from "./queue.ts";
+import type { JudgeQueue } from "../submissions/queue.ts";
 
 export interface ConsumerOptions extends PipelineDeps {
   /** Jobs judged at once; the sandbox pool size. */

@@ -2,18 +2,19 @@
  * Everything judging a submission (judge-submission.ts) reads and writes about the
  * job it holds, behind one interface: the problem and its tests, the
  * submission row's progress and final verdict (every write fenced by the
- * claim, src/judge/queue.ts), a kept failure for assignment feedback, and the
+ * claim, src/submissions/queue.ts), a kept failure for assignment feedback, and the
  * gradebook update after the verdict. The in-process consumer uses
  * `databaseJobPort`; a judge host on another machine can implement the same
  * port over HTTP, so the job's life is written once (issue 11).
  */
 import type { Database } from "../../db/index.ts";
-import { afterJudged, clearFailure, keepFailure } from "../courses/judging.ts";
+import { afterJudged } from "../courses/judging.ts";
+import { clearFailure, keepFailure } from "../submissions/failures.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import type { HiddenTestCase } from "../problems/shape.ts";
 import { judgedProblem } from "./problem-cache.ts";
 import type { SubmissionRow } from "../submissions/row.ts";
-import type { JudgeQueue } from "./queue.ts";
+import type { JudgeQueue } from "../submissions/queue.ts";
 
 /** The problem as the judge needs it. */
 export type JudgedProblem = Pick<

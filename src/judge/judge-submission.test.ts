@@ -17,7 +17,7 @@ import { judgeSubmission, type PipelineDeps } from "./judge-submission.ts";
 import { compileAndRun, RUN_PROVES_COMPILE } from "./run.ts";
 import type { JobPort } from "./job-port.ts";
 import type { SubmissionRow } from "../submissions/row.ts";
-import { JudgeQueue } from "./queue.ts";
+import { JudgeQueue } from "../submissions/queue.ts";
 import { decideVerdict } from "./verdict.ts";
 
 let t: Awaited<ReturnType<typeof createTestDb>>;

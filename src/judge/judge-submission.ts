@@ -25,7 +25,7 @@ import type { JudgeEvents } from "./events.ts";
 import { databaseJobPort, type JobPort } from "./job-port.ts";
 import { STORED_OUTPUT_MAX_BYTES } from "./limits.ts";
 import type { SubmissionRow } from "../submissions/row.ts";
-import type { JudgeQueue } from "./queue.ts";
+import type { JudgeQueue } from "../submissions/queue.ts";
 import { prepareValidator, runValidator, type ReadyValidator } from "./validator.ts";
 import { testVerdict } from "./verdict.ts";
 

@@ -19,7 +19,7 @@ import { JudgeEvents } from "./events.ts";
 import { recomputeActiveAssignments } from "../courses/scores.ts";
 import { callerOf, type SubmissionCaller, type SubmissionDeps } from "../submissions/create.ts";
 import { runCustomInput, type RunInput, type RunResponse } from "./run.ts";
-import { JudgeQueue, newOwnerId } from "./queue.ts";
+import { JudgeQueue, newOwnerId } from "../submissions/queue.ts";
 
 export interface JudgeServiceOptions {
   config: Config;

@@ -25,13 +25,14 @@ import { and, eq, lt } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
-import { assignments, courses, ltiContexts, ltiDeepLinks, ltiFlows, ltiPlatforms, ltiResourceLinks, problems } from "../../db/schema.ts";
+import { assignments, ltiContexts, ltiDeepLinks, ltiFlows, ltiPlatforms, ltiResourceLinks, problems } from "../../db/schema.ts";
 import type { SessionUser } from "../accounts/user.ts";
-import { createCourse } from "../courses/courses.ts";
+import { createCourse, discardNewCourse } from "../courses/courses.ts";
 import { AppError } from "../errors.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
 import { CLAIM, courseRoleFor, CUSTOM_ASSIGNMENT, CUSTOM_PROBLEM, describeClaimsError, launchClaims, type LaunchClaims } from "./claims.ts";
-import { accountOf, joinWithRole } from "./membership.ts";
+import { joinWithRole } from "../courses/roster.ts";
+import { accountOf } from "./membership.ts";
 import { platformUrlProblem } from "./urls.ts";
 import { deploymentKnown, findPlatform, type PlatformRow } from "./registry.ts";
 import { LTI_USER_AGENT } from "./services.ts";
@@ -175,7 +176,7 @@ async function courseForContext(db: Database, platform: PlatformRow, claims: Lau
   } catch (err) {
     // Another instructor's launch linked the context meanwhile: theirs stands, this course goes.
     if (!isUniqueViolation(err)) throw err;
-    await db.delete(courses).where(eq(courses.id, courseId));
+    await discardNewCourse(db, courseId);
     const winner = await find();
     return { courseId: winner!.courseId, contextRowId: winner!.id, created: false };
   }

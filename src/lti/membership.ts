@@ -1,12 +1,10 @@
 /**
  * People as the LMS describes them: their identity here (linked by the
- * platform's issuer and their LMS user id), and their course membership with
- * their LTI role. Launches and roster syncs both go through these.
+ * platform's issuer and their LMS user id). Their course membership with
+ * their LTI role is the courses module's (`joinWithRole`, src/courses/roster.ts).
+ * Launches and roster syncs both go through these.
  */
-import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { courseMembers, courses } from "../../db/schema.ts";
-import { AppError } from "../errors.ts";
 import type { SessionUser } from "../accounts/user.ts";
 import { signInExternal } from "../sso/identities.ts";
 import type { PlatformRow } from "./registry.ts";
@@ -44,25 +42,4 @@ export function accountOf(db: Database, platform: PlatformRow, person: LmsPerson
     },
     { existingOnly: false, linkVerifiedEmail: opts.linkByEmail && platform.trustEmail, adminWhen: null, courseCreatorWhen: null },
   );
-}
-
-/**
- * Puts the user in the course with the LMS's role (or changes their role to it); an owner stays owner.
- * An archived course is read-only: its members keep their role (and may still open it), nobody joins.
- * @returns what changed.
- * @throws AppError COURSE_ARCHIVED (403) for someone who is not yet a member of an archived course.
- */
-export async function joinWithRole(db: Database, courseId: string, userId: string, role: "instructor" | "ta" | "student"): Promise<"added" | "updated" | "unchanged"> {
-  const [member] = await db.select().from(courseMembers).where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.userId, userId))).limit(1);
-  if (member?.role === "owner" || member?.role === role) return "unchanged";
-  const [course] = await db.select({ archivedAt: courses.archivedAt }).from(courses).where(eq(courses.id, courseId)).limit(1);
-  if (course?.archivedAt) {
-    if (member) return "unchanged";
-    throw new AppError("COURSE_ARCHIVED");
-  }
-  await db
-    .insert(courseMembers)
-    .values({ courseId, userId, role })
-    .onConflictDoUpdate({ target: [courseMembers.courseId, courseMembers.userId], set: { role } });
-  return member ? "updated" : "added";
 }

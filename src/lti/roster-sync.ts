@@ -15,7 +15,8 @@ import type { Caller } from "../accounts/user.ts";
 import { requireCourse } from "../courses/access.ts";
 import { AppError } from "../errors.ts";
 import { courseRoleFor, SCOPE } from "./claims.ts";
-import { accountOf, joinWithRole } from "./membership.ts";
+import { joinWithRole } from "../courses/roster.ts";
+import { accountOf } from "./membership.ts";
 import { fetchMembers } from "./services.ts";
 
 export interface RosterSyncResult {

@@ -9,15 +9,14 @@
  * Jobs live in this process (one report per problem, the latest); a restart
  * forgets them, and verifying again is cheap.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { problemPackages, problems } from "../../db/schema.ts";
+import { problemPackages } from "../../db/schema.ts";
 import type { SandboxBackend } from "../../isolate/types.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { RateDecision } from "../lib/rate-limit.ts";
-import { PROBLEM_LIMITS } from "../problems/limits.ts";
-import { readHiddenTests } from "../problems/store.ts";
+import { readHiddenTests, setTimeLimit } from "../problems/store.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import type { PackageExample } from "../../db/schema.ts";
 import type { ProblemPackage } from "./format.ts";
@@ -39,13 +38,6 @@ export interface VerifyStatus {
 const jobs = new Map<string, VerifyStatus>();
 /** Verifies run one after another (see startVerify). */
 let verifyLine: Promise<void> = Promise.resolve();
-
-/** A time limit inside the problems' bounds. @throws Error for a value outside them (a bug in the caller). */
-function boundedTimeLimitMs(ms: number): number {
-  const t = PROBLEM_LIMITS.timeLimitMs;
-  if (!Number.isInteger(ms) || ms < t.min || ms > t.max) throw new Error(`derived time limit ${ms} ms is outside ${t.min}–${t.max} ms`);
-  return ms;
-}
 
 /** The latest verify of a problem (state "none" when there is none). */
 export function verifyStatus(problemId: string, examples = 0): VerifyStatus {
@@ -130,11 +122,8 @@ export async function startVerify(
       const { rows: _rows, ...summary } = report;
       status.report = summary;
       if (report.timeLimitSource === "derived") {
-        await db
-          .update(problems)
-          // verify.ts keeps a derived limit inside PROBLEM_LIMITS (checked again here: it is stored).
-          .set({ timeLimitMs: boundedTimeLimitMs(report.timeLimitMs), version: sql`${problems.version} + 1`, updatedAt: new Date() })
-          .where(eq(problems.id, problem.id));
+        // verify.ts keeps a derived limit inside PROBLEM_LIMITS (checked again where it is stored).
+        await setTimeLimit(db, problem.id, report.timeLimitMs);
         await db.update(problemPackages).set({ timeLimitGiven: true }).where(eq(problemPackages.problemId, problem.id));
         status.derivedTimeLimitMs = report.timeLimitMs;
       }

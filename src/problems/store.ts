@@ -5,7 +5,7 @@
  * catalogue (src/errors.ts): PROBLEM_NOT_FOUND (404), the owner 403s with the
  * product's texts, PAYLOAD_TOO_LARGE (413), RATE_LIMITED (429).
  */
-import { and, asc, count, eq, inArray, isNull, isNotNull } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { newId } from "../../db/ids.ts";
 import { problems, testCases } from "../../db/schema.ts";
@@ -157,6 +157,18 @@ export function assertLimits(values: { timeLimitMs?: number; memoryLimitKib?: nu
       throw new AppError("BAD_INPUT", { field: key, message: `${key}: must be a whole number from ${min} to ${max}` });
     }
   }
+}
+
+/**
+ * Sets a problem's time limit (a verify derived it), a new version of it.
+ * @throws AppError BAD_INPUT (timeLimitMs) outside PROBLEM_LIMITS.
+ */
+export async function setTimeLimit(db: Database, problemId: string, timeLimitMs: number): Promise<void> {
+  assertLimits({ timeLimitMs });
+  await db
+    .update(problems)
+    .set({ timeLimitMs, version: sql`${problems.version} + 1`, updatedAt: new Date() })
+    .where(eq(problems.id, problemId));
 }
 
 /**

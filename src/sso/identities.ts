@@ -16,7 +16,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { externalIdentities, users } from "../../db/schema.ts";
-import { createUser, sessionUserColumns, type SessionUser } from "../accounts/user.ts";
+import { createUser, sessionUserColumns, setSiteRoles, type SessionUser } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
@@ -54,7 +54,7 @@ async function applyRoles(db: Database, user: SessionUser, policy: AccountPolicy
   if (policy.adminWhen) next.siteRole = matchesRule(policy.adminWhen, claims) ? "admin" : "user";
   if (policy.courseCreatorWhen) next.canCreateCourses = matchesRule(policy.courseCreatorWhen, claims);
   if (next.siteRole !== user.siteRole || next.canCreateCourses !== user.canCreateCourses) {
-    await db.update(users).set({ siteRole: next.siteRole, canCreateCourses: next.canCreateCourses }).where(eq(users.id, user.id));
+    await setSiteRoles(db, user.id, { siteRole: next.siteRole, canCreateCourses: next.canCreateCourses });
   }
   return next;
 }

@@ -1,7 +1,7 @@
 /**
  * Rejudging: judged submissions go back to the queue with their verdict kept
  * as `previous_verdict` (the history shows both), their test rows cleared;
- * the queue serves live submissions before rejudges (src/judge/queue.ts), and
+ * the queue serves live submissions before rejudges (src/submissions/queue.ts), and
  * the gradebook follows each new verdict as it follows a first one.
  *
  * Who may: a public problem's owner (or a site admin); for a course problem,

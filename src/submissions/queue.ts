@@ -24,7 +24,7 @@ import type { Database } from "../../db/index.ts";
 import { preparedPer } from "../../db/prepared.ts";
 import { submissions, submissionTests } from "../../db/schema.ts";
 import { LANGUAGE_IDS } from "../../isolate/languages/index.ts";
-import type { SubmissionRow } from "../submissions/row.ts";
+import type { SubmissionRow } from "./row.ts";
 
 
 
