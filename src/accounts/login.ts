@@ -18,7 +18,7 @@ function getDummyHash(): Promise<string> {
   return dummyHash;
 }
 
-type LoginDeps = { db: Database; limiters: { loginByEmail: RateLimiter; loginByIp: RateLimiter } };
+export type LoginDeps = { db: Database; limiters: { loginByEmail: RateLimiter; loginByIp: RateLimiter } };
 
 /**
  * Runs one credential check under the sign-in limits: the attempt is counted

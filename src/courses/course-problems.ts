@@ -11,7 +11,8 @@ import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { copyProblem, countTests, readHiddenTests } from "../problems/store.ts";
 import { toProblemShape, type ProblemRow, type ProblemShape } from "../problems/shape.ts";
-import { requireVisibleProblem, mayCopyWithTests } from "../problems/access.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
+import { authorizeProblemWrite, requireVisibleProblem, mayCopyWithTests } from "../problems/access.ts";
 import { assignmentsWith, memberRole, requireAssignment, requireCourse, requireNotArchived, type AssignmentRow } from "./access.ts";
 import { countsAt, windowState } from "./deadlines.ts";
 import { can, isStaff } from "./permissions.ts";
@@ -52,9 +53,16 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
  * @throws COURSE_NOT_FOUND (404), FORBIDDEN (403: problem.edit), COURSE_ARCHIVED (403), PROBLEM_NOT_FOUND (404),
  *   NOT_PROBLEM_OWNER_COPY (403) for a problem the caller may see but does not own.
  */
-export async function copyProblemToCourse(db: Database, user: Caller, problemId: string, courseId: string, now: number): Promise<ProblemShape> {
-  const { course } = await requireCourse(db, user, courseId, "problem.edit");
-  requireNotArchived(course);
+export async function copyProblemToCourse(
+  db: Database,
+  user: Caller,
+  problemId: string,
+  courseId: string,
+  now: number,
+  /** The caller's problem-write budget (Limiters.problemWritesByUser). */
+  limiter: RateLimiter,
+): Promise<ProblemShape> {
+  await authorizeProblemWrite(db, user, courseId, limiter);
   const source = await requireVisibleProblem(db, user, problemId, now, "problemId");
   if (!(await mayCopyWithTests(db, user, source))) throw new AppError("NOT_PROBLEM_OWNER_COPY", { field: "problemId" });
   return copyProblem(db, source, { userId: user.id, courseId });

@@ -7,6 +7,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { problemAssets } from "../../db/schema.ts";
+import type { Caller } from "../accounts/user.ts";
+import { AppError } from "../errors.ts";
+import { requireVisibleProblem } from "../problems/access.ts";
 import { PackageError, type PackageFiles } from "./files.ts";
 
 /** Content types by extension. */
@@ -63,4 +66,15 @@ export async function readAssets(db: Database, problemId: string): Promise<Asset
 export async function readAsset(db: Database, problemId: string, name: string): Promise<Asset | null> {
   const [r] = await db.select().from(problemAssets).where(and(eq(problemAssets.problemId, problemId), eq(problemAssets.name, name))).limit(1);
   return r ? { name: r.name, contentType: r.contentType, content: new Uint8Array(r.content) } : null;
+}
+
+/**
+ * One image of a problem's statement, for whoever may see the problem.
+ * @throws AppError PROBLEM_NOT_FOUND (404) for the problem or the name.
+ */
+export async function readVisibleAsset(db: Database, user: Caller | null, problemId: string, name: string, now: number): Promise<{ contentType: string; base64: string }> {
+  const row = await requireVisibleProblem(db, user, problemId, now);
+  const asset = await readAsset(db, row.id, name);
+  if (!asset) throw new AppError("PROBLEM_NOT_FOUND", { message: "No such image in the problem's statement" });
+  return { contentType: asset.contentType, base64: Buffer.from(asset.content).toString("base64") };
 }

@@ -15,7 +15,13 @@ import type { CheckerName } from "../problems/limits.ts";
 import { FLOAT_TOLERANCE } from "../judge/checker.ts";
 import type { HiddenTestCase, ProblemShape } from "../problems/shape.ts";
 import type { PackageExample } from "../../db/schema.ts";
-import type { Asset } from "./assets.ts";
+import { readAssets, type Asset } from "./assets.ts";
+import type { Database } from "../../db/index.ts";
+import type { Caller } from "../accounts/user.ts";
+import { requireEditableProblem } from "../problems/access.ts";
+import { toProblemShape } from "../problems/shape.ts";
+import { readHiddenTests } from "../problems/store.ts";
+import { readPackageMeta } from "./verify-service.ts";
 
 /**
  * The default validator's flags closest to a checker: exact for `kattis`
@@ -107,4 +113,18 @@ export function exportPackage(
   }
   const slug = problem.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "problem";
   return { zip: zipSync(files, { level: 6, mtime: new Date("2026-01-01T00:00:00Z") }), filename: `${slug}.zip`, notes };
+}
+
+/**
+ * A problem as a package for a caller who may change it (its owner, or its
+ * course's teachers): the zip as base64, a file name, and notes on what the
+ * format cannot say exactly.
+ * @throws AppError PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_EXPORT (403).
+ */
+export async function exportProblem(db: Database, user: Caller, problemId: string, now: number): Promise<{ filename: string; zipBase64: string; notes: string[] }> {
+  const row = await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_EXPORT", now);
+  const hidden = (await readHiddenTests(db, [row.id])).get(row.id) ?? [];
+  const [kept, assets] = await Promise.all([readPackageMeta(db, row.id), readAssets(db, row.id)]);
+  const { zip, filename, notes } = exportPackage({ ...toProblemShape(row, hidden.length, hidden), hiddenTestCases: hidden }, kept, assets);
+  return { filename, zipBase64: Buffer.from(zip).toString("base64"), notes };
 }

@@ -16,6 +16,8 @@ import type { SandboxBackend } from "../../isolate/types.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { RateDecision } from "../lib/rate-limit.ts";
+import type { Caller } from "../accounts/user.ts";
+import { requireEditableProblem } from "../problems/access.ts";
 import { readHiddenTests, setTimeLimit } from "../problems/store.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import type { PackageExample } from "../../db/schema.ts";
@@ -136,4 +138,30 @@ export async function startVerify(
   });
   verifyLine = turn;
   return status;
+}
+
+/**
+ * The latest verify of a problem the caller may change (as `verify` needs).
+ * @throws AppError PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403).
+ */
+export async function verifyStatusFor(db: Database, user: Caller, problemId: string, now: number): Promise<VerifyStatus> {
+  const row = await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_UPDATE", now);
+  return verifyStatus(row.id, (await readPackageMeta(db, row.id))?.examples.length ?? 0);
+}
+
+/**
+ * Starts verifying a problem the caller may change, within their verify budget.
+ * @throws AppError PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403), and startVerify's errors.
+ */
+export async function startVerifyFor(
+  db: Database,
+  backend: SandboxBackend | null,
+  user: Caller,
+  problemId: string,
+  now: number,
+  log: Logger,
+  budget: () => RateDecision,
+): Promise<VerifyStatus> {
+  const row = await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_UPDATE", now);
+  return startVerify(db, backend, row, log, budget);
 }

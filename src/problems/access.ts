@@ -11,7 +11,8 @@ import { assignmentsWith, memberRole, requireCourse, requireNotArchived } from "
 import { can, isStaff } from "../courses/permissions.ts";
 import { AppError } from "../errors.ts";
 import type { ProblemRow } from "./shape.ts";
-import { requireLiveProblem, requireOwned } from "./store.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
+import { limitProblemWrites, requireLiveProblem, requireOwned } from "./store.ts";
 
 /**
  * Whether `user` may see `problem`: a public problem, everyone; a course
@@ -74,3 +75,14 @@ export async function mayCopyWithTests(db: Database, user: Caller, problem: Prob
   return can({ siteRole: user.siteRole, courseRole: await memberRole(db, problem.courseId, user.id) }, "problem.edit");
 }
 
+/**
+ * The one check before a problem is created (by the form, a package import or
+ * a copy): with a course, the caller's `problem.edit` there (an archived
+ * course refuses it); and the caller's problem-write budget
+ * (Limiters.problemWritesByUser, 60 an hour).
+ * @throws AppError COURSE_NOT_FOUND (404), FORBIDDEN (403), COURSE_ARCHIVED (403), RATE_LIMITED (429).
+ */
+export async function authorizeProblemWrite(db: Database, user: Caller, courseId: string | undefined, limiter: RateLimiter): Promise<void> {
+  if (courseId !== undefined) requireNotArchived((await requireCourse(db, user, courseId, "problem.edit")).course);
+  limitProblemWrites(limiter, user.id);
+}

@@ -7,7 +7,7 @@ import type { Database } from "../../db/index.ts";
 import { problems, revisions } from "../../db/schema.ts";
 import { shareJson } from "../lib/json.ts";
 import { toProblemShape, type ProblemShape } from "./shape.ts";
-import { countTests } from "./store.ts";
+import { countTests, readHiddenTests, readValidators } from "./store.ts";
 
 interface ListCache {
   /** `revisions('problems')` when `shapes` was read. */
@@ -92,4 +92,16 @@ export function ownProblemIds(shapes: readonly Readonly<ProblemShape>[], userId:
     ownersIndex.set(shapes, index);
   }
   return index.get(userId) ?? [];
+}
+
+/**
+ * Every live public problem, oldest first, as `userId` sees the list: the
+ * cached public part, with hidden tests and validator only on their own.
+ */
+export async function problemListFor(db: Database, userId: string): Promise<ProblemShape[]> {
+  const shapes = await publicProblemList(db);
+  const ownIds = ownProblemIds(shapes, userId);
+  if (!ownIds.length) return shapes as ProblemShape[];
+  const [own, validators] = await Promise.all([readHiddenTests(db, ownIds), readValidators(db, ownIds)]);
+  return shapes.map((p) => (own.has(p._id) ? { ...p, hiddenTestCases: own.get(p._id), validator: validators.get(p._id) ?? null } : p));
 }

@@ -21,6 +21,11 @@ import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { LdapProvider } from "./config.ts";
 import type { ExternalProfile } from "./identities.ts";
+import type { Database } from "../../db/index.ts";
+import type { Config } from "../config.ts";
+import { throttledLogin, type LoginDeps } from "../accounts/login.ts";
+import type { SessionUser } from "../accounts/user.ts";
+import { signInExternal } from "./identities.ts";
 
 /** Usernames longer than this are refused unasked (uids and mails are far shorter). */
 export const LDAP_USERNAME_MAX_CHARS = 256;
@@ -148,4 +153,26 @@ async function groupsOf(client: Client, provider: LdapProvider, entry: Entry): P
   const filter = `(|(member=${dn})(uniqueMember=${dn})${uid ? `(memberUid=${Filter.escape(uid)})` : ""})`;
   const { searchEntries } = await client.search(provider.groupBaseDn, { scope: "sub", filter, attributes: ["cn"] });
   return searchEntries.map((g) => first(g, "cn") ?? cnOf(g.dn));
+}
+
+/**
+ * Signs in through one of the configured directories: the username and
+ * password checked against it (throttled as password sign-ins are, per
+ * directory and username and per address), then the account linked to the
+ * entry (./identities.ts).
+ * @throws AppError SSO_PROVIDER_UNKNOWN (404, field provider), INVALID_CREDENTIALS (401),
+ *   TOO_MANY_LOGIN_ATTEMPTS (429), SSO_PROVIDER_DOWN (503), and signInExternal's identity errors.
+ */
+export async function directorySignIn(
+  deps: { db: Database; config: Config; limiters: LoginDeps["limiters"]; log: Logger },
+  ip: string,
+  providerId: string,
+  username: string,
+  password: string,
+): Promise<SessionUser> {
+  const directory = deps.config.sso.ldap.find((p) => p.id === providerId);
+  if (!directory) throw new AppError("SSO_PROVIDER_UNKNOWN", { field: "provider" });
+  const key = `ldap:${directory.id}:${username.trim().toLowerCase()}`;
+  const profile = await throttledLogin(deps.limiters, ip, key, () => ldapAuthenticate(directory, username, password, deps.log));
+  return signInExternal(deps.db, profile, directory);
 }

@@ -6,10 +6,11 @@
  * (sessions).
  */
 import { z } from "zod";
-import { authenticate, throttledLogin } from "../../accounts/login.ts";
-import { identitiesOf, signInExternal } from "../../sso/identities.ts";
-import { ldapAuthenticate } from "../../sso/ldap.ts";
-import { createUser, emailTaken, hashPassword, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, publicUser } from "../../accounts/user.ts";
+import { authenticate } from "../../accounts/login.ts";
+import { registerAccount } from "../../accounts/register.ts";
+import { identitiesOf } from "../../sso/identities.ts";
+import { directorySignIn } from "../../sso/ldap.ts";
+import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, publicUser } from "../../accounts/user.ts";
 import { blankSessionCookie, createSession, invalidateSession } from "../../auth/session.ts";
 import { AppError } from "../../errors.ts";
 import { emailField, requiredText } from "../../lib/fields.ts";
@@ -39,13 +40,7 @@ export const loginInput = z.object({
 export const authRouter = router({
   /** Creates an account. @throws EMAIL_TAKEN (409), RATE_LIMITED (429), BAD_INPUT (400). */
   register: publicProcedure.input(registerInput).mutation(async ({ ctx, input }) => {
-    if (!ctx.config.sso.localSignup) throw new AppError("LOCAL_SIGNUP_OFF");
-    // A taken email answers 409 without charging the per-address limit.
-    if (await emailTaken(ctx.db, input.email)) throw new AppError("EMAIL_TAKEN", { field: "email" });
-    const gate = ctx.limiters.registerByIp.hit(ctx.ip);
-    if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
-    const passwordHash = await hashPassword(input.password);
-    await createUser(ctx.db, { firstName: input.firstName, lastName: input.lastName, email: input.email, passwordHash });
+    await registerAccount(ctx, ctx.ip, input);
     return { message: "Registration successful! Please sign in." };
   }),
 
@@ -55,16 +50,10 @@ export const authRouter = router({
    * (429, Retry-After). Sets the session cookie on success.
    */
   login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => {
-    let user;
-    if (!input.provider || input.provider === "local") {
-      user = await authenticate(ctx, ctx.ip, input.email, input.password);
-    } else {
-      const directory = ctx.config.sso.ldap.find((p) => p.id === input.provider);
-      if (!directory) throw new AppError("SSO_PROVIDER_UNKNOWN", { field: "provider" });
-      const key = `ldap:${directory.id}:${input.email.trim().toLowerCase()}`;
-      const profile = await throttledLogin(ctx.limiters, ctx.ip, key, () => ldapAuthenticate(directory, input.email, input.password, ctx.log));
-      user = await signInExternal(ctx.db, profile, directory);
-    }
+    const user =
+      !input.provider || input.provider === "local"
+        ? await authenticate(ctx, ctx.ip, input.email, input.password)
+        : await directorySignIn(ctx, ctx.ip, input.provider, input.email, input.password);
     const session = await createSession(ctx, user.id);
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
     return { token: session.token, message: "Login successful!", user: publicUser(user) };

@@ -7,22 +7,19 @@
 import { z } from "zod";
 import { idField } from "../../lib/fields.ts";
 import { problemInput, problemUpdateInput } from "../../problems/input.ts";
-import { ownProblemIds, publicProblemList } from "../../problems/list-cache.ts";
+import { problemListFor } from "../../problems/list-cache.ts";
 import type { ProblemShape } from "../../problems/shape.ts";
-import { createProblem, limitProblemWrites, publicShape, readHiddenTests, readValidators, softDeleteProblem, updateProblem } from "../../problems/store.ts";
+import { createProblem, limitProblemWrites, publicShape, softDeleteProblem, updateProblem } from "../../problems/store.ts";
 import { copyProblemToCourse } from "../../courses/course-problems.ts";
-import { requireEditableProblem, requireVisibleProblem } from "../../problems/access.ts";
-import { requireCourse, requireNotArchived } from "../../courses/access.ts";
+import { authorizeProblemWrite, requireEditableProblem, requireVisibleProblem } from "../../problems/access.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 import { filesFromZip } from "../../packages/files.ts";
 import { readPackage } from "../../packages/format.ts";
 import { importPackage, type ImportResult } from "../../packages/import.ts";
-import { exportPackage } from "../../packages/export.ts";
+import { exportProblem } from "../../packages/export.ts";
 import { rejudgeProblem } from "../../submissions/rejudge.ts";
-import { readAsset, readAssets } from "../../packages/assets.ts";
-import { AppError } from "../../errors.ts";
-import { readPackageMeta, startVerify, verifyStatus, type VerifyStatus } from "../../packages/verify-service.ts";
-import { toProblemShape } from "../../problems/shape.ts";
+import { readVisibleAsset } from "../../packages/assets.ts";
+import { startVerifyFor, verifyStatusFor, type VerifyStatus } from "../../packages/verify-service.ts";
 import { packageImportInput, readPackageOrExplain } from "../../packages/input.ts";
 
 export const problemsRouter = router({
@@ -31,13 +28,7 @@ export const problemsRouter = router({
    * The public part comes from `publicProblemList` (cached until a problem
    * changes); only the caller's own hidden tests are read per request.
    */
-  list: protectedProcedure.query(async ({ ctx }): Promise<ProblemShape[]> => {
-    const shapes = await publicProblemList(ctx.db);
-    const ownIds = ownProblemIds(shapes, ctx.user.id);
-    if (!ownIds.length) return shapes as ProblemShape[];
-    const [own, validators] = await Promise.all([readHiddenTests(ctx.db, ownIds), readValidators(ctx.db, ownIds)]);
-    return shapes.map((p) => (own.has(p._id) ? { ...p, hiddenTestCases: own.get(p._id), validator: validators.get(p._id) ?? null } : p));
-  }),
+  list: protectedProcedure.query(({ ctx }): Promise<ProblemShape[]> => problemListFor(ctx.db, ctx.user.id)),
 
   /**
    * One live problem without hidden tests; a public one works signed out, a
@@ -53,8 +44,7 @@ export const problemsRouter = router({
    * @throws BAD_INPUT (400), PAYLOAD_TOO_LARGE (413), RATE_LIMITED (429); COURSE_NOT_FOUND (404), FORBIDDEN (403), COURSE_ARCHIVED (403) with `courseId`.
    */
   create: protectedProcedure.input(problemInput).mutation(async ({ ctx, input }): Promise<ProblemShape> => {
-    if (input.courseId !== undefined) requireNotArchived((await requireCourse(ctx.db, ctx.user, input.courseId, "problem.edit")).course);
-    limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
+    await authorizeProblemWrite(ctx.db, ctx.user, input.courseId, ctx.limiters.problemWritesByUser);
     return createProblem(ctx.db, ctx.user.id, input);
   }),
 
@@ -65,8 +55,7 @@ export const problemsRouter = router({
    * @throws BAD_INPUT (400) naming the package file and line, PAYLOAD_TOO_LARGE (413), FORBIDDEN (403), RATE_LIMITED (429).
    */
   importPackage: protectedProcedure.input(packageImportInput).mutation(async ({ ctx, input }): Promise<ImportResult> => {
-    if (input.courseId !== undefined) requireNotArchived((await requireCourse(ctx.db, ctx.user, input.courseId, "problem.edit")).course);
-    limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
+    await authorizeProblemWrite(ctx.db, ctx.user, input.courseId, ctx.limiters.problemWritesByUser);
     const pkg = await readPackageOrExplain(() => readPackage(filesFromZip(Buffer.from(input.package, "base64"))));
     return readPackageOrExplain(() => importPackage(ctx.db, ctx.user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty }));
   }),
@@ -77,13 +66,7 @@ export const problemsRouter = router({
    * @returns the zip as base64, a file name, and notes on what the format cannot say exactly.
    * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_EXPORT (403).
    */
-  exportPackage: protectedProcedure.input(z.object({ id: idField() })).query(async ({ ctx, input }) => {
-    const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_EXPORT", ctx.now());
-    const hidden = (await readHiddenTests(ctx.db, [row.id])).get(row.id) ?? [];
-    const [kept, assets] = await Promise.all([readPackageMeta(ctx.db, row.id), readAssets(ctx.db, row.id)]);
-    const { zip, filename, notes } = exportPackage({ ...toProblemShape(row, hidden.length, hidden), hiddenTestCases: hidden }, kept, assets);
-    return { filename, zipBase64: Buffer.from(zip).toString("base64"), notes };
-  }),
+  exportPackage: protectedProcedure.input(z.object({ id: idField() })).query(({ ctx, input }) => exportProblem(ctx.db, ctx.user, input.id, ctx.now())),
 
   /**
    * Starts verifying a problem imported from a package: its example
@@ -93,27 +76,20 @@ export const problemsRouter = router({
    * @returns the status (running). @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403),
    *   BAD_INPUT (400) without examples, SANDBOX_UNAVAILABLE (503), RATE_LIMITED (429) past 6 verifies an hour.
    */
-  verify: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }): Promise<VerifyStatus> => {
-    const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_UPDATE", ctx.now());
-    return startVerify(ctx.db, ctx.judge?.backend ?? null, row, ctx.log, () => ctx.limiters.verifiesByUser.hit(ctx.user.id));
-  }),
+  verify: protectedProcedure
+    .input(z.object({ id: idField() }))
+    .mutation(({ ctx, input }): Promise<VerifyStatus> =>
+      startVerifyFor(ctx.db, ctx.judge?.backend ?? null, ctx.user, input.id, ctx.now(), ctx.log, () => ctx.limiters.verifiesByUser.hit(ctx.user.id)),
+    ),
 
   /** The latest verify's progress and report (same rights as `verify`). */
-  verifyStatus: protectedProcedure.input(z.object({ id: idField() })).query(async ({ ctx, input }): Promise<VerifyStatus> => {
-    const row = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_UPDATE", ctx.now());
-    return verifyStatus(row.id, (await readPackageMeta(ctx.db, row.id))?.examples.length ?? 0);
-  }),
+  verifyStatus: protectedProcedure.input(z.object({ id: idField() })).query(({ ctx, input }): Promise<VerifyStatus> => verifyStatusFor(ctx.db, ctx.user, input.id, ctx.now())),
 
   /**
    * One image of a problem's statement (base64), for whoever may see the problem.
    * @throws PROBLEM_NOT_FOUND (404) for the problem or the name.
    */
-  asset: publicProcedure.input(z.object({ id: idField(), name: z.string().regex(/^[^/\\]{1,200}$/, { error: "A plain file name" }) })).query(async ({ ctx, input }) => {
-    const row = await requireVisibleProblem(ctx.db, ctx.user, input.id, ctx.now());
-    const asset = await readAsset(ctx.db, row.id, input.name);
-    if (!asset) throw new AppError("PROBLEM_NOT_FOUND", { message: "No such image in the problem's statement" });
-    return { contentType: asset.contentType, base64: Buffer.from(asset.content).toString("base64") };
-  }),
+  asset: publicProcedure.input(z.object({ id: idField(), name: z.string().regex(/^[^/\\]{1,200}$/, { error: "A plain file name" }) })).query(({ ctx, input }) => readVisibleAsset(ctx.db, ctx.user, input.id, input.name, ctx.now())),
 
   /**
    * Rejudges every judged submission of a problem (after its tests or limits
@@ -131,10 +107,7 @@ export const problemsRouter = router({
    */
   copyToCourse: protectedProcedure
     .input(z.object({ problemId: idField(), courseId: idField() }))
-    .mutation(({ ctx, input }): Promise<ProblemShape> => {
-      limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
-      return copyProblemToCourse(ctx.db, ctx.user, input.problemId, input.courseId, ctx.now());
-    }),
+    .mutation(({ ctx, input }): Promise<ProblemShape> => copyProblemToCourse(ctx.db, ctx.user, input.problemId, input.courseId, ctx.now(), ctx.limiters.problemWritesByUser)),
 
   /**
    * Updates the caller's problem; bumps `__v`. `hiddenTestCases`, when given,

@@ -1,0 +1,35 @@
+/**
+ * Password sign-up: refused when the operator turned it off (LOCAL_SIGNUP),
+ * a taken email answers 409 without charging the per-address limit
+ * (Limiters.registerByIp: 20 per hour), and the account is made with an
+ * argon2id hash (./user.ts). A password sign-up proves nothing about the
+ * email: it takes up student invitations only (the account-created hooks).
+ */
+import type { Database } from "../../db/index.ts";
+import { AppError } from "../errors.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
+import { createUser, emailTaken, hashPassword } from "./user.ts";
+
+export interface RegisterDeps {
+  db: Database;
+  config: { sso: { localSignup: boolean } };
+  limiters: { registerByIp: RateLimiter };
+}
+
+/**
+ * Creates an account with a password.
+ * @param ip the client's address (the rate limit's key).
+ * @throws AppError LOCAL_SIGNUP_OFF (403), EMAIL_TAKEN (409, field email), RATE_LIMITED (429).
+ */
+export async function registerAccount(
+  deps: RegisterDeps,
+  ip: string,
+  input: { firstName: string; lastName: string; email: string; password: string },
+): Promise<void> {
+  if (!deps.config.sso.localSignup) throw new AppError("LOCAL_SIGNUP_OFF");
+  if (await emailTaken(deps.db, input.email)) throw new AppError("EMAIL_TAKEN", { field: "email" });
+  const gate = deps.limiters.registerByIp.hit(ip);
+  if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
+  const passwordHash = await hashPassword(input.password);
+  await createUser(deps.db, { firstName: input.firstName, lastName: input.lastName, email: input.email, passwordHash });
+}
