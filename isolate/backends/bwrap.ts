@@ -23,17 +23,21 @@
  * process tree die with the run, and the cgroup kill loop removes stragglers.
  */
 import type { Subprocess } from "bun";
-import { closeSync, openSync, constants, existsSync, promises as fsp, readdirSync, lstatSync, readlinkSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, constants, existsSync, promises as fsp, lstatSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { detectCgroups, RunCgroup } from "../cgroup.ts";
 import { BoxIdPool, pooledBoxes } from "../pool.ts";
 import { DirectoryBox, emptyDir } from "../boxfs.ts";
-import { BASE_ENV } from "../request.ts";
 import { classify, sandboxFailure, type Observation } from "../result.ts";
 import { collectOutput, killTree, parseJsonStatus } from "./common.ts";
 import { launchKey, makeFifo } from "./gate.ts";
 import { ensureLauncher, LAUNCH_FAILED, LAUNCH_JOIN_FAILED } from "./launcher.ts";
-import { PCH_MOUNT, type RunRequest, type RunResult, type SandboxBackend } from "../types.ts";
+import type { RunRequest, RunResult, SandboxBackend } from "../types.ts";
+import { BWRAP_OVERHEAD_TASKS, buildBwrapArgv, detectBwrap, type BwrapFeatures, type BwrapRunSpec } from "./bwrap-argv.ts";
+import { isMountPoint, prepareSandboxDev, prepareSandboxEtc, runQuiet } from "./bwrap-root.ts";
+
+export { BWRAP_OVERHEAD_TASKS, buildBwrapArgv, detectBwrap, prepareSandboxDev, prepareSandboxEtc };
+export type { BwrapFeatures, BwrapRunSpec };
 
 export interface BwrapOptions {
   /** SANDBOX_ROOT: where box directories live (created 0755, must not be a symlink). */
@@ -95,305 +99,9 @@ export interface BwrapRunTimings {
 export const BOX_UID_BASE = 60000;
 /** How often the runner samples CPU time and memory, ms. */
 export const POLL_MS = 10;
-/** Tasks the launch chain adds on top of the program's own (bwrap's monitor, which the join script became, and its pid-1 reaper). */
-export const BWRAP_OVERHEAD_TASKS = 2;
 
 /** Stdin up to this many characters is written synchronously (a few microseconds), bigger through the I/O pool. */
 const SYNC_WRITE_MAX = 64 * 1024;
-
-/** Headroom of the RLIMIT_NPROC backstop over the pids cgroup's exact limit. */
-const NPROC_SLACK_WITH_CGROUP = 256;
-/** Headroom for not-yet-collected zombies of earlier runs when RLIMIT_NPROC is the only task limit. */
-const NPROC_SLACK = 8;
-
-/** Exit code of the launcher (or the cgroup-join script) when writing cgroup.procs failed. */
-const JOIN_FAILED = LAUNCH_JOIN_FAILED;
-/** Joins every cgroup.procs given before `--`, then execs the rest. A constant: no user data is ever in it. */
-const JOIN_SCRIPT = `for f do if [ "$f" = -- ]; then shift; exec "$@"; fi; echo $$ > "$f" || exit ${JOIN_FAILED}; shift; done; exit ${JOIN_FAILED}`;
-
-/** Host capabilities the argv builder depends on (detected once). */
-export interface BwrapFeatures {
-  /** bwrap ≥ 0.8: `--size` for tmpfs. */
-  tmpfsSize: boolean;
-  /** bwrap ≥ 0.8: `--disable-userns`. */
-  disableUserns: boolean;
-  /** /etc paths to bind read-only (dynamic loader cache, JDK config, alternatives). */
-  etcBinds: string[];
-  /** Top-level directories: symlink (merged /usr) or directory to bind. */
-  topLevel: { name: string; symlinkTo?: string }[];
-}
-
-/** Everything one run's argv depends on. */
-export interface BwrapRunSpec {
-  boxDir: string;
-  uid: number;
-  /** null when not root (no uid switch). */
-  switchUser: boolean;
-  passwdFile: string;
-  groupFile: string;
-  req: RunRequest;
-  /** cgroup.procs files to join; empty without cgroups. */
-  procsFiles: string[];
-  /** Memory is limited by a cgroup (then no address-space rlimit is set). */
-  memoryByCgroup: boolean;
-  /** Tasks are limited by a cgroup (RLIMIT_NPROC stays as a backstop anyway). */
-  tasksByCgroup: boolean;
-  /** Host directory to bind read-only at /pch (readable by the box uid), or null. */
-  pchSource: string | null;
-  /** fd number of the json status file in the child. */
-  statusFd: number;
-  /**
-   * fd number of the gate in the child (bwrap's --block-fd: the program is
-   * exec'd once a byte can be read from it, see gate.ts); null or absent: none.
-   */
-  blockFd?: number | null;
-  /**
-   * Absolute path of the oj-launch helper (launcher.ts), which then replaces the
-   * sh/setpriv/prlimit chain; null or absent: that chain.
-   */
-  launcher?: string | null;
-  /**
-   * A prepared /etc (passwd, group and copies of `features.etcBinds`, see
-   * prepareSandboxEtc) bound read-only in one mount; null or absent: each of
-   * those files bound on its own (eight mounts).
-   */
-  etcDir?: string | null;
-  /**
-   * A prepared /dev (the device nodes and symlinks bwrap's `--dev` makes, see
-   * prepareSandboxDev) bound in one mount, plus a private size-limited tmpfs at
-   * /dev/shm; null or absent: bwrap's `--dev` (a tmpfs, six bind mounts, devpts).
-   */
-  devDir?: string | null;
-  tmpSizeMib: number;
-  features: BwrapFeatures;
-}
-
-/**
- * Builds the full launch argv for one run (pure; unit-tested). Unit
- * conversions happen here: KiB → bytes for prlimit, ms → whole seconds for
- * the CPU rlimit backstop (limit rounded up, plus one second of slack, because
- * the poller enforces the exact limit and RLIMIT_CPU counts per process only).
- */
-export function buildBwrapArgv(bwrapBin: string, s: BwrapRunSpec): string[] {
-  const r = s.req;
-  const cpuSoftS = Math.ceil(r.cpuTimeLimitMs / 1000) + 1;
-  const stackKib = r.stackLimitKib ?? Math.min(r.memoryLimitKib, 64 * 1024);
-  /** [name, soft, hard]; names are prlimit(1)'s, and the launcher's. */
-  const limits: [string, number, number][] = [
-    ["cpu", cpuSoftS, cpuSoftS + 1],
-    ["fsize", r.fileSizeLimitKib * 1024, r.fileSizeLimitKib * 1024],
-    ["stack", stackKib * 1024, stackKib * 1024],
-    ["core", 0, 0],
-    ["nofile", 512, 512],
-    ["memlock", 0, 0],
-    ["msgqueue", 0, 0],
-  ];
-  // RLIMIT_NPROC counts every task of the real uid on the host, zombies included
-  // (bwrap's reaper of an earlier run may wait a moment for init to collect it), so
-  // it is only meaningful with a per-box uid, and only a loose backstop where the
-  // pids cgroup enforces the exact limit.
-  if (s.switchUser) {
-    const nproc = r.processLimit + BWRAP_OVERHEAD_TASKS + (s.tasksByCgroup ? NPROC_SLACK_WITH_CGROUP : NPROC_SLACK);
-    limits.push(["nproc", nproc, nproc]);
-  }
-  if (!s.memoryByCgroup && r.addressSpaceLimit !== false) limits.push(["as", r.memoryLimitKib * 1024, r.memoryLimitKib * 1024]);
-
-  const env = { ...BASE_ENV, ...(r.env ?? {}) };
-  const bw: string[] = [bwrapBin, "--unshare-all", "--unshare-user"];
-  if (s.features.disableUserns) bw.push("--disable-userns");
-  bw.push("--uid", String(s.uid), "--gid", String(s.uid), "--hostname", "box");
-  bw.push("--die-with-parent", "--new-session", "--clearenv");
-  for (const [k, v] of Object.entries(env)) bw.push("--setenv", k, v);
-  bw.push("--ro-bind", "/usr", "/usr");
-  for (const t of s.features.topLevel) {
-    if (t.symlinkTo !== undefined) bw.push("--symlink", t.symlinkTo, `/${t.name}`);
-    else bw.push("--ro-bind", `/${t.name}`, `/${t.name}`);
-  }
-  // Every bind mount makes bwrap re-read the whole mount table, so fewer mounts
-  // is most of what a run's set-up costs beyond the namespaces themselves.
-  if (s.etcDir) bw.push("--ro-bind", s.etcDir, "/etc");
-  else {
-    for (const e of s.features.etcBinds) bw.push("--ro-bind-try", e, e);
-    bw.push("--ro-bind", s.passwdFile, "/etc/passwd", "--ro-bind", s.groupFile, "/etc/group");
-  }
-  bw.push("--proc", "/proc");
-  const tmpfsSize = s.features.tmpfsSize ? ["--size", String(s.tmpSizeMib * 1024 * 1024)] : [];
-  if (s.devDir) bw.push("--dev-bind", s.devDir, "/dev", ...tmpfsSize, "--perms", "1777", "--tmpfs", "/dev/shm");
-  else bw.push("--dev", "/dev");
-  bw.push(...tmpfsSize, "--perms", "1777", "--tmpfs", "/tmp");
-  bw.push("--bind", s.boxDir, "/box");
-  if (s.pchSource !== null) bw.push("--ro-bind", s.pchSource, PCH_MOUNT);
-  if (s.blockFd !== undefined && s.blockFd !== null) bw.push("--block-fd", String(s.blockFd));
-  bw.push("--chdir", "/box", "--json-status-fd", String(s.statusFd), "--", ...r.argv);
-
-  const chain: string[] = [];
-  if (s.launcher) {
-    chain.push(s.launcher);
-    for (const f of s.procsFiles) chain.push("--cgroup", f);
-    for (const [name, soft, hard] of limits) chain.push("--rlimit", `${name}=${soft}:${hard}`);
-    if (s.switchUser) chain.push("--user", `${s.uid}:${s.uid}`);
-    chain.push("--", ...bw);
-    return chain;
-  }
-  if (s.procsFiles.length) chain.push("/bin/sh", "-c", JOIN_SCRIPT, "oj-sandbox-join", ...s.procsFiles, "--");
-  if (s.switchUser) chain.push("/usr/bin/setpriv", `--reuid=${s.uid}`, `--regid=${s.uid}`, "--clear-groups", "--");
-  chain.push("/usr/bin/prlimit", ...limits.map(([name, soft, hard]) => `--${name}=${soft === hard && name !== "cpu" ? soft : `${soft}:${hard}`}`), "--", ...bw);
-  return chain;
-}
-
-/** Detects bwrap's version and the host layout the argv builder needs. @throws Error when bwrap is missing or broken. */
-export async function detectBwrap(bwrapBin: string): Promise<{ version: string; features: BwrapFeatures }> {
-  const run = async (args: string[]) => {
-    const p = Bun.spawn([bwrapBin, ...args], { stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
-    const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
-    await p.exited;
-    return out + err;
-  };
-  const version = (await run(["--version"])).trim();
-  if (!/bubblewrap/i.test(version)) throw new Error(`${bwrapBin} --version printed ${JSON.stringify(version.slice(0, 100))}`);
-  const help = await run(["--help"]);
-  const topLevel: BwrapFeatures["topLevel"] = [];
-  for (const name of ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]) {
-    try {
-      const st = lstatSync(`/${name}`);
-      if (st.isSymbolicLink()) topLevel.push({ name, symlinkTo: readlinkSync(`/${name}`) });
-      else if (st.isDirectory()) topLevel.push({ name });
-    } catch {
-      // absent on this host
-    }
-  }
-  const etcBinds = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"];
-  for (const e of readdirSync("/etc")) if (/^java-\d+-openjdk$/.test(e)) etcBinds.push(`/etc/${e}`);
-  return {
-    version,
-    features: { tmpfsSize: help.includes("--size"), disableUserns: help.includes("--disable-userns"), etcBinds, topLevel },
-  };
-}
-
-function isMountPoint(dir: string): boolean {
-  const abs = resolve(dir);
-  return readFileSync("/proc/self/mountinfo", "utf8")
-    .split("\n")
-    .some((l) => l.split(" ")[4]?.replace(/\\040/g, " ") === abs);
-}
-
-async function runQuiet(argv: string[]): Promise<{ code: number; err: string }> {
-  const p = Bun.spawn(argv, { stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" } });
-  const err = await new Response(p.stderr).text();
-  return { code: await p.exited, err };
-}
-
-/** Replaces directory `dir` by the directory `fresh` (same parent); `dir` may be absent. */
-async function swapDir(fresh: string, dir: string): Promise<void> {
-  const old = `${dir}.old-${process.pid}`;
-  await fsp.rm(old, { recursive: true, force: true });
-  await fsp.rename(dir, old).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== "ENOENT") throw err;
-  });
-  await fsp.rename(fresh, dir);
-  await fsp.rm(old, { recursive: true, force: true });
-}
-
-/**
- * Builds the box's /etc as one directory `dir` (bound read-only at /etc in one
- * mount): `passwd` and `group` naming the box users, plus copies (symlinks
- * kept as symlinks, modes kept) of exactly the host paths that used to be bound
- * one by one (`etcPaths`: the dynamic loader's cache and configuration,
- * alternatives, localtime, the JDK's configuration). Absent paths are skipped,
- * as `--ro-bind-try` did. The copies are taken at start-up: a package installed
- * while the server runs is seen by the boxes after a restart.
- */
-export async function prepareSandboxEtc(dir: string, passwd: string, group: string, etcPaths: readonly string[]): Promise<void> {
-  const fresh = `${dir}.new-${process.pid}`;
-  await fsp.rm(fresh, { recursive: true, force: true });
-  await fsp.mkdir(fresh, { mode: 0o755 });
-  for (const path of etcPaths) {
-    const name = path.startsWith("/etc/") ? path.slice("/etc/".length) : "";
-    if (!name || name.includes("/")) throw new Error(`not a top-level /etc path: ${path}`);
-    if (name === "passwd" || name === "group") continue;
-    if (!lstatSync(path, { throwIfNoEntry: false })) continue;
-    await fsp.cp(path, join(fresh, name), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, errorOnExist: true, force: false });
-  }
-  await fsp.writeFile(join(fresh, "passwd"), passwd, { mode: 0o644 });
-  await fsp.writeFile(join(fresh, "group"), group, { mode: 0o644 });
-  await fsp.chmod(fresh, 0o755);
-  await swapDir(fresh, dir);
-}
-
-/** The device nodes of bwrap's `--dev`: name, major, minor (all mode 0666). */
-const DEV_NODES: readonly [string, number, number][] = [
-  ["null", 1, 3],
-  ["zero", 1, 5],
-  ["full", 1, 7],
-  ["random", 1, 8],
-  ["urandom", 1, 9],
-  ["tty", 5, 0],
-];
-/** The symlinks of bwrap's `--dev` (not ptmx: no devpts is mounted). */
-const DEV_LINKS: readonly [string, string][] = [
-  ["fd", "/proc/self/fd"],
-  ["stdin", "/proc/self/fd/0"],
-  ["stdout", "/proc/self/fd/1"],
-  ["stderr", "/proc/self/fd/2"],
-  ["core", "/proc/kcore"],
-];
-
-/** True when `dir` holds exactly DEV_NODES, DEV_LINKS and an empty `shm`, owned by us and writable by nobody else. */
-function isSandboxDev(dir: string): boolean {
-  const me = process.getuid?.();
-  const ours = (st: { uid: number }) => me === undefined || st.uid === me;
-  const st = lstatSync(dir, { throwIfNoEntry: false });
-  if (!st || !st.isDirectory() || !ours(st) || (st.mode & 0o7777) !== 0o755) return false;
-  const want = new Set([...DEV_NODES.map((n) => n[0]), ...DEV_LINKS.map((l) => l[0]), "shm"]);
-  const names = readdirSync(dir);
-  if (names.length !== want.size || names.some((n) => !want.has(n))) return false;
-  for (const [name, major, minor] of DEV_NODES) {
-    const n = lstatSync(join(dir, name));
-    if (!n.isCharacterDevice() || !ours(n) || (n.mode & 0o7777) !== 0o666 || n.rdev !== major * 256 + minor) return false;
-  }
-  for (const [name, target] of DEV_LINKS) {
-    const l = lstatSync(join(dir, name));
-    if (!l.isSymbolicLink() || readlinkSync(join(dir, name)) !== target) return false;
-  }
-  const shm = lstatSync(join(dir, "shm"));
-  return shm.isDirectory() && ours(shm) && (shm.mode & 0o7777) === 0o755 && readdirSync(join(dir, "shm")).length === 0;
-}
-
-/**
- * Builds (or checks) the box's /dev as one directory `dir`: the same device
- * nodes and symlinks as bwrap's `--dev`, bound at /dev in one mount instead of
- * a tmpfs plus six bind mounts; /dev/shm gets a private tmpfs per run.
- * Needs root (mknod) and a file system that allows device nodes.
- * @returns false when that is not possible here (the caller uses `--dev`).
- */
-export async function prepareSandboxDev(dir: string): Promise<boolean> {
-  if (process.getuid?.() !== 0) return false;
-  if (!isSandboxDev(dir)) {
-    const fresh = `${dir}.new-${process.pid}`;
-    await fsp.rm(fresh, { recursive: true, force: true });
-    await fsp.mkdir(fresh, { mode: 0o755 });
-    for (const [name, major, minor] of DEV_NODES) {
-      const m = await runQuiet(["/usr/bin/mknod", "-m", "0666", join(fresh, name), "c", String(major), String(minor)]);
-      if (m.code !== 0) {
-        await fsp.rm(fresh, { recursive: true, force: true });
-        return false;
-      }
-    }
-    for (const [name, target] of DEV_LINKS) await fsp.symlink(target, join(fresh, name));
-    await fsp.mkdir(join(fresh, "shm"), { mode: 0o755 });
-    await fsp.chmod(fresh, 0o755);
-    await swapDir(fresh, dir);
-    if (!isSandboxDev(dir)) return false;
-  }
-  // A file system mounted nodev refuses to open the nodes (even for root).
-  try {
-    const fd = openSync(join(dir, "null"), constants.O_WRONLY);
-    closeSync(fd);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Starts the bwrap backend.
@@ -768,7 +476,7 @@ export async function createBwrapBackend(opts: BwrapOptions): Promise<SandboxBac
       const common = { cpuTimeMs, wallTimeMs, memoryKib, stdout, stderr, stdoutTruncated };
       if (status.childPid === null && !killedByUs) {
         const why =
-          proc.exitCode === JOIN_FAILED
+          proc.exitCode === LAUNCH_JOIN_FAILED
             ? "could not join the run's cgroup"
             : launcher && proc.exitCode === LAUNCH_FAILED && stderr.startsWith("oj-launch:")
               ? "the launcher failed"
