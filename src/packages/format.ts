@@ -217,18 +217,11 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     if (!Number.isFinite(s) || s <= 0) throw new PackageError(".timelimit", "must hold a positive number of seconds", 1);
     timeLimitMs = Math.round(s * 1000);
   }
-  const acToTimeLimit = bounded(
-    yaml,
-    limitsFile,
-    yaml.get("limits.time_multipliers.ac_to_time_limit") !== undefined ? "limits.time_multipliers.ac_to_time_limit" : "limits.time_multiplier",
-    MULTIPLIER_BOUNDS.acToTimeLimit,
-  ) ?? (formatVersion === "legacy" ? 5 : 2);
-  const timeLimitToTle = bounded(
-    yaml,
-    limitsFile,
-    yaml.get("limits.time_multipliers.time_limit_to_tle") !== undefined ? "limits.time_multipliers.time_limit_to_tle" : "limits.time_safety_margin",
-    MULTIPLIER_BOUNDS.timeLimitToTle,
-  ) ?? (formatVersion === "legacy" ? 2 : 1.5);
+  // The 2023-07+ key, else the legacy one; the format's default for the version when neither is given.
+  const multiplier = (key: string, legacyKey: string, range: { min: number; max: number }, legacyDefault: number, modernDefault: number) =>
+    bounded(yaml, limitsFile, yaml.get(key) !== undefined ? key : legacyKey, range) ?? (formatVersion === "legacy" ? legacyDefault : modernDefault);
+  const acToTimeLimit = multiplier("limits.time_multipliers.ac_to_time_limit", "limits.time_multiplier", MULTIPLIER_BOUNDS.acToTimeLimit, 5, 2);
+  const timeLimitToTle = multiplier("limits.time_multipliers.time_limit_to_tle", "limits.time_safety_margin", MULTIPLIER_BOUNDS.timeLimitToTle, 2, 1.5);
   const memoryMib = positiveNumber(yaml, limitsFile, "limits.memory");
   const memoryLimitKib = memoryMib === null ? null : Math.round(memoryMib * 1024);
   if (yaml.get("limits.output") !== undefined) warnings.push("limits.output is not kept: this judge's output limit is 16 MiB for every problem");
