@@ -19,20 +19,20 @@ import { TermsPage } from "./pages/TermsPage.tsx";
 import { NotFoundPage } from "./pages/NotFoundPage.tsx";
 import { FullPageLoading } from "./components/Loading.tsx";
 
-const SolvePage = lazy(() => import("./pages/SolvePage.tsx"));
+const SolvePage = lazy(() => import("./solve/SolvePage.tsx"));
 const MySubmissionsPage = lazy(() => import("./pages/MySubmissionsPage.tsx"));
 // The course screens: one chunk each, loaded when visited.
-const CoursesPage = lazy(() => import("./pages/CoursesPage.tsx"));
-const JoinPage = lazy(() => import("./pages/JoinPage.tsx"));
-const CoursePage = lazy(() => import("./pages/CoursePage.tsx"));
-const CourseSettingsPage = lazy(() => import("./pages/CourseSettingsPage.tsx"));
-const AssignmentPage = lazy(() => import("./pages/AssignmentPage.tsx"));
-const AssignmentEditorPage = lazy(() => import("./pages/AssignmentEditorPage.tsx"));
-const GradebookPage = lazy(() => import("./pages/GradebookPage.tsx"));
+const CoursesPage = lazy(() => import("./courses/CoursesPage.tsx"));
+const JoinPage = lazy(() => import("./courses/JoinPage.tsx"));
+const CoursePage = lazy(() => import("./courses/CoursePage.tsx"));
+const CourseSettingsPage = lazy(() => import("./courses/CourseSettingsPage.tsx"));
+const AssignmentPage = lazy(() => import("./courses/AssignmentPage.tsx"));
+const AssignmentEditorPage = lazy(() => import("./courses/AssignmentEditorPage.tsx"));
+const GradebookPage = lazy(() => import("./courses/GradebookPage.tsx"));
 const AdminPage = lazy(() => import("./pages/AdminPage.tsx"));
 const AuthCompletePage = lazy(() => import("./pages/AuthCompletePage.tsx"));
 const AccountPage = lazy(() => import("./pages/AccountPage.tsx"));
-const DeepLinkPage = lazy(() => import("./pages/DeepLinkPage.tsx"));
+const DeepLinkPage = lazy(() => import("./lti/DeepLinkPage.tsx"));
 
 /** Renders children only for a signed-in user; guests go to /signin. */
 function RequireAuth({ children }: { children: ReactNode }) {

@@ -16,6 +16,8 @@ import type { Caller } from "../accounts/user.ts";
 import { requireAssignment, type AssignmentRow } from "./access.ts";
 import { waitGradebook } from "./events.ts";
 import { scoreRowsSince } from "./scores.ts";
+import type { SubmissionShape } from "../submissions/shape.ts";
+import { viewHistory } from "../submissions/view.ts";
 
 export interface GradebookCell {
   userId: string;
@@ -171,4 +173,15 @@ export async function bestSubmissionsZip(db: Database, user: Caller, assignmentI
     files[`${part(student.email)}/${part(titles.get(c.problemId) ?? c.problemId)}/${getLanguage(s.language).sourceFileName(s.code)}`] = strToU8(s.code);
   }
   return zipSync(files, { level: 6 });
+}
+
+/**
+ * One student's submissions to a problem of the assignment, newest first (a
+ * gradebook cell, for staff), each as the viewer may see it.
+ * @throws AppError ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: submission.readAll).
+ */
+export async function cellSubmissions(db: Database, viewer: Caller, assignmentId: string, userId: string, problemId: string, now: number): Promise<SubmissionShape[]> {
+  await requireAssignment(db, viewer, assignmentId, "submission.readAll", now);
+  const all = await viewHistory(db, viewer, userId, problemId, now);
+  return all.filter((s) => s.assignmentId === assignmentId);
 }

@@ -16,11 +16,9 @@ import {
   removeExtension,
   updateAssignment,
 } from "../../courses/assignments.ts";
-import { gradebookChanges, gradesCsv, readGradebook } from "../../courses/gradebook.ts";
+import { cellSubmissions, gradebookChanges, gradesCsv, readGradebook } from "../../courses/gradebook.ts";
 import { rejudgeSubmission } from "../../courses/rejudge.ts";
 import { idField } from "../../lib/fields.ts";
-import { viewHistory } from "../../submissions/view.ts";
-import { requireAssignment } from "../../courses/access.ts";
 import { protectedProcedure, router, stream } from "../init.ts";
 
 const byId = z.object({ id: idField() });
@@ -78,11 +76,7 @@ export const assignmentsRouter = router({
    */
   studentSubmissions: protectedProcedure
     .input(z.object({ assignmentId: idField(), userId: idField(), problemId: idField() }))
-    .query(async ({ ctx, input }) => {
-      await requireAssignment(ctx.db, ctx.user, input.assignmentId, "submission.readAll", ctx.now());
-      const all = await viewHistory(ctx.db, ctx.user, input.userId, input.problemId, ctx.now());
-      return all.filter((s) => s.assignmentId === input.assignmentId);
-    }),
+    .query(({ ctx, input }) => cellSubmissions(ctx.db, ctx.user, input.assignmentId, input.userId, input.problemId, ctx.now())),
 
   /** Sends a course submission back to the judge (staff). @throws SUBMISSION_NOT_FOUND (404), FORBIDDEN (403). */
   rejudge: protectedProcedure.input(z.object({ submissionId: idField() })).mutation(async ({ ctx, input }) => {

@@ -6,9 +6,9 @@
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
-import { AI_WORDS, countdown, FEEDBACK_WORDS, localTime, stateLabel } from "../courses/format.ts";
-import { useNow } from "../courses/useNow.ts";
+import { CourseHeader } from "./CourseHeader.tsx";
+import { AI_WORDS, countdown, FEEDBACK_WORDS, localTime, stateLabel } from "./format.ts";
+import { useNow } from "./useNow.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { verdictName } from "../lib/verdicts.ts";
 

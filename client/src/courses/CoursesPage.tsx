@@ -7,7 +7,7 @@ import { Link, useLocation } from "wouter";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { CourseHeader } from "./CourseHeader.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 

@@ -10,8 +10,8 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
-import { AI_WORDS, FEEDBACK_WORDS, fromLocalInput, toLocalInput } from "../courses/format.ts";
+import { CourseHeader } from "./CourseHeader.tsx";
+import { AI_WORDS, FEEDBACK_WORDS, fromLocalInput, toLocalInput } from "./format.ts";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 
 interface Values {

@@ -10,7 +10,7 @@ import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { TestTable } from "../components/TestTable.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { CourseHeader } from "./CourseHeader.tsx";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
 

@@ -10,8 +10,8 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
-import { fromLocalInput, localTime } from "../courses/format.ts";
+import { CourseHeader } from "./CourseHeader.tsx";
+import { fromLocalInput, localTime } from "./format.ts";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 
 export default function CourseSettingsPage({ courseId }: { courseId: string }) {

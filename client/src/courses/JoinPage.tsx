@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useMutation } from "@tanstack/react-query";
 import { Spinner } from "../components/Loading.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { CourseHeader } from "./CourseHeader.tsx";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 
 export default function JoinPage({ code }: { code: string }) {
