@@ -6,7 +6,7 @@
  * hidden tests in data/secret (numbered so the format's lexicographic order
  * is the judge's order), and the checker as the default validator's flags in
  * data/test_group.yaml. importPackage(readPackage(export(p))) gives back the
- * same problem: tests/packages/roundtrip.test.ts.
+ * same problem: src/packages/roundtrip.test.ts.
  */
 import { createHash } from "node:crypto";
 import { stringify } from "yaml";

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { filesFromFolder, filesFromZip, PACKAGE_LIMITS, PackageError } from "../../src/packages/files.ts";
-import { readPackage, type ProblemPackage } from "../../src/packages/format.ts";
-import { problemFromPackage } from "../../src/packages/import.ts";
-import { latexToMarkdown, splitStatement } from "../../src/packages/statement.ts";
-import { legacyPackage, modernPackage, writeFolder, zipOf, type Files } from "./fixtures.ts";
+import { filesFromFolder, filesFromZip, PACKAGE_LIMITS, PackageError } from "./files.ts";
+import { readPackage, type ProblemPackage } from "./format.ts";
+import { problemFromPackage } from "./import.ts";
+import { latexToMarkdown, splitStatement } from "./statement.ts";
+import { legacyPackage, modernPackage, writeFolder, zipOf, type Files } from "../../tests/packages/fixtures.ts";
 
 const work = mkdtempSync(join(tmpdir(), "oj-pkg-read-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

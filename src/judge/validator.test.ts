@@ -6,11 +6,11 @@
  * the validator too, and a package's validator imports and exports.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { filesFromZip } from "../../src/packages/files.ts";
-import { readPackage } from "../../src/packages/format.ts";
-import { request, signUp } from "../api.ts";
-import { startJudgeApp, type JudgeApp } from "./app.ts";
-import { zipOf } from "../packages/fixtures.ts";
+import { filesFromZip } from "../packages/files.ts";
+import { readPackage } from "../packages/format.ts";
+import { request, signUp } from "../../tests/api.ts";
+import { startJudgeApp, type JudgeApp } from "../../tests/judge/app.ts";
+import { zipOf } from "../../tests/packages/fixtures.ts";
 
 setDefaultTimeout(90_000);
 let ja: JudgeApp;

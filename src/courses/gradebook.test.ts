@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { newId } from "../../db/ids.ts";
 import { assignmentProblems, assignments, courseMembers, problems, submissions, users } from "../../db/schema.ts";
-import { gradebookChanges, readGradebook } from "../../src/courses/gradebook.ts";
-import { afterJudged } from "../../src/courses/judging.ts";
-import { recomputeAssignment } from "../../src/courses/scores.ts";
-import { courseApp, world, type CourseApp, type World } from "./fixtures.ts";
+import { gradebookChanges, readGradebook } from "./gradebook.ts";
+import { afterJudged } from "./judging.ts";
+import { recomputeAssignment } from "./scores.ts";
+import { courseApp, world, type CourseApp, type World } from "../../tests/courses/fixtures.ts";
 
 const STUDENTS = 200;
 const PROBLEMS = 10;

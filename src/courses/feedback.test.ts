@@ -7,17 +7,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSandbox } from "../../isolate/index.ts";
-import { createAiService } from "../../src/ai/service.ts";
-import { HINTS_ONLY } from "../../src/ai/prompt.ts";
-import { CODE_REMOVED } from "../../src/ai/strip-code.ts";
-import { startFakeOpenAi, type FakeServer } from "../../src/ai/testing/fake-servers.ts";
-import type { SandboxSelection } from "../../src/context.ts";
-import { sandboxOptions } from "../../src/sandbox.ts";
-import { createLogger } from "../../src/log.ts";
-import { loadConfig } from "../../src/config.ts";
-import { request } from "../api.ts";
-import { judgeConfig, preparePch } from "../judge/fixtures.ts";
-import { addOneProblem, courseApp, world, type CourseApp, type World } from "./fixtures.ts";
+import { createAiService } from "../ai/service.ts";
+import { HINTS_ONLY } from "../ai/prompt.ts";
+import { CODE_REMOVED } from "../ai/strip-code.ts";
+import { startFakeOpenAi, type FakeServer } from "../ai/testing/fake-servers.ts";
+import type { SandboxSelection } from "../context.ts";
+import { sandboxOptions } from "../sandbox.ts";
+import { createLogger } from "../log.ts";
+import { loadConfig } from "../config.ts";
+import { request } from "../../tests/api.ts";
+import { judgeConfig, preparePch } from "../../tests/judge/fixtures.ts";
+import { addOneProblem, courseApp, world, type CourseApp, type World } from "../../tests/courses/fixtures.ts";
 
 /** Unique markers in the hidden inputs and outputs: if any reaches a response, it leaked. */
 const MARK_IN = 7_312_947;

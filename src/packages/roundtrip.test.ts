@@ -3,11 +3,11 @@
  * verdicts (through the real sandbox), and only the owner may export.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { filesFromZip } from "../../src/packages/files.ts";
-import { readPackage } from "../../src/packages/format.ts";
-import { request, signUp } from "../api.ts";
-import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
-import { modernPackage, zipOf } from "./fixtures.ts";
+import { filesFromZip } from "./files.ts";
+import { readPackage } from "./format.ts";
+import { request, signUp } from "../../tests/api.ts";
+import { startJudgeApp, type JudgeApp } from "../../tests/judge/app.ts";
+import { modernPackage, zipOf } from "../../tests/packages/fixtures.ts";
 
 setDefaultTimeout(60_000);
 let ja: JudgeApp;

@@ -4,9 +4,9 @@
  * the old verdict, and nobody else may.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { request, signUp } from "../api.ts";
-import { startJudgeApp, type JudgeApp } from "./app.ts";
-import { eventually } from "./fixtures.ts";
+import { request, signUp } from "../../tests/api.ts";
+import { startJudgeApp, type JudgeApp } from "../../tests/judge/app.ts";
+import { eventually } from "../../tests/judge/fixtures.ts";
 
 setDefaultTimeout(60_000);
 let ja: JudgeApp;

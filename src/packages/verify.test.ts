@@ -9,13 +9,13 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSandbox, type SandboxSelection } from "../../isolate/index.ts";
-import { sandboxOptions } from "../../src/sandbox.ts";
-import { filesFromZip } from "../../src/packages/files.ts";
-import { readPackage } from "../../src/packages/format.ts";
-import { formatReport, verifyPackage } from "../../src/packages/verify.ts";
-import { JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch } from "../judge/fixtures.ts";
-import { unmountUnder } from "../mounts.ts";
-import { writeFolder, zipOf, type Files } from "./fixtures.ts";
+import { sandboxOptions } from "../sandbox.ts";
+import { filesFromZip } from "./files.ts";
+import { readPackage } from "./format.ts";
+import { formatReport, verifyPackage } from "./verify.ts";
+import { JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch } from "../../tests/judge/fixtures.ts";
+import { unmountUnder } from "../../tests/mounts.ts";
+import { writeFolder, zipOf, type Files } from "../../tests/packages/fixtures.ts";
 
 setDefaultTimeout(120_000);
 const ROOT = join(import.meta.dir, "..", "..");
@@ -171,7 +171,7 @@ describe("verify", () => {
 
 describe("verify within the server's ceilings (a scripted sandbox: times as a slow machine would report them)", () => {
   test("a derived limit past 10 s is clamped to it, and no run is given more CPU time than the ceiling, whatever the multipliers", async () => {
-    const { FakeBackend } = await import("../judge/fixtures.ts");
+    const { FakeBackend } = await import("../../tests/judge/fixtures.ts");
     const backend = new FakeBackend();
     const pkg = await readPackage(
       filesFromZip(

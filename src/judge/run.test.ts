@@ -10,11 +10,11 @@ import { join } from "node:path";
 import { compileSource, runProgram } from "../../isolate/exec.ts";
 import { createSandbox } from "../../isolate/index.ts";
 import type { Box, SandboxBackend } from "../../isolate/types.ts";
-import { CompileCache } from "../../src/judge/compile-cache.ts";
-import { runOptions } from "../../src/judge/compile.ts";
-import { compileAndRun, type CompileAndRunStep } from "../../src/judge/run.ts";
-import { captureLog, judgeConfig, preparePch } from "./fixtures.ts";
-import { sandboxOptions } from "../../src/sandbox.ts";
+import { CompileCache } from "./compile-cache.ts";
+import { runOptions } from "./compile.ts";
+import { compileAndRun, type CompileAndRunStep } from "./run.ts";
+import { captureLog, judgeConfig, preparePch } from "../../tests/judge/fixtures.ts";
+import { sandboxOptions } from "../sandbox.ts";
 
 setDefaultTimeout(60_000);
 

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { request, signUp } from "../api.ts";
-import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
-import { legacyPackage, modernPackage, TINY_PNG, writeFolder, zipOf } from "./fixtures.ts";
-import { filesFromZip } from "../../src/packages/files.ts";
-import { readPackage } from "../../src/packages/format.ts";
-import { RateLimiter } from "../../src/lib/rate-limit.ts";
+import { request, signUp } from "../../tests/api.ts";
+import { startJudgeApp, type JudgeApp } from "../../tests/judge/app.ts";
+import { legacyPackage, modernPackage, TINY_PNG, writeFolder, zipOf } from "../../tests/packages/fixtures.ts";
+import { filesFromZip } from "./files.ts";
+import { readPackage } from "./format.ts";
+import { RateLimiter } from "../lib/rate-limit.ts";
 
 setDefaultTimeout(60_000);
 const ROOT = join(import.meta.dir, "..", "..");

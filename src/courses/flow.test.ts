@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { unzipSync, strFromU8 } from "fflate";
 import { createSandbox } from "../../isolate/index.ts";
-import type { SandboxSelection } from "../../src/context.ts";
-import { sandboxOptions } from "../../src/sandbox.ts";
-import { request, signUp } from "../api.ts";
-import { judgeConfig, preparePch } from "../judge/fixtures.ts";
-import { addOneProblem, courseApp, PY_ADD_ONE, PY_SAMPLE_ONLY, PY_SMALL_ONLY, trpcMutation, trpcQuery, world, type CourseApp, type World } from "./fixtures.ts";
+import type { SandboxSelection } from "../context.ts";
+import { sandboxOptions } from "../sandbox.ts";
+import { request, signUp } from "../../tests/api.ts";
+import { judgeConfig, preparePch } from "../../tests/judge/fixtures.ts";
+import { addOneProblem, courseApp, PY_ADD_ONE, PY_SAMPLE_ONLY, PY_SMALL_ONLY, trpcMutation, trpcQuery, world, type CourseApp, type World } from "../../tests/courses/fixtures.ts";
 
 const HOUR = 3_600_000;
 let sandbox: SandboxSelection;
@@ -289,7 +289,7 @@ describe("exports and rejudge", () => {
     const input = encodeURIComponent(JSON.stringify({ 0: { id: assignmentId } }));
     const trpc = await a.app.request(`/trpc/assignments.gradebook?batch=1&input=${input}`, { headers: { authorization: `Bearer ${w.ta.token}`, "accept-encoding": "gzip" } });
     expect(trpc.headers.get("content-encoding")).toBe("gzip");
-    const { isGradebookRead } = await import("../../src/app.ts");
+    const { isGradebookRead } = await import("../app.ts");
     expect(isGradebookRead("/trpc/assignments.gradebook")).toBe(true);
     expect(isGradebookRead("/trpc/problems.list,assignments.gradebook")).toBe(true);
     expect(isGradebookRead("/trpc/assignments.gradebookUpdates")).toBe(false);
