@@ -32,10 +32,13 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { BoxIdPool, pooledBoxes } from "../pool.ts";
 import { DirectoryBox, readBoxFile } from "../boxfs.ts";
-import { classify, sandboxFailure } from "../result.ts";
+import { sandboxFailure } from "../result.ts";
 import { collectOutput } from "./common.ts";
-import { BASE_ENV } from "../request.ts";
 import { PCH_MOUNT, type RunRequest, type RunResult, type SandboxBackend } from "../types.ts";
+import { buildIsolateRunArgs, missingProgram, parseIsolateVersion, resultFromMeta, STDERR_FILE, versionAtLeast } from "./isolate-args.ts";
+
+export { buildIsolateRunArgs, missingProgram, msToSeconds, parseIsolateMeta, parseIsolateVersion, resultFromMeta, STDERR_FILE } from "./isolate-args.ts";
+export type { IsolateMeta, IsolateRunSpec } from "./isolate-args.ts";
 
 export interface IsolateOptions {
   /** ISOLATE_BIN: path or name on PATH. */
@@ -66,170 +69,6 @@ export const ISOLATE_MIN_VERSION: readonly [number, number] = [2, 1];
  * failing to return).
  */
 export const ISOLATE_GUARD_MS = 10_000;
-
-/**
- * The program a run would execute, when it certainly does not exist: `./x` or
- * `/box/x` missing from the box directory, or an absolute path under the
- * system directories isolate binds by default (/usr, /bin, /lib, /lib64) missing
- * on the host. isolate would report that as the program's own exit 127, which a
- * program can imitate; the runner checks beforehand and answers XX (a missing
- * compiler or runtime is the host's fault, as in the bwrap backend).
- * @returns the missing path, or null (present, or not checkable from outside).
- */
-export function missingProgram(argv0: string, boxDir: string): string | null {
-  let path: string | null = null;
-  if (argv0.startsWith("/box/")) path = join(boxDir, argv0.slice("/box/".length));
-  else if (/^\/(usr|bin|lib|lib64)\//.test(argv0)) path = argv0;
-  else if (!argv0.startsWith("/") && argv0.includes("/")) path = join(boxDir, argv0);
-  if (path === null || argv0.split("/").includes("..")) return null;
-  return existsSync(path) ? null : argv0;
-}
-
-/** Name of the runner's own file inside the box (the program's stderr); hidden from listFiles. */
-export const STDERR_FILE = ".oj-stderr";
-
-/** Everything `buildIsolateRunArgs` needs; pure data. */
-export interface IsolateRunSpec {
-  boxId: number;
-  cg: boolean;
-  metaFile: string;
-  req: RunRequest;
-  /** Host directories to bind read-only: [inside, outside]. */
-  binds: [string, string][];
-}
-
-/** Formats milliseconds as isolate's fractional seconds ("1.5"). */
-export function msToSeconds(ms: number): string {
-  return (ms / 1000).toFixed(3).replace(/\.?0+$/, "");
-}
-
-/**
- * Builds `isolate --run` arguments (pure; unit-tested). Conversions: ms → s
- * with fractions for -t/-w/-x, KiB stay KiB (isolate's unit for --cg-mem,
- * --mem, --stack, --fsize). Stdout is not redirected (the runner's pipe), so
- * --fsize is exactly the file-size limit. `--cg-mem` only with `--cg` (isolate refuses control-group options
- * without it). No `--share-net`, `--full-env` or `--inherit-fds`: the defaults
- * (own network namespace with only loopback, environment from the rules only,
- * descriptors closed) are the walls.
- */
-export function buildIsolateRunArgs(bin: string, s: IsolateRunSpec): string[] {
-  const r = s.req;
-  const stackKib = r.stackLimitKib ?? Math.min(r.memoryLimitKib, 64 * 1024);
-  const args = [bin, ...(s.cg ? ["--cg"] : []), `--box-id=${s.boxId}`, `--meta=${s.metaFile}`];
-  args.push(`--time=${msToSeconds(r.cpuTimeLimitMs)}`, `--wall-time=${msToSeconds(r.wallTimeLimitMs)}`, "--extra-time=0");
-  if (s.cg) args.push(`--cg-mem=${r.memoryLimitKib}`);
-  else if (r.addressSpaceLimit !== false) args.push(`--mem=${r.memoryLimitKib}`);
-  args.push(`--stack=${stackKib}`, `--fsize=${r.fileSizeLimitKib}`, `--processes=${r.processLimit}`, "--open-files=512");
-  for (const [k, v] of Object.entries({ ...BASE_ENV, ...(r.env ?? {}) })) args.push(`--env=${k}=${v}`);
-  // A private /dev/shm per box instead of the host's (see the module comment).
-  args.push("--dir=/dev/shm:tmp");
-  for (const [inside, outside] of s.binds) args.push(`--dir=${inside}=${outside}:maybe`);
-  args.push(`--stderr=${STDERR_FILE}`, "--silent", "--run", "--", ...r.argv);
-  return args;
-}
-
-/** The meta file as a typed record (isolate(1), META-FILES). Unknown keys are kept in `raw`. */
-export interface IsolateMeta {
-  status?: "RE" | "SG" | "TO" | "XX";
-  message?: string;
-  exitcode?: number;
-  exitsig?: number;
-  killed: boolean;
-  /** Seconds. */
-  time?: number;
-  /** Seconds. */
-  timeWall?: number;
-  /** KiB. */
-  maxRss?: number;
-  /** KiB. */
-  cgMem?: number;
-  cgOomKilled: boolean;
-  raw: Record<string, string>;
-}
-
-/** Parses `key:value` lines. Missing or garbled numbers stay undefined. */
-export function parseIsolateMeta(text: string): IsolateMeta {
-  const raw: Record<string, string> = {};
-  for (const line of text.split("\n")) {
-    const i = line.indexOf(":");
-    if (i > 0) raw[line.slice(0, i)] = line.slice(i + 1);
-  }
-  const num = (k: string) => {
-    const v = raw[k];
-    if (v === undefined || v.trim() === "") return undefined;
-    const n = Number(v);
-    return Number.isFinite(n) ? n : undefined;
-  };
-  const status = raw.status;
-  return {
-    ...(status === "RE" || status === "SG" || status === "TO" || status === "XX" ? { status } : {}),
-    ...(raw.message !== undefined ? { message: raw.message } : {}),
-    exitcode: num("exitcode"),
-    exitsig: num("exitsig"),
-    killed: raw.killed !== undefined && raw.killed !== "0",
-    time: num("time"),
-    timeWall: num("time-wall"),
-    maxRss: num("max-rss"),
-    cgMem: num("cg-mem"),
-    cgOomKilled: raw["cg-oom-killed"] !== undefined && raw["cg-oom-killed"] !== "0",
-    raw,
-  };
-}
-
-/**
- * Maps isolate's exit code and meta file to a RunResult (pure; unit-tested).
- * isolate exit 0/1 = the program ran (its status is in the meta file);
- * anything else, or no meta file, is XX (isolate(1), RETURN VALUE). MLE =
- * cg-oom-killed, or a kill with peak memory at the limit (rlimit mode has no
- * OOM report). (A program missing from the box is found before the run, see
- * `missingProgram`: isolate's own exit 127 with an `execve(...)` message could
- * be imitated by the program, so it stays RE.)
- */
-export function resultFromMeta(
-  isolateExit: number | null,
-  metaText: string | null,
-  req: Pick<RunRequest, "memoryLimitKib" | "cpuTimeLimitMs">,
-  out: { stdout: string; stderr: string; stdoutTruncated: boolean; isolateStderr: string },
-): RunResult {
-  const io = { stdout: out.stdout, stderr: out.stderr, stdoutTruncated: out.stdoutTruncated };
-  const none = { exitCode: null, signal: null, cpuTimeMs: 0, wallTimeMs: 0, memoryKib: 0 };
-  if (isolateExit === null || isolateExit > 1 || metaText === null) {
-    const why = metaText === null ? "isolate wrote no meta file" : `isolate exited with ${isolateExit}`;
-    return { ...none, ...io, status: "XX", message: `${why}${out.isolateStderr ? `: ${out.isolateStderr.trim().slice(0, 500)}` : ""}` };
-  }
-  const m = parseIsolateMeta(metaText);
-  const cpuTimeMs = (m.time ?? 0) * 1000;
-  const memoryKib = m.cgMem ?? m.maxRss ?? 0;
-  const signal = m.exitsig ?? null;
-  const tleWall = m.status === "TO" && /wall/i.test(m.message ?? "");
-  return classify({
-    sandboxError: m.status === "XX" ? `isolate: ${m.message ?? "internal error"}` : undefined,
-    exitCode: m.exitcode ?? (signal === null && m.status !== "TO" ? 0 : null),
-    signal,
-    cpuTimeMs,
-    wallTimeMs: (m.timeWall ?? 0) * 1000,
-    memoryKib,
-    cpuLimitHit: (m.status === "TO" && !tleWall) || cpuTimeMs > req.cpuTimeLimitMs,
-    wallLimitHit: tleWall,
-    oomKilled: m.cgOomKilled || (signal === 9 && !m.status?.startsWith("TO") && memoryKib >= req.memoryLimitKib * 0.95),
-    outputLimitHit: out.stdoutTruncated,
-    ...io,
-    message: m.message,
-  });
-}
-
-/** Parses "The process isolator 2.1" (any `N.M[.P]` in `--version` output). */
-export function parseIsolateVersion(text: string): [number, number, number] | null {
-  const m = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(text);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : null;
-}
-
-function versionAtLeast(v: readonly number[], min: readonly number[]): boolean {
-  for (let i = 0; i < min.length; i++) {
-    if ((v[i] ?? 0) !== min[i]) return (v[i] ?? 0) > min[i]!;
-  }
-  return true;
-}
 
 async function run(argv: string[], stdin?: number): Promise<{ code: number | null; out: string; err: string }> {
   const p = Bun.spawn(argv, {
