@@ -1,8 +1,9 @@
 /**
  * "Verify now" for a problem imported from a package: its example
  * submissions (kept at import, table problem_packages) are judged in the
- * background with this server's sandbox, one box at a time so live judging
- * keeps the rest, and the report grows row by row for the page to poll. When
+ * background with this server's sandbox, one verify at a time on the server,
+ * each example waiting while submissions are queued (live judging goes first),
+ * and the report grows row by row for the page to poll. When
  * the package gave no time limit, the first verify derives it (as the format
  * says) and sets it on the problem.
  *
@@ -19,6 +20,7 @@ import type { RateDecision } from "../lib/rate-limit.ts";
 import type { Caller } from "../accounts/user.ts";
 import { requireEditableProblem } from "../problems/access.ts";
 import { readHiddenTests, setTimeLimit } from "../problems/store.ts";
+import { queuedCount } from "../submissions/queue.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import type { PackageExample } from "../../db/schema.ts";
 import type { ProblemPackage } from "./format.ts";
@@ -38,6 +40,19 @@ export interface VerifyStatus {
 }
 
 const jobs = new Map<string, VerifyStatus>();
+/** Longest a verify waits for the queue to empty before each example, ms: it yields, it is not starved. */
+export const VERIFY_YIELD_MAX_MS = 60_000;
+
+/**
+ * Waits (up to VERIFY_YIELD_MAX_MS, checking every 250 ms) while submissions
+ * wait for the judge: a verify takes a box only when live judging has none
+ * waiting, as a submission would take its fair share.
+ */
+async function yieldToJudging(db: Database): Promise<void> {
+  const deadline = Date.now() + VERIFY_YIELD_MAX_MS;
+  while (Date.now() < deadline && (await queuedCount(db)) > 0) await Bun.sleep(250);
+}
+
 /** Verifies run one after another (see startVerify). */
 let verifyLine: Promise<void> = Promise.resolve();
 
@@ -120,7 +135,7 @@ export async function startVerify(
   // and live judging keeps the rest of the pool.
   const turn = verifyLine.then(async () => {
     try {
-      const report = await verifyPackage(backend, pkg, (row) => status.rows.push(row), problem.memoryLimitKib);
+      const report = await verifyPackage(backend, pkg, (row) => status.rows.push(row), problem.memoryLimitKib, () => yieldToJudging(db));
       const { rows: _rows, ...summary } = report;
       status.report = summary;
       if (report.timeLimitSource === "derived") {

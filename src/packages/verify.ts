@@ -134,7 +134,14 @@ function reread(j: Judged, tl: number, tlHigh: number): Judged {
  * Judges every example submission of `pkg`.
  * @param onRow called as each submission is judged (progress).
  */
-export async function verifyPackage(backend: SandboxBackend, pkg: ProblemPackage, onRow?: (row: VerifyRow) => void, memoryLimitKib = pkg.memoryLimitKib ?? 256 * 1024): Promise<VerifyReport> {
+export async function verifyPackage(
+  backend: SandboxBackend,
+  pkg: ProblemPackage,
+  onRow?: (row: VerifyRow) => void,
+  memoryLimitKib = pkg.memoryLimitKib ?? 256 * 1024,
+  /** Awaited before each example submission takes a box: live judging goes first (the server's verify passes one). */
+  yieldToJudging: () => Promise<void> = async () => {},
+): Promise<VerifyReport> {
   const accepted = pkg.submissions.filter((s) => s.expected === "AC");
   const rows: VerifyRow[] = [];
   const done = new Map<PackageSubmission, Judged>();
@@ -143,7 +150,10 @@ export async function verifyPackage(backend: SandboxBackend, pkg: ProblemPackage
   if (tl === null) {
     // Derive: the accepted submissions first, under a generous limit.
     source = "derived";
-    for (const s of accepted) done.set(s, await judge(backend, pkg, s, DERIVING_TIME_LIMIT_MS, DERIVING_TIME_LIMIT_MS, memoryLimitKib));
+    for (const s of accepted) {
+      await yieldToJudging();
+      done.set(s, await judge(backend, pkg, s, DERIVING_TIME_LIMIT_MS, DERIVING_TIME_LIMIT_MS, memoryLimitKib));
+    }
     const tAc = Math.max(0, ...[...done.values()].filter((j) => j.verdictHigh === "AC").map((j) => j.maxTimeMs));
     tl = Math.max(1, Math.ceil((tAc * pkg.timeMultipliers.acToTimeLimit) / TIME_RESOLUTION_MS)) * TIME_RESOLUTION_MS;
   }
@@ -154,6 +164,7 @@ export async function verifyPackage(backend: SandboxBackend, pkg: ProblemPackage
   for (const s of pkg.submissions) {
     // Accepted submissions judged while deriving ran under a looser limit: their times hold, their verdicts are re-read at TL.
     const prior = done.get(s);
+    if (!prior) await yieldToJudging();
     const j = prior ? reread(prior, tl, tlHigh) : await judge(backend, pkg, s, tl, tlHigh, memoryLimitKib);
     let ok = matches(s.expected, j.verdict);
     let note: string | undefined;

@@ -296,3 +296,9 @@ export class JudgeQueue {
     return { requeued, failed };
   }
 }
+
+/** Submissions waiting for the judge now (rejudges included): one indexed count. */
+export async function queuedCount(db: Database): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(submissions).where(eq(submissions.status, "queued"));
+  return Number(row?.n ?? 0);
+}
