@@ -194,11 +194,15 @@ describe("verify within the server's ceilings (a scripted sandbox: times as a sl
 
   test("each example waits for live judging before it takes a box (the server's verify yields while submissions are queued)", async () => {
     const { FakeBackend } = await import("../../tests/judge/fixtures.ts");
+    type FakeStep = import("../../tests/judge/fixtures.ts").FakeStep;
     const backend = new FakeBackend();
     const pkg = await readPackage(filesFromZip(zipOf(sumPackage("limits:\n  time_limit: 1\n", { "submissions/accepted/a.py": PY_SUM, "submissions/accepted/b.py": PY_SUM }))));
     const order: string[] = [];
     backend.push(
-      ...[0, 1].flatMap(() => [{ result: {}, before: () => void order.push("compile") }, ...pkg.tests.map((t) => ({ result: { stdout: t.answer }, before: () => void order.push("run") }))]),
+      ...[0, 1].flatMap((): FakeStep[] => [
+        { result: {}, before: (): void => void order.push("compile") },
+        ...pkg.tests.map((t): FakeStep => ({ result: { stdout: t.answer }, before: (): void => void order.push("run") })),
+      ]),
     );
     await verifyPackage(backend, pkg, undefined, undefined, async () => void order.push("yield"));
     expect(order.filter((o) => o !== "run")).toEqual(["yield", "compile", "yield", "compile"]);
