@@ -22,6 +22,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
+import { preparedPer } from "../../db/prepared.ts";
 import { judgeFinishes, submissions } from "../../db/schema.ts";
 import { afterJudged } from "../courses/judging.ts";
 import { databaseJobPort, type JudgedProblem, type TestRecord } from "../judge/job-port.ts";
@@ -31,19 +32,33 @@ import type { SubmissionRow } from "../submissions/row.ts";
 import { judgedProblem, type JudgedProblemData } from "../judge/problem-cache.ts";
 import { AppError } from "../errors.ts";
 
-/** Jobs a host holds now (leased to it and the lease not expired on this server's clock, being judged). */
-async function heldJobs(db: Database, host: string, now = Date.now()): Promise<{ id: string; problemId: string }[]> {
-  return db
+/** Jobs a host holds now (leased to it and the lease not expired on this server's clock, being judged): one prepared statement. */
+const heldJobsQuery = preparedPer((db) =>
+  db
     .select({ id: submissions.id, problemId: submissions.problemId })
     .from(submissions)
     .where(
       and(
-        eq(submissions.leaseOwner, `judge-host/${host}`),
         inArray(submissions.status, ["compiling", "running"]),
-        gt(submissions.leaseExpiresAt, new Date(now)),
+        eq(submissions.leaseOwner, sql.placeholder("owner")),
+        gt(submissions.leaseExpiresAt, sql.placeholder("now")),
       ),
-    );
+    )
+    .prepare(),
+);
+function heldJobs(db: Database, host: string, now = Date.now()): Promise<{ id: string; problemId: string }[]> {
+  return heldJobsQuery(db).execute({ owner: `judge-host/${host}`, now });
 }
+
+/** A job's claim token and problem, for checking a host's report: one prepared statement on every finish. */
+const claimOfQuery = preparedPer((db) =>
+  db
+    .select({ claimToken: submissions.claimToken, problemId: submissions.problemId })
+    .from(submissions)
+    .where(eq(submissions.id, sql.placeholder("id")))
+    .limit(1)
+    .prepare(),
+);
 
 /** Tests a job of this problem has: the sample when it has an expected output, then every hidden test. */
 function testCount(loaded: JudgedProblemData): number {
@@ -264,11 +279,6 @@ export async function progressForHost(
   p: { update?: Partial<SubmissionRow>; test?: TestRecord; clear?: boolean; failure?: { test: { index: number; input: string; expected: string }; result: { stdout: string; stderr: string } } },
 ): Promise<boolean> {
   const queue = hostQueue(deps, host);
-  if (p.update) {
-    const row = await heldRow(deps.db, id);
-    const loaded = row && row.claimToken === claimToken ? await judgedProblem(deps.db, row.problemId) : null;
-    if (loaded) checkReport(loaded, p.update);
-  }
   // Most progress is one finished test: one statement, fenced by the claim (the host renews the lease apart).
   if (p.test && !p.clear && !p.update && !p.failure) {
     if (!(await queue.addTest({ id, claimToken }, p.test))) return false;
@@ -277,6 +287,10 @@ export async function progressForHost(
   }
   const row = await heldRow(deps.db, id);
   if (!row) return false;
+  if (p.update && row.claimToken === claimToken) {
+    const loaded = await judgedProblem(deps.db, row.problemId);
+    if (loaded) checkReport(loaded, p.update);
+  }
   const port = databaseJobPort(deps.db, queue, { ...row, claimToken });
   if (!(await queue.renew({ id, claimToken }))) return false;
   if (p.clear) await port.clear();
@@ -287,10 +301,6 @@ export async function progressForHost(
   return true;
 }
 
-/**
- * Finishes the job, once per claim.
- * @returns "accepted" (written now, or the same claim's finish again), or "refused" (409).
- */
 /**
  * Checks a host's report against the job it holds: counts within the job's
  * tests, `isPassed` exactly when AC, AC only with every test passed.
@@ -312,10 +322,12 @@ function checkReport(loaded: JudgedProblemData, values: Partial<SubmissionRow>):
 
 /**
  * Finishes the job, once per claim, after checking the report against the job (`checkReport`).
+ * @returns "accepted" (written now, or the same claim's finish again), or "refused" (409).
  * @throws AppError BAD_INPUT (400) for a report that does not fit the job (nothing is written).
  */
 export async function finishForHost(deps: JudgeApiDeps, host: string, id: string, claimToken: string, values: Partial<SubmissionRow>): Promise<"accepted" | "refused"> {
-  const held = await heldRow(deps.db, id);
+  // Only the claim token and the problem, prepared: a finish is on every job's path (decision 037).
+  const [held] = await claimOfQuery(deps.db).execute({ id });
   if (held && held.claimToken === claimToken) {
     const loaded = await judgedProblem(deps.db, held.problemId);
     if (loaded) checkReport(loaded, values);

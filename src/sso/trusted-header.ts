@@ -17,8 +17,6 @@ import { signInExternal } from "./identities.ts";
 const loggedUntrusted = new Set<string>();
 const LOGGED_UNTRUSTED_MAX = 1000;
 
-export { isTrustedProxy } from "../lib/proxies.ts";
-
 /**
  * The email of the proxy's user. Only the headers the operator named are read:
  * with TRUSTED_HEADER_EMAIL, that header alone (no fallback the client could
