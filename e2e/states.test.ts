@@ -117,8 +117,9 @@ afterAll(async () => {
 afterEach(() => expectCleanPages(watched, main));
 
 describe("loading states", () => {
-  test("the session check shows Loading... until /api/auth/me answers", async () => {
-    const me = await hold(page, /\/api\/auth\/me$/);
+  test("the session check shows Loading... until auth.me answers", async () => {
+    // auth.me may ride in a batch with other calls; holding the batch holds it.
+    const me = await hold(page, /\/trpc\/[^?]*\bauth\.me\b/);
     await page.goto("/problems");
     await page.getByText("Loading...", { exact: true }).waitFor();
     expect(await page.getByRole("heading", { name: "Problems To Solve" }).count()).toBe(0);
@@ -194,7 +195,7 @@ describe("accounts and contact", () => {
         localStorage.setItem("token", t);
       }
     }, token);
-    await w.page.route(/\/api\/auth\/me$/, (route) => route.fulfill({ status: 500, json: { error: "Internal server error" } }));
+    await w.page.route(procedureUrl("auth.me"), (route) => route.fulfill(trpcError("auth.me", 500, "INTERNAL_SERVER_ERROR", "Internal server error")));
     await w.page.goto("/problems");
     await w.page.waitForURL("**/signin");
     expect(await w.page.evaluate(() => localStorage.getItem("token"))).toBeNull();

@@ -9,10 +9,11 @@ import dayjs from "dayjs";
 import { useEffect, useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { useNotice } from "../lib/notice.ts";
 import { CourseHeader } from "./CourseHeader.tsx";
 import { AI_WORDS, FEEDBACK_WORDS, fromLocalInput, toLocalInput } from "./format.ts";
-import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { useTRPC } from "../lib/trpc.ts";
 
 interface Values {
   title: string;
@@ -54,7 +55,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
   const create = useMutation(trpc.assignments.create.mutationOptions());
   const update = useMutation(trpc.assignments.update.mutationOptions());
   const [v, setV] = useState<Values>(blank);
-  const [notice, setNotice] = useState<FormNotice | null>(null);
+  const { notice, run } = useNotice();
 
   useEffect(() => {
     const a = existing.data;
@@ -86,7 +87,6 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    setNotice(null);
     const body = {
       title: v.title,
       description: v.description,
@@ -101,12 +101,13 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
       aiPolicy: v.aiPolicy,
       problems: Object.entries(v.problems).map(([problemId, points]) => ({ problemId, points })),
     };
-    try {
-      const saved = props.assignmentId ? await update.mutateAsync({ id: props.assignmentId, ...body }) : await create.mutateAsync({ courseId, ...body });
-      navigate(`/assignments/${saved.id}`);
-    } catch (err) {
-      setNotice({ kind: "error", text: serverMessageOf(err) ?? "Failed to save the assignment." });
-    }
+    await run(
+      async () => {
+        const saved = props.assignmentId ? await update.mutateAsync({ id: props.assignmentId, ...body }) : await create.mutateAsync({ courseId, ...body });
+        navigate(`/assignments/${saved.id}`);
+      },
+      { error: "Failed to save the assignment." },
+    );
   }
 
   const candidates = [

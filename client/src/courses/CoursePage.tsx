@@ -6,7 +6,8 @@
 import { useState } from "react";
 import { Link } from "wouter";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { useNotice } from "../lib/notice.ts";
 import { blankProblemForm, ProblemFormModal, type ProblemFormValues } from "../components/ProblemFormModal.tsx";
 import { QueryState } from "../components/QueryState.tsx";
 import { AssignmentList } from "./AssignmentList.tsx";
@@ -36,7 +37,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
   const { user } = useAuth();
   // Only one's own public problems are copied, hidden tests included (the server refuses anyone else's).
   const ownPublic = (publicList.data ?? []).filter((p) => user && p.user === user.id);
-  const [notice, setNotice] = useState<FormNotice | null>(null);
+  const { notice, show, run } = useNotice();
 
   async function saveProblem() {
     setFormError(null);
@@ -44,7 +45,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
       await create.mutateAsync({ ...payloadFromForm(form), courseId });
       setModalOpen(false);
       setForm(blankProblemForm());
-      setNotice({ kind: "success", text: "Problem saved successfully!" });
+      show("success", "Problem saved successfully!");
       await queryClient.invalidateQueries({ queryKey: trpc.courses.problems.queryKey({ courseId }) });
     } catch (err) {
       setFormError(serverMessageOf(err) ?? "Failed to save problem.");
@@ -53,14 +54,14 @@ export default function CoursePage({ courseId }: { courseId: string }) {
 
   async function copyProblem() {
     if (!copyId) return;
-    try {
-      await copy.mutateAsync({ problemId: copyId, courseId });
-      setNotice({ kind: "success", text: "Problem copied into the course." });
-      setCopyId("");
-      await queryClient.invalidateQueries({ queryKey: trpc.courses.problems.queryKey({ courseId }) });
-    } catch (err) {
-      setNotice({ kind: "error", text: serverMessageOf(err) ?? "Could not copy the problem." });
-    }
+    await run(
+      async () => {
+        await copy.mutateAsync({ problemId: copyId, courseId });
+        setCopyId("");
+        await queryClient.invalidateQueries({ queryKey: trpc.courses.problems.queryKey({ courseId }) });
+      },
+      { success: "Problem copied into the course.", error: "Could not copy the problem." },
+    );
   }
 
   return (

@@ -8,11 +8,12 @@
 import { CourseLmsSection } from "../lti/CourseLmsSection.tsx";
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { useNotice } from "../lib/notice.ts";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "./CourseHeader.tsx";
 import { fromLocalInput, localTime } from "./format.ts";
-import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { useTRPC } from "../lib/trpc.ts";
 
 export default function CourseSettingsPage({ courseId }: { courseId: string }) {
   const trpc = useTRPC();
@@ -28,7 +29,7 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
   const invite = useMutation(trpc.courses.invite.mutationOptions());
   const update = useMutation(trpc.courses.update.mutationOptions());
   const grant = useMutation(trpc.assignments.grantExtension.mutationOptions());
-  const [notice, setNotice] = useState<FormNotice | null>(null);
+  const { notice, run: runNotice } = useNotice();
   const [one, setOne] = useState({ email: "", name: "", role: "student" as "owner" | "instructor" | "ta" | "student" });
   const [csv, setCsv] = useState("");
   const [ext, setExt] = useState({ assignmentId: "", userId: "", dueAt: "" });
@@ -38,16 +39,15 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
       queryClient.invalidateQueries({ queryKey: trpc.courses.members.queryKey({ courseId }) }),
       queryClient.invalidateQueries({ queryKey: trpc.courses.byId.queryKey({ id: courseId }) }),
     ]);
-  async function run<T>(action: () => Promise<T>, success: string | ((result: T) => string)) {
-    setNotice(null);
-    try {
-      const result = await action();
-      await refresh();
-      setNotice({ kind: "success", text: typeof success === "string" ? success : success(result) });
-    } catch (err) {
-      setNotice({ kind: "error", text: serverMessageOf(err) ?? "Something went wrong." });
-    }
-  }
+  const run = <T,>(action: () => Promise<T>, success: string | ((result: T) => string)) =>
+    runNotice(
+      async () => {
+        const result = await action();
+        await refresh();
+        return result;
+      },
+      { success, error: "Something went wrong." },
+    );
   const summary = (r: { added: number; updated: number; invited: number }) =>
     `Roster updated: ${r.added} added, ${r.updated} changed, ${r.invited} invited (they join when they sign up with that email).`;
 

@@ -5,11 +5,12 @@
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { useNotice } from "../lib/notice.ts";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "./CourseHeader.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
-import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { useTRPC } from "../lib/trpc.ts";
 
 export default function CoursesPage() {
   const trpc = useTRPC();
@@ -21,31 +22,24 @@ export default function CoursesPage() {
   const create = useMutation(trpc.courses.create.mutationOptions());
   const [code, setCode] = useState("");
   const [form, setForm] = useState({ title: "", code: "", term: "" });
-  const [notice, setNotice] = useState<FormNotice | null>(null);
-  const [createNotice, setCreateNotice] = useState<FormNotice | null>(null);
+  const { notice, run } = useNotice();
+  const { notice: createNotice, run: runCreate } = useNotice();
+  const handled = (err: unknown) => onUnauthorized(err, "/signin");
+  /** Joins or creates, then opens the course. */
+  const enter = async (action: () => Promise<{ id: string }>) => {
+    const course = await action();
+    await queryClient.invalidateQueries({ queryKey: trpc.courses.mine.queryKey() });
+    navigate(`/courses/${course.id}`);
+  };
 
   async function onJoin(e: FormEvent) {
     e.preventDefault();
-    setNotice(null);
-    try {
-      const course = await join.mutateAsync({ code });
-      await queryClient.invalidateQueries({ queryKey: trpc.courses.mine.queryKey() });
-      navigate(`/courses/${course.id}`);
-    } catch (err) {
-      if (!onUnauthorized(err, "/signin")) setNotice({ kind: "error", text: serverMessageOf(err) ?? "Could not join the course." });
-    }
+    await run(() => enter(() => join.mutateAsync({ code })), { error: "Could not join the course.", handled });
   }
 
   async function onCreate(e: FormEvent) {
     e.preventDefault();
-    setCreateNotice(null);
-    try {
-      const course = await create.mutateAsync(form);
-      await queryClient.invalidateQueries({ queryKey: trpc.courses.mine.queryKey() });
-      navigate(`/courses/${course.id}`);
-    } catch (err) {
-      if (!onUnauthorized(err, "/signin")) setCreateNotice({ kind: "error", text: serverMessageOf(err) ?? "Could not create the course." });
-    }
+    await runCreate(() => enter(() => create.mutateAsync(form)), { error: "Could not create the course.", handled });
   }
 
   return (

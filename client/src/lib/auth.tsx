@@ -2,15 +2,16 @@
  * Session state: `loading` until the start-up check ends, then
  * `authenticated` or `unauthenticated`.
  *
- * At start: no stored token → unauthenticated; otherwise `GET /api/auth/me`
- * with the bearer token; 200 → authenticated, anything else removes the token
- * (a 401 silently, other failures logged). `login` stores the token;
+ * At start: no stored token → unauthenticated; otherwise tRPC's `auth.me`
+ * (the bearer token rides on every call; a renewed one is kept by the link);
+ * an answer → authenticated, anything else removes the token (a 401
+ * silently, other failures logged). `login` stores the token;
  * `logout` calls the server and always ends signed out, even if that fails.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { httpStatusOf, keepRenewedToken, useTRPCClient } from "./trpc.ts";
+import { httpStatusOf, useTRPCClient } from "./trpc.ts";
 import { getToken, removeToken, setToken } from "./storage.ts";
 
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated";
@@ -57,21 +58,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let cancelled = false;
     (async () => {
       try {
-        const res = await fetch("/api/auth/me", {
-          headers: { Authorization: `Bearer ${token}` },
-          credentials: "include",
-        });
+        const me = await client.auth.me.query();
         if (cancelled) return;
-        if (res.status === 200) {
-          keepRenewedToken(res);
-          setUser(readUser(await res.json().catch(() => null)));
-          setStatus("authenticated");
-          return;
-        }
-        if (res.status !== 401) console.warn(`Session check failed with status ${res.status}`);
+        setUser(readUser(me));
+        setStatus("authenticated");
+        return;
       } catch (err) {
         if (cancelled) return;
-        console.warn("Session check failed:", err);
+        const status = httpStatusOf(err);
+        if (status === null) console.warn("Session check failed:", err);
+        else if (status !== 401) console.warn(`Session check failed with status ${status}`);
       }
       removeToken();
       setUser(null);
@@ -80,7 +76,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [client]);
 
   const login = useCallback((token: string, loggedIn: SessionUserView | null) => {
     setToken(token);

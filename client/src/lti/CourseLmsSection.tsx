@@ -5,28 +5,25 @@
  * last error. Shows nothing for a course no LMS launched into.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { localTime } from "../courses/format.ts";
-import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
-import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { useTRPC } from "../lib/trpc.ts";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { useNotice } from "../lib/notice.ts";
 
 export function CourseLmsSection({ courseId }: { courseId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const status = useQuery({ ...trpc.lti.courseStatus.queryOptions({ courseId }), refetchInterval: 5000 });
   const sync = useMutation(trpc.lti.syncRoster.mutationOptions());
-  const [notice, setNotice] = useState<FormNotice | null>(null);
+  const { notice, run } = useNotice();
   const s = status.data;
   if (!s || (s.contexts.length === 0 && s.activities.length === 0)) return null;
   const onSync = async () => {
-    setNotice(null);
-    try {
-      const r = await sync.mutateAsync({ courseId });
-      setNotice({ kind: "success", text: `Roster synced: ${r.listed} in the LMS, ${r.added} added, ${r.updated} changed, ${r.unchanged} unchanged, ${r.skipped} skipped.` });
-      await queryClient.invalidateQueries();
-    } catch (err) {
-      setNotice({ kind: "error", text: serverMessageOf(err) ?? "The roster could not be synced." });
-    }
+    const r = await run(() => sync.mutateAsync({ courseId }), {
+      success: (r) => `Roster synced: ${r.listed} in the LMS, ${r.added} added, ${r.updated} changed, ${r.unchanged} unchanged, ${r.skipped} skipped.`,
+      error: "The roster could not be synced.",
+    });
+    if (r) await queryClient.invalidateQueries();
   };
   return (
     <section className="card" aria-labelledby="lms-title">

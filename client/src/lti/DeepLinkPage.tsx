@@ -5,10 +5,11 @@
  * form-posts it to the LMS's return URL, as Deep Linking 2.0 asks.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "../courses/CourseHeader.tsx";
-import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { useNotice } from "../lib/notice.ts";
+import { FormMessage } from "../components/FormMessage.tsx";
 
 /** Posts the signed response to the platform (a real form submission: the platform answers with its own page). */
 function postToPlatform(returnUrl: string, jwt: string): void {
@@ -28,15 +29,10 @@ export default function DeepLinkPage({ id }: { id: string }) {
   const trpc = useTRPC();
   const choices = useQuery(trpc.lti.deepLinkChoices.queryOptions({ id }));
   const respond = useMutation(trpc.lti.deepLinkRespond.mutationOptions());
-  const [error, setError] = useState<string | null>(null);
+  const { notice, run } = useNotice();
   const pick = async (input: { assignmentId: string } | { problemId: string }) => {
-    setError(null);
-    try {
-      const res = await respond.mutateAsync({ id, ...input });
-      postToPlatform(res.returnUrl, res.jwt);
-    } catch (err) {
-      setError(serverMessageOf(err) ?? "The activity could not be added.");
-    }
+    const res = await run(() => respond.mutateAsync({ id, ...input }), { error: "The activity could not be added." });
+    if (res) postToPlatform(res.returnUrl, res.jwt);
   };
   return (
     <div className="page">
@@ -46,11 +42,7 @@ export default function DeepLinkPage({ id }: { id: string }) {
           <h1 className="page-title">Add an activity to the LMS</h1>
           <p className="muted">Pick what this activity opens. Students launching it land there; an assignment's scores go to the LMS gradebook.</p>
         </div>
-        {error && (
-          <p className="alert alert-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormMessage notice={notice} />
         <QueryState query={choices} loading="Loading..." error="This activity picker expired. Add the activity again from the LMS.">
           {(c) => (
             <>

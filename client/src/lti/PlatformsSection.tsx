@@ -7,8 +7,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { QueryState } from "../components/QueryState.tsx";
-import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
-import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { useTRPC } from "../lib/trpc.ts";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { useNotice } from "../lib/notice.ts";
 
 const EMPTY = { name: "", issuer: "", clientId: "", deploymentIds: "", authUrl: "", tokenUrl: "", jwksUrl: "" };
 const FIELDS: [keyof typeof EMPTY, string, string][] = [
@@ -30,17 +31,10 @@ export function PlatformsSection() {
   const rotate = useMutation(trpc.lti.rotateKey.mutationOptions());
   const [form, setForm] = useState(EMPTY);
   const [trustEmail, setTrustEmail] = useState(false);
-  const [notice, setNotice] = useState<FormNotice | null>(null);
+  const { notice, run: runNotice } = useNotice();
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.lti.platforms.queryKey() });
   const run = async (work: () => Promise<unknown>, done: string) => {
-    setNotice(null);
-    try {
-      await work();
-      setNotice({ kind: "success", text: done });
-      await refresh();
-    } catch (err) {
-      setNotice({ kind: "error", text: serverMessageOf(err) ?? "That did not work." });
-    }
+    if ((await runNotice(async () => (await work(), true), { success: done, error: "That did not work." })) === true) await refresh();
   };
   const onAdd = (e: FormEvent) => {
     e.preventDefault();

@@ -4,11 +4,13 @@
  * appears once it is stored, and the form is cleared. On failure the form
  * keeps what was typed and says why, so no message is lost.
  */
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { PublicLayout } from "../components/SiteChrome.tsx";
 import { Spinner } from "../components/Loading.tsx";
-import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { useNotice } from "../lib/notice.ts";
+import { FormMessage } from "../components/FormMessage.tsx";
 
 const SUCCESS_VISIBLE_MS = 5000;
 
@@ -17,28 +19,21 @@ export function ContactPage() {
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [message, setMessage] = useState("");
-  const [success, setSuccess] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const { notice, run } = useNotice();
 
   const send = useMutation(trpc.contact.send.mutationOptions());
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    setError(null);
-    setSuccess(false);
-    try {
-      await send.mutateAsync({ name, email, message });
-      setName("");
-      setEmail("");
-      setMessage("");
-      setSuccess(true);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setSuccess(false), SUCCESS_VISIBLE_MS);
-    } catch (err) {
-      setError(serverMessageOf(err) ?? "Your message could not be sent. Please try again.");
-    }
+    await run(
+      async () => {
+        await send.mutateAsync({ name, email, message });
+        setName("");
+        setEmail("");
+        setMessage("");
+      },
+      { success: "Your message has been sent successfully!", successMs: SUCCESS_VISIBLE_MS, error: "Your message could not be sent. Please try again." },
+    );
   }
 
   return (
@@ -68,16 +63,7 @@ export function ContactPage() {
               "Send Message"
             )}
           </button>
-          {success && (
-            <p className="alert alert-success" role="status">
-              Your message has been sent successfully!
-            </p>
-          )}
-          {error && (
-            <p className="alert alert-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormMessage notice={notice} />
         </form>
       </section>
     </PublicLayout>

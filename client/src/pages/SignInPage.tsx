@@ -15,8 +15,9 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { AuthLayout } from "../components/AuthLayout.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useAuth } from "../lib/auth.tsx";
-import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
-import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { useTRPC } from "../lib/trpc.ts";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { useNotice } from "../lib/notice.ts";
 
 export function SignInPage() {
   const trpc = useTRPC();
@@ -24,7 +25,7 @@ export function SignInPage() {
   const [, navigate] = useLocation();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [message, setMessage] = useState<FormNotice | null>(null);
+  const { notice: message, run } = useNotice();
   const [provider, setProvider] = useState("local");
   const mutation = useMutation(trpc.auth.login.mutationOptions());
   const providers = useQuery(trpc.auth.providers.queryOptions(undefined, { staleTime: Infinity }));
@@ -33,15 +34,13 @@ export function SignInPage() {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    setMessage(null);
-    try {
-      const res = await mutation.mutateAsync(directory ? { email, password, provider } : { email, password });
-      setMessage({ kind: "success", text: res.message || "Login successful!" });
-      login(res.token, res.user);
-      navigate("/problems");
-    } catch (err) {
-      setMessage({ kind: "error", text: serverMessageOf(err) ?? "Login failed." });
-    }
+    const res = await run(() => mutation.mutateAsync(directory ? { email, password, provider } : { email, password }), {
+      success: (r) => r.message || "Login successful!",
+      error: "Login failed.",
+    });
+    if (!res) return;
+    login(res.token, res.user);
+    navigate("/problems");
   }
 
   return (

@@ -9,7 +9,8 @@ import { useMutation } from "@tanstack/react-query";
 import { AuthLayout } from "../components/AuthLayout.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useTRPC } from "../lib/trpc.ts";
-import { FormMessage, type FormNotice } from "../components/FormMessage.tsx";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { useNotice } from "../lib/notice.ts";
 
 /** How long the success message shows before the redirect to sign-in, ms. */
 const REDIRECT_DELAY_MS = 1500;
@@ -18,7 +19,7 @@ export function SignUpPage() {
   const trpc = useTRPC();
   const [, navigate] = useLocation();
   const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
-  const [message, setMessage] = useState<FormNotice | null>(null);
+  const { notice: message, show, clear } = useNotice();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const register = useMutation(trpc.auth.register.mutationOptions());
@@ -28,14 +29,14 @@ export function SignUpPage() {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    setMessage(null);
+    clear();
     try {
       const res = await register.mutateAsync(form);
-      setMessage({ kind: "success", text: res.message || "Registration successful!" });
+      show("success", res.message || "Registration successful!");
       timer.current = setTimeout(() => navigate("/signin"), REDIRECT_DELAY_MS);
     } catch (err) {
-      const text = err instanceof Error && err.message ? err.message : "Something went wrong.";
-      setMessage({ kind: "error", text });
+      // Any error's own message (a network failure's too), as the spec's sign-up form shows it.
+      show("error", err instanceof Error && err.message ? err.message : "Something went wrong.");
     }
   }
 

@@ -3,11 +3,11 @@
  * save and delete with the product's messages (saved after 2 s, deleted after
  * 3 s, the owner 403s), and the list refetched after each.
  */
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { blankProblemForm, validatorFlags, validatorFromFlags, type ProblemFormValues } from "../components/ProblemFormModal.tsx";
-import type { FormNotice } from "../components/FormMessage.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
+import { useNotice } from "../lib/notice.ts";
 import { httpStatusOf, serverMessageOf, useTRPC } from "../lib/trpc.ts";
 import type { Difficulty, Problem } from "../lib/types.ts";
 
@@ -69,21 +69,13 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
   const [editingId, setEditingId] = useState<string | null>(null);
   const [form, setForm] = useState<ProblemFormValues>(blankProblemForm);
   const [formError, setFormError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<FormNotice | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState<string | null>(null);
-  const noticeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(noticeTimer.current), []);
+  const { notice, show: flash } = useNotice();
 
   const create = useMutation(trpc.problems.create.mutationOptions());
   const update = useMutation(trpc.problems.update.mutationOptions());
   const remove = useMutation(trpc.problems.delete.mutationOptions());
   const rejudging = useMutation(trpc.problems.rejudge.mutationOptions());
-
-  function flash(kind: "success" | "error", text: string, ms?: number) {
-    clearTimeout(noticeTimer.current);
-    setNotice({ kind, text });
-    if (ms) noticeTimer.current = setTimeout(() => setNotice(null), ms);
-  }
 
   function open(p: Problem | null) {
     setEditingId(p?._id ?? null);
