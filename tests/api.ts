@@ -74,21 +74,5 @@ export async function signUp(
   };
 }
 
-/** A valid problem body for POST /api/problems. */
-export function problemBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    title: "Add One",
-    description: "Print n + 1.",
-    inputFormat: "One integer n.",
-    outputFormat: "One integer.",
-    constraints: "0 <= n <= 100",
-    sampleInput: "1\n",
-    sampleOutput: "2\n",
-    difficulty: "easy",
-    hiddenTestCases: [
-      { input: "5\n", expectedOutput: "6\n" },
-      { input: "99\n", expectedOutput: "100\n" },
-    ],
-    ...overrides,
-  };
-}
+/** A valid problem body for POST /api/problems (the shared fixture, tests/fixtures/problem.ts). */
+export { problemBody } from "./fixtures/problem.ts";

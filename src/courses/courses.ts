@@ -179,6 +179,21 @@ export async function myCourses(db: Database, user: Caller): Promise<CourseShape
   return shapes.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
+/**
+ * My Courses: the caller's courses (myCourses) and what the page offers them.
+ * `canCreateCourses`: a site admin, or an account allowed to (src/accounts).
+ */
+export async function myCoursesPage(db: Database, user: SessionUser): Promise<{ courses: CourseShape[]; canCreateCourses: boolean; isAdmin: boolean }> {
+  const isAdmin = user.siteRole === "admin";
+  return { courses: await myCourses(db, user), canCreateCourses: isAdmin || user.canCreateCourses, isAdmin };
+}
+
+/** One course as the caller sees it (the invite code only to who may manage it). @throws COURSE_NOT_FOUND (404). */
+export async function courseForCaller(db: Database, user: Caller, courseId: string): Promise<CourseShape> {
+  const { course, actor } = await requireCourse(db, user, courseId, "course.view");
+  return toCourseShape(course, actor.courseRole, can(actor, "invite.manage"));
+}
+
 /** Course ids where the user is a member with one of `roles`. */
 export async function courseIdsWithRole(db: Database, userId: string, roles: readonly CourseRole[]): Promise<string[]> {
   const rows = await db

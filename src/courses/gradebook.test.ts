@@ -11,6 +11,7 @@ import { gradebookChanges, readGradebook } from "./gradebook.ts";
 import { afterJudged } from "./judging.ts";
 import { recomputeAssignment } from "./scores.ts";
 import { courseApp, world, type CourseApp, type World } from "../../tests/courses/fixtures.ts";
+import { problemRow } from "../../tests/fixtures/problem.ts";
 
 const STUDENTS = 200;
 const PROBLEMS = 10;
@@ -30,7 +31,7 @@ beforeAll(async () => {
   for (let i = 0; i < PROBLEMS; i++) {
     const id = newId();
     problemIds.push(id);
-    await db.insert(problems).values({ id, title: `P${i}`, description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "", sampleOutput: "1", difficulty: "easy", userId: w.owner.id, courseId: w.courseId });
+    await db.insert(problems).values(problemRow(w.owner.id, { id, title: `P${i}`, sampleInput: "", sampleOutput: "1", courseId: w.courseId }));
   }
   assignmentId = newId();
   await db.insert(assignments).values({

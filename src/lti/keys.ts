@@ -62,3 +62,19 @@ export async function deleteKey(db: Database, kid: string): Promise<boolean> {
   const gone = await db.delete(ltiKeys).where(eq(ltiKeys.kid, kid)).returning({ kid: ltiKeys.kid });
   return gone.length > 0;
 }
+
+/**
+ * What an LMS administrator pastes into the platform to register this tool:
+ * its login, launch, deep-linking and JWKS URLs under `origin`, and the
+ * current signing key's id.
+ */
+export async function toolRegistration(db: Database, origin: string): Promise<{ loginUrl: string; launchUrl: string; deepLinkUrl: string; jwksUrl: string; keyId: string }> {
+  const { kid } = await signingKey(db);
+  return {
+    loginUrl: `${origin}/api/lti/login`,
+    launchUrl: `${origin}/api/lti/launch`,
+    deepLinkUrl: `${origin}/api/lti/launch`,
+    jwksUrl: `${origin}/api/lti/jwks`,
+    keyId: kid,
+  };
+}

@@ -1,6 +1,13 @@
-/** What a package import accepts (zod), and how a package's faults reach the caller. */
+/** What a package import accepts (zod), how a package's faults reach the caller, and the import as a caller asks for it. */
 import { z } from "zod";
+import type { Database } from "../../db/index.ts";
+import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
+import { authorizeProblemWrite } from "../problems/access.ts";
+import { filesFromZip } from "./files.ts";
+import { readPackage } from "./format.ts";
+import { importPackage, type ImportResult } from "./import.ts";
 import { idField } from "../lib/fields.ts";
 import { listInWords } from "../lib/words.ts";
 import { DIFFICULTIES } from "../problems/limits.ts";
@@ -31,4 +38,15 @@ export async function readPackageOrExplain<T>(step: () => T | Promise<T>): Promi
     if (err instanceof PackageError) throw new AppError("BAD_INPUT", { message: `package: ${err.message}`, field: "package" });
     throw err;
   }
+}
+
+/**
+ * Imports a package (the zip, base64) as a new problem of `user` (in
+ * `courseId` when given: problem.edit there).
+ * @throws BAD_INPUT (400) naming the package file and line, FORBIDDEN (403), RATE_LIMITED (429).
+ */
+export async function importPackageAs(db: Database, user: Caller, input: z.infer<typeof packageImportInput>, limiter: RateLimiter): Promise<ImportResult> {
+  await authorizeProblemWrite(db, user, input.courseId, limiter);
+  const pkg = await readPackageOrExplain(() => readPackage(filesFromZip(Buffer.from(input.package, "base64"))));
+  return readPackageOrExplain(() => importPackage(db, user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty }));
 }

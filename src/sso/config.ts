@@ -92,6 +92,25 @@ export interface SsoConfig {
 }
 
 /** A bad SSO setting: the message starts with the variable's name. */
+/**
+ * The ways in this site offers, for the sign-in page: OpenID providers
+ * (buttons with their login URL), LDAP directories (the form's chooser),
+ * whether a trusted proxy signs people in, and whether password sign-up is open.
+ */
+export function signInOptions(sso: SsoConfig): {
+  oidc: { id: string; name: string; loginUrl: string }[];
+  ldap: { id: string; name: string }[];
+  trustedHeader: { loginUrl: string } | null;
+  localSignup: boolean;
+} {
+  return {
+    oidc: sso.oidc.map((p) => ({ id: p.id, name: p.name, loginUrl: `/api/auth/oidc/${p.id}/login` })),
+    ldap: sso.ldap.map((p) => ({ id: p.id, name: p.name })),
+    trustedHeader: sso.trustedHeader ? { loginUrl: "/api/auth/header" } : null,
+    localSignup: sso.localSignup,
+  };
+}
+
 export class SsoConfigIssue extends Error {}
 
 type Env = Record<string, string | undefined>;

@@ -4,7 +4,7 @@
  * the old verdict, and nobody else may.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { request, signUp } from "../../tests/api.ts";
+import { problemBody, request, signUp } from "../../tests/api.ts";
 import { startJudgeApp, type JudgeApp } from "../../tests/judge/app.ts";
 import { eventually } from "../../tests/judge/fixtures.ts";
 
@@ -26,7 +26,7 @@ describe("rejudge", () => {
   test("after a test is fixed, rejudging the problem turns its WA submissions AC and keeps the old verdict", async () => {
     const owner = await signUp(app);
     const student = await signUp(app);
-    const body = { title: "Double", description: "d", inputFormat: "n", outputFormat: "2n", constraints: "c", sampleInput: "2\n", sampleOutput: "4\n", difficulty: "easy" };
+    const body = problemBody({ title: "Double", outputFormat: "2n", sampleInput: "2\n", sampleOutput: "4\n", hiddenTestCases: undefined });
     const p = await request(app, "POST", "/api/problems", { token: owner.token, body: { ...body, hiddenTestCases: [{ input: "5\n", expectedOutput: "11\n" }] } });
     const first = await request(app, "POST", "/api/submissions", { token: student.token, body: { problemId: p.body._id, code: DOUBLE, language: "py" } });
     const mine = await request(app, "POST", "/api/submissions", { token: owner.token, body: { problemId: p.body._id, code: DOUBLE, language: "py" } });

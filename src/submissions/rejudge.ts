@@ -9,7 +9,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { submissions, submissionTests } from "../../db/schema.ts";
+import { problems, submissions, submissionTests } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { requireCourse } from "../courses/access.ts";
 import { AppError } from "../errors.ts";
@@ -102,4 +102,23 @@ export async function rejudgeOne(db: Database, caller: Caller, submissionId: str
   });
   await requeueJudged(db, [row.id], ring);
   return { id: row.id, status: "queued" };
+}
+
+/**
+ * Rejudges one submission from a course's pages (assignments.rejudge): only a
+ * submission to a course's own problem, by the course's staff with
+ * submission.rejudge; a public problem's submissions are rejudged by its owner
+ * (rejudgeOne, rejudgeProblem).
+ * @throws SUBMISSION_NOT_FOUND (404) when absent, not a course problem's, or not the caller's course;
+ *   FORBIDDEN (403) for a member without submission.rejudge.
+ */
+export async function rejudgeCourseSubmission(db: Database, caller: Caller, submissionId: string, ring?: () => void): Promise<{ id: string; status: "queued" }> {
+  const [row] = await db
+    .select({ courseId: problems.courseId })
+    .from(submissions)
+    .innerJoin(problems, eq(problems.id, submissions.problemId))
+    .where(eq(submissions.id, submissionId))
+    .limit(1);
+  if (!row?.courseId) throw new AppError("SUBMISSION_NOT_FOUND");
+  return rejudgeOne(db, caller, submissionId, ring);
 }

@@ -8,6 +8,7 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
+import { requireAdmin } from "../accounts/admin.ts";
 import { AppError } from "../errors.ts";
 import type { SessionUser } from "../accounts/user.ts";
 import type { Context } from "../context.ts";
@@ -78,4 +79,9 @@ export const publicProcedure = t.procedure.use(appErrors);
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new AppError("UNAUTHENTICATED");
   return next({ ctx: { ...ctx, user: ctx.user as SessionUser, sessionId: ctx.sessionId as string } });
+});
+/** Site admins only (src/accounts/admin.ts `requireAdmin`). @throws UNAUTHENTICATED (401), FORBIDDEN (403). */
+export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
+  requireAdmin(ctx.user);
+  return next();
 });

@@ -11,7 +11,7 @@ import { createAiService } from "../../src/ai/service.ts";
 import { JudgeService } from "../../src/judge/service.ts";
 import type { SandboxSelection } from "../../src/context.ts";
 import { createTestServices, type TestServices } from "../services.ts";
-import { request, signUp } from "../api.ts";
+import { problemBody, request, signUp } from "../api.ts";
 import { judgeConfig, silentLog } from "../judge/fixtures.ts";
 
 export interface Clock {
@@ -119,22 +119,16 @@ export async function world(a: CourseApp, code = `CS${Math.floor(Math.random() *
 
 /** A problem body: prints n + 1; three hidden tests with unique markers in their input. */
 export function addOneProblem(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    title: "Add One",
-    description: "Print n + 1.",
-    inputFormat: "One integer n.",
+  return problemBody({
     outputFormat: "n + 1",
     constraints: "0 <= n <= 1000",
-    sampleInput: "1\n",
-    sampleOutput: "2\n",
-    difficulty: "easy",
     hiddenTestCases: [
       { input: "5\n", expectedOutput: "6\n" },
       { input: "41\n", expectedOutput: "42\n" },
       { input: "999\n", expectedOutput: "1000\n" },
     ],
     ...overrides,
-  };
+  });
 }
 
 export const PY_ADD_ONE = "print(int(input()) + 1)\n";

@@ -12,7 +12,7 @@ import { createApp } from "../../src/app.ts";
 import { addHost, listHosts, revokeHost } from "../../src/judge-hosts/hosts.ts";
 import { forgetTestData } from "../../src/judge-hosts/jobs.ts";
 import { JudgeService } from "../../src/judge/service.ts";
-import { request, signUp } from "../api.ts";
+import { problemBody, request, signUp } from "../api.ts";
 import { silentLog } from "../judge/fixtures.ts";
 import { createTestServices, type TestServices } from "../services.ts";
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   user = await signUp(app);
   const p = await request(app, "POST", "/api/problems", {
     token: user.token,
-    body: { title: "Add", description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "1 2\n", sampleOutput: "3\n", difficulty: "easy", hiddenTestCases: [{ input: "5 5\n", expectedOutput: "10\n" }] },
+    body: problemBody({ title: "Add", sampleInput: "1 2\n", sampleOutput: "3\n", hiddenTestCases: [{ input: "5 5\n", expectedOutput: "10\n" }] }),
   });
   problemId = p.body._id;
 });

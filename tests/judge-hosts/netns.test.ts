@@ -24,7 +24,7 @@ import { createApp } from "../../src/app.ts";
 import { createSession } from "../../src/auth/session.ts";
 import { addHost } from "../../src/judge-hosts/hosts.ts";
 import { JudgeService } from "../../src/judge/service.ts";
-import { request, signUp } from "../api.ts";
+import { problemBody, request, signUp } from "../api.ts";
 import { eventually, JUDGE_TEST_BOX_ID_START, preparePch, SHARED_DATA_DIR, silentLog } from "../judge/fixtures.ts";
 import { unmountUnder } from "../mounts.ts";
 import { createTestServices, type TestServices } from "../services.ts";
@@ -164,20 +164,16 @@ describe.skipIf(skipReason !== null)("judge hosts in network namespaces", () => 
     const owner = await signUp(app);
     const problem = await request(app, "POST", "/api/problems", {
       token: owner.token,
-      body: {
+      body: problemBody({
         title: "Echo",
         description: "Print the input.",
-        inputFormat: "i",
-        outputFormat: "o",
-        constraints: "c",
         sampleInput: "1 2\n",
         sampleOutput: "1 2\n",
-        difficulty: "easy",
         hiddenTestCases: [
           { input: "3 4\n", expectedOutput: "3 4\n" },
           { input: "5 6\n", expectedOutput: "5 6\n" },
         ],
-      },
+      }),
     });
     expect(problem.status).toBe(201);
     const expected = new Map<string, string>();
@@ -261,7 +257,7 @@ describe.skipIf(skipReason !== null)("judge hosts in network namespaces", () => 
     const me = await signUp(app);
     const problem = await request(app, "POST", "/api/problems", {
       token: me.token,
-      body: { title: "Add", description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "1 2\n", sampleOutput: "3\n", difficulty: "easy", hiddenTestCases: [{ input: "20 22\n", expectedOutput: "42\n" }] },
+      body: problemBody({ title: "Add", sampleInput: "1 2\n", sampleOutput: "3\n", hiddenTestCases: [{ input: "20 22\n", expectedOutput: "42\n" }] }),
     });
     const codes: [string, string][] = [
       ["cpp", "#include <iostream>\nint main(){ long long a, b; std::cin >> a >> b; std::cout << a + b << std::endl; }\n"],

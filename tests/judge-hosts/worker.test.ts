@@ -12,7 +12,7 @@ import { judgeFinishes } from "../../db/schema.ts";
 import { createApp } from "../../src/app.ts";
 import { addHost, revokeHost } from "../../src/judge-hosts/hosts.ts";
 import { JudgeService } from "../../src/judge/service.ts";
-import { request, signUp } from "../api.ts";
+import { problemBody, request, signUp } from "../api.ts";
 import { eventually, JUDGE_TEST_BOX_ID_START, preparePch, SHARED_DATA_DIR, silentLog } from "../judge/fixtures.ts";
 import { unmountUnder } from "../mounts.ts";
 import { createTestServices, type TestServices } from "../services.ts";
@@ -98,7 +98,7 @@ describe("a judge host process", () => {
     const me = await signUp(app);
     const p = await request(app, "POST", "/api/problems", {
       token: me.token,
-      body: { title: "Add", description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "1 2\n", sampleOutput: "3\n", difficulty: "easy", hiddenTestCases: [{ input: "5 5\n", expectedOutput: "10\n" }] },
+      body: problemBody({ title: "Add", sampleInput: "1 2\n", sampleOutput: "3\n", hiddenTestCases: [{ input: "5 5\n", expectedOutput: "10\n" }] }),
     });
     const codes: [string, string, string][] = [
       ["cpp", "#include <iostream>\nint main(){ long long a, b; std::cin >> a >> b; std::cout << a + b << std::endl; }\n", "AC"],

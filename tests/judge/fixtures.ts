@@ -15,6 +15,7 @@ import { ensurePch } from "../../isolate/pch.ts";
 import type { Box, RunRequest, RunResult, SandboxBackend } from "../../isolate/types.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { createLogger, type Logger } from "../../src/log.ts";
+import { problemRow } from "../fixtures/problem.ts";
 
 /**
  * First box id of judge tests (disjoint from the dev server's 0.. and other suites). Offsets in use:
@@ -149,20 +150,16 @@ export interface ProblemSpec {
 export async function insertProblem(db: Database, userId: string, spec: ProblemSpec = {}): Promise<string> {
   const [row] = await db
     .insert(problems)
-    .values({
-      title: "Test problem",
-      description: "d",
-      inputFormat: "i",
-      outputFormat: "o",
-      constraints: "c",
-      sampleInput: spec.sampleInput ?? "",
-      sampleOutput: spec.sampleOutput ?? "",
-      difficulty: "easy",
-      userId,
-      ...(spec.timeLimitMs ? { timeLimitMs: spec.timeLimitMs } : {}),
-      ...(spec.memoryLimitKib ? { memoryLimitKib: spec.memoryLimitKib } : {}),
-      ...(spec.checker ? { checker: spec.checker } : {}),
-    })
+    .values(
+      problemRow(userId, {
+        title: "Test problem",
+        sampleInput: spec.sampleInput ?? "",
+        sampleOutput: spec.sampleOutput ?? "",
+        ...(spec.timeLimitMs ? { timeLimitMs: spec.timeLimitMs } : {}),
+        ...(spec.memoryLimitKib ? { memoryLimitKib: spec.memoryLimitKib } : {}),
+        ...(spec.checker ? { checker: spec.checker } : {}),
+      }),
+    )
     .returning({ id: problems.id });
   const tests = spec.tests ?? [];
   if (tests.length) {

@@ -16,6 +16,7 @@ import { createTestServices, type TestServices } from "../services.ts";
 import { addHost, authenticateHost } from "../../src/judge-hosts/hosts.ts";
 import { createApp } from "../../src/app.ts";
 import { request } from "../api.ts";
+import { problemRow } from "../fixtures/problem.ts";
 
 let sandbox: SandboxSelection;
 let t: TestServices;
@@ -41,7 +42,7 @@ describe("statusReport", () => {
     const userId = newId();
     await db.insert(users).values({ id: userId, firstName: "U", lastName: "U", email: "u@s", emailNormalized: "u@s" });
     const problemId = newId();
-    await db.insert(problems).values({ id: problemId, title: "P", description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "", sampleOutput: "1", difficulty: "easy", userId });
+    await db.insert(problems).values(problemRow(userId, { id: problemId, title: "P", sampleInput: "", sampleOutput: "1" }));
     const now = Date.now();
     await db.insert(submissions).values([
       { userId, problemId, language: "py", code: "x", status: "queued", createdAt: new Date(now - 30_000) },

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { legacyPackage, modernPackage, zipOf } from "../packages/fixtures.ts";
+import { problemBody } from "../fixtures/problem.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const PORT = 3190;
@@ -116,7 +117,7 @@ test("pathological Markdown and math in a statement are stored as text (the serv
   const deep = `${"> ".repeat(5000)}x\n${"[".repeat(20000)}\n$${"{".repeat(5000)}$`;
   const res = await post(
     "/api/problems",
-    { title: "Deep", description: deep.slice(0, 60_000), inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "", sampleOutput: "1\n", difficulty: "easy" },
+    problemBody({ title: "Deep", description: deep.slice(0, 60_000), sampleInput: "", sampleOutput: "1\n", hiddenTestCases: undefined }),
     { authorization: `Bearer ${token}` },
   );
   expect(res.status).toBe(201);

@@ -17,7 +17,7 @@ import {
   updateAssignment,
 } from "../../courses/assignments.ts";
 import { cellSubmissions, gradebookChanges, gradesCsv, readGradebook } from "../../courses/gradebook.ts";
-import { rejudgeSubmission } from "../../courses/rejudge.ts";
+import { rejudgeCourseSubmission } from "../../submissions/rejudge.ts";
 import { idField } from "../../lib/fields.ts";
 import { protectedProcedure, router, stream } from "../init.ts";
 
@@ -79,7 +79,7 @@ export const assignmentsRouter = router({
     .query(({ ctx, input }) => cellSubmissions(ctx.db, ctx.user, input.assignmentId, input.userId, input.problemId, ctx.now())),
 
   /** Sends a course submission back to the judge (staff). @throws SUBMISSION_NOT_FOUND (404), FORBIDDEN (403). */
-  rejudge: protectedProcedure.input(z.object({ submissionId: idField() })).mutation(async ({ ctx, input }) => {
-    return rejudgeSubmission(ctx.db, ctx.user, input.submissionId, () => ctx.judge?.events.queued());
-  }),
+  rejudge: protectedProcedure
+    .input(z.object({ submissionId: idField() }))
+    .mutation(({ ctx, input }) => rejudgeCourseSubmission(ctx.db, ctx.user, input.submissionId, () => ctx.judge?.events.queued())),
 });

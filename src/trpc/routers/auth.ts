@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { authenticate } from "../../accounts/login.ts";
 import { registerAccount } from "../../accounts/register.ts";
+import { signInOptions } from "../../sso/config.ts";
 import { identitiesOf } from "../../sso/identities.ts";
 import { directorySignIn } from "../../sso/ldap.ts";
 import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, publicUser } from "../../accounts/user.ts";
@@ -64,15 +65,7 @@ export const authRouter = router({
    * (buttons), LDAP directories (the form's chooser), whether a trusted proxy
    * signs people in, and whether password sign-up is open.
    */
-  providers: publicProcedure.query(({ ctx }) => {
-    const { sso } = ctx.config;
-    return {
-      oidc: sso.oidc.map((p) => ({ id: p.id, name: p.name, loginUrl: `/api/auth/oidc/${p.id}/login` })),
-      ldap: sso.ldap.map((p) => ({ id: p.id, name: p.name })),
-      trustedHeader: sso.trustedHeader ? { loginUrl: "/api/auth/header" } : null,
-      localSignup: sso.localSignup,
-    };
-  }),
+  providers: publicProcedure.query(({ ctx }) => signInOptions(ctx.config.sso)),
 
   /**
    * The session this request's cookie carries, for the client to keep after a

@@ -3,10 +3,8 @@
  * (src/courses/permissions.ts, checked by src/courses/access.ts).
  */
 import { z } from "zod";
-import { requireCourse } from "../../courses/access.ts";
 import { listCourseProblems } from "../../courses/course-problems.ts";
-import { courseInput, courseUpdateInput, createCourse, joinByCode, myCourses, setInvite, toCourseShape, updateCourse } from "../../courses/courses.ts";
-import { can } from "../../courses/permissions.ts";
+import { courseForCaller, courseInput, courseUpdateInput, createCourse, joinByCode, myCoursesPage, setInvite, updateCourse } from "../../courses/courses.ts";
 import { addMember, importRoster, memberInput, removeInvite, removeMember, roster } from "../../courses/roster.ts";
 import { idField } from "../../lib/fields.ts";
 import { protectedProcedure, router } from "../init.ts";
@@ -15,20 +13,13 @@ const courseId = z.object({ id: idField() });
 
 export const coursesRouter = router({
   /** The caller's courses, and whether they may create one. */
-  mine: protectedProcedure.query(async ({ ctx }) => ({
-    courses: await myCourses(ctx.db, ctx.user),
-    canCreateCourses: ctx.user.siteRole === "admin" || ctx.user.canCreateCourses,
-    isAdmin: ctx.user.siteRole === "admin",
-  })),
+  mine: protectedProcedure.query(({ ctx }) => myCoursesPage(ctx.db, ctx.user)),
 
   /** @throws CANNOT_CREATE_COURSES (403), COURSE_CODE_TAKEN (409), BAD_INPUT (400). */
   create: protectedProcedure.input(courseInput).mutation(({ ctx, input }) => createCourse(ctx.db, ctx.user, input)),
 
   /** One course as the caller sees it. @throws COURSE_NOT_FOUND (404). */
-  byId: protectedProcedure.input(courseId).query(async ({ ctx, input }) => {
-    const { course, actor } = await requireCourse(ctx.db, ctx.user, input.id, "course.view");
-    return toCourseShape(course, actor.courseRole, can(actor, "invite.manage"));
-  }),
+  byId: protectedProcedure.input(courseId).query(({ ctx, input }) => courseForCaller(ctx.db, ctx.user, input.id)),
 
   /** Edits, archives (`archived: true`) or restores. @throws COURSE_NOT_FOUND (404), FORBIDDEN (403), COURSE_CODE_TAKEN (409). */
   update: protectedProcedure.input(courseUpdateInput).mutation(({ ctx, input }) => updateCourse(ctx.db, ctx.user, input, ctx.now())),

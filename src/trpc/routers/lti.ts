@@ -4,54 +4,27 @@
  * course's LMS link: grade passback status and roster sync (course staff).
  */
 import { z } from "zod";
-import { requireAdmin } from "../../accounts/admin.ts";
 import { idField } from "../../lib/fields.ts";
 import { ltiCourseStatus } from "../../lti/course-status.ts";
 import { deepLinkChoices, deepLinkPick, deepLinkResponse } from "../../lti/deep-linking.ts";
-import { rotateKey, signingKey } from "../../lti/keys.ts";
+import { rotateKey, toolRegistration } from "../../lti/keys.ts";
 import { addPlatform, listPlatforms, platformInput, removePlatform, updatePlatform } from "../../lti/registry.ts";
 import { syncRoster } from "../../lti/roster-sync.ts";
-import { protectedProcedure, router } from "../init.ts";
+import { adminProcedure, protectedProcedure, router } from "../init.ts";
 
 const courseOnly = z.object({ courseId: idField() });
 
 export const ltiRouter = router({
   /** Registered platforms and the URLs to paste into an LMS. @throws FORBIDDEN (403) unless a site admin. */
-  platforms: protectedProcedure.query(async ({ ctx }) => {
-    requireAdmin(ctx.user);
-    const { kid } = await signingKey(ctx.db);
-    return {
-      platforms: await listPlatforms(ctx.db),
-      tool: {
-        loginUrl: `${ctx.origin}/api/lti/login`,
-        launchUrl: `${ctx.origin}/api/lti/launch`,
-        deepLinkUrl: `${ctx.origin}/api/lti/launch`,
-        jwksUrl: `${ctx.origin}/api/lti/jwks`,
-        keyId: kid,
-      },
-    };
-  }),
+  platforms: adminProcedure.query(async ({ ctx }) => ({ platforms: await listPlatforms(ctx.db), tool: await toolRegistration(ctx.db, ctx.origin) })),
   /** @throws FORBIDDEN (403); BAD_INPUT (400) naming the field, also for an (issuer, client id) registered already. */
-  addPlatform: protectedProcedure.input(platformInput).mutation(async ({ ctx, input }) => {
-    requireAdmin(ctx.user);
-    return addPlatform(ctx.db, input);
-  }),
+  addPlatform: adminProcedure.input(platformInput).mutation(({ ctx, input }) => addPlatform(ctx.db, input)),
   /** @throws FORBIDDEN (403); BAD_INPUT (400) for an unknown platform or a bad field. */
-  updatePlatform: protectedProcedure.input(platformInput.extend({ id: idField() })).mutation(async ({ ctx, input }) => {
-    requireAdmin(ctx.user);
-    const { id, ...rest } = input;
-    return updatePlatform(ctx.db, id, rest);
-  }),
+  updatePlatform: adminProcedure.input(platformInput.extend({ id: idField() })).mutation(({ ctx, input: { id, ...rest } }) => updatePlatform(ctx.db, id, rest)),
   /** @throws FORBIDDEN (403). */
-  removePlatform: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => {
-    requireAdmin(ctx.user);
-    return { removed: await removePlatform(ctx.db, input.id) };
-  }),
+  removePlatform: adminProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => ({ removed: await removePlatform(ctx.db, input.id) })),
   /** A new tool key pair; the old key stays in the JWKS for a week. @throws FORBIDDEN (403). */
-  rotateKey: protectedProcedure.mutation(async ({ ctx }) => {
-    requireAdmin(ctx.user);
-    return { keyId: await rotateKey(ctx.db) };
-  }),
+  rotateKey: adminProcedure.mutation(async ({ ctx }) => ({ keyId: await rotateKey(ctx.db) })),
   /** The picker of a deep-linking launch. @throws LTI_DEEP_LINK_NOT_FOUND (404), FORBIDDEN (403). */
   deepLinkChoices: protectedProcedure.input(z.object({ id: z.string().min(1).max(100) })).query(({ ctx, input }) => deepLinkChoices(ctx.db, ctx.user, input.id)),
   /** Signs the response for the pick: post `jwt` as JWT to `returnUrl`. @throws LTI_DEEP_LINK_NOT_FOUND (404), FORBIDDEN (403), BAD_INPUT (400). */

@@ -9,18 +9,15 @@ import { idField } from "../../lib/fields.ts";
 import { problemInput, problemUpdateInput } from "../../problems/input.ts";
 import { problemListFor } from "../../problems/list-cache.ts";
 import type { ProblemShape } from "../../problems/shape.ts";
-import { createProblem, limitProblemWrites, publicShape, softDeleteProblem, updateProblem } from "../../problems/store.ts";
+import { createProblemAs, deleteProblem, editProblem, viewProblem } from "../../problems/operations.ts";
 import { copyProblemToCourse } from "../../courses/course-problems.ts";
-import { authorizeProblemWrite, requireEditableProblem, requireVisibleProblem } from "../../problems/access.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
-import { filesFromZip } from "../../packages/files.ts";
-import { readPackage } from "../../packages/format.ts";
-import { importPackage, type ImportResult } from "../../packages/import.ts";
+import type { ImportResult } from "../../packages/import.ts";
 import { exportProblem } from "../../packages/export.ts";
 import { rejudgeProblem } from "../../submissions/rejudge.ts";
 import { readVisibleAsset } from "../../packages/assets.ts";
 import { startVerifyFor, verifyStatusFor, type VerifyStatus } from "../../packages/verify-service.ts";
-import { packageImportInput, readPackageOrExplain } from "../../packages/input.ts";
+import { importPackageAs, packageImportInput } from "../../packages/input.ts";
 
 export const problemsRouter = router({
   /**
@@ -36,17 +33,14 @@ export const problemsRouter = router({
    */
   byId: publicProcedure
     .input(z.object({ id: idField() }))
-    .query(async ({ ctx, input }) => publicShape(ctx.db, await requireVisibleProblem(ctx.db, ctx.user, input.id, ctx.now()))),
+    .query(({ ctx, input }) => viewProblem(ctx.db, ctx.user, input.id, ctx.now())),
 
   /**
    * Creates a problem owned by the caller; with `courseId`, a course-private
    * problem (the course's teachers only).
    * @throws BAD_INPUT (400), PAYLOAD_TOO_LARGE (413), RATE_LIMITED (429); COURSE_NOT_FOUND (404), FORBIDDEN (403), COURSE_ARCHIVED (403) with `courseId`.
    */
-  create: protectedProcedure.input(problemInput).mutation(async ({ ctx, input }): Promise<ProblemShape> => {
-    await authorizeProblemWrite(ctx.db, ctx.user, input.courseId, ctx.limiters.problemWritesByUser);
-    return createProblem(ctx.db, ctx.user.id, input);
-  }),
+  create: protectedProcedure.input(problemInput).mutation(({ ctx, input }): Promise<ProblemShape> => createProblemAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser)),
 
   /**
    * Imports a Kattis / ICPC problem package (a zip, base64) as a new problem of
@@ -54,11 +48,9 @@ export const problemsRouter = router({
    * @returns the problem, what the package had that it does not keep, and its example submissions by expected verdict.
    * @throws BAD_INPUT (400) naming the package file and line, PAYLOAD_TOO_LARGE (413), FORBIDDEN (403), RATE_LIMITED (429).
    */
-  importPackage: protectedProcedure.input(packageImportInput).mutation(async ({ ctx, input }): Promise<ImportResult> => {
-    await authorizeProblemWrite(ctx.db, ctx.user, input.courseId, ctx.limiters.problemWritesByUser);
-    const pkg = await readPackageOrExplain(() => readPackage(filesFromZip(Buffer.from(input.package, "base64"))));
-    return readPackageOrExplain(() => importPackage(ctx.db, ctx.user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty }));
-  }),
+  importPackage: protectedProcedure
+    .input(packageImportInput)
+    .mutation(({ ctx, input }): Promise<ImportResult> => importPackageAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser)),
 
   /**
    * Exports a problem as a Kattis / ICPC package (2025-09 layout, hidden tests
@@ -97,9 +89,7 @@ export const problemsRouter = router({
    * queue behind live submissions; each keeps its old verdict in the history.
    * @returns how many were queued. @throws PROBLEM_NOT_FOUND (404), FORBIDDEN (403).
    */
-  rejudge: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => {
-    return rejudgeProblem(ctx.db, ctx.user, input.id, () => ctx.judge?.events.queued());
-  }),
+  rejudge: protectedProcedure.input(z.object({ id: idField() })).mutation(({ ctx, input }) => rejudgeProblem(ctx.db, ctx.user, input.id, () => ctx.judge?.events.queued())),
 
   /**
    * Copies a problem (hidden tests included) into a course as a course-private problem.
@@ -114,20 +104,14 @@ export const problemsRouter = router({
    * replaces every test atomically.
    * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403), BAD_INPUT (400), PAYLOAD_TOO_LARGE (413).
    */
-  update: protectedProcedure.input(problemUpdateInput).mutation(async ({ ctx, input }): Promise<ProblemShape> => {
-    const current = await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_UPDATE", ctx.now());
-    limitProblemWrites(ctx.limiters.problemWritesByUser, ctx.user.id);
-    return updateProblem(ctx.db, current, input);
-  }),
+  update: protectedProcedure
+    .input(problemUpdateInput)
+    .mutation(({ ctx, input }): Promise<ProblemShape> => editProblem(ctx.db, ctx.user, input, ctx.now(), ctx.limiters.problemWritesByUser)),
 
   /**
    * Soft-deletes the caller's problem: it leaves every list and byId, while
    * its submissions stay readable by their authors.
    * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_DELETE (403).
    */
-  delete: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => {
-    await requireEditableProblem(ctx.db, ctx.user, input.id, "NOT_PROBLEM_OWNER_DELETE", ctx.now());
-    await softDeleteProblem(ctx.db, input.id);
-    return { message: "Problem deleted successfully!", _id: input.id };
-  }),
+  delete: protectedProcedure.input(z.object({ id: idField() })).mutation(({ ctx, input }) => deleteProblem(ctx.db, ctx.user, input.id, ctx.now())),
 });

@@ -77,7 +77,5 @@ export const submissionsRouter = router({
    * course members with submission.rejudge (src/submissions/rejudge.ts).
    * @throws SUBMISSION_NOT_FOUND (404) when absent or not the caller's to rejudge.
    */
-  rejudge: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => {
-    return rejudgeOne(ctx.db, ctx.user, input.id, () => ctx.judge?.events.queued());
-  }),
+  rejudge: protectedProcedure.input(z.object({ id: idField() })).mutation(({ ctx, input }) => rejudgeOne(ctx.db, ctx.user, input.id, () => ctx.judge?.events.queued())),
 });

@@ -1,0 +1,49 @@
+/**
+ * The caller-facing problem operations the doors (tRPC, REST) call: each
+ * checks who may do it (access.ts) and the write rate limit, then acts
+ * (store.ts). Shapes: ProblemShape (shape.ts).
+ */
+import type { Database } from "../../db/index.ts";
+import type { Caller } from "../accounts/user.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
+import { authorizeProblemWrite, requireEditableProblem, requireVisibleProblem } from "./access.ts";
+import type { ProblemInput, ProblemUpdate } from "./input.ts";
+import type { ProblemShape } from "./shape.ts";
+import { createProblem, limitProblemWrites, publicShape, softDeleteProblem, updateProblem } from "./store.ts";
+
+/**
+ * One live problem without hidden tests, for whoever may see it (a public one signed out too).
+ * @throws PROBLEM_NOT_FOUND (404).
+ */
+export async function viewProblem(db: Database, user: Caller | null, problemId: string, now: number): Promise<ProblemShape> {
+  return publicShape(db, await requireVisibleProblem(db, user, problemId, now));
+}
+
+/**
+ * Creates a problem owned by `user`; with `courseId`, a course-private one (problem.edit there).
+ * @throws RATE_LIMITED (429); COURSE_NOT_FOUND (404), FORBIDDEN (403), COURSE_ARCHIVED (403) with `courseId`.
+ */
+export async function createProblemAs(db: Database, user: Caller, input: ProblemInput, limiter: RateLimiter): Promise<ProblemShape> {
+  await authorizeProblemWrite(db, user, input.courseId, limiter);
+  return createProblem(db, user.id, input);
+}
+
+/**
+ * Updates a problem its owner (or its course's staff) may edit; bumps `__v`.
+ * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403), RATE_LIMITED (429), BAD_INPUT (400).
+ */
+export async function editProblem(db: Database, user: Caller, input: ProblemUpdate & { id: string }, now: number, limiter: RateLimiter): Promise<ProblemShape> {
+  const current = await requireEditableProblem(db, user, input.id, "NOT_PROBLEM_OWNER_UPDATE", now);
+  limitProblemWrites(limiter, user.id);
+  return updateProblem(db, current, input);
+}
+
+/**
+ * Soft-deletes a problem (it leaves every list; its submissions stay readable by their authors).
+ * @returns the spec's answer. @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_DELETE (403).
+ */
+export async function deleteProblem(db: Database, user: Caller, problemId: string, now: number): Promise<{ message: string; _id: string }> {
+  await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_DELETE", now);
+  await softDeleteProblem(db, problemId);
+  return { message: "Problem deleted successfully!", _id: problemId };
+}
