@@ -106,7 +106,7 @@ describe("architecture", () => {
   test("the graph covers the source folders", () => {
     expect(graph.size).toBeGreaterThan(100);
     expect(graph.has("src/problems/store.ts")).toBe(true);
-    expect(graph.get("src/trpc/routers/problems.ts")!.some((e) => e.to === "src/problems/store.ts")).toBe(true);
+    expect(graph.get("src/trpc/routers/problems.ts")!.some((e) => e.to === "src/problems/operations.ts")).toBe(true);
   });
 
   test("the import finder sees every form, and marks type-only imports", () => {
@@ -137,6 +137,15 @@ describe("architecture", () => {
       ["d.ts", [{ to: "a.ts", typeOnly: false }]],
     ]);
     expect(cycles(g)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+  });
+
+  test("the judge and the sandbox backends are split by job: no file of src/judge/ or isolate/backends/ over 300 lines", () => {
+    const long = [...graph.keys()]
+      .filter((file) => /^(src\/judge|isolate\/backends)\//.test(file))
+      .map((file) => ({ file, lines: readFileSync(join(ROOT, file), "utf8").split("\n").length }))
+      .filter((f) => f.lines > 300)
+      .map((f) => `${f.file}: ${f.lines} lines`);
+    expect(long).toEqual([]);
   });
 
   test("nothing under isolate/ imports from outside it", () => {

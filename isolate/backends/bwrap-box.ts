@@ -12,31 +12,8 @@ import { classify, sandboxFailure, type Observation } from "../result.ts";
 import type { RunRequest, RunResult } from "../types.ts";
 import { collectOutput, killTree, parseJsonStatus } from "./common.ts";
 import { LAUNCH_FAILED, LAUNCH_JOIN_FAILED } from "./launcher.ts";
-import type { BwrapHost } from "./bwrap-host.ts";
+import type { BwrapHost, BwrapRunTimings } from "./bwrap-host.ts";
 import { removeLaunchFiles, type Launch, type Launches } from "./bwrap-launch.ts";
-
-/**
- * Where one run's time went, ms, in order: `prepare` (stdin, status and gate
- * files, the run's cgroup, the argv, writing stdin and opening the gate),
- * `spawn` (Bun.spawn returning), `exit` (until the launch chain's process
- * exited: for a cold run the launcher and bwrap's set-up too, then the program
- * and bwrap's teardown), `output` (draining stdout/stderr after the exit),
- * `collect` (checking the cgroup is empty, reading CPU, memory, OOM and bwrap's
- * status), `total` (start of run() to its result). `cleanup` (removing the
- * cgroup and the run's files, then the next launch) happens after the result is
- * handed back, off the run's path. `warm`: the run used a launch made in
- * advance (then `prepare` is writing stdin and opening the gate, `spawn` is 0).
- */
-export interface BwrapRunTimings {
-  prepare: number;
-  spawn: number;
-  exit: number;
-  output: number;
-  collect: number;
-  total: number;
-  cleanup: number;
-  warm: boolean;
-}
 
 /** How often the runner samples CPU time and memory, ms. */
 export const POLL_MS = 10;

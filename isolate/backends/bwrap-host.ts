@@ -15,7 +15,6 @@ import { emptyDir } from "../boxfs.ts";
 import { ensureLauncher } from "./launcher.ts";
 import { detectBwrap, type BwrapFeatures } from "./bwrap-argv.ts";
 import { isMountPoint, prepareSandboxDev, prepareSandboxEtc, runQuiet } from "./bwrap-root.ts";
-import type { BwrapRunTimings } from "./bwrap-box.ts";
 
 export interface BwrapOptions {
   /** SANDBOX_ROOT: where box directories live (created 0755, must not be a symlink). */
@@ -48,6 +47,29 @@ export interface BwrapOptions {
    * (gate.ts). The walls are the same either way.
    */
   tuning?: { launcher?: boolean; preparedEtcDev?: boolean; warm?: boolean };
+}
+
+/**
+ * Where one run's time went, ms, in order: `prepare` (stdin, status and gate
+ * files, the run's cgroup, the argv, writing stdin and opening the gate),
+ * `spawn` (Bun.spawn returning), `exit` (until the launch chain's process
+ * exited: for a cold run the launcher and bwrap's set-up too, then the program
+ * and bwrap's teardown), `output` (draining stdout/stderr after the exit),
+ * `collect` (checking the cgroup is empty, reading CPU, memory, OOM and bwrap's
+ * status), `total` (start of run() to its result). `cleanup` (removing the
+ * cgroup and the run's files, then the next launch) happens after the result is
+ * handed back, off the run's path. `warm`: the run used a launch made in
+ * advance (then `prepare` is writing stdin and opening the gate, `spawn` is 0).
+ */
+export interface BwrapRunTimings {
+  prepare: number;
+  spawn: number;
+  exit: number;
+  output: number;
+  collect: number;
+  total: number;
+  cleanup: number;
+  warm: boolean;
 }
 
 /** First uid of the per-box users (isolate's default first_uid is 60000 as well). */

@@ -25,8 +25,8 @@
 import { pooledBoxes } from "../pool.ts";
 import { emptyDir } from "../boxfs.ts";
 import type { SandboxBackend } from "../types.ts";
-import { BOX_UID_BASE, boxUidConflict, setUpBwrapHost, type BwrapOptions } from "./bwrap-host.ts";
-import { BwrapBox, POLL_MS, type BwrapRunTimings } from "./bwrap-box.ts";
+import { BOX_UID_BASE, boxUidConflict, setUpBwrapHost, type BwrapOptions, type BwrapRunTimings } from "./bwrap-host.ts";
+import { BwrapBox, POLL_MS } from "./bwrap-box.ts";
 import { Launches } from "./bwrap-launch.ts";
 import { BWRAP_OVERHEAD_TASKS, buildBwrapArgv, detectBwrap, type BwrapFeatures, type BwrapRunSpec } from "./bwrap-argv.ts";
 import { prepareSandboxDev, prepareSandboxEtc } from "./bwrap-root.ts";
