@@ -61,6 +61,16 @@ async function problemIdByTitle(title: string): Promise<string> {
 /** Matches the tRPC GET of one procedure (not batched with another). */
 const procedureUrl = (path: string) => new RegExp(`/trpc/${path.replace(".", "\\.")}\\?`);
 
+/** Matches any tRPC GET whose batch includes `path` (auth.me may ride with other calls made in the same tick). */
+const batchWith = (path: string) => new RegExp(`/trpc/([^?]*,)?${path.replace(".", "\\.")}(,[^?]*)?\\?`);
+
+/** Answers every call of a held batch with the same tRPC error, as the server would. */
+function failBatch(route: Route, status: number, code: string, message: string) {
+  const paths = decodeURIComponent(new URL(route.request().url()).pathname.replace(/^\/trpc\//, "")).split(",");
+  const body = paths.map((path) => ({ error: { message, code: -32603, data: { code, httpStatus: status, path } } }));
+  return route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
+}
+
 /** A tRPC batch error answer, as the server would send it. */
 function trpcError(path: string, status: number, code: string, message: string) {
   return { status, contentType: "application/json", body: JSON.stringify([{ error: { message, code: -32603, data: { code, httpStatus: status, path } } }]) };
@@ -119,7 +129,7 @@ afterEach(() => expectCleanPages(watched, main));
 describe("loading states", () => {
   test("the session check shows Loading... until auth.me answers", async () => {
     // auth.me may ride in a batch with other calls; holding the batch holds it.
-    const me = await hold(page, /\/trpc\/[^?]*\bauth\.me\b/);
+    const me = await hold(page, batchWith("auth.me"));
     await page.goto("/problems");
     await page.getByText("Loading...", { exact: true }).waitFor();
     expect(await page.getByRole("heading", { name: "Problems To Solve" }).count()).toBe(0);
@@ -195,7 +205,7 @@ describe("accounts and contact", () => {
         localStorage.setItem("token", t);
       }
     }, token);
-    await w.page.route(procedureUrl("auth.me"), (route) => route.fulfill(trpcError("auth.me", 500, "INTERNAL_SERVER_ERROR", "Internal server error")));
+    await w.page.route(batchWith("auth.me"), (route) => failBatch(route, 500, "INTERNAL_SERVER_ERROR", "Internal server error"));
     await w.page.goto("/problems");
     await w.page.waitForURL("**/signin");
     expect(await w.page.evaluate(() => localStorage.getItem("token"))).toBeNull();

@@ -37,6 +37,25 @@ function readMounts(): Mount[] {
   return mounts;
 }
 
+/**
+ * The host's control-group mode, as isolate sees it: 2 when the unified
+ * hierarchy is mounted at /sys/fs/cgroup (isolate 2.x can use --cg), 1 when
+ * the controllers are v1 hierarchies (a "hybrid" host with a v2 mount at
+ * /sys/fs/cgroup/unified too; isolate 1.10 can use --cg), null when neither
+ * (or /proc/self/mountinfo cannot be read).
+ */
+export function hostCgroupVersion(): 1 | 2 | null {
+  let mounts: Mount[];
+  try {
+    mounts = readMounts();
+  } catch {
+    return null;
+  }
+  if (mounts.some((m) => m.fsType === "cgroup2" && m.mountPoint === "/sys/fs/cgroup")) return 2;
+  if (mounts.some((m) => m.fsType === "cgroup" && m.superOptions.includes("memory"))) return 1;
+  return null;
+}
+
 async function writable(dir: string): Promise<boolean> {
   const probe = join(dir, `probe-${process.pid}-${Date.now()}`);
   try {

@@ -1,8 +1,10 @@
 /**
  * The sandbox contract suite: one list of hostile and ordinary programs, run
- * against every real backend present on this machine (bwrap in CI; isolate
- * wherever it is installed — otherwise its block is skipped with the reason
- * in its name). Every case also proves that nothing it started survives the
+ * against every real backend present on this machine: bwrap, and isolate —
+ * installed, or built by the test command from the vendored sources (1.10.1
+ * with control groups on a cgroup v1 host, 2.6 in rlimit mode; 2.6 with
+ * control groups on cgroup v2) — otherwise its block is skipped with the
+ * reason in its name. Every case also proves that nothing it started survives the
  * run (no process carrying the case's marker is left on the host).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -138,13 +140,13 @@ async function expectNoLeftovers(marker: string): Promise<void> {
 
 for (const candidate of backendCandidates()) {
   if (candidate.missing) {
-    describe(`contract: ${candidate.name}`, () => {
+    describe(`contract: ${candidate.label}`, () => {
       test.skip(`SKIPPED, ${candidate.missing}`, () => {});
     });
     continue;
   }
 
-  describe(`contract: ${candidate.name}`, () => {
+  describe(`contract: ${candidate.label}`, () => {
     let backend: SandboxBackend;
     let box: Box;
     let other: Box;
@@ -155,7 +157,7 @@ for (const candidate of backendCandidates()) {
 
     beforeAll(async () => {
       work = mkdtempSync(join(tmpdir(), "oj-contract-"));
-      backend = await candidate.create({ boxIdStart: candidate.name === "isolate" ? 800 : 810 });
+      backend = await candidate.create({ boxIdStart: candidate.name === "isolate" ? 800 + candidate.boxIdOffset : 810 });
       box = await backend.acquire();
       other = await backend.acquire();
       for (let p = 39000 + (process.pid % 50); p < 39100 && !listener; p++) {
@@ -259,19 +261,24 @@ for (const candidate of backendCandidates()) {
         // Killed by the poller within a few of its periods, not at the wall limit.
         expect(r.cpuTimeMs).toBeLessThan(1500);
       });
-      test("two busy threads → CPU time summed over threads", async () => {
+      // rlimit mode (no control groups: isolate 2.x on a cgroup v1 host) limits memory as address
+      // space, and glibc reserves each thread's stack (RLIMIT_STACK) in it: threads of a C++
+      // program may fail to start there. The contract names that, as the backend's description does.
+      const addressSpace = candidate.memory === "address-space";
+      test.skipIf(addressSpace)("two busy threads → CPU time summed over threads", async () => {
         const r = await cpp("work2", { timeLimitMs: 3000 });
         expect(r.status).toBe("OK");
         expect(r.cpuTimeMs).toBeGreaterThanOrEqual(550);
       });
-      test("four spinning threads → TLE (cpu) once their sum reaches the limit", async () => {
+      test.skipIf(addressSpace)("four spinning threads → TLE (cpu) once their sum reaches the limit", async () => {
         const r = await cpp("spin4");
         expect(r.status).toBe("TLE");
         expect(r.tleKind).toBe("cpu");
       });
-      test("memory bomb → MLE", async () => {
+      test(`memory bomb → MLE${addressSpace ? " (rlimit mode: or the failed allocation's RE/SG, never OK)" : ""}`, async () => {
         const r = await cpp("mem", { memoryLimitKib: 64 * 1024 });
-        expect(r.status).toBe("MLE");
+        if (addressSpace) expect(["MLE", "RE", "SG"]).toContain(r.status);
+        else expect(r.status).toBe("MLE");
       });
       test("infinite recursion → SG (stack overflow) or MLE, never OK", async () => {
         const r = await cpp("recurse", { memoryLimitKib: 64 * 1024 });
@@ -580,7 +587,7 @@ for (const candidate of backendCandidates()) {
         const target = join(work, "host-file.txt");
         writeFileSync(target, "host content");
         // Plants links and FIFOs under ordinary names and under the names of the runner's own files
-        // (isolate's backend collects the program's stderr from .oj-stderr in the box).
+        // (isolate's backend once collected the program's stderr from .oj-stderr in the box; now a pipe).
         const code = [
           "import os",
           `os.symlink('${target}', 'link')`,

@@ -2,8 +2,8 @@
  * compileSource/runProgram through the real sandbox: every language's
  * self-test, compile errors per language, the precompiled header, and the
  * compile-time bombs (each must end as a compile error within the
- * compile limits, with capped diagnostics). Runs on the first real backend
- * present (isolate, else bwrap); skipped with the reason when there is none.
+ * compile limits, with capped diagnostics). Runs on every real backend
+ * present (each isolate build, bwrap); skipped with the reason when there is none.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,21 +15,22 @@ import { ensurePch, pchDir } from "./pch.ts";
 import { backendCandidates } from "./test-backends.ts";
 import type { Box, SandboxBackend } from "./types.ts";
 
-const candidate = backendCandidates().find((c) => !c.missing);
+const candidates = backendCandidates().filter((c) => !c.missing);
 
-if (!candidate) {
+if (candidates.length === 0) {
   describe("compile and run", () => {
     test.skip("SKIPPED: no sandbox backend on this machine (install bubblewrap or isolate)", () => {});
   });
-} else {
-  describe(`compile and run (${candidate.name})`, () => {
+}
+for (const candidate of candidates) {
+  describe(`compile and run (${candidate.label})`, () => {
     let backend: SandboxBackend;
     let box: Box;
     let dataDir: string;
 
     beforeAll(async () => {
       dataDir = mkdtempSync(join(tmpdir(), "oj-exec-data-"));
-      backend = await candidate.create({ boxIdStart: candidate.name === "isolate" ? 820 : 830, pchDir: pchDir(dataDir) });
+      backend = await candidate.create({ boxIdStart: candidate.name === "isolate" ? 900 + candidate.boxIdOffset : 830, pchDir: pchDir(dataDir) });
       box = await backend.acquire();
     });
     afterAll(async () => {

@@ -52,8 +52,8 @@ case "$cmd" in
   run)
     cd "$dir/box" || { echo "Box not found, did you run isolate --init?" >&2; exit 2; }
     case "$RUN" in
-      ok) echo "ran: $*"; echo "note" > "$err"; printf 'time:0.012\ntime-wall:0.034\nmax-rss:1200\ncg-mem:900\ncsw-voluntary:2\ncsw-forced:1\nexitcode:0\n' > "$meta"; exit 0 ;;
-      oom) : > "$err"; printf 'time:0.200\ntime-wall:0.250\nmax-rss:70000\ncg-mem:65536\ncg-oom-killed:1\nexitsig:9\nkilled:1\nstatus:SG\nmessage:Caught fatal signal 9\n' > "$meta"; exit 1 ;;
+      ok) echo "ran: $*"; echo "note" >&2; printf 'time:0.012\ntime-wall:0.034\nmax-rss:1200\ncg-mem:900\ncsw-voluntary:2\ncsw-forced:1\nexitcode:0\n' > "$meta"; exit 0 ;;
+      oom) printf 'time:0.200\ntime-wall:0.250\nmax-rss:70000\ncg-mem:65536\ncg-oom-killed:1\nexitsig:9\nkilled:1\nstatus:SG\nmessage:Caught fatal signal 9\n' > "$meta"; exit 1 ;;
       xx) printf 'status:XX\nmessage:Cannot run proxy, clone failed: Operation not permitted\n' > "$meta"; echo "Cannot run proxy, clone failed: Operation not permitted" >&2; exit 2 ;;
       hang) exec -a "$here/hung-run" sleep 30 ;;
       flood)
@@ -98,17 +98,51 @@ const opened: SandboxBackend[] = [];
 afterEach(async () => {
   for (const b of opened.splice(0)) await b.close();
 });
-async function start(fake: Fake, extra: { guardMs?: number; boxIdCount?: number; poolSize?: number } = {}) {
-  const b = await createIsolateBackend({ isolateBin: fake.bin, boxIdStart: FIRST_BOX, boxIdCount: extra.boxIdCount ?? 4, poolSize: extra.poolSize ?? 2, ...extra });
+/** Starts the backend on the stand-in; the host's cgroup mode is pretended (default v2, where 2.x uses --cg). */
+async function start(fake: Fake, extra: { guardMs?: number; boxIdCount?: number; poolSize?: number; hostCgroups?: 1 | 2 | null } = {}) {
+  const b = await createIsolateBackend({
+    isolateBin: fake.bin,
+    boxIdStart: FIRST_BOX,
+    boxIdCount: extra.boxIdCount ?? 4,
+    poolSize: extra.poolSize ?? 2,
+    hostCgroups: 2,
+    ...extra,
+  });
   opened.push(b);
   return b;
 }
 
 describe("isolate backend against a scripted isolate CLI", () => {
-  test("refuses isolate older than 2.1 and an unreadable version, naming it", async () => {
-    await expect(start(fakeIsolate({ version: "2.0" }))).rejects.toThrow("isolate 2.0.0 is too old; need 2.1 or newer");
-    await expect(start(fakeIsolate({ version: "1.10.1" }))).rejects.toThrow("too old");
+  test("refuses isolate older than 1.10, 2.0.x and an unreadable version, naming why", async () => {
+    await expect(start(fakeIsolate({ version: "1.9" }))).rejects.toThrow("isolate 1.9.0 is too old: the runner needs 1.10 or newer");
+    await expect(start(fakeIsolate({ version: "2.0" }))).rejects.toThrow("isolate 2.0.0 cannot time repeated runs of one box with control groups (fixed in 2.1)");
     await expect(start(fakeIsolate({ version: "unknown" }))).rejects.toThrow("cannot read isolate's version");
+  });
+
+  test("isolate 1.10 on a cgroup v1 host: cgroup mode with --cg --cg-timing and --cg-mem", async () => {
+    const fake = fakeIsolate({ version: "1.10.1" });
+    const b = await start(fake, { hostCgroups: 1 });
+    expect(b.description).toContain("isolate 1.10.1, cgroup mode (cgroup v1: --cg --cg-timing, --cg-mem");
+    const box = await b.acquire();
+    expect((await box.run(REQ)).status).toBe("OK");
+    const runCall = fake.calls().find((c) => c.includes("--run"))!;
+    expect(runCall).toStartWith("--cg --box-id=880 ");
+    for (const o of ["--cg-mem=65536", "--cg-timing"]) expect(runCall).toContain(o);
+    await b.release(box);
+  });
+
+  test("a version that cannot use this host's control groups runs in rlimit mode and says why (2.x on cgroup v1, 1.10 on cgroup v2)", async () => {
+    const two = fakeIsolate({ version: "2.6" });
+    const b2 = await start(two, { hostCgroups: 1 });
+    expect(b2.description).toContain("rlimit mode (isolate 2.6.0 needs cgroup v2 for --cg and this host has cgroup v1");
+    // --cg is never even tried.
+    expect(two.calls().some((c) => c.includes("--cg"))).toBe(false);
+    const box = await b2.acquire();
+    expect((await box.run(REQ)).status).toBe("OK");
+    expect(two.calls().find((c) => c.includes("--run"))).toContain("--mem=65536");
+    await b2.release(box);
+    const one = await start(fakeIsolate({ version: "1.10.1" }), { hostCgroups: 2 });
+    expect(one.description).toContain("rlimit mode (isolate 1.10.1 needs cgroup v1 for --cg and this host has cgroup v2");
   });
 
   test("a box id beyond isolate's configured boxes fails at start with isolate's own message", async () => {

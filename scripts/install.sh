@@ -13,6 +13,13 @@
 #   judge    a judge host: what runtime installs, plus a systemd unit for
 #            `bun run worker -- --server ... --token-file ...` (restart on
 #            failure), written to JUDGE_UNIT_DIR (default /etc/systemd/system)
+#   isolate  what runtime installs, plus ioi/isolate built from
+#            ISOLATE_SOURCE (a release tarball or a checkout) into
+#            ISOLATE_PREFIX (default /usr/local/lib/oj-isolate) with its own
+#            box root and uids; without ISOLATE_SOURCE it says to use the
+#            upstream packages (the production choice)
+# The test role also builds isolate from the vendored sources for the tests
+# (scripts/build-isolate.ts --for-tests, called by scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -21,8 +28,8 @@ say() { printf 'install: %s\n' "$*"; }
 INSTALL_ROLE="${INSTALL_ROLE:-test}"
 if [ "${1:-}" = "--role" ] && [ -n "${2:-}" ]; then INSTALL_ROLE="$2"; fi
 case "$INSTALL_ROLE" in
-  runtime | test | judge) ;;
-  *) printf 'install: ERROR: unknown role %s (runtime, test or judge)\n' "$INSTALL_ROLE" >&2; exit 1 ;;
+  runtime | test | judge | isolate) ;;
+  *) printf 'install: ERROR: unknown role %s (runtime, test, judge or isolate)\n' "$INSTALL_ROLE" >&2; exit 1 ;;
 esac
 say "role: $INSTALL_ROLE"
 
@@ -32,6 +39,8 @@ DEB_PACKAGES=(bubblewrap default-jdk-headless g++ python3)
 # Tests also start their own LDAP directory (slapd; certificates by openssl) and
 # reverse proxy (nginx-light: the documented proxy setup runs through it).
 if [ "$INSTALL_ROLE" = "test" ]; then DEB_PACKAGES+=(chromium slapd openssl nginx-light); fi
+# Building isolate (tests: from the vendored sources; the isolate role: from ISOLATE_SOURCE).
+if [ "$INSTALL_ROLE" = "test" ] || [ "$INSTALL_ROLE" = "isolate" ]; then DEB_PACKAGES+=(make gcc libcap-dev libseccomp-dev); fi
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
   for pkg in "${DEB_PACKAGES[@]}"; do
@@ -98,7 +107,7 @@ fi
 say "using $(command -v bun) $version"
 
 # 3. JavaScript dependencies, exactly as locked.
-if [ "$INSTALL_ROLE" = "runtime" ] || [ "$INSTALL_ROLE" = "judge" ]; then
+if [ "$INSTALL_ROLE" = "runtime" ] || [ "$INSTALL_ROLE" = "judge" ] || [ "$INSTALL_ROLE" = "isolate" ]; then
   say "dependencies (bun install --frozen-lockfile --production)"
   bun install --frozen-lockfile --production
 else
@@ -147,5 +156,18 @@ UNIT
     say "judge host service written: $unit (see its first lines for the two files it reads)"
   else
     say "no $unit_dir: no systemd unit written (run: bun run worker -- --server URL --token-file FILE)"
+  fi
+fi
+
+# 6. ioi/isolate for an operator: built from a source they point at, or the upstream packages.
+if [ "$INSTALL_ROLE" = "isolate" ]; then
+  if [ -n "${ISOLATE_SOURCE:-}" ]; then
+    prefix="${ISOLATE_PREFIX:-/usr/local/lib/oj-isolate}"
+    say "isolate from $ISOLATE_SOURCE into $prefix (bun scripts/build-isolate.ts)"
+    bun scripts/build-isolate.ts --source "$ISOLATE_SOURCE" --prefix "$prefix" --first-uid "${ISOLATE_FIRST_UID:-50000}" --num-boxes "${ISOLATE_NUM_BOXES:-1000}"
+    say "then start with SANDBOX=isolate ISOLATE_BIN=$prefix/bin/isolate (isolate 1.10.x on cgroup v1 hosts, 2.1 or newer on cgroup v2)"
+  else
+    say "isolate: install the upstream packages (https://github.com/ioi/isolate: Debian/Ubuntu packages from 2.1 on; 1.10.x from source on cgroup v1 hosts),"
+    say "  or run again with ISOLATE_SOURCE=/path/to/isolate-VERSION.tar.gz (or a checkout) to build one here; then SANDBOX=isolate"
   fi
 fi

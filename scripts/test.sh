@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 # Sourced, not run: a Bun it installs off PATH (npm's global bin) stays on PATH here.
 source scripts/install.sh
 
+# isolate for the sandbox suites, from the vendored sources (skips, saying why, where they are absent).
+echo "test: bun scripts/build-isolate.ts --for-tests"
+bun scripts/build-isolate.ts --for-tests
+
 echo "test: bun run typecheck"
 bun run typecheck
 

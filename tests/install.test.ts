@@ -172,8 +172,23 @@ describe("scripts/install.sh roles", () => {
     expect(unit).not.toContain("DATABASE_URL");
   });
 
+  test("isolate without ISOLATE_SOURCE installs the build tools and says to use the upstream packages; test asks for them too", async () => {
+    const sb = sandbox();
+    const res = await run(sb, `${bash} scripts/install.sh --role isolate`);
+    expect([res.code, res.stderr]).toEqual([0, ""]);
+    expect(res.stdout).toContain("install: role: isolate");
+    expect(res.stdout).toContain("install: isolate: install the upstream packages");
+    expect(res.stdout).toContain("ISOLATE_SOURCE=");
+    for (const pkg of ["libcap-dev", "libseccomp-dev", "make"]) expect(queried(sb)).toContain(pkg);
+    expect(queried(sb)).not.toContain("chromium");
+    const tests = sandbox();
+    await run(tests, `${bash} scripts/install.sh`);
+    expect(queried(tests)).toContain("libseccomp-dev");
+  });
+
   test("start.sh asks for the runtime role, test.sh for everything", () => {
     expect(readFileSync(join(root, "scripts", "start.sh"), "utf8")).toContain("INSTALL_ROLE=runtime source scripts/install.sh");
     expect(readFileSync(join(root, "scripts", "test.sh"), "utf8")).toContain("source scripts/install.sh");
+    expect(readFileSync(join(root, "scripts", "test.sh"), "utf8")).toContain("bun scripts/build-isolate.ts --for-tests");
   });
 });

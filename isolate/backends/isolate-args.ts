@@ -29,13 +29,12 @@ export function missingProgram(argv0: string, boxDir: string): string | null {
   return existsSync(path) ? null : argv0;
 }
 
-/** Name of the runner's own file inside the box (the program's stderr); hidden from listFiles. */
-export const STDERR_FILE = ".oj-stderr";
-
 /** Everything `buildIsolateRunArgs` needs; pure data. */
 export interface IsolateRunSpec {
   boxId: number;
   cg: boolean;
+  /** isolate 1.x in cgroup mode: pass --cg-timing (2.x has no such option). */
+  cgTiming?: boolean;
   metaFile: string;
   req: RunRequest;
   /** Host directories to bind read-only: [inside, outside]. */
@@ -61,14 +60,14 @@ export function buildIsolateRunArgs(bin: string, s: IsolateRunSpec): string[] {
   const stackKib = r.stackLimitKib ?? Math.min(r.memoryLimitKib, 64 * 1024);
   const args = [bin, ...(s.cg ? ["--cg"] : []), `--box-id=${s.boxId}`, `--meta=${s.metaFile}`];
   args.push(`--time=${msToSeconds(r.cpuTimeLimitMs)}`, `--wall-time=${msToSeconds(r.wallTimeLimitMs)}`, "--extra-time=0");
-  if (s.cg) args.push(`--cg-mem=${r.memoryLimitKib}`);
+  if (s.cg) args.push(`--cg-mem=${r.memoryLimitKib}`, ...(s.cgTiming ? ["--cg-timing"] : []));
   else if (r.addressSpaceLimit !== false) args.push(`--mem=${r.memoryLimitKib}`);
   args.push(`--stack=${stackKib}`, `--fsize=${r.fileSizeLimitKib}`, `--processes=${r.processLimit}`, "--open-files=512");
   for (const [k, v] of Object.entries({ ...BASE_ENV, ...(r.env ?? {}) })) args.push(`--env=${k}=${v}`);
   // A private /dev/shm per box instead of the host's (see the module comment).
   args.push("--dir=/dev/shm:tmp");
   for (const [inside, outside] of s.binds) args.push(`--dir=${inside}=${outside}:maybe`);
-  args.push(`--stderr=${STDERR_FILE}`, "--silent", "--run", "--", ...r.argv);
+  args.push("--silent", "--run", "--", ...r.argv);
   return args;
 }
 
@@ -128,12 +127,20 @@ export function parseIsolateMeta(text: string): IsolateMeta {
  * OOM report). (A program missing from the box is found before the run, see
  * `missingProgram`: isolate's own exit 127 with an `execve(...)` message could
  * be imitated by the program, so it stays RE.)
+ *
+ * `stickyOomFlag` (isolate 1.x in cgroup mode): 1.x reports `cg-oom-killed`
+ * whenever the box's memory cgroup has *ever* OOM-killed since `--init`
+ * (cg.c `cg_stats` reads v1's cumulative `oom_kill` counter, which `--run`
+ * never resets, while it does reset `memory.max_usage_in_bytes`), so every
+ * later run of the box would read as MLE. There the flag counts only for a run
+ * that was itself killed by SIGKILL with its own peak memory near the limit.
  */
 export function resultFromMeta(
   isolateExit: number | null,
   metaText: string | null,
   req: Pick<RunRequest, "memoryLimitKib" | "cpuTimeLimitMs">,
   out: { stdout: string; stderr: string; stdoutTruncated: boolean; isolateStderr: string },
+  opts: { stickyOomFlag?: boolean } = {},
 ): RunResult {
   const io = { stdout: out.stdout, stderr: out.stderr, stdoutTruncated: out.stdoutTruncated };
   const none = { exitCode: null, signal: null, cpuTimeMs: 0, wallTimeMs: 0, memoryKib: 0 };
@@ -146,6 +153,8 @@ export function resultFromMeta(
   const memoryKib = m.cgMem ?? m.maxRss ?? 0;
   const signal = m.exitsig ?? null;
   const tleWall = m.status === "TO" && /wall/i.test(m.message ?? "");
+  const nearLimit = memoryKib >= req.memoryLimitKib * 0.95;
+  const oomFlag = m.cgOomKilled && (!opts.stickyOomFlag || (signal === 9 && nearLimit));
   return classify({
     sandboxError: m.status === "XX" ? `isolate: ${m.message ?? "internal error"}` : undefined,
     exitCode: m.exitcode ?? (signal === null && m.status !== "TO" ? 0 : null),
@@ -155,7 +164,7 @@ export function resultFromMeta(
     memoryKib,
     cpuLimitHit: (m.status === "TO" && !tleWall) || cpuTimeMs > req.cpuTimeLimitMs,
     wallLimitHit: tleWall,
-    oomKilled: m.cgOomKilled || (signal === 9 && !m.status?.startsWith("TO") && memoryKib >= req.memoryLimitKib * 0.95),
+    oomKilled: oomFlag || (signal === 9 && !m.status?.startsWith("TO") && nearLimit),
     outputLimitHit: out.stdoutTruncated,
     ...io,
     message: m.message,

@@ -6,15 +6,17 @@
  * no MLE status: it is derived from `cg-oom-killed` (or peak memory at the
  * limit). Exit code ≥ 2 or a missing meta file is XX (isolate(1), RETURN VALUE).
  *
- * Files: stdin comes from a file outside the box and stdout is a pipe to the
- * runner (isolate(1): without --stdin/--stdout the program inherits them), so
- * the output limit is enforced while the program runs, exactly as in the bwrap
- * backend: past the limit the runner sends isolate SIGTERM, isolate kills the
- * box and reports "SG: Interrupted", and the run is OLE with the output
- * capped. The program's stderr goes to a file in the box (isolate's own fatal
- * messages stay on isolate's stderr), read back with O_NOFOLLOW and a size cap,
- * so a symlink or FIFO left there cannot redirect the runner. isolate chowns
- * the box to the sandbox uid for the run and back afterwards.
+ * Files: stdin comes from a file outside the box, and stdout and stderr are
+ * pipes to the runner (isolate(1): without --stdin/--stdout/--stderr the
+ * program inherits them), so the output limit is enforced while the program
+ * runs, exactly as in the bwrap backend: past the limit the runner sends
+ * isolate SIGTERM, isolate kills the box and reports "SG: Interrupted", and
+ * the run is OLE with the output capped. Nothing of the runner's is written
+ * into the box, so a program's listing of /box shows only its own files. With
+ * --silent isolate writes to stderr only its own fatal errors (exit 2: the run
+ * is XX, and that stderr is the failure's message); the verdict comes from the
+ * meta file alone, so a program's stderr cannot change it. isolate chowns the
+ * box to the sandbox uid for the run and back afterwards.
  *
  * /dev/shm: isolate's default rules bind the host's /dev recursively, so the
  * host's world-writable /dev/shm tmpfs would be shared by every box (found by
@@ -28,16 +30,17 @@
  * RETURN VALUE), isolate's NEWS, and isolate.c's option table for 2.x.
  */
 import { closeSync, constants, openSync, promises as fsp, existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { BoxIdPool, pooledBoxes } from "../pool.ts";
-import { DirectoryBox, readBoxFile } from "../boxfs.ts";
+import { hostCgroupVersion } from "../cgroup.ts";
+import { DirectoryBox, emptyDir } from "../boxfs.ts";
 import { sandboxFailure } from "../result.ts";
 import { collectOutput } from "./common.ts";
 import { PCH_MOUNT, type RunRequest, type RunResult, type SandboxBackend } from "../types.ts";
-import { buildIsolateRunArgs, missingProgram, parseIsolateVersion, resultFromMeta, STDERR_FILE, versionAtLeast } from "./isolate-args.ts";
+import { buildIsolateRunArgs, missingProgram, parseIsolateVersion, resultFromMeta, versionAtLeast } from "./isolate-args.ts";
 
-export { buildIsolateRunArgs, missingProgram, msToSeconds, parseIsolateMeta, parseIsolateVersion, resultFromMeta, STDERR_FILE } from "./isolate-args.ts";
+export { buildIsolateRunArgs, missingProgram, msToSeconds, parseIsolateMeta, parseIsolateVersion, resultFromMeta } from "./isolate-args.ts";
 export type { IsolateMeta, IsolateRunSpec } from "./isolate-args.ts";
 
 export interface IsolateOptions {
@@ -50,18 +53,55 @@ export interface IsolateOptions {
   pchDir?: string;
   /** Force rlimit mode even where --cg works (tests). */
   noCgroups?: boolean;
+  /** The host's cgroup mode; default: read from the mounts (hostCgroupVersion). Tests pretend. */
+  hostCgroups?: 1 | 2 | null;
   /** How long past the wall limit a hung isolate is waited for before it is killed, ms (default ISOLATE_GUARD_MS; tests shorten it). */
   guardMs?: number;
 }
 
 /**
- * Oldest isolate we drive. 2.0 moved to cgroup v2 and box locking; 2.1 made
- * "cgroup-based timing work when --run is used multiple times on the same
- * sandbox" (isolate NEWS, 2.1), which the judge relies on: one box runs every
- * test of a submission. 2.1 is also the first release with official Debian and
- * Ubuntu packages.
+ * Oldest isolate we drive: 1.10, the last release line for cgroup v1 hosts
+ * (its --cg uses the v1 memory, cpuacct and cpuset hierarchies; cgroup timing
+ * is on by default and asked for explicitly with --cg-timing). 1.10.1 is the
+ * release the test suite builds and runs on cgroup v1; older ones are refused
+ * with the reason rather than driven untested.
  */
-export const ISOLATE_MIN_VERSION: readonly [number, number] = [2, 1];
+export const ISOLATE_MIN_VERSION: readonly [number, number] = [1, 10];
+
+/**
+ * The 2.x line starts at 2.1: 2.0 moved to cgroup v2 and box locking, and 2.1
+ * made "cgroup-based timing work when --run is used multiple times on the same
+ * sandbox" (isolate NEWS, 2.1), which the judge relies on (one box runs every
+ * test of a submission). 2.0.x is refused.
+ */
+export const ISOLATE_MIN_VERSION_2: readonly [number, number] = [2, 1];
+
+/**
+ * Whether an isolate version can use the host's control groups: 1.x needs
+ * cgroup v1 hierarchies, 2.x the unified v2 hierarchy (isolate NEWS, 2.0).
+ * @returns null when it can, or why not (then the backend runs in rlimit mode).
+ */
+export function cgroupMismatch(version: readonly number[], hostCgroups: 1 | 2 | null): string | null {
+  const major = version[0] ?? 0;
+  if (hostCgroups === null) return "no control groups on this host";
+  if (major < 2 && hostCgroups === 2) return `isolate ${version.join(".")} needs cgroup v1 for --cg and this host has cgroup v2 (use isolate 2.1 or newer)`;
+  if (major >= 2 && hostCgroups === 1) return `isolate ${version.join(".")} needs cgroup v2 for --cg and this host has cgroup v1 (use isolate 1.10.x for control groups)`;
+  return null;
+}
+
+/**
+ * Refuses an isolate version the runner cannot drive.
+ * @returns null, or the reason (older than 1.10, or 2.0.x).
+ */
+export function unsupportedVersion(version: readonly number[]): string | null {
+  if (!versionAtLeast(version, ISOLATE_MIN_VERSION)) {
+    return `isolate ${version.join(".")} is too old: the runner needs 1.10 or newer (1.10.x on cgroup v1 hosts, 2.1 or newer on cgroup v2)`;
+  }
+  if ((version[0] ?? 0) === 2 && !versionAtLeast(version, ISOLATE_MIN_VERSION_2)) {
+    return `isolate ${version.join(".")} cannot time repeated runs of one box with control groups (fixed in 2.1); use 2.1 or newer`;
+  }
+  return null;
+}
 
 /**
  * Extra seconds the runner waits beyond the wall limit before it kills a hung
@@ -69,6 +109,18 @@ export const ISOLATE_MIN_VERSION: readonly [number, number] = [2, 1];
  * failing to return).
  */
 export const ISOLATE_GUARD_MS = 10_000;
+
+/**
+ * Initialises box `id` with --cg, then cleans up (the host's cgroup mode was
+ * checked against the version before: cgroupMismatch).
+ * @returns null when it works, or isolate's own reason.
+ */
+async function probeCgroupInit(bin: string, id: number, version: readonly number[]): Promise<string | null> {
+  const base = [bin, "--cg", `--box-id=${id}`];
+  const init = await run([...base, "--init"]);
+  await run([...base, "--cleanup"]);
+  return init.code === 0 ? null : `isolate ${version.join(".")} --cg --init failed: ${(init.err || init.out).trim().slice(0, 200)}`;
+}
 
 async function run(argv: string[], stdin?: number): Promise<{ code: number | null; out: string; err: string }> {
   const p = Bun.spawn(argv, {
@@ -83,12 +135,14 @@ async function run(argv: string[], stdin?: number): Promise<{ code: number | nul
 }
 
 /**
- * Starts the isolate backend: checks the version (ISOLATE_MIN_VERSION), then
- * whether `--cg --init` works on the first box (cgroup mode) or only plain
- * `--init` (rlimit mode), then that the last box id of the pool initialises
- * too (an id beyond isolate's configured number of boxes fails here, with
- * isolate's message, not at the first busy moment).
- * @throws Error when isolate is missing, too old, or cannot initialise a box.
+ * Starts the isolate backend: checks the version (`unsupportedVersion`), then
+ * the host's cgroup mode against it (`cgroupMismatch`: 1.10 uses cgroup v1,
+ * 2.x cgroup v2), then whether a `--cg` box initialises (cgroup mode) or
+ * only a plain one (rlimit mode, with the reason in the
+ * description), then that the last box id of the pool initialises too (an id
+ * beyond isolate's configured number of boxes fails here, with isolate's
+ * message, not at the first busy moment).
+ * @throws Error when isolate is missing, unsupported, or cannot initialise a box.
  */
 export async function createIsolateBackend(opts: IsolateOptions): Promise<SandboxBackend> {
   const bin = opts.isolateBin.includes("/") ? opts.isolateBin : Bun.which(opts.isolateBin);
@@ -96,18 +150,19 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
   const ver = await run([bin, "--version"]);
   const version = parseIsolateVersion(ver.out + ver.err);
   if (!version) throw new Error(`cannot read isolate's version from ${JSON.stringify((ver.out + ver.err).slice(0, 200))}`);
-  if (!versionAtLeast(version, ISOLATE_MIN_VERSION)) {
-    throw new Error(`isolate ${version.join(".")} is too old; need ${ISOLATE_MIN_VERSION.join(".")} or newer`);
-  }
+  const refused = unsupportedVersion(version);
+  if (refused) throw new Error(refused);
   const pool = new BoxIdPool(opts.boxIdStart, opts.boxIdCount, opts.poolSize);
   const probeId = pool.ids[0]!;
-  let cg = false;
-  if (!opts.noCgroups) {
-    const r = await run([bin, "--cg", `--box-id=${probeId}`, "--init"]);
-    cg = r.code === 0;
-    await run([bin, ...(cg ? ["--cg"] : []), `--box-id=${probeId}`, "--cleanup"]);
-  }
+  const hostCgroups = opts.hostCgroups === undefined ? hostCgroupVersion() : opts.hostCgroups;
+  let noCgWhy: string | null = opts.noCgroups ? "control groups turned off" : cgroupMismatch(version, hostCgroups);
+  if (noCgWhy === null) noCgWhy = await probeCgroupInit(bin, probeId, version);
+  const cg = noCgWhy === null;
   const cgArgs = cg ? ["--cg"] : [];
+  /** 1.x: cgroup timing asked for explicitly (its default, isolate(1) 1.10); 2.x has no such option (always on with --cg). */
+  const cgTiming = cg && (version[0] ?? 0) < 2;
+  /** 1.x in cgroup mode: its OOM flag is sticky across runs of one box (resultFromMeta). */
+  const cgroupsV1 = cgTiming;
   for (const id of new Set([probeId, pool.ids[pool.ids.length - 1]!])) {
     const r = await run([bin, ...cgArgs, `--box-id=${id}`, "--init"]);
     await run([bin, ...cgArgs, `--box-id=${id}`, "--cleanup"]);
@@ -124,9 +179,6 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
 
   class IsolateBox extends DirectoryBox {
     seq = 0;
-    override async listFiles() {
-      return (await super.listFiles()).filter((f) => f !== STDERR_FILE);
-    }
     protected async execute(req: RunRequest): Promise<RunResult> {
       const tag = `${this.id}-${++this.seq}`;
       const metaFile = join(runDir, `${tag}.meta`);
@@ -135,7 +187,9 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
       try {
         await fsp.writeFile(stdinFile, req.stdin ?? "", { mode: 0o600 });
         stdinFd = openSync(stdinFile, constants.O_RDONLY);
-        await fsp.rm(join(this.dir, STDERR_FILE), { force: true, recursive: true });
+        // isolate's /tmp (and our /dev/shm) live in the box's tmp folder beside box/, which
+        // --run keeps between runs: emptied here, so each run's /tmp is its own (as in bwrap).
+        await emptyDir(join(dirname(this.dir), "tmp"));
         // isolate binds /bin, /dev, /lib, /lib64, /usr by default; Java's launcher also needs these.
         const binds: [string, string][] = [["/etc/alternatives", "/etc/alternatives"]];
         for (const e of await fsp.readdir("/etc")) if (/^java-\d+-openjdk$/.test(e)) binds.push([`/etc/${e}`, `/etc/${e}`]);
@@ -146,13 +200,13 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
             `cannot execute ${JSON.stringify(absent)}: it does not exist ${absent.startsWith("/") && !absent.startsWith("/box/") ? "on this host" : "in the box"}`,
           );
         }
-        const argv = buildIsolateRunArgs(bin!, { boxId: this.id, cg, metaFile, req, binds });
+        const argv = buildIsolateRunArgs(bin!, { boxId: this.id, cg, cgTiming, metaFile, req, binds });
         const p = Bun.spawn(argv, { stdin: stdinFd, stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
         closeSync(stdinFd);
         stdinFd = null;
         // Stdout past the limit: SIGTERM makes isolate kill the box and report "SG: Interrupted" (isolate.c, signal rules).
         let outputLimitHit = false;
-        const output = collectOutput(p.stdout, p.stderr, { outputLimitBytes: req.outputLimitBytes, stderrLimitBytes: 64 * 1024 }, () => {
+        const output = collectOutput(p.stdout, p.stderr, { outputLimitBytes: req.outputLimitBytes, stderrLimitBytes: req.stderrLimitBytes ?? 64 * 1024 }, () => {
           outputLimitHit = true;
           p.kill("SIGTERM");
         });
@@ -175,18 +229,16 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
           );
         }
         const metaText = await fsp.readFile(metaFile, "utf8").catch(() => null);
-        const errBytes = await readBoxFile(this.dir, STDERR_FILE, req.stderrLimitBytes ?? 64 * 1024);
         return resultFromMeta(p.signalCode ? null : code, metaText, req, {
           stdout: collected?.stdout ?? "",
-          stderr: new TextDecoder().decode(errBytes ?? new Uint8Array()),
+          stderr: collected?.stderr ?? "",
           stdoutTruncated: (collected?.stdoutTruncated ?? false) || outputLimitHit,
           isolateStderr: collected?.stderr ?? "",
-        });
+        }, { stickyOomFlag: cgroupsV1 });
       } finally {
         if (stdinFd !== null) closeSync(stdinFd);
         await fsp.rm(metaFile, { force: true });
         await fsp.rm(stdinFile, { force: true });
-        await fsp.rm(join(this.dir, STDERR_FILE), { force: true, recursive: true }).catch(() => {});
       }
     }
   }
@@ -201,7 +253,11 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
       await run([bin!, ...cgArgs, `--box-id=${b.id}`, "--cleanup"]);
     },
   });
-  const description = `isolate ${version.join(".")}${cg ? ", cgroup mode" : ", rlimit mode (no --cg: CPU time per process, memory as address space)"}, private /dev/shm per box`;
+  const description = `isolate ${version.join(".")}, ${
+    cg
+      ? `cgroup mode (cgroup v${hostCgroups}: ${cgTiming ? "--cg --cg-timing" : "--cg"}, --cg-mem; CPU time of every process, memory of the whole box)`
+      : `rlimit mode (${noCgWhy}: CPU time per process, memory as address space)`
+  }, private /dev/shm per box`;
   return {
     name: "isolate",
     description,

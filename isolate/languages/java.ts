@@ -170,6 +170,8 @@ public class Main {
     processLimit: JVM_THREADS,
     outputLimitBytes: 64 * 1024,
     fileSizeLimitKib: 64 * MIB,
+    // Without cgroups the address-space rlimit would count the JVM's reservations (javac is a JVM too).
+    addressSpaceLimit: false,
   },
   env: {},
   selectArtifacts: (_source, boxFiles) => boxFiles.filter((f) => f.endsWith(".class")),

@@ -2,7 +2,8 @@
 // tests/judge/<case>/ holds a source file and case.json {language, source,
 // problem, expect}; problems live in tests/judge/_problems/<name>.json. All
 // cases are submitted to one real database and judged by the real queue
-// consumer through the real sandbox (bwrap), SANDBOX_POOL_SIZE at a time;
+// consumer through the real sandbox, SANDBOX_POOL_SIZE at a time, once on
+// bwrap and once on each isolate the test command built (or one installed);
 // each case then checks its verdict, per-test verdicts (first-failure stop)
 // and compile diagnostics.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -17,6 +18,7 @@ import { BOX_UID_BASE } from "../../isolate/backends/bwrap.ts";
 import { insertProblem, insertUser, JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch, silentLog } from "./fixtures.ts";
 import { sandboxOptions } from "../../src/sandbox.ts";
 import { waitForVerdict } from "../../src/submissions/watch.ts";
+import { isolateCandidates } from "../../isolate/test-backends.ts";
 
 const ROOT = import.meta.dir;
 const VERDICT = z.enum(["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "IE"]);
@@ -49,104 +51,118 @@ const cases = readdirSync(ROOT)
     return { name, spec, code: readFileSync(join(ROOT, name, spec.source), "utf8") };
   });
 
-let t: Awaited<ReturnType<typeof createTestDb>>;
-let judge: JudgeService;
-let closeSandbox: () => Promise<void>;
-const ids = new Map<string, string>();
+/**
+ * The backends the suite runs on: bubblewrap, and each isolate the test
+ * command built from the vendored sources (or an installed one): the same
+ * cases, the same expectations.
+ */
+const variants: { label: string; env: Record<string, string>; boxUids: (id: number) => number }[] = [
+  { label: "", env: {}, boxUids: (id) => BOX_UID_BASE + id },
+  ...isolateCandidates()
+    .filter((c) => !c.missing)
+    .map((c) => ({ label: ` on ${c.label}`, env: { SANDBOX: "isolate", ISOLATE_BIN: c.bin! }, boxUids: (id: number) => (c.firstUid ?? 60000) + id })),
+];
 
-beforeAll(async () => {
-  t = await createTestDb();
-  const config = judgeConfig(t.url);
-  await preparePch();
-  const sandbox = await createSandbox(sandboxOptions(config), () => {}, { buildPch: false });
-  if (!sandbox.backend) throw new Error(`golden suite needs a sandbox: ${sandbox.reason}`);
-  closeSandbox = () => sandbox.backend!.close();
-  judge = await JudgeService.create({ config, db: t.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 100 });
+for (const variant of variants) {
+  describe(`golden verdict suite${variant.label}`, () => {
+    let t: Awaited<ReturnType<typeof createTestDb>>;
+    let judge: JudgeService;
+    let closeSandbox: () => Promise<void>;
+    const ids = new Map<string, string>();
 
-  const userId = await insertUser(t.db, "golden");
-  const problemIds = new Map<string, string>();
-  for (const c of cases) {
-    if (!problemIds.has(c.spec.problem)) {
-      const p = problemSchema.parse(JSON.parse(readFileSync(join(ROOT, "_problems", `${c.spec.problem}.json`), "utf8")));
-      problemIds.set(c.spec.problem, await insertProblem(t.db, userId, { ...p }));
-    }
-  }
-  // Java first: JVM cases are the slowest, so they start while the rest queue behind.
-  const ordered = [...cases].sort((a, b) => Number(b.spec.language === "java") - Number(a.spec.language === "java"));
-  for (const c of ordered) {
-    const [row] = await t.db
-      .insert(submissions)
-      .values({ userId, problemId: problemIds.get(c.spec.problem)!, language: c.spec.language, code: c.code })
-      .returning({ id: submissions.id });
-    ids.set(c.name, row!.id);
-  }
-  await judge.start();
-}, 120_000);
+    beforeAll(async () => {
+      t = await createTestDb();
+      const config = judgeConfig(t.url, variant.env);
+      await preparePch();
+      const sandbox = await createSandbox(sandboxOptions(config), () => {}, { buildPch: false });
+      if (!sandbox.backend) throw new Error(`golden suite needs a sandbox: ${sandbox.reason}`);
+      closeSandbox = () => sandbox.backend!.close();
+      judge = await JudgeService.create({ config, db: t.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 100 });
 
-afterAll(async () => {
-  await judge?.stop();
-  await closeSandbox?.();
-  t?.cleanup();
-});
-
-describe("golden verdict suite", () => {
-  test("has at least 30 cases covering every verdict in every language", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(30);
-    const verdicts = new Set(cases.map((c) => c.spec.expect.verdict));
-    expect([...verdicts].sort()).toEqual([...VERDICT.options].sort());
-    for (const lang of ["cpp", "java", "py"]) {
-      const mine = new Set(cases.filter((c) => c.spec.language === lang).map((c) => c.spec.expect.verdict));
-      for (const v of ["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE"]) expect(`${lang}:${mine.has(v as never) ? v : "missing " + v}`).toBe(`${lang}:${v}`);
-    }
-  });
-
-  for (const c of cases) {
-    test(`${c.name}: ${c.spec.expect.verdict} — ${c.spec.about}`, async () => {
-      const s = await waitForVerdict(judge.submissions, await ownerOf(ids.get(c.name)!), ids.get(c.name)!, 150_000);
-      expect(s.status).toBe("done");
-      // On a mismatch, show the operator's detail (IE) too.
-      const detail = s.verdict === c.spec.expect.verdict ? "" : ` (${await errorDetailOf(ids.get(c.name)!)})`;
-      expect(`${s.verdict}${detail}`).toBe(c.spec.expect.verdict);
-      expect(s.isPassed).toBe(c.spec.expect.verdict === "AC");
-      if (c.spec.expect.tests) expect(s.tests.map((x) => x.verdict)).toEqual(c.spec.expect.tests);
-      if (c.spec.expect.verdict === "CE") {
-        expect(s.tests).toEqual([]);
-        expect(s.compileOutput ?? "").toContain(c.spec.expect.compileOutputContains ?? "");
-        expect((s.compileOutput ?? "").length).toBeGreaterThan(0);
-      } else {
-        expect(s.compileOutput).toBeNull();
+      const userId = await insertUser(t.db, "golden");
+      const problemIds = new Map<string, string>();
+      for (const c of cases) {
+        if (!problemIds.has(c.spec.problem)) {
+          const p = problemSchema.parse(JSON.parse(readFileSync(join(ROOT, "_problems", `${c.spec.problem}.json`), "utf8")));
+          problemIds.set(c.spec.problem, await insertProblem(t.db, userId, { ...p }));
+        }
       }
-      expect(s.testsPassed).toBe(s.tests.filter((x) => x.verdict === "AC").length);
-    }, 160_000);
-  }
-});
+      // Java first: JVM cases are the slowest, so they start while the rest queue behind.
+      const ordered = [...cases].sort((a, b) => Number(b.spec.language === "java") - Number(a.spec.language === "java"));
+      for (const c of ordered) {
+        const [row] = await t.db
+          .insert(submissions)
+          .values({ userId, problemId: problemIds.get(c.spec.problem)!, language: c.spec.language, code: c.code })
+          .returning({ id: submissions.id });
+        ids.set(c.name, row!.id);
+      }
+      await judge.start();
+    }, 120_000);
 
-// Runs here ended by TLE (busy and sleeping), MLE, OLE and crashes: none may leave
-// a live process of a box user behind (zombies waiting for init are not running).
-// A box's next sandbox waits at its gate meanwhile (launcher and bwrap, their argv
-// holding --block-fd, docs/decisions/034): that is not a program, and is left out;
-// a program that survived would show with its own command line (python3, prog, java).
-test("after judging, no process of the boxes' users is still alive", async () => {
-  const uids = new Set([0, 1].map((i) => BOX_UID_BASE + JUDGE_TEST_BOX_ID_START + i));
-  const ps = Bun.spawnSync(["ps", "-eo", "uid=,stat=,pid=,args="], { stdout: "pipe" });
-  const rows = ps.stdout
-    .toString()
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/))
-    .filter(([uid, stat]) => uid !== undefined && uids.has(Number(uid)) && !stat?.startsWith("Z"));
-  const waiting = rows.filter((f) => f.includes("--block-fd"));
-  const alive = rows.filter((f) => !f.includes("--block-fd"));
-  expect(alive.map((f) => f.join(" "))).toEqual([]);
-  // Each waiting launch is the launcher, bwrap's monitor and its sandboxed child: nothing else.
-  for (const f of waiting) expect(f[3] === "/usr/bin/bwrap" || f[3]!.includes("oj-launch")).toBe(true);
-});
+    afterAll(async () => {
+      await judge?.stop();
+      await closeSandbox?.();
+      t?.cleanup();
+    });
 
-async function ownerOf(id: string): Promise<string> {
+    test("has at least 30 cases covering every verdict in every language", () => {
+      expect(cases.length).toBeGreaterThanOrEqual(30);
+      const verdicts = new Set(cases.map((c) => c.spec.expect.verdict));
+      expect([...verdicts].sort()).toEqual([...VERDICT.options].sort());
+      for (const lang of ["cpp", "java", "py"]) {
+        const mine = new Set(cases.filter((c) => c.spec.language === lang).map((c) => c.spec.expect.verdict));
+        for (const v of ["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE"]) expect(`${lang}:${mine.has(v as never) ? v : "missing " + v}`).toBe(`${lang}:${v}`);
+      }
+    });
+
+    for (const c of cases) {
+      test(`${c.name}: ${c.spec.expect.verdict} — ${c.spec.about}`, async () => {
+        const s = await waitForVerdict(judge.submissions, await ownerOf(t, ids.get(c.name)!), ids.get(c.name)!, 150_000);
+        expect(s.status).toBe("done");
+        // On a mismatch, show the operator's detail (IE) too.
+        const detail = s.verdict === c.spec.expect.verdict ? "" : ` (${await errorDetailOf(t, ids.get(c.name)!)})`;
+        expect(`${s.verdict}${detail}`).toBe(c.spec.expect.verdict);
+        expect(s.isPassed).toBe(c.spec.expect.verdict === "AC");
+        if (c.spec.expect.tests) expect(s.tests.map((x) => x.verdict)).toEqual(c.spec.expect.tests);
+        if (c.spec.expect.verdict === "CE") {
+          expect(s.tests).toEqual([]);
+          expect(s.compileOutput ?? "").toContain(c.spec.expect.compileOutputContains ?? "");
+          expect((s.compileOutput ?? "").length).toBeGreaterThan(0);
+        } else {
+          expect(s.compileOutput).toBeNull();
+        }
+        expect(s.testsPassed).toBe(s.tests.filter((x) => x.verdict === "AC").length);
+      }, 160_000);
+    }
+
+    // Runs here ended by TLE (busy and sleeping), MLE, OLE and crashes: none may leave
+    // a live process of a box user behind (zombies waiting for init are not running).
+    // A bwrap box's next sandbox waits at its gate meanwhile (launcher and bwrap, their argv
+    // holding --block-fd, docs/decisions/034): that is not a program, and is left out;
+    // a program that survived would show with its own command line (python3, prog, java).
+    test("after judging, no process of the boxes' users is still alive", () => {
+      const uids = new Set([0, 1].map((i) => variant.boxUids(JUDGE_TEST_BOX_ID_START + i)));
+      const ps = Bun.spawnSync(["ps", "-eo", "uid=,stat=,pid=,args="], { stdout: "pipe" });
+      const rows = ps.stdout
+        .toString()
+        .split("\n")
+        .map((l) => l.trim().split(/\s+/))
+        .filter(([uid, stat]) => uid !== undefined && uids.has(Number(uid)) && !stat?.startsWith("Z"));
+      const waiting = rows.filter((f) => f.includes("--block-fd"));
+      const alive = rows.filter((f) => !f.includes("--block-fd"));
+      expect(alive.map((f) => f.join(" "))).toEqual([]);
+      // Each waiting launch is the launcher, bwrap's monitor and its sandboxed child: nothing else.
+      for (const f of waiting) expect(f[3] === "/usr/bin/bwrap" || f[3]!.includes("oj-launch")).toBe(true);
+    });
+  });
+}
+
+async function ownerOf(t: { db: Awaited<ReturnType<typeof createTestDb>>["db"] }, id: string): Promise<string> {
   const row = await t.db.query.submissions.findFirst({ where: (s, { eq }) => eq(s.id, id), columns: { userId: true } });
   return row!.userId;
 }
 
-async function errorDetailOf(id: string): Promise<string> {
+async function errorDetailOf(t: { db: Awaited<ReturnType<typeof createTestDb>>["db"] }, id: string): Promise<string> {
   const row = await t.db.query.submissions.findFirst({ where: (s, { eq }) => eq(s.id, id), columns: { errorDetail: true } });
   return row?.errorDetail ?? "no detail";
 }
