@@ -56,6 +56,18 @@ int main() {
       limits: { ...limits, stackLimitKib: Math.max(8 * MIB, Math.floor((limits.memoryLimitKib * 3) / 4)) },
     };
   },
+  /**
+   * A failed allocation is the memory limit's doing: std::bad_alloc ending the
+   * program (terminate → abort) is MLE. Where memory is limited as address
+   * space (rlimit mode) that is how a memory bomb ends; with control groups
+   * the kernel's OOM kill usually comes first.
+   */
+  reclassify(result) {
+    if ((result.status === "RE" || result.status === "SG") && /std::bad_alloc/.test(result.stderr)) {
+      return { ...result, status: "MLE", message: "std::bad_alloc" };
+    }
+    return result;
+  },
   requires: [{ path: "/usr/bin/g++", versionArgs: ["--version"], debianPackage: "g++" }],
   selfTest: {
     code: `#include <bits/stdc++.h>
