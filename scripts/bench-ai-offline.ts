@@ -37,7 +37,7 @@ const PROBLEM = {
   version: 0,
 };
 
-const CODE: Record<Language, string> = {
+const CODE: Partial<Record<Language, string>> & Record<"cpp" | "java" | "py", string> = {
   cpp: "#include <bits/stdc++.h>\nusing namespace std;\nint main(){int n;cin>>n;long long s=0;for(int i=0;i<n;i++){long long x;cin>>x;s+=x;}cout<<s<<'\\n';}\n",
   java: "import java.util.*;\npublic class Main{public static void main(String[] a){Scanner sc=new Scanner(System.in);int n=sc.nextInt();long s=0;for(int i=0;i<n;i++)s+=sc.nextLong();System.out.println(s);}}\n",
   py: "import sys\nd=sys.stdin.buffer.read().split()\nprint(sum(map(int,d[1:1+int(d[0])])))\n",

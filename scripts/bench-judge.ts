@@ -53,7 +53,7 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const loadAtStart = loadavg().map((x) => x.toFixed(1)).join(" / ");
 
-const HELLO: Record<LanguageId, (tag: string) => string> = {
+const HELLO: Record<"cpp" | "java" | "py", (tag: string) => string> = {
   cpp: (tag) => `#include <bits/stdc++.h>\nint main() { std::cout << "Hello, World!" << std::endl; }\n// ${tag}\n`,
   java: (tag) => `public class Main {\n  public static void main(String[] a) { System.out.println("Hello, World!"); }\n}\n// ${tag}\n`,
   py: (tag) => `print("Hello, World!")\n# ${tag}\n`,

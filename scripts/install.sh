@@ -33,9 +33,35 @@ case "$INSTALL_ROLE" in
 esac
 say "role: $INSTALL_ROLE"
 
-# 1. Debian packages: the sandbox (bubblewrap), the compilers and runtimes the
-#    judge runs (g++, a JDK, Python); for tests, the browser they drive.
-DEB_PACKAGES=(bubblewrap default-jdk-headless g++ python3)
+# 1. Debian packages: the sandbox (bubblewrap), the compilers and runtimes of
+#    the languages the operator enables (LANGUAGES, comma-separated ids of
+#    isolate/languages; default cpp,c,java,py,pypy; the test role: all of them,
+#    since the tests judge every language); for tests, the browser they drive.
+#    Kotlin is not a Debian package new enough (1.3; the judge needs 1.7+).
+language_packages() {
+  case "$1" in
+    cpp) echo "g++" ;;
+    c) echo "gcc" ;;
+    java) echo "default-jdk-headless" ;;
+    py) echo "python3" ;;
+    pypy) echo "pypy3" ;;
+    js) echo "nodejs" ;;
+    go) echo "golang-go" ;;
+    rust) echo "rustc-web gcc" ;;
+    *) printf 'install: ERROR: unknown language %s in LANGUAGES (cpp, c, java, py, pypy, js, go, rust)\n' "$1" >&2; return 1 ;;
+  esac
+}
+if [ "$INSTALL_ROLE" = "test" ]; then LANGUAGES="${LANGUAGES:-cpp,c,java,py,pypy,js,go,rust}"; fi
+LANGUAGES="${LANGUAGES:-cpp,c,java,py,pypy}"
+DEB_PACKAGES=(bubblewrap)
+IFS=',' read -r -a enabled_languages <<<"$LANGUAGES"
+for lang in "${enabled_languages[@]}"; do
+  pkgs="$(language_packages "$lang")" || exit 1
+  for pkg in $pkgs; do
+    case " ${DEB_PACKAGES[*]} " in *" $pkg "*) ;; *) DEB_PACKAGES+=("$pkg") ;; esac
+  done
+done
+say "languages: $LANGUAGES"
 # Tests also start their own LDAP directory (slapd; certificates by openssl) and
 # reverse proxy (nginx-light: the documented proxy setup runs through it).
 if [ "$INSTALL_ROLE" = "test" ]; then DEB_PACKAGES+=(chromium slapd openssl nginx-light); fi

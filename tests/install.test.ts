@@ -138,7 +138,9 @@ describe("scripts/install.sh roles", () => {
     const res = await run(sb, `INSTALL_ROLE=runtime ${bash} scripts/install.sh`);
     expect([res.code, res.stderr]).toEqual([0, ""]);
     expect(res.stdout).toContain("install: role: runtime");
-    expect(res.stdout).toContain("install: Debian packages present: bubblewrap default-jdk-headless g++ python3\n");
+    // The default languages (C++, C, Java, Python, PyPy), each its own packages.
+    expect(res.stdout).toContain("install: languages: cpp,c,java,py,pypy\n");
+    expect(res.stdout).toContain("install: Debian packages present: bubblewrap g++ gcc default-jdk-headless python3 pypy3\n");
     expect(res.stdout).toContain("install: dependencies (bun install --frozen-lockfile --production)");
     expect(queried(sb)).not.toContain("chromium");
   });
@@ -184,6 +186,24 @@ describe("scripts/install.sh roles", () => {
     const tests = sandbox();
     await run(tests, `${bash} scripts/install.sh`);
     expect(queried(tests)).toContain("libseccomp-dev");
+  });
+
+  test("LANGUAGES picks the packages: only those of the enabled languages; an unknown id stops; the map matches the registry", async () => {
+    const sb = sandbox();
+    const res = await run(sb, `LANGUAGES=py,rust INSTALL_ROLE=runtime ${bash} scripts/install.sh`);
+    expect([res.code, res.stderr]).toEqual([0, ""]);
+    expect(res.stdout).toContain("install: Debian packages present: bubblewrap python3 rustc-web gcc\n");
+    expect(queried(sb)).not.toContain("default-jdk-headless");
+    const bad = await run(sb, `LANGUAGES=py,cobol INSTALL_ROLE=runtime ${bash} scripts/install.sh`);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("unknown language cobol");
+    // Every registered language has packages in install.sh, and they are the ones its record requires.
+    const text = readFileSync(join(root, "scripts", "install.sh"), "utf8");
+    const { LANGUAGES } = await import("../isolate/languages/index.ts");
+    for (const lang of Object.values(LANGUAGES)) {
+      const line = new RegExp(`^\\s+${lang.id}\\) echo "([^"]+)" ;;$`, "m").exec(text);
+      expect(`${lang.id}: ${line?.[1] ?? "missing"}`).toBe(`${lang.id}: ${[...new Set(lang.requires.map((r) => r.debianPackage))].join(" ")}`);
+    }
   });
 
   test("start.sh asks for the runtime role, test.sh for everything", () => {

@@ -7,17 +7,25 @@
  *
  * No imports beyond the language files and types: the client bundles this file.
  */
+import { c } from "./c.ts";
 import { cpp } from "./cpp.ts";
+import { go } from "./go.ts";
 import { java } from "./java.ts";
+import { js } from "./js.ts";
 import { py } from "./py.ts";
+import { pypy } from "./pypy.ts";
+import { rust } from "./rust.ts";
 import type { Language } from "./types.ts";
 
 export type { Language, CompileLimits } from "./types.ts";
 
-/** Every language, in display order (the selector's order: C++, Java, Python). The first is the default. */
-const REGISTRY = { cpp, java, py } as const;
+/**
+ * Every language, in display order (the selector's order: C++, C, Java,
+ * Python, PyPy, JavaScript, Go, Rust). The first is the default.
+ */
+const REGISTRY = { cpp, c, java, py, pypy, js, go, rust } as const;
 
-/** A registered language's id: `"cpp" | "java" | "py"`. */
+/** A registered language's id: `"cpp" | "c" | "java" | "py" | "pypy" | "js" | "go" | "rust"`. */
 export type LanguageId = keyof typeof REGISTRY;
 
 export const LANGUAGES: Readonly<Record<LanguageId, Language<LanguageId>>> = Object.freeze(REGISTRY);

@@ -8,8 +8,8 @@ import type { Language } from "./types.ts";
 
 const MIB = 1024;
 
-/** Syntax check: prints Python's own SyntaxError text and exits 1; writes nothing. */
-const SYNTAX_CHECK = [
+/** Syntax check: prints Python's own SyntaxError text and exits 1; writes nothing (PyPy's compile step too). */
+export const PY_SYNTAX_CHECK = [
   "import sys, traceback",
   "path = sys.argv[1]",
   "src = open(path, 'rb').read()",
@@ -40,7 +40,7 @@ if __name__ == "__main__":
     main()
 `,
   sourceFileName: () => "main.py",
-  compilerFlags: ["-B", "-I", "-c", SYNTAX_CHECK],
+  compilerFlags: ["-B", "-I", "-c", PY_SYNTAX_CHECK],
   compileArgv(sourceFile, _extraFlags) {
     return ["/usr/bin/python3", ...this.compilerFlags, sourceFile];
   },

@@ -84,9 +84,13 @@ import "monaco-editor/editor/contrib/semanticTokens/browser/documentSemanticToke
 import "monaco-editor/editor/contrib/suggest/browser/suggestController.js";
 import "monaco-editor/editor/common/standaloneStrings.js";
 import "monaco-editor-esm/base/browser/ui/codicons/codicon/codicon-modifiers.css";
+// One grammar per editor mode of the language registry (isolate/languages): cpp's also registers "c".
 import "monaco-editor/languages/definitions/cpp/register.js";
 import "monaco-editor/languages/definitions/java/register.js";
 import "monaco-editor/languages/definitions/python/register.js";
+import "monaco-editor/languages/definitions/javascript/register.js";
+import "monaco-editor/languages/definitions/go/register.js";
+import "monaco-editor/languages/definitions/rust/register.js";
 import EditorWorker from "monaco-editor/editor/editor.worker.js?worker";
 import { loader } from "@monaco-editor/react";
 

@@ -9,6 +9,10 @@
  * §2.5 "Estimating efficiency"). Observations are phrased as risks, not facts.
  */
 import type { Language, ProblemFacts } from "../provider.ts";
+import { LANGUAGES } from "../../../isolate/languages/index.ts";
+
+/** "C++", "PyPy", "Go": the languages' short names. */
+const LANGUAGE_NAMES_SHORT = Object.fromEntries(Object.values(LANGUAGES).map((l) => [l.id, l.name])) as Record<Language, string>;
 import { analyseLoops, linesInLoops, stripCLike, type LoopShape, type Token } from "./clike.ts";
 import { formatBound, parseConstraints } from "./constraints.ts";
 
@@ -40,7 +44,10 @@ export interface Observation {
 }
 
 /** Simple steps per second, by language (see the module comment). */
-export const STEPS_PER_SECOND: Record<Language, number> = { cpp: 1e8, java: 1e8, py: 1e7 };
+export const STEPS_PER_SECOND: Record<Language, number> = { cpp: 1e8, c: 1e8, java: 1e8, py: 1e7, pypy: 5e7, js: 5e7, go: 1e8, rust: 1e8 };
+
+/** Languages the rule-based observations understand: C-like loops (C, C++, Java) and Python's (CPython, PyPy). */
+const ANALYSED: ReadonlySet<Language> = new Set<Language>(["cpp", "c", "java", "py", "pypy"]);
 const INT32_MAX = 2 ** 31 - 1;
 /**
  * CPU cost of one line written or read the slow way, µs: `endl` (a flush, so
@@ -75,19 +82,31 @@ export function observe(input: {
   problem: ProblemFacts | null;
   py: PyFindings | null;
 }): Observation[] {
-  const { language, code, problem, py } = input;
+  const { code, problem, py } = input;
   const out: Observation[] = [];
+  if (!ANALYSED.has(input.language)) {
+    return [
+      {
+        severity: "low",
+        text:
+          `The offline reviewer has **no heuristics for ${LANGUAGE_NAMES_SHORT[input.language]}** yet: only the compile, the sample run and their timings above are checked. ` +
+          "Reason about the running time against the constraints yourself, or ask for a review with an AI provider configured.",
+      },
+    ];
+  }
+  // PyPy is analysed as Python; C as C++ (same loop and overflow rules).
+  const language: Language = input.language === "pypy" ? "py" : input.language === "c" ? "cpp" : input.language;
   const bounds = parseConstraints(problem?.constraints ?? "");
   const n = bounds.sizeMax;
   const nName = bounds.sizeName ?? "N";
   const timeLimitS = (problem?.timeLimitMs ?? 1000) / 1000;
-  const budget = STEPS_PER_SECOND[language] * timeLimitS;
+  const budget = STEPS_PER_SECOND[input.language] * timeLimitS;
 
   const clike = language === "py" ? null : analyseLoops(code);
   const depth = language === "py" ? (py?.maxLoopDepth ?? 0) : clike!.maxDepth;
   const logs = language === "py" ? (py?.loopLogs ?? 0) : clike!.logDepth;
   const deepestLine = language === "py" ? (py?.deepestLoopLine ?? null) : clike!.deepestLine;
-  const langName = language === "py" ? "Python" : language === "java" ? "Java" : "C++";
+  const langName = LANGUAGE_NAMES_SHORT[input.language];
 
   // Nested loops against the input size (binary searches inside count as a log factor).
   if (depth >= 1 && n !== null) {

@@ -12,7 +12,7 @@
  * plus the language's own variables, so no secret can reach it.
  */
 import { compileSource, runProgram, type CompileOutcome } from "../../../isolate/exec.ts";
-import { getLanguage } from "../../../isolate/languages/index.ts";
+import { getLanguage, type LanguageId } from "../../../isolate/languages/index.ts";
 import type { Box, RunResult, SandboxBackend } from "../../../isolate/types.ts";
 import { check } from "../../judge/checker.ts";
 import { fenceFor, LANGUAGE_NAMES } from "../prompt.ts";
@@ -25,7 +25,17 @@ import { VERDICT_NAMES } from "../../verdicts.ts";
 export const OFFLINE_MODEL = "offline-v2";
 
 /** Warning flags per language (GCC manual "Warning Options"; javac `-Xlint`). */
-export const WARNING_FLAGS = { cpp: ["-Wall", "-Wextra"], java: ["-Xlint:all"], py: [] } as const;
+export const WARNING_FLAGS: Readonly<Record<LanguageId, readonly string[]>> = {
+  cpp: ["-Wall", "-Wextra"],
+  c: ["-Wall", "-Wextra"],
+  java: ["-Xlint:all"],
+  py: [],
+  pypy: [],
+  js: [],
+  go: [],
+  // rustc warns by default.
+  rust: [],
+};
 
 /** Every offline review starts with these words, so nobody mistakes it for a model's. */
 export const OFFLINE_HEADER_START = "> **Offline review.** No AI model was used";
@@ -127,7 +137,7 @@ export function createOfflineProvider(opts: OfflineOptions): ReviewProvider {
         if (ev.compile.result.status === "XX") {
           throw new AiProviderError("failed", `offline: sandbox failed while compiling: ${ev.compile.result.message ?? ""}`);
         }
-        if (language === "py") {
+        if (language === "py" || language === "pypy") {
           ev.py = await analysePython(box, ev.compile.entry);
           ev.warnings = (ev.py?.compileWarnings ?? []).map((w) => ({ line: w.line, message: w.message, key: w.category }));
         } else {
@@ -197,7 +207,12 @@ function compileSection(subject: ReviewSubject, ev: Evidence): string {
   const c = ev.compile!;
   const lines = ["### Compilation"];
   const flags = WARNING_FLAGS[subject.language];
-  const how = subject.language === "py" ? "Python's own compile step" : `the judge's compiler with \`${flags.join(" ")}\``;
+  const how =
+    subject.language === "py" || subject.language === "pypy"
+      ? "Python's own compile step"
+      : flags.length
+        ? `the judge's compiler with \`${flags.join(" ")}\``
+        : "the judge's compiler";
   if (!c.ok) {
     lines.push(
       `The code does **not compile** (checked with ${how}), so the judge would answer *Compilation Error*. The first messages:`,

@@ -86,20 +86,25 @@ export function explainWarning(w: CompilerWarning): string {
 }
 
 /**
- * Parses GCC's diagnostics (`main.cpp:5:10: warning: … [-Wsign-compare]`) and
- * javac's (`Main.java:5: warning: [rawtypes] …`).
+ * Parses GCC's diagnostics for C and C++ (`main.cpp:5:10: warning: … [-Wsign-compare]`),
+ * javac's (`Main.java:5: warning: [rawtypes] …`) and rustc's
+ * (`warning: unused variable: \`x\`` then ` --> main.rs:3:9`, the lint in a `#[warn(...)]` note).
+ * Languages whose compilers print no warnings (Go, JavaScript) have none.
  * @returns warnings in order, without duplicates of the same (line, key)
  */
-export function parseCompilerWarnings(language: "cpp" | "java", diagnostics: string): CompilerWarning[] {
+export function parseCompilerWarnings(language: string, diagnostics: string): CompilerWarning[] {
+  if (language === "rust") return parseRustcWarnings(diagnostics);
+  if (language !== "cpp" && language !== "c" && language !== "java") return [];
+  const gcc = language !== "java";
   const out: CompilerWarning[] = [];
   const seen = new Set<string>();
   const re =
-    language === "cpp"
+    gcc
       ? /^[^\s:][^:\n]*:(\d+):(?:\d+:)? warning: (.*?)(?: \[(-W[^\]\s]+)\])?$/gm
       : /^[^\s:][^:\n]*\.java:(\d+): warning: (?:\[([\w-]+)\] )?(.*)$/gm;
   for (const m of diagnostics.matchAll(re)) {
     const w: CompilerWarning =
-      language === "cpp"
+      gcc
         ? { line: Number(m[1]), message: m[2]!.trim(), key: m[3] ?? null }
         : { line: Number(m[1]), message: m[3]!.trim(), key: m[2] ?? null };
     // GCC spells some keys with their level (`-Wformat=`); normalise to the bare option when we know it.
@@ -108,6 +113,20 @@ export function parseCompilerWarnings(language: "cpp" | "java", diagnostics: str
     if (seen.has(id)) continue;
     seen.add(id);
     out.push(w);
+  }
+  return out;
+}
+
+/** rustc's warnings: `warning: MESSAGE` followed by ` --> FILE:LINE:COL`; the lint from `= note: \`#[warn(LINT)]\``. */
+function parseRustcWarnings(diagnostics: string): CompilerWarning[] {
+  const out: CompilerWarning[] = [];
+  const blocks = diagnostics.split(/\n(?=warning: |error)/);
+  for (const block of blocks) {
+    const head = /^warning: (.*)$/m.exec(block);
+    if (!head || /^\d+ warnings? emitted/.test(head[1]!)) continue;
+    const at = /-->\s*[^:\n]+:(\d+):\d+/.exec(block);
+    const lint = /#\[warn\(([\w:]+)\)\]/.exec(block);
+    out.push({ line: at ? Number(at[1]) : null, message: head[1]!.trim(), key: lint?.[1] ?? null });
   }
   return out;
 }

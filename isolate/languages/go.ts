@@ -1,0 +1,73 @@
+/**
+ * Go (Debian's `golang-go`, `/usr/bin/go`), built as a single file in GOPATH
+ * mode (`GO111MODULE=off`: no module file, no network), without cgo, with the
+ * build cache in the run's private /tmp. The program must be `package main`.
+ */
+import type { Language } from "./types.ts";
+
+const MIB = 1024;
+/** The Go runtime's own threads (GC workers, sysmon) on top of the program's goroutines' threads. */
+const GO_THREADS = 16;
+
+export const go: Language<"go"> = {
+  id: "go",
+  name: "Go",
+  displayName: "Go (gc)",
+  // Measured (scripts/bench-languages.ts): see docs/benchmarks.md.
+  timeMultiplier: 1.5,
+  editorMode: "go",
+  boilerplate: `package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+)
+
+func main() {
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	_ = in
+	fmt.Fprint(out, "")
+
+	// Your code here
+}
+`,
+  sourceFileName: () => "main.go",
+  compilerFlags: ["build", "-trimpath", "-o", "prog"],
+  compileArgv(sourceFile, _extraFlags) {
+    return ["/usr/bin/go", ...this.compilerFlags, sourceFile];
+  },
+  compileLimits: {
+    cpuTimeLimitMs: 20_000,
+    wallTimeLimitMs: 30_000,
+    memoryLimitKib: 1024 * MIB,
+    // go, compile, asm, link, each with the runtime's threads.
+    processLimit: 128,
+    outputLimitBytes: 64 * 1024,
+    fileSizeLimitKib: 128 * MIB,
+    addressSpaceLimit: false,
+  },
+  env: { GO111MODULE: "off", CGO_ENABLED: "0", GOCACHE: "/tmp/go-cache", GOPATH: "/tmp/go", HOME: "/tmp", GOFLAGS: "", GOMAXPROCS: "1" },
+  selectArtifacts: (_source, boxFiles) => (boxFiles.includes("prog") ? ["prog"] : []),
+  runCommand(_mainFile, limits) {
+    return {
+      argv: ["./prog"],
+      // The runtime reserves address space for its heap arenas; memory is bounded by the cgroup.
+      limits: { ...limits, processLimit: limits.processLimit + GO_THREADS, addressSpaceLimit: false },
+    };
+  },
+  reclassify(result) {
+    if ((result.status === "RE" || result.status === "SG") && /fatal error: (runtime: )?out of memory/.test(result.stderr)) {
+      return { ...result, status: "MLE", message: "out of memory" };
+    }
+    return result;
+  },
+  requires: [{ path: "/usr/bin/go", versionArgs: ["version"], debianPackage: "golang-go" }],
+  selfTest: {
+    code: 'package main\n\nimport "fmt"\n\nfunc main() {\n\tvar a, b int64\n\tfmt.Scan(&a, &b)\n\tfmt.Println(a + b)\n}\n',
+    stdin: "40 2\n",
+    expectedStdout: "42\n",
+  },
+};
