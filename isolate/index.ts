@@ -49,7 +49,7 @@ export interface SandboxSelection {
 
 /** What to tell an operator who has no sandbox. */
 export const INSTALL_HINT =
-  "install ioi/isolate 2.1 or newer (production; see docs/sandbox.md) or bubblewrap (`apt install bubblewrap`), " +
+  "install ioi/isolate (2.1 or newer on cgroup v2, 1.10.x on cgroup v1; production; see docs/sandbox.md) or bubblewrap (`apt install bubblewrap`), " +
   "or set SANDBOX=unsafe-local on a development machine";
 
 /**

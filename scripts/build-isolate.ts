@@ -126,7 +126,8 @@ export function buildIsolate(opts: { source: string; prefix: string; firstUid: n
 
 /**
  * Where the vendored isolate sources are: VENDOR_DIR, or `shared/vendor` next to
- * the repository or one of its ancestors (../shared/vendor in the workspace).
+ * the repository or one of its ancestors (../shared/vendor in the workspace),
+ * or the workspace's /work/shared/vendor.
  * @returns the folder, or null.
  */
 export function findVendorDir(repo = resolve(import.meta.dir, "..")): string | null {
@@ -135,6 +136,8 @@ export function findVendorDir(repo = resolve(import.meta.dir, "..")): string | n
     candidates.push(join(dir, "shared", "vendor"));
     if (dir === "/") break;
   }
+  // The workspace's shared folder, for a clone made elsewhere (e.g. a CI checkout in /tmp).
+  candidates.push("/work/shared/vendor");
   return candidates.find((d) => existsSync(d) && readdirSync(d).some((f) => /^isolate-.*\.tar\.gz$/.test(f))) ?? null;
 }
 
