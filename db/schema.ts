@@ -10,7 +10,7 @@ import type { ValidatorSpec } from "../src/problems/validator-spec.ts";
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { newId } from "./ids.ts";
-import { LANGUAGE_IDS } from "../isolate/languages/index.ts";
+import { LANGUAGE_IDS, type LanguageId } from "../isolate/languages/index.ts";
 import { CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS } from "../src/problems/limits.ts";
 import { VERDICTS, type VerdictCode } from "../src/verdicts.ts";
 import { COURSE_ROLES, SITE_ROLES } from "../src/courses/permissions.ts";
@@ -200,7 +200,7 @@ export const judgeFinishes = sqliteTable(
 export interface PackageExample {
   path: string;
   expected: "AC" | "WA" | "TLE" | "RE" | "rejected";
-  language: "cpp" | "java" | "py";
+  language: LanguageId;
   code: string;
 }
 

@@ -11,6 +11,10 @@ import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
+import { LANGUAGES, type LanguageId } from "../../isolate/languages/index.ts";
+
+/** "C++, C, Java, Python, PyPy, JavaScript, Go and Rust", for messages. */
+const JUDGED_LANGUAGES = ((names: string[]) => `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`)(Object.values(LANGUAGES).map((l) => l.name));
 
 /** A test case: `data/<group...>/<name>.in` and its `.ans`. */
 export interface PackageTest {
@@ -28,7 +32,7 @@ export interface PackageSubmission {
   /** Package path of the source file, e.g. "submissions/accepted/sol.cpp". */
   path: string;
   expected: ExpectedOutcome;
-  language: "cpp" | "java" | "py";
+  language: LanguageId;
   code: string;
 }
 
@@ -68,7 +72,26 @@ const FOLDER_VERDICTS: Record<string, ExpectedOutcome> = {
   rejected: "rejected",
 };
 
-const LANGUAGE_BY_EXT: Record<string, PackageSubmission["language"]> = { cpp: "cpp", cc: "cpp", cxx: "cpp", "c++": "cpp", java: "java", py: "py", py3: "py" };
+/**
+ * Source extensions of example submissions, after problemtools' languages.yaml
+ * (Kattis language codes c, cpp, java, python3, javascript, go, rust): `.C`
+ * (capital) is C++ there, `.c` is C. Python files are judged by CPython
+ * (`py`); a package cannot say PyPy per file.
+ */
+const LANGUAGE_BY_EXT: Record<string, PackageSubmission["language"]> = {
+  cpp: "cpp",
+  cc: "cpp",
+  cxx: "cpp",
+  "c++": "cpp",
+  C: "cpp",
+  c: "c",
+  java: "java",
+  py: "py",
+  py3: "py",
+  js: "js",
+  go: "go",
+  rs: "rust",
+};
 
 interface Yaml {
   get(key: string): unknown;
@@ -289,10 +312,10 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     const [, folder, ...rest] = path.split("/");
     const expected = FOLDER_VERDICTS[folder ?? ""];
     if (!expected || rest.length === 0) continue;
-    const ext = path.split(".").pop()!.toLowerCase();
-    const language = LANGUAGE_BY_EXT[ext];
+    const rawExt = path.split(".").pop()!;
+    const language = LANGUAGE_BY_EXT[rawExt === "C" ? rawExt : rawExt.toLowerCase()];
     if (!language) {
-      if (rest.length === 1) warnings.push(`${path}: language not judged here (C++, Java and Python are)`);
+      if (rest.length === 1) warnings.push(`${path}: language not judged here (${JUDGED_LANGUAGES} are)`);
       continue;
     }
     const code = text(files, path)!;

@@ -76,6 +76,23 @@ describe("a 2025-09 package", () => {
     ]);
   });
 
+  test("example submissions by extension, as problemtools names them: .c is C, .C and .cc C++, .rs Rust, .go Go, .js JavaScript; Kotlin is not judged here", async () => {
+    const files = modernPackage({
+      "submissions/accepted/a.c": "int main(void){return 0;}\n",
+      "submissions/accepted/b.C": "int main(){}\n",
+      "submissions/accepted/c.cc": "int main(){}\n",
+      "submissions/accepted/d.rs": "fn main(){}\n",
+      "submissions/accepted/e.go": "package main\nfunc main(){}\n",
+      "submissions/accepted/f.js": "\n",
+      "submissions/accepted/g.kt": "fun main(){}\n",
+    });
+    const p = await read(files);
+    const byPath = Object.fromEntries(p.submissions.map((x) => [x.path.split("/").pop(), x.language]));
+    expect(byPath).toMatchObject({ "a.c": "c", "b.C": "cpp", "c.cc": "cpp", "d.rs": "rust", "e.go": "go", "f.js": "js" });
+    expect(byPath["g.kt"]).toBeUndefined();
+    expect(p.warnings.join("\n")).toContain("submissions/accepted/g.kt: language not judged here (C++, C, Java, Python, PyPy, JavaScript, Go and Rust are)");
+  });
+
   test("becomes a problem: statement split into fields, first sample shown, the rest hidden, one time limit for all, kattis checker", () => {
     const { input } = problemFromPackage(pkg);
     expect(input).toMatchObject({
