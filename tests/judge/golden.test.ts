@@ -19,12 +19,13 @@ import { insertProblem, insertUser, JUDGE_TEST_BOX_ID_START, judgeConfig, prepar
 import { sandboxOptions } from "../../src/sandbox.ts";
 import { waitForVerdict } from "../../src/submissions/watch.ts";
 import { isolateCandidates } from "../../isolate/test-backends.ts";
+import { LANGUAGE_IDS } from "../../isolate/languages/index.ts";
 
 const ROOT = import.meta.dir;
 const VERDICT = z.enum(["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "IE"]);
 const caseSchema = z.object({
   about: z.string(),
-  language: z.enum(["cpp", "java", "py"]),
+  language: z.enum(LANGUAGE_IDS),
   source: z.string(),
   problem: z.string(),
   expect: z.object({
@@ -109,6 +110,11 @@ for (const variant of variants) {
       expect(cases.length).toBeGreaterThanOrEqual(30);
       const verdicts = new Set(cases.map((c) => c.spec.expect.verdict));
       expect([...verdicts].sort()).toEqual([...VERDICT.options].sort());
+      // Every verdict for the first three languages; the others at least AC and a failure each.
+      for (const lang of LANGUAGE_IDS) {
+        const mine = new Set(cases.filter((c) => c.spec.language === lang).map((c) => c.spec.expect.verdict));
+        expect(`${lang}: AC ${mine.has("AC")}, a failure ${[...mine].some((v) => v !== "AC")}`).toBe(`${lang}: AC true, a failure true`);
+      }
       for (const lang of ["cpp", "java", "py"]) {
         const mine = new Set(cases.filter((c) => c.spec.language === lang).map((c) => c.spec.expect.verdict));
         for (const v of ["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE"]) expect(`${lang}:${mine.has(v as never) ? v : "missing " + v}`).toBe(`${lang}:${v}`);

@@ -1,0 +1,2 @@
+#include <stdio.h>
+int main(void) { volatile int *p = 0; *p = 1; printf("%d\n", *p); return 0; }
