@@ -288,8 +288,9 @@ describe("languages", () => {
   });
   test("registry and compiler flags", () => {
     expect(isLanguageId("cpp")).toBe(true);
-    expect(isLanguageId("rust")).toBe(false);
-    expect(() => getLanguage("rust")).toThrow("unknown language");
+    expect(isLanguageId("rust")).toBe(true);
+    expect(isLanguageId("cobol")).toBe(false);
+    expect(() => getLanguage("cobol")).toThrow("unknown language");
     expect(COMPILER_FLAGS.cpp).toContain("-std=gnu++17");
     expect(COMPILER_FLAGS.cpp).toContain("-O2");
     expect(getLanguage("py").runCommand("main.py", req).argv).toEqual(["/usr/bin/python3", "-B", "-I", "main.py"]);
