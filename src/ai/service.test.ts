@@ -143,7 +143,7 @@ describe("with Gemini configured (auto)", () => {
     const big = await review(h, { code: `# ${"x".repeat(64 * 1024)}\n`, language: "py" });
     expect(big.status).toBe(400);
     expect(big.body).toMatchObject({ code: "BAD_INPUT", field: "code", message: "code: At most 64 KiB" });
-    const lang = await review(h, { code: "print(1)", language: "rust" });
+    const lang = await review(h, { code: "print(1)", language: "cobol" });
     expect(lang.status).toBe(400);
     expect(lang.body.field).toBe("language");
   });

@@ -168,7 +168,7 @@ describe("POST /api/compiler", () => {
 
   test("bad input answers 400 naming the field", async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ language: "rust", code: "fn main(){}", input: "" }, "language"],
+      [{ language: "cobol", code: "DISPLAY 1.", input: "" }, "language"],
       [{ language: "py", input: "" }, "code"],
       [{ language: "py", code: "   \n", input: "" }, "code"],
       [{ language: "py", code: "#".repeat(64 * 1024 + 1), input: "" }, "code"],
@@ -280,7 +280,7 @@ describe("limits and availability", () => {
     expect((await request(a.app, "POST", "/api/submissions", { body: ok })).status).toBe(401);
     const cases: [Record<string, unknown>, string][] = [
       [{ ...ok, problemId: undefined }, "problemId"],
-      [{ ...ok, language: "rust" }, "language"],
+      [{ ...ok, language: "cobol" }, "language"],
       [{ ...ok, code: undefined }, "code"],
       [{ ...ok, code: "#".repeat(64 * 1024 + 1) }, "code"],
     ];
