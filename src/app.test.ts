@@ -23,10 +23,10 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 describe("GET /api/health", () => {
-  test("answers status, version, db and the sandbox name", async () => {
+  test("answers status, version, db, the sandbox name and its mode (none here: no description)", async () => {
     const res = await request(app, "GET", "/api/health");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ok", version: pkg.version, db: "ok", sandbox: "none" });
+    expect(res.body).toEqual({ status: "ok", version: pkg.version, db: "ok", sandbox: "none", sandboxMode: null });
   });
 });
 
