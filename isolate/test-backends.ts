@@ -40,7 +40,7 @@ export interface TestIsolateBuild {
 }
 
 /** Where scripts/build-isolate.ts puts the test builds (and builds.json). */
-const TEST_ISOLATE_ROOT = process.env.TEST_ISOLATE_ROOT ?? "/var/lib/oj-test-isolate";
+export const TEST_ISOLATE_ROOT = process.env.TEST_ISOLATE_ROOT ?? "/var/lib/oj-test-isolate";
 
 /**
  * The isolate builds the test command made from the vendored sources, or why

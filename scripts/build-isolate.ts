@@ -23,14 +23,10 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync, chmodSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { hostCgroupVersion } from "../isolate/cgroup.ts";
+import { TEST_ISOLATE_ROOT, type TestIsolateBuild } from "../isolate/test-backends.ts";
 
-/** One build, as isolate/test-isolates.ts reads it from builds.json. */
-export interface IsolateBuild {
-  version: string;
-  bin: string;
-  /** "cg": this build can use the host's control groups; "rlimit": it runs without --cg here. */
-  mode: "cg" | "rlimit";
-  firstUid: number;
+/** One build, as isolate/test-backends.ts reads it from builds.json. */
+export interface IsolateBuild extends TestIsolateBuild {
   numBoxes: number;
 }
 
@@ -140,9 +136,6 @@ export function findVendorDir(repo = resolve(import.meta.dir, "..")): string | n
   candidates.push("/work/shared/vendor");
   return candidates.find((d) => existsSync(d) && readdirSync(d).some((f) => /^isolate-.*\.tar\.gz$/.test(f))) ?? null;
 }
-
-/** Where the test builds live. */
-export const TEST_ISOLATE_ROOT = process.env.TEST_ISOLATE_ROOT ?? "/var/lib/oj-test-isolate";
 
 function forTests(): void {
   const manifest = join(TEST_ISOLATE_ROOT, "builds.json");

@@ -4,10 +4,8 @@
  * small enough that parsing them costs a few milliseconds (measured by
  * scripts/bench-languages.ts against C++'s bits/stdc++.h).
  */
-import type { RunLimits } from "../types.ts";
+import { GCC_COMPILE_LIMITS, nativeRun } from "./cpp.ts";
 import type { Language } from "./types.ts";
-
-const MIB = 1024;
 
 export const c: Language<"c"> = {
   id: "c",
@@ -31,24 +29,10 @@ int main(void) {
   compileArgv(sourceFile, extraFlags) {
     return ["/usr/bin/gcc", ...this.compilerFlags, ...extraFlags, "-o", "prog", sourceFile, "-lm"];
   },
-  compileLimits: {
-    cpuTimeLimitMs: 10_000,
-    wallTimeLimitMs: 20_000,
-    memoryLimitKib: 512 * MIB,
-    // cc1, as, collect2, ld.
-    processLimit: 16,
-    outputLimitBytes: 64 * 1024,
-    fileSizeLimitKib: 64 * MIB,
-  },
+  compileLimits: GCC_COMPILE_LIMITS,
   env: {},
   selectArtifacts: (_source, boxFiles) => (boxFiles.includes("prog") ? ["prog"] : []),
-  runCommand(_mainFile, limits: RunLimits) {
-    return {
-      argv: ["./prog"],
-      // As C++: stack up to three quarters of the memory limit.
-      limits: { ...limits, stackLimitKib: Math.max(8 * MIB, Math.floor((limits.memoryLimitKib * 3) / 4)) },
-    };
-  },
+  runCommand: (_mainFile, limits) => nativeRun(limits),
   requires: [{ path: "/usr/bin/gcc", versionArgs: ["--version"], debianPackage: "gcc" }],
   selfTest: {
     code: '#include <stdio.h>\nint main(void) { long long a, b; if (scanf("%lld %lld", &a, &b) != 2) return 1; printf("%lld\\n", a + b); return 0; }\n',

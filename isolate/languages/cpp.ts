@@ -13,6 +13,29 @@ export const PCH_FLAGS: readonly string[] = ["-std=gnu++17", "-O2", "-DONLINE_JU
 
 const MIB = 1024;
 
+/**
+ * Compile limits of a language compiled by GCC (C, C++): cc1/cc1plus, as,
+ * collect2, ld a few at once; the file-size limit bounds the linked program
+ * (a gigabyte initialised array cannot be written).
+ */
+export const GCC_COMPILE_LIMITS = {
+  cpuTimeLimitMs: 10_000,
+  wallTimeLimitMs: 20_000,
+  memoryLimitKib: 512 * MIB,
+  processLimit: 16,
+  outputLimitBytes: 64 * 1024,
+  fileSizeLimitKib: 64 * MIB,
+} as const;
+
+/**
+ * How a native program (`./prog`: C, C++, Rust) runs: stack up to three
+ * quarters of the memory limit (at least 8 MiB), so deep recursion works and
+ * infinite recursion ends in SIGSEGV.
+ */
+export function nativeRun(limits: RunLimits): { argv: string[]; limits: RunLimits } {
+  return { argv: ["./prog"], limits: { ...limits, stackLimitKib: Math.max(8 * MIB, Math.floor((limits.memoryLimitKib * 3) / 4)) } };
+}
+
 export const cpp: Language<"cpp"> = {
   id: "cpp",
   name: "C++",
@@ -37,25 +60,10 @@ int main() {
   compileArgv(sourceFile, extraFlags) {
     return ["/usr/bin/g++", ...this.compilerFlags, ...extraFlags, "-o", "prog", sourceFile];
   },
-  compileLimits: {
-    cpuTimeLimitMs: 10_000,
-    wallTimeLimitMs: 20_000,
-    memoryLimitKib: 512 * MIB,
-    // cc1plus, as, collect2, ld: a few processes at once.
-    processLimit: 16,
-    outputLimitBytes: 64 * 1024,
-    // Bounds the linked program: a gigabyte initialised array cannot be written.
-    fileSizeLimitKib: 64 * MIB,
-  },
+  compileLimits: GCC_COMPILE_LIMITS,
   env: {},
   selectArtifacts: (_source, boxFiles) => (boxFiles.includes("prog") ? ["prog"] : []),
-  runCommand(_mainFile, limits: RunLimits) {
-    return {
-      argv: ["./prog"],
-      // Stack up to three quarters of the memory limit: deep recursion works, infinite recursion ends in SIGSEGV.
-      limits: { ...limits, stackLimitKib: Math.max(8 * MIB, Math.floor((limits.memoryLimitKib * 3) / 4)) },
-    };
-  },
+  runCommand: (_mainFile, limits) => nativeRun(limits),
   /**
    * A failed allocation is the memory limit's doing: std::bad_alloc ending the
    * program (terminate → abort) is MLE. Where memory is limited as address

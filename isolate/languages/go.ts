@@ -13,7 +13,7 @@ export const go: Language<"go"> = {
   id: "go",
   name: "Go",
   displayName: "Go (gc)",
-  // Measured (scripts/bench-languages.ts): see docs/benchmarks.md.
+  // Provisional until scripts/bench-languages.ts measures it (issue 20).
   timeMultiplier: 1.5,
   editorMode: "go",
   boilerplate: `package main

@@ -18,7 +18,7 @@ export const js: Language<"js"> = {
   id: "js",
   name: "JavaScript",
   displayName: "JavaScript (Node.js)",
-  // Measured (scripts/bench-languages.ts): see docs/benchmarks.md.
+  // Provisional until scripts/bench-languages.ts measures it (issue 20).
   timeMultiplier: 2,
   editorMode: "javascript",
   boilerplate: `const data = require("fs").readFileSync(0, "utf8").split(/\\s+/).filter(Boolean);

@@ -9,7 +9,7 @@ import type { Language } from "./types.ts";
 const MIB = 1024;
 
 /** Syntax check: prints Python's own SyntaxError text and exits 1; writes nothing (PyPy's compile step too). */
-export const PY_SYNTAX_CHECK = [
+const PY_SYNTAX_CHECK = [
   "import sys, traceback",
   "path = sys.argv[1]",
   "src = open(path, 'rb').read()",

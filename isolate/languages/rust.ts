@@ -3,6 +3,7 @@
  * file, no Cargo and no crates (as Kattis and DOMjudge judge it). rustc links
  * through the system C compiler (`cc`), so gcc is needed too.
  */
+import { nativeRun } from "./cpp.ts";
 import type { Language } from "./types.ts";
 
 const MIB = 1024;
@@ -46,13 +47,8 @@ fn main() {
   },
   env: { HOME: "/tmp" },
   selectArtifacts: (_source, boxFiles) => (boxFiles.includes("prog") ? ["prog"] : []),
-  runCommand(_mainFile, limits) {
-    return {
-      argv: ["./prog"],
-      // As C++: stack up to three quarters of the memory limit (Rust's main thread uses the process stack).
-      limits: { ...limits, stackLimitKib: Math.max(8 * MIB, Math.floor((limits.memoryLimitKib * 3) / 4)) },
-    };
-  },
+  // Rust's main thread uses the process stack, as C++'s does.
+  runCommand: (_mainFile, limits) => nativeRun(limits),
   reclassify(result) {
     if ((result.status === "RE" || result.status === "SG") && /memory allocation of \d+ bytes failed/.test(result.stderr)) {
       return { ...result, status: "MLE", message: "memory allocation failed" };
