@@ -62,15 +62,17 @@ export function testIsolateBuilds(): { builds: TestIsolateBuild[]; why: string |
 export function isolateCandidates(): BackendCandidate[] {
   const installed = Bun.which("isolate");
   const { builds, why } = testIsolateBuilds();
-  const make = (label: string, bin: string, boxIdOffset: number, noCgroups: boolean, firstUid?: number): BackendCandidate => ({
+  // The backend picks its mode from the version and the host (an "rlimit" build is one that cannot use
+  // this host's cgroups): nothing is forced, so its description says the real reason.
+  const make = (label: string, bin: string, boxIdOffset: number, rlimit: boolean, firstUid?: number): BackendCandidate => ({
     name: "isolate",
     label,
     missing: null,
     boxIdOffset,
-    memory: noCgroups ? "address-space" : "cgroup",
+    memory: rlimit ? "address-space" : "cgroup",
     bin,
     firstUid,
-    create: (o) => createIsolateBackend({ isolateBin: bin, boxIdStart: o.boxIdStart, boxIdCount: 4, poolSize: 2, pchDir: o.pchDir, noCgroups }),
+    create: (o) => createIsolateBackend({ isolateBin: bin, boxIdStart: o.boxIdStart, boxIdCount: 4, poolSize: 2, pchDir: o.pchDir }),
   });
   const found = [
     ...(installed ? [make("isolate (installed)", installed, 0, false)] : []),
