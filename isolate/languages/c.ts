@@ -33,6 +33,7 @@ int main(void) {
   env: {},
   selectArtifacts: (_source, boxFiles) => (boxFiles.includes("prog") ? ["prog"] : []),
   runCommand: (_mainFile, limits) => nativeRun(limits),
+  package: { code: "c", aliases: [], extensions: ["c"] },
   requires: [{ path: "/usr/bin/gcc", versionArgs: ["--version"], debianPackage: "gcc" }],
   selfTest: {
     code: '#include <stdio.h>\nint main(void) { long long a, b; if (scanf("%lld %lld", &a, &b) != 2) return 1; printf("%lld\\n", a + b); return 0; }\n',

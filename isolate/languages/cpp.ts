@@ -76,6 +76,7 @@ int main() {
     }
     return result;
   },
+  package: { code: "cpp", aliases: ["c++"], extensions: ["cpp", "cc", "cxx", "c++", "C"] },
   requires: [{ path: "/usr/bin/g++", versionArgs: ["--version"], debianPackage: "g++" }],
   selfTest: {
     code: `#include <bits/stdc++.h>

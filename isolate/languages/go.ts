@@ -64,6 +64,7 @@ func main() {
     }
     return result;
   },
+  package: { code: "go", aliases: ["golang"], extensions: ["go"] },
   requires: [{ path: "/usr/bin/go", versionArgs: ["version"], debianPackage: "golang-go" }],
   selfTest: {
     code: 'package main\n\nimport "fmt"\n\nfunc main() {\n\tvar a, b int64\n\tfmt.Scan(&a, &b)\n\tfmt.Println(a + b)\n}\n',

@@ -69,3 +69,30 @@ export function effectiveTimeLimitMs(id: LanguageId, problemTimeLimitMs: number,
 export const COMPILER_FLAGS: Readonly<Record<LanguageId, readonly string[]>> = Object.freeze(
   Object.fromEntries(LANGUAGE_IDS.map((id) => [id, LANGUAGES[id].compilerFlags])) as Record<LanguageId, readonly string[]>,
 );
+
+/**
+ * The language a problem package's example submission is in, by its file's
+ * extension (`"rs"`, `"C"`: case-sensitive first, then lower-cased), or null
+ * when no language here claims it. From each record's `package.extensions`.
+ * @example languageByExtension("C") // "cpp"; languageByExtension("c") // "c"
+ */
+export function languageByExtension(ext: string): LanguageId | null {
+  for (const candidate of [ext, ext.toLowerCase()]) {
+    for (const id of LANGUAGE_IDS) if (LANGUAGES[id].package.extensions.includes(candidate)) return id;
+  }
+  return null;
+}
+
+/**
+ * The language a package names by its language code (`submissions.yaml`'s
+ * `language`: `"python3"`, `"pypy3"`, `"rust"`, case-insensitive, aliases
+ * too), or null when none here is called that.
+ */
+export function languageByPackageCode(code: string): LanguageId | null {
+  const c = code.trim().toLowerCase();
+  for (const id of LANGUAGE_IDS) {
+    const p = LANGUAGES[id].package;
+    if (p.code === c || p.aliases.includes(c)) return id;
+  }
+  return null;
+}

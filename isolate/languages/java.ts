@@ -210,6 +210,7 @@ public class Main {
     }
     return result;
   },
+  package: { code: "java", aliases: [], extensions: ["java"] },
   requires: [
     { path: "/usr/bin/javac", versionArgs: ["-version"], debianPackage: "default-jdk-headless" },
     { path: "/usr/bin/java", versionArgs: ["-version"], debianPackage: "default-jdk-headless" },

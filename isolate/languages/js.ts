@@ -62,6 +62,7 @@ export const js: Language<"js"> = {
     }
     return result;
   },
+  package: { code: "javascript", aliases: ["js", "nodejs"], extensions: ["js"] },
   requires: [{ path: "/usr/bin/node", versionArgs: ["--version"], debianPackage: "nodejs" }],
   selfTest: {
     code: 'const [a, b] = require("fs").readFileSync(0, "utf8").split(/\\s+/).filter(Boolean).map(BigInt);\nconsole.log(String(a + b));\n',

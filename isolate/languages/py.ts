@@ -67,6 +67,7 @@ if __name__ == "__main__":
     }
     return result;
   },
+  package: { code: "python3", aliases: ["python"], extensions: ["py", "py3"] },
   requires: [{ path: "/usr/bin/python3", versionArgs: ["--version"], debianPackage: "python3" }],
   selfTest: {
     code: "a, b = map(int, input().split())\nprint(a + b)\n",

@@ -23,5 +23,7 @@ export const pypy: Language<"pypy"> = {
     // The JIT reserves address space it may never touch: memory is bounded by the cgroup.
     return { argv: ["/usr/bin/pypy3", ...run.argv.slice(1)], limits: { ...run.limits, addressSpaceLimit: false } };
   },
+  // The format has one Python 3 code; a package picks PyPy by naming it (DOMjudge's and Debian's name).
+  package: { code: "pypy3", aliases: ["pypy", "python3-pypy"], extensions: [] },
   requires: [{ path: "/usr/bin/pypy3", versionArgs: ["--version"], debianPackage: "pypy3" }],
 };

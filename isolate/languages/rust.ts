@@ -55,6 +55,7 @@ fn main() {
     }
     return result;
   },
+  package: { code: "rust", aliases: [], extensions: ["rs"] },
   requires: [
     { path: "/usr/bin/rustc", versionArgs: ["--version"], debianPackage: "rustc-web" },
     { path: "/usr/bin/cc", versionArgs: ["--version"], debianPackage: "gcc" },

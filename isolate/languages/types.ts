@@ -65,6 +65,15 @@ export interface Language<Id extends string = string> {
    * `bun run doctor` checks each and names the package to install.
    */
   readonly requires: readonly { readonly path: string; readonly versionArgs: readonly string[]; readonly debianPackage: string }[];
+  /**
+   * How problem packages name this language (Kattis / ICPC problem package
+   * format; codes after problemtools' languages.yaml): its language `code`
+   * (`submissions/submissions.yaml`'s `language`), other spellings accepted on
+   * import, and the source extensions an example submission is recognised by
+   * (case-sensitive: `.C` is C++ there, `.c` C). No extensions: chosen only
+   * when a package names it (PyPy).
+   */
+  readonly package: { readonly code: string; readonly aliases: readonly string[]; readonly extensions: readonly string[] };
   /** A program, its input and the expected output; `bun run doctor` runs it through the real sandbox. */
   readonly selfTest: { readonly code: string; readonly stdin: string; readonly expectedStdout: string };
 }

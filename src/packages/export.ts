@@ -5,7 +5,9 @@
  * headings, which the importer splits back), the sample in data/sample, the
  * hidden tests in data/secret (numbered so the format's lexicographic order
  * is the judge's order), and the checker as the default validator's flags in
- * data/test_group.yaml. importPackage(readPackage(export(p))) gives back the
+ * data/test_group.yaml; kept example submissions under their folders, with
+ * submissions/submissions.yaml naming a language their extension does not
+ * (PyPy). importPackage(readPackage(export(p))) gives back the
  * same problem: src/packages/roundtrip.test.ts.
  */
 import { createHash } from "node:crypto";
@@ -22,6 +24,7 @@ import { requireEditableProblem } from "../problems/access.ts";
 import { toProblemShape } from "../problems/shape.ts";
 import { readHiddenTests } from "../problems/store.ts";
 import { readPackageMeta } from "./verify-service.ts";
+import { LANGUAGES, languageByExtension } from "../../isolate/languages/index.ts";
 
 /**
  * The default validator's flags closest to a checker: exact for `kattis`
@@ -105,12 +108,16 @@ export function exportPackage(
   const args = v ? v.args.split(/\s+/).filter(Boolean) : flags.split(" ").filter(Boolean);
   if (args.length) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: args }));
   const folders: Record<PackageExample["expected"], string> = { AC: "accepted", WA: "wrong_answer", TLE: "time_limit_exceeded", RE: "run_time_error", rejected: "rejected" };
+  const named: Record<string, { language: string }> = {};
   for (const e of kept?.examples ?? []) {
     // Kept under their package path; one that strayed from its folder's name is put back in it.
     const [, folder, ...rest] = e.path.split("/");
     const path = folder === folders[e.expected] ? e.path : `submissions/${folders[e.expected]}/${rest.join("/") || e.path.split("/").pop()}`;
     files[path] = enc(e.code);
+    // A language its extension does not say (PyPy for a .py) is named, as the importer reads it.
+    if (languageByExtension(path.split(".").pop()!) !== e.language) named[path.slice("submissions/".length)] = { language: LANGUAGES[e.language].package.code };
   }
+  if (Object.keys(named).length) files["submissions/submissions.yaml"] = enc(stringify(named));
   const slug = problem.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "problem";
   return { zip: zipSync(files, { level: 6, mtime: new Date("2026-01-01T00:00:00Z") }), filename: `${slug}.zip`, notes };
 }

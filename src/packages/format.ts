@@ -11,7 +11,7 @@ import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
-import { LANGUAGES, type LanguageId } from "../../isolate/languages/index.ts";
+import { LANGUAGE_IDS, LANGUAGES, languageByExtension, languageByPackageCode, type LanguageId } from "../../isolate/languages/index.ts";
 
 /** "C++, C, Java, Python, PyPy, JavaScript, Go and Rust", for messages. */
 const JUDGED_LANGUAGES = ((names: string[]) => `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`)(Object.values(LANGUAGES).map((l) => l.name));
@@ -73,25 +73,46 @@ const FOLDER_VERDICTS: Record<string, ExpectedOutcome> = {
 };
 
 /**
- * Source extensions of example submissions, after problemtools' languages.yaml
- * (Kattis language codes c, cpp, java, python3, javascript, go, rust): `.C`
- * (capital) is C++ there, `.c` is C. Python files are judged by CPython
- * (`py`); a package cannot say PyPy per file.
+ * The languages `submissions/submissions.yaml` (2025-09) names per glob of
+ * submission paths (relative to `submissions/`, e.g. `accepted/fast.py` or
+ * `accepted/*.py`): its `language` key, by package code (`python3`, `pypy3`,
+ * `rust`, ...; isolate/languages' `package`). The last glob that matches and
+ * names a language wins. Unknown codes are warned about and their files left
+ * out (null).
+ * @returns path → language (or null: named, but not judged here); paths no glob names are absent.
  */
-const LANGUAGE_BY_EXT: Record<string, PackageSubmission["language"]> = {
-  cpp: "cpp",
-  cc: "cpp",
-  cxx: "cpp",
-  "c++": "cpp",
-  C: "cpp",
-  c: "c",
-  java: "java",
-  py: "py",
-  py3: "py",
-  js: "js",
-  go: "go",
-  rs: "rust",
-};
+function languagesNamedBySubmissionsYaml(files: PackageFiles, warnings: string[]): (path: string) => LanguageId | null | undefined {
+  const file = "submissions/submissions.yaml";
+  const source = text(files, file);
+  if (source === null) return () => undefined;
+  const doc = parseDocument(source, { prettyErrors: false });
+  if (doc.errors.length) throw new PackageError(file, `not valid YAML: ${doc.errors[0]!.message.split("\n")[0]}`, doc.errors[0]!.linePos?.[0]?.line);
+  const root: unknown = doc.toJSON();
+  if (root === null || root === undefined) return () => undefined;
+  if (typeof root !== "object" || Array.isArray(root)) throw new PackageError(file, "must be a mapping of globs to settings", 1);
+  const rules: { glob: InstanceType<typeof Bun.Glob>; language: LanguageId | null }[] = [];
+  for (const [pattern, settings] of Object.entries(root as Record<string, unknown>).slice(0, 1000)) {
+    const code = settings && typeof settings === "object" ? (settings as Record<string, unknown>).language : undefined;
+    if (code === undefined) continue;
+    if (typeof code !== "string") throw new PackageError(file, `${pattern}: language must be a language code (${JUDGED_CODES})`);
+    const language = languageByPackageCode(code);
+    if (!language) warnings.push(`${file}: ${pattern}: language ${JSON.stringify(code.slice(0, 40))} is not judged here (codes: ${JUDGED_CODES}); its files are left out`);
+    rules.push({ glob: new Bun.Glob(pattern.replace(/\/$/, "")), language });
+  }
+  return (path) => {
+    const rel = path.slice("submissions/".length);
+    let found: LanguageId | null | undefined;
+    for (const r of rules) {
+      // A glob may name the file or the directory that holds it (a multi-file submission).
+      const parts = rel.split("/");
+      if (parts.some((_, i) => r.glob.match(parts.slice(0, i + 1).join("/")))) found = r.language;
+    }
+    return found;
+  };
+}
+
+/** "cpp, c, java, python3, pypy3, javascript, go, rust", for messages. */
+const JUDGED_CODES = LANGUAGE_IDS.map((id) => LANGUAGES[id].package.code).join(", ");
 
 interface Yaml {
   get(key: string): unknown;
@@ -306,18 +327,23 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
   if (!name) throw new PackageError("problem.yaml", "name: missing (and the statement has no title)", yaml.line("name"));
 
   // Example submissions: submissions/<folder>/<file> or <folder>/<dir>/ (the directory's one source).
+  // Their language: what submissions.yaml names, else the file's extension.
   const submissions: PackageSubmission[] = [];
+  const namedLanguage = languagesNamedBySubmissionsYaml(files, warnings);
   let exampleBytes = 0;
   for (const path of [...files.keys()].filter((k) => k.startsWith("submissions/")).sort(byPath)) {
     const [, folder, ...rest] = path.split("/");
     const expected = FOLDER_VERDICTS[folder ?? ""];
     if (!expected || rest.length === 0) continue;
-    const rawExt = path.split(".").pop()!;
-    const language = LANGUAGE_BY_EXT[rawExt === "C" ? rawExt : rawExt.toLowerCase()];
-    if (!language) {
+    const named = namedLanguage(path);
+    if (named === null) continue;
+    const byExtension = languageByExtension(path.split(".").pop()!);
+    if (!byExtension) {
       if (rest.length === 1) warnings.push(`${path}: language not judged here (${JUDGED_LANGUAGES} are)`);
       continue;
     }
+    // A named language replaces the extension's for source files only (never a README beside them).
+    const language = named ?? byExtension;
     const code = text(files, path)!;
     if (submissions.length >= EXAMPLE_LIMITS.maxCount) {
       warnings.push(`${path}: left out, this judge keeps at most ${EXAMPLE_LIMITS.maxCount} example submissions`);

@@ -93,6 +93,24 @@ describe("a 2025-09 package", () => {
     expect(p.warnings.join("\n")).toContain("submissions/accepted/g.kt: language not judged here (C++, C, Java, Python, PyPy, JavaScript, Go and Rust are)");
   });
 
+  test("submissions.yaml names a language the extension does not: python3 stays CPython, pypy3 is PyPy; an unknown code leaves its files out", async () => {
+    const files = modernPackage({
+      "submissions/accepted/slow.py": "print(1)\n",
+      "submissions/accepted/fast.py": "print(1)\n",
+      "submissions/accepted/jit/main.py": "print(1)\n",
+      "submissions/accepted/jit/README.md": "notes\n",
+      "submissions/accepted/cobol.py": "print(1)\n",
+      "submissions/submissions.yaml": "accepted/slow.py:\n  language: python3\naccepted/fast.py:\n  language: pypy3\naccepted/jit:\n  language: PyPy\naccepted/cobol.py:\n  language: cobol\n",
+    });
+    const p = await read(files);
+    const byPath = Object.fromEntries(p.submissions.map((x) => [x.path.slice("submissions/accepted/".length), x.language]));
+    expect(byPath).toMatchObject({ "slow.py": "py", "fast.py": "pypy", "jit/main.py": "pypy" });
+    expect(byPath["jit/README.md"]).toBeUndefined();
+    expect(byPath["cobol.py"]).toBeUndefined();
+    expect(p.warnings.join("\n")).toContain('submissions/submissions.yaml: accepted/cobol.py: language "cobol" is not judged here');
+    await expect(read(modernPackage({ "submissions/submissions.yaml": "accepted/a.py:\n  language: [python3]\n" }))).rejects.toThrow("language must be a language code");
+  });
+
   test("becomes a problem: statement split into fields, first sample shown, the rest hidden, one time limit for all, kattis checker", () => {
     const { input } = problemFromPackage(pkg);
     expect(input).toMatchObject({

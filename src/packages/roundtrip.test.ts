@@ -110,6 +110,20 @@ describe("export and import again", () => {
     expect(pkg.submissions.map((s) => s.path)).toEqual(["submissions/accepted/Thirds.java", "submissions/accepted/sol.py", "submissions/wrong_answer/no.py"]);
   });
 
+  test("an example in PyPy (a .py the package names pypy3) stays PyPy through export and import; CPython's are not named", async () => {
+    const me = await signUp(app);
+    const first = await importZip(me.token, zipOf(modernPackage({ "submissions/submissions.yaml": "accepted/sol.py:\n  language: pypy3\n" })));
+    const exported = (await exportZip(me.token, first._id)).bytes;
+    const files = filesFromZip(exported);
+    expect(new TextDecoder().decode(files.get("submissions/submissions.yaml")!)).toBe("accepted/sol.py:\n  language: pypy3\n");
+    const pkg = await readPackage(files);
+    expect(Object.fromEntries(pkg.submissions.map((s) => [s.path, s.language]))).toEqual({
+      "submissions/accepted/Thirds.java": "java",
+      "submissions/accepted/sol.py": "pypy",
+      "submissions/wrong_answer/no.py": "py",
+    });
+  });
+
   test("checkers other than kattis export as their closest flags, saying when that is not exact", async () => {
     const me = await signUp(app);
     const base = { description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "1\n", sampleOutput: "1\n", difficulty: "easy" };

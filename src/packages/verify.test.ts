@@ -93,6 +93,38 @@ describe("verify", () => {
     expect(text).toContain("verify: all 7 submissions as expected");
   });
 
+  test("the ICPC set's other languages: C, Rust, Go, JavaScript, and PyPy where submissions.yaml names it", async () => {
+    const pkg = await readPackage(
+      filesFromZip(
+        zipOf(
+          sumPackage("limits:\n  time_limit: 2\n", {
+            "submissions/accepted/sum.c": '#include <stdio.h>\nint main(void){ long long a,b; scanf("%lld %lld",&a,&b); printf("%lld\\n",a+b); return 0; }\n',
+            "submissions/accepted/sum.rs":
+              "use std::io::Read;\nfn main(){ let mut s=String::new(); std::io::stdin().read_to_string(&mut s).unwrap(); let v:Vec<i64>=s.split_whitespace().map(|x|x.parse().unwrap()).collect(); println!(\"{}\", v[0]+v[1]); }\n",
+            "submissions/accepted/sum.go": 'package main\nimport "fmt"\nfunc main(){ var a, b int64; fmt.Scan(&a, &b); fmt.Println(a + b) }\n',
+            "submissions/accepted/sum.js": 'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(/\\s+/).map(BigInt);\nconsole.log(String(a + b));\n',
+            "submissions/accepted/jit.py": PY_SUM,
+            "submissions/wrong_answer/off.c": '#include <stdio.h>\nint main(void){ long long a,b; scanf("%lld %lld",&a,&b); printf("%lld\\n",a+b+1); return 0; }\n',
+            "submissions/run_time_error/panic.rs": 'fn main(){ panic!("no"); }\n',
+            "submissions/submissions.yaml": "accepted/jit.py:\n  language: pypy3\n",
+          }),
+        ),
+      ),
+    );
+    expect(pkg.submissions.map((s) => s.language)).toEqual(["pypy", "c", "go", "js", "rust", "rust", "c"]);
+    const report = await verifyPackage(sandbox.backend!, pkg, () => {});
+    expect(report.rows.map((r) => [r.path.split("/").slice(1).join("/"), r.verdict])).toEqual([
+      ["accepted/jit.py", "AC"],
+      ["accepted/sum.c", "AC"],
+      ["accepted/sum.go", "AC"],
+      ["accepted/sum.js", "AC"],
+      ["accepted/sum.rs", "AC"],
+      ["run_time_error/panic.rs", "RE"],
+      ["wrong_answer/off.c", "WA"],
+    ]);
+    expect(report.ok).toBe(true);
+  });
+
   test("a submission in the wrong folder, and a TLE only within the safety margin, fail", async () => {
     const pkg = await readPackage(
       filesFromZip(
