@@ -152,8 +152,8 @@ export async function runProgram(
     outputLimitBytes: opts.outputLimitBytes ?? RUN_DEFAULTS.outputLimitBytes,
     fileSizeLimitKib: opts.fileSizeLimitKib ?? RUN_DEFAULTS.fileSizeLimitKib,
   };
-  const { argv, limits } = lang.runCommand(entry, requested);
-  const result = await box.run({ ...limits, argv, stdin: opts.stdin, env: { ...lang.env } });
+  const { argv, limits, env } = lang.runCommand(entry, requested);
+  const result = await box.run({ ...limits, argv, stdin: opts.stdin, env: { ...lang.env, ...env } });
   return lang.reclassify ? lang.reclassify(result) : result;
 }
 

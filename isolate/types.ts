@@ -39,6 +39,11 @@ export interface RunLimits {
    * it uses (the JVM) set false and bound memory themselves (-Xmx).
    */
   addressSpaceLimit?: boolean;
+  /**
+   * The address-space limit where only rlimits exist, KiB (default memoryLimitKib): a runtime that
+   * reserves a fixed amount it never touches adds it here instead of going unbounded (Go: +768 MiB).
+   */
+  addressSpaceLimitKib?: number;
 }
 
 export interface RunRequest extends RunLimits {

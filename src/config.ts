@@ -12,6 +12,7 @@ import { resolve, sep } from "node:path";
 import { z } from "zod";
 import { parseProxyList, type ProxyList } from "./lib/proxies.ts";
 import { loadSsoConfig, SsoConfigIssue, type SsoConfig } from "./sso/config.ts";
+import { isLanguageId, LANGUAGE_IDS } from "../isolate/languages/index.ts";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -69,6 +70,21 @@ const schema = z.object({
   ISOLATE_BIN: z.string().default("isolate"),
   /** Where the bwrap backend creates its box directories. */
   SANDBOX_ROOT: z.string().default("/tmp/oj-boxes"),
+
+  /**
+   * The languages this server offers (comma-separated registry ids, e.g. `cpp,c,java,py,pypy`; the install
+   * script installs the same set). Unset: every language whose compiler or runtime is installed here (or,
+   * judging only on judge hosts, every language). Offered = named and, when judging here, installed.
+   */
+  LANGUAGES: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (v === undefined) return;
+      const ids = v.split(",").map((s) => s.trim());
+      const unknown = ids.filter((id) => !isLanguageId(id));
+      if (unknown.length || !ids.length) ctx.addIssue({ code: "custom", message: `unknown language ${unknown.join(", ") || "(none)"}: the ids are ${LANGUAGE_IDS.join(", ")}` });
+    }),
 
   /** Compile cache size bound in MiB. */
   COMPILE_CACHE_MIB: positiveInt.default(512),

@@ -35,6 +35,7 @@ export const ERRORS = {
     code: "FORBIDDEN",
     message: "Only the problem's owner (or its course's teachers) may copy it with its hidden tests; add the public problem to an assignment instead",
   },
+  LANGUAGE_UNAVAILABLE: { status: 400, code: "BAD_REQUEST", message: "This language is not offered on this server" },
   PAYLOAD_TOO_LARGE: { status: 413, code: "PAYLOAD_TOO_LARGE", message: "Payload too large" },
   COMPILATION_ERROR: { status: 400, code: "BAD_REQUEST", message: "Compilation error" },
   SANDBOX_UNAVAILABLE: { status: 503, code: "SERVICE_UNAVAILABLE", message: "Code execution is unavailable" },

@@ -107,7 +107,8 @@ export function buildBwrapArgv(bwrapBin: string, s: BwrapRunSpec): string[] {
     const nproc = r.processLimit + BWRAP_OVERHEAD_TASKS + (s.tasksByCgroup ? NPROC_SLACK_WITH_CGROUP : NPROC_SLACK);
     limits.push(["nproc", nproc, nproc]);
   }
-  if (!s.memoryByCgroup && r.addressSpaceLimit !== false) limits.push(["as", r.memoryLimitKib * 1024, r.memoryLimitKib * 1024]);
+  const asKib = r.addressSpaceLimitKib ?? r.memoryLimitKib;
+  if (!s.memoryByCgroup && r.addressSpaceLimit !== false) limits.push(["as", asKib * 1024, asKib * 1024]);
 
   const env = { ...BASE_ENV, ...(r.env ?? {}) };
   const bw: string[] = [bwrapBin, "--unshare-all", "--unshare-user"];

@@ -62,5 +62,6 @@ export function launchKey(req: RunRequest): string {
     req.fileSizeLimitKib,
     req.stackLimitKib ?? null,
     req.addressSpaceLimit ?? true,
+    req.addressSpaceLimitKib ?? null,
   ]);
 }

@@ -61,7 +61,7 @@ export function buildIsolateRunArgs(bin: string, s: IsolateRunSpec): string[] {
   const args = [bin, ...(s.cg ? ["--cg"] : []), `--box-id=${s.boxId}`, `--meta=${s.metaFile}`];
   args.push(`--time=${msToSeconds(r.cpuTimeLimitMs)}`, `--wall-time=${msToSeconds(r.wallTimeLimitMs)}`, "--extra-time=0");
   if (s.cg) args.push(`--cg-mem=${r.memoryLimitKib}`, ...(s.cgTiming ? ["--cg-timing"] : []));
-  else if (r.addressSpaceLimit !== false) args.push(`--mem=${r.memoryLimitKib}`);
+  else if (r.addressSpaceLimit !== false) args.push(`--mem=${r.addressSpaceLimitKib ?? r.memoryLimitKib}`);
   args.push(`--stack=${stackKib}`, `--fsize=${r.fileSizeLimitKib}`, `--processes=${r.processLimit}`, "--open-files=512");
   for (const [k, v] of Object.entries({ ...BASE_ENV, ...(r.env ?? {}) })) args.push(`--env=${k}=${v}`);
   // A private /dev/shm per box instead of the host's (see the module comment).

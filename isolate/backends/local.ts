@@ -37,7 +37,7 @@ export async function createLocalBackend(opts: { root: string; poolSize: number 
           `--fsize=${req.fileSizeLimitKib * 1024}`,
           `--stack=${(req.stackLimitKib ?? Math.min(req.memoryLimitKib, 65536)) * 1024}`,
           "--core=0",
-          ...(req.addressSpaceLimit !== false ? [`--as=${req.memoryLimitKib * 1024}`] : []),
+          ...(req.addressSpaceLimit !== false ? [`--as=${(req.addressSpaceLimitKib ?? req.memoryLimitKib) * 1024}`] : []),
           "--",
         );
       }

@@ -8,6 +8,8 @@
 import type { Language } from "./types.ts";
 import { py } from "./py.ts";
 
+const MIB = 1024;
+
 export const pypy: Language<"pypy"> = {
   ...py,
   id: "pypy",
@@ -20,8 +22,13 @@ export const pypy: Language<"pypy"> = {
   },
   runCommand(mainFile, limits) {
     const run = py.runCommand(mainFile, limits);
-    // The JIT reserves address space it may never touch: memory is bounded by the cgroup.
-    return { argv: ["/usr/bin/pypy3", ...run.argv.slice(1)], limits: { ...run.limits, addressSpaceLimit: false } };
+    // The JIT reserves address space it may never touch: memory is bounded by the cgroup and, where
+    // only rlimits exist, by PyPy's own garbage collector (PYPY_GC_MAX: past it, MemoryError → MLE).
+    return {
+      argv: ["/usr/bin/pypy3", ...run.argv.slice(1)],
+      limits: { ...run.limits, addressSpaceLimit: false },
+      env: { PYPY_GC_MAX: `${Math.max(1, Math.floor(limits.memoryLimitKib / MIB))}MB` },
+    };
   },
   // The format has one Python 3 code; a package picks PyPy by naming it (DOMjudge's and Debian's name).
   package: { code: "pypy3", aliases: ["pypy", "python3-pypy"], extensions: [] },

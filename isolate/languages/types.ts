@@ -51,9 +51,10 @@ export interface Language<Id extends string = string> {
   /**
    * Run argv and sandbox limits for a requested memory limit; this is where a
    * language adjusts limits (JVM heap inside the cgroup limit, thread allowance).
-   * `mainFile` is the source file name the code was compiled from.
+   * `mainFile` is the source file name the code was compiled from. `env`, when
+   * given, is added over the language's `env` for the run (a limit the runtime reads).
    */
-  runCommand(mainFile: string, limits: RunLimits): { argv: string[]; limits: RunLimits };
+  runCommand(mainFile: string, limits: RunLimits): { argv: string[]; limits: RunLimits; env?: Readonly<Record<string, string>> };
   /**
    * Turns a runtime's own out-of-memory report into MLE (Java's
    * OutOfMemoryError, Python's MemoryError); other results pass unchanged.

@@ -16,6 +16,8 @@ import type { Logger } from "../log.ts";
 import { CompileCache } from "./compile-cache.ts";
 import { JudgeConsumer } from "./consumer.ts";
 import { JudgeEvents } from "./events.ts";
+import { offeredLanguages, requireOffered } from "./languages.ts";
+import type { LanguageId } from "../../isolate/languages/index.ts";
 import { recomputeActiveAssignments } from "../courses/scores.ts";
 import { callerOf, type SubmissionCaller, type SubmissionDeps } from "../submissions/create.ts";
 import { runCustomInput, type RunInput, type RunResponse } from "./run.ts";
@@ -35,6 +37,8 @@ export interface JudgeServiceOptions {
   pollMs?: number;
   /** The clock submission times and deadlines are read from, ms (default `Date.now`; tests set it). */
   now?: () => number;
+  /** The languages offered; default `offeredLanguages(config)` (LANGUAGES and what is installed here). */
+  languages?: readonly LanguageId[];
 }
 
 /** A caller: a signed-in user (id and site role), or a bare user id (scripts and tests: a plain user). */
@@ -59,8 +63,10 @@ export class JudgeService {
     this.log = opts.log;
     this.queue = new JudgeQueue(opts.db, { owner: opts.owner ?? newOwnerId(), leaseMs: opts.config.JUDGE_LEASE_SECONDS * 1000 });
     this.runLimiter = new RateLimiter({ limit: opts.config.RUN_RATE_PER_MINUTE, windowMs: 60_000 });
+    this.languages = opts.languages ?? offeredLanguages(opts.config).ids;
     this.submissions = {
       db: opts.db,
+      languages: this.languages,
       events: this.events,
       now: () => this.now(),
       submitLimiter: new RateLimiter({ limit: opts.config.SUBMIT_RATE_PER_MINUTE, windowMs: 60_000 }),
@@ -78,6 +84,9 @@ export class JudgeService {
     const cache = await CompileCache.open(dir, opts.config.COMPILE_CACHE_MIB * 1024 * 1024);
     return new JudgeService(opts, cache);
   }
+
+  /** The languages this server offers (src/judge/languages.ts), in display order. */
+  readonly languages: readonly LanguageId[];
 
   /** The service's clock, ms since the epoch. */
   now(): number {
@@ -144,7 +153,8 @@ export class JudgeService {
 
   /**
    * Compiles (through the compile cache) and runs `code` once on `input`.
-   * @throws SANDBOX_UNAVAILABLE (503) without a sandbox; RATE_LIMITED (429)
+   * @throws SANDBOX_UNAVAILABLE (503) without a sandbox; LANGUAGE_UNAVAILABLE (400) for a language not
+   *   offered here; RATE_LIMITED (429)
    *   past RUN_RATE_PER_MINUTE or with RUNS_IN_FLIGHT_PER_USER runs already in
    *   flight; PROBLEM_NOT_FOUND (404) for an unknown `problemId`;
    *   COMPILATION_ERROR (400) with `details.compileOutput` on a compile error.
@@ -153,6 +163,7 @@ export class JudgeService {
     const viewer = callerOf(caller);
     const userId = viewer.id;
     const backend = this.requireBackend();
+    requireOffered(this.languages, input.language);
     const inFlight = this.runsInFlight.get(userId) ?? 0;
     if (inFlight >= this.config.RUNS_IN_FLIGHT_PER_USER) {
       throw new AppError("RATE_LIMITED", {

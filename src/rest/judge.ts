@@ -1,5 +1,6 @@
 /**
- * REST door of Run (the documented /api/compiler), over the judge router's `run`:
+ * REST doors of the judge router: GET /api/languages → 200 `{languages: [{id, name, displayName,
+ * timeMultiplier, editorMode}]}` (what this server offers); Run (the documented /api/compiler), over `run`:
  * POST /api/compiler `{language, code, input, expectedOutput?}` → 200
  * `{output, correct?, verdict, stderr, exitCode, timeMs, memoryKib, ...}`;
  * a compile error → 400 `{error: "Compilation error: …", compileOutput}`.
@@ -10,4 +11,5 @@ import { call, jsonBody, type AppEnv } from "./call.ts";
 
 // Bodies are validated by the procedures' zod inputs; `as never` hands the raw JSON over.
 export const judgeRoutes = new Hono<AppEnv>()
+  .get("/languages", async (c) => c.json(await call(c, (api) => api.judge.languages())))
   .post("/compiler", async (c) => c.json(await call(c, async (api) => api.judge.run((await jsonBody(c)) as never))));

@@ -15,6 +15,7 @@ import { AppError } from "../errors.ts";
 import type { JudgeEvents } from "../judge/events.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
 import { requireLiveProblem } from "../problems/store.ts";
+import { requireOffered } from "../judge/languages.ts";
 
 /** What the submission functions need (built once by the judge service: `JudgeService.submissions`). */
 export interface SubmissionDeps {
@@ -26,6 +27,8 @@ export interface SubmissionDeps {
   /** Per-user submission budget, and its size per minute (for the message). */
   submitLimiter: RateLimiter;
   submitRatePerMinute: number;
+  /** The languages this server offers (src/judge/languages.ts); others are refused. */
+  languages: readonly LanguageId[];
   /** Refuses submissions this process should judge but cannot (no sandbox); absent when judging happens elsewhere. */
   requireJudge?: () => void;
 }
@@ -45,12 +48,14 @@ export const callerOf = (c: SubmissionCaller): Caller => (typeof c === "string" 
 /**
  * Stores a submission and queues it for judging.
  * @returns the new submission's id.
- * @throws SANDBOX_UNAVAILABLE (503) when this process judges but has no sandbox; RATE_LIMITED (429) past
+ * @throws SANDBOX_UNAVAILABLE (503) when this process judges but has no sandbox; LANGUAGE_UNAVAILABLE (400)
+ *   for a language this server does not offer; RATE_LIMITED (429) past
  *   SUBMIT_RATE_PER_MINUTE; PROBLEM_NOT_FOUND (404); the assignment's window errors (403) from submissionTarget.
  */
 export async function createSubmission(deps: SubmissionDeps, caller: SubmissionCaller, input: SubmitInput): Promise<{ id: string }> {
   const viewer = callerOf(caller);
   deps.requireJudge?.();
+  requireOffered(deps.languages, input.language);
   const now = deps.now();
   // Inside a named assignment its window is checked first (a student learns when it opens, with a 403);
   // otherwise the problem must be one the caller can see.

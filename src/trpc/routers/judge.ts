@@ -1,5 +1,5 @@
 /**
- * Run: `run` compiles and runs once on custom input or the sample (the REST
+ * The offered languages (`languages`), and Run: `run` compiles and runs once on custom input or the sample (the REST
  * door POST /api/compiler, src/rest/judge.ts). Submissions are the
  * submissions router's (src/trpc/routers/submissions.ts). Needs a signed-in user.
  */
@@ -11,7 +11,8 @@ import { formatBytes, idField, requiredBlock, utf8Bytes } from "../../lib/fields
 import { listInWords } from "../../lib/words.ts";
 import { CODE_MAX_BYTES, RUN_TEXT_MAX_BYTES } from "../../judge/limits.ts";
 import type { JudgeService } from "../../judge/service.ts";
-import { protectedProcedure, router } from "../init.ts";
+import { protectedProcedure, publicProcedure, router } from "../init.ts";
+import { languagesView, offeredLanguages } from "../../judge/languages.ts";
 
 const textError = (iss: { input: unknown }) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text");
 
@@ -40,6 +41,11 @@ export function judgeOf(ctx: Context): JudgeService {
 }
 
 export const judgeRouter = router({
+  /**
+   * The languages this server offers, in display order: `{ languages: [{id, name, displayName,
+   * timeMultiplier, editorMode}] }` (src/judge/languages.ts). Public: the selector needs it before sign-in.
+   */
+  languages: publicProcedure.query(({ ctx }) => languagesView(ctx.judge?.languages ?? offeredLanguages(ctx.config).ids)),
   /**
    * Compiles and runs once. Answers `RunResponse` (src/judge/run.ts):
    * `{ output, correct?, verdict, stderr, exitCode, timeMs, memoryKib, outputTruncated, compileCached }`.

@@ -1,0 +1,8 @@
+package main
+
+func main() {
+	x := 0
+	for {
+		x++
+	}
+}

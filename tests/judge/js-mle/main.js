@@ -1,0 +1,2 @@
+const keep = [];
+for (;;) keep.push(new Array(1 << 20).fill(7));

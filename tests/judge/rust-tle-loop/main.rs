@@ -1,0 +1,6 @@
+fn main() {
+    let mut x: u64 = 0;
+    loop {
+        x = std::hint::black_box(x + 1);
+    }
+}
