@@ -139,7 +139,8 @@ describe("loading states", () => {
 
   test("Loading problem... on the solving page and Loading submissions... on the history", async () => {
     const id = await problemIdByTitle("Sum of Two Numbers");
-    const problem = await hold(page, procedureUrl("problems.byId"));
+    // The solving page asks for the offered languages in the same tick: one batch with both.
+    const problem = await hold(page, batchWith("problems.byId"));
     await page.goto(`/solve/${id}`);
     await page.getByText("Loading problem...").waitFor();
     await problem.release();
@@ -311,9 +312,11 @@ describe("failures (the product's error messages)", () => {
     const p = w.page;
     await p.addInitScript((t) => localStorage.setItem("token", t), token);
     const id = await problemIdByTitle("Sum of Two Numbers");
-    for (const path of ["problems.list", "submissions.list", "problems.byId"]) {
+    for (const path of ["problems.list", "submissions.list"]) {
       await p.route(procedureUrl(path), (route) => route.fulfill(trpcError(path, 500, "INTERNAL_SERVER_ERROR", "Internal server error")));
     }
+    // The solving page batches problems.byId with the offered languages: the whole batch fails.
+    await p.route(batchWith("problems.byId"), (route) => failBatch(route, 500, "INTERNAL_SERVER_ERROR", "Internal server error"));
     await p.goto("/problems");
     await p.getByRole("alert").filter({ hasText: "Failed to fetch problems" }).waitFor({ timeout: 15_000 });
 
@@ -327,7 +330,7 @@ describe("failures (the product's error messages)", () => {
     expect(await p.getByText("Loading problem...").isVisible()).toBe(true);
 
     // A problem that does not exist says so instead of spinning forever (decision 030).
-    await p.unroute(procedureUrl("problems.byId"));
+    await p.unroute(batchWith("problems.byId"));
     await p.goto("/solve/nosuchproblem0000000");
     await p.getByRole("heading", { name: "Problem not found" }).waitFor();
 
@@ -361,6 +364,44 @@ describe("language and code", () => {
     await page.getByRole("button", { name: "Reset to Boilerplate" }).click();
     await lines.getByText("public class Main").waitFor();
     await lines.getByText("// Your code here").waitFor();
+  }, SLOW);
+});
+
+describe("the languages this server offers", () => {
+  let small: TestServer;
+  beforeAll(async () => {
+    // Its own boxes beside the main server's (box ids are host-wide).
+    small = await startServer(3318, { LANGUAGES: "c,py", ISOLATE_BOX_ID_START: "60" });
+  }, SLOW);
+  afterAll(async () => {
+    await small?.stop();
+  });
+
+  test("the selector lists only them, and the editor opens in the first (C++ is not offered here); the server refuses the others", async () => {
+    const json = { method: "POST", headers: { "Content-Type": "application/json" } };
+    expect((await fetch(`${small.url}/api/auth/register`, { ...json, body: JSON.stringify(USER) })).status).toBe(200);
+    const login = await fetch(`${small.url}/api/auth/login`, { ...json, body: JSON.stringify({ email: USER.email, password: USER.password }) });
+    const { token: smallToken } = (await login.json()) as { token: string };
+    const db = createClient({ url: small.databaseUrl });
+    const id = String((await db.execute("select id from problems where deleted_at is null limit 1")).rows[0]!.id);
+    db.close();
+    const w = await openPage(browser, small.url);
+    watched.push(w);
+    await w.context.addInitScript((t) => localStorage.setItem("token", t), smallToken);
+    await w.page.goto(`/solve/${id}`);
+    await w.page.locator(".view-lines").getByText("#include <stdio.h>").waitFor({ timeout: 30_000 });
+    const options = await w.page.getByLabel("Language").locator("option").allInnerTexts();
+    expect(options).toEqual(["C", "Python"]);
+    const refused = await fetch(`${small.url}/api/compiler`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${smallToken}` },
+      body: JSON.stringify({ language: "cpp", code: "int main(){}", input: "" }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe("C++ is not offered on this server; offered: C, Python");
+    // Closed before its server stops (a page left open would log the refused connections).
+    expect(w.errors.splice(0)).toEqual([]);
+    await w.context.close();
   }, SLOW);
 });
 

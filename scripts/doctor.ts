@@ -15,6 +15,7 @@ import { pchIsCurrent, pchDir } from "../isolate/pch.ts";
 import { compileSource, runProgram } from "../isolate/exec.ts";
 import { LANGUAGE_IDS, getLanguage } from "../isolate/languages/index.ts";
 import { sandboxOptions } from "../src/sandbox.ts";
+import { offeredLanguages } from "../src/judge/languages.ts";
 
 let failed = false;
 const ok = (what: string, detail: string) => console.log(`  ok    ${what}: ${detail}`);
@@ -49,8 +50,10 @@ try {
 /** Debian packages to install per language whose tools are missing (named again at its self-test). */
 const missingPackages = new Map<string, string[]>();
 const checkedTools = new Set<string>();
-// LANGUAGES: what scripts/install.sh installed; a language outside it may be missing (a warning, not a failure).
-const enabled = new Set((process.env.LANGUAGES ?? "cpp,c,java,py,pypy").split(",").map((l) => l.trim()));
+// LANGUAGES names what the server offers (and what scripts/install.sh installed): a named language
+// whose tools are missing fails; any other missing language is simply not offered (a warning).
+const named = config.LANGUAGES === undefined ? null : new Set(config.LANGUAGES.split(",").map((l) => l.trim()));
+const enabled = named ?? new Set<string>();
 for (const id of LANGUAGE_IDS) {
   for (const tool of getLanguage(id).requires) {
     if (checkedTools.has(tool.path)) continue;
@@ -58,14 +61,17 @@ for (const id of LANGUAGE_IDS) {
     const r = await output([tool.path, ...tool.versionArgs]);
     if (r.code === 0) ok(tool.path, r.text.split("\n")[0]!);
     else if (!enabled.has(id)) {
-      warn(tool.path, `missing: ${getLanguage(id).name} is not in LANGUAGES, so submissions in it will fail to compile`, `LANGUAGES=...,${id} bash scripts/install.sh (or apt install ${tool.debianPackage})`);
+      warn(tool.path, `missing: ${getLanguage(id).name} is not offered here`, `LANGUAGES=...,${id} bash scripts/install.sh (or apt install ${tool.debianPackage})`);
       missingPackages.set(id, [...new Set([...(missingPackages.get(id) ?? []), tool.debianPackage])]);
     } else {
-      fail(tool.path, `not usable (${r.text.slice(0, 120)})`, `apt install ${tool.debianPackage}`);
+      fail(tool.path, `not usable (${r.text.slice(0, 120)}): LANGUAGES names ${getLanguage(id).name}, which is not offered until it is`, `apt install ${tool.debianPackage}`);
       missingPackages.set(id, [...new Set([...(missingPackages.get(id) ?? []), tool.debianPackage])]);
     }
   }
 }
+
+const offered = offeredLanguages(config);
+ok("languages offered", offered.ids.map((id) => getLanguage(id).name).join(", ") || "none");
 
 // Kotlin (the ICPC set's fifth language) is offered only with kotlinc 1.7 or newer: Debian's package is 1.3.
 const kotlinc = Bun.which("kotlinc");
@@ -128,7 +134,7 @@ if (!sel.backend) {
     for (const id of LANGUAGE_IDS) {
       const lang = getLanguage(id);
       if (!enabled.has(id) && missingPackages.has(id)) {
-        warn(`self-test ${id}`, `skipped: ${lang.displayName} is not installed (not in LANGUAGES)`, `LANGUAGES=...,${id} bash scripts/install.sh`);
+        warn(`self-test ${id}`, `skipped: ${lang.displayName} is not installed, so not offered`, `LANGUAGES=...,${id} bash scripts/install.sh`);
         continue;
       }
       const started = performance.now();

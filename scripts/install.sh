@@ -33,33 +33,63 @@ case "$INSTALL_ROLE" in
 esac
 say "role: $INSTALL_ROLE"
 
-# 1. Debian packages: the sandbox (bubblewrap), the compilers and runtimes of
+# 1. Bun, from npm (Node and npm are assumed present). npm may block bun's
+#    postinstall step (it links the native binary from @oven/bun-<platform>);
+#    so the result is checked with `bun --version`, the step is run by hand
+#    once when that fails, and the script stops with a clear message otherwise.
+BUN_MIN_VERSION="1.2.0" # the text lockfile bun.lock needs Bun 1.2 or newer
+fail() { printf 'install: ERROR: %s\n' "$*" >&2; exit 1; }
+# Prints the version of the bun on PATH, or nothing (never fails: used in assignments under set -e).
+bun_version() { { bun --version 2>/dev/null | grep -Eo '^[0-9]+\.[0-9]+\.[0-9]+' | head -1; } || true; }
+# A bun installed earlier but not on PATH (npm's global bin, Bun's own installer) is used, not reinstalled.
+find_bun() {
+  command -v bun >/dev/null 2>&1 && return 0
+  local dir npm_prefix
+  npm_prefix="$(npm prefix -g 2>/dev/null || true)"
+  for dir in "${HOME:+$HOME/.bun/bin}" "${npm_prefix:+$npm_prefix/bin}"; do
+    if [ -n "$dir" ] && [ -x "$dir/bun" ]; then
+      export PATH="$dir:$PATH"
+      hash -r
+      return 0
+    fi
+  done
+  return 1
+}
+if ! find_bun; then
+  command -v npm >/dev/null 2>&1 ||
+    fail "Bun is not installed and npm is missing: install Node.js and npm (apt-get install npm) or Bun (https://bun.sh), then run this again"
+  say "Bun (npm install -g bun)"
+  npm install -g bun || fail "npm install -g bun failed (npm's message is above)"
+  hash -r
+  find_bun || fail "npm installed bun, but no bun is on PATH (looked in $(npm prefix -g)/bin too)"
+fi
+npm_bun_dir="$(npm root -g 2>/dev/null || true)/bun"
+if [ -z "$(bun_version)" ] && [ -f "$npm_bun_dir/install.js" ] &&
+  [ "$(readlink -f "$(command -v bun)")" = "$(readlink -f "$npm_bun_dir/bin/bun.exe")" ]; then
+  say "$(command -v bun) does not run (npm skipped bun's postinstall?); running it now: node $npm_bun_dir/install.js"
+  (cd "$npm_bun_dir" && node install.js) || true
+  hash -r
+fi
+version="$(bun_version)"
+[ -n "$version" ] ||
+  fail "'$(command -v bun) --version' does not print a version, so Bun is not usable; reinstall it (npm install -g bun --allow-scripts=bun, or https://bun.sh) and run this again"
+if [ "$(printf '%s\n%s\n' "$BUN_MIN_VERSION" "$version" | sort -V | head -1)" != "$BUN_MIN_VERSION" ]; then
+  fail "Bun $version at $(command -v bun) is older than $BUN_MIN_VERSION; upgrade it (bun upgrade, or npm install -g bun) and run this again"
+fi
+say "using $(command -v bun) $version"
+
+# 2. Debian packages: the sandbox (bubblewrap), the compilers and runtimes of
 #    the languages the operator enables (LANGUAGES, comma-separated ids of
 #    isolate/languages; default cpp,c,java,py,pypy; the test role: all of them,
 #    since the tests judge every language); for tests, the browser they drive.
 #    Kotlin is not a Debian package new enough (1.3; the judge needs 1.7+).
-language_packages() {
-  case "$1" in
-    cpp) echo "g++" ;;
-    c) echo "gcc" ;;
-    java) echo "default-jdk-headless" ;;
-    py) echo "python3" ;;
-    pypy) echo "pypy3" ;;
-    js) echo "nodejs" ;;
-    go) echo "golang-go" ;;
-    rust) echo "rustc-web gcc" ;;
-    *) printf 'install: ERROR: unknown language %s in LANGUAGES (cpp, c, java, py, pypy, js, go, rust)\n' "$1" >&2; return 1 ;;
-  esac
-}
 if [ "$INSTALL_ROLE" = "test" ]; then LANGUAGES="${LANGUAGES:-cpp,c,java,py,pypy,js,go,rust}"; fi
 LANGUAGES="${LANGUAGES:-cpp,c,java,py,pypy}"
 DEB_PACKAGES=(bubblewrap)
-IFS=',' read -r -a enabled_languages <<<"$LANGUAGES"
-for lang in "${enabled_languages[@]}"; do
-  pkgs="$(language_packages "$lang")" || exit 1
-  for pkg in $pkgs; do
-    case " ${DEB_PACKAGES[*]} " in *" $pkg "*) ;; *) DEB_PACKAGES+=("$pkg") ;; esac
-  done
+# Each language's packages come from its record in isolate/languages (`requires`), the one place they are written.
+language_packages="$(bun scripts/language-packages.ts "$LANGUAGES")" || exit 1
+for pkg in $language_packages; do
+  case " ${DEB_PACKAGES[*]} " in *" $pkg "*) ;; *) DEB_PACKAGES+=("$pkg") ;; esac
 done
 say "languages: $LANGUAGES"
 # Tests also start their own LDAP directory (slapd; certificates by openssl) and
@@ -84,53 +114,8 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
     say "Debian packages present: ${DEB_PACKAGES[*]}"
   fi
 else
-  say "not a Debian system: install bubblewrap, g++, a JDK, python3 and chromium yourself"
+  say "not a Debian system: install bubblewrap (and for tests chromium) yourself, and the compilers of LANGUAGES ($LANGUAGES; Debian names them: $language_packages)"
 fi
-
-# 2. Bun, from npm (Node and npm are assumed present). npm may block bun's
-#    postinstall step (it links the native binary from @oven/bun-<platform>);
-#    so the result is checked with `bun --version`, the step is run by hand
-#    once when that fails, and the script stops with a clear message otherwise.
-BUN_MIN_VERSION="1.2.0" # the text lockfile bun.lock needs Bun 1.2 or newer
-fail() { printf 'install: ERROR: %s\n' "$*" >&2; exit 1; }
-# Prints the version of the bun on PATH, or nothing (never fails: used in assignments under set -e).
-bun_version() { { bun --version 2>/dev/null | grep -Eo '^[0-9]+\.[0-9]+\.[0-9]+' | head -1; } || true; }
-# A bun installed earlier but not on PATH (npm's global bin, Bun's own installer) is used, not reinstalled.
-find_bun() {
-  command -v bun >/dev/null 2>&1 && return 0
-  local dir npm_prefix
-  npm_prefix="$(npm prefix -g 2>/dev/null || true)"
-  for dir in "${HOME:+$HOME/.bun/bin}" "${npm_prefix:+$npm_prefix/bin}"; do
-    if [ -n "$dir" ] && [ -x "$dir/bun" ]; then
-      export PATH="$dir:$PATH"
-      hash -r
-      return 0
-    fi
-  done
-  return 1
-}
-if ! find_bun; then
-  command -v npm >/dev/null 2>&1 ||
-    fail "Bun is not installed and npm is missing: install Node.js and npm (apt-get install nodejs npm) or Bun (https://bun.sh), then run this again"
-  say "Bun (npm install -g bun)"
-  npm install -g bun || fail "npm install -g bun failed (npm's message is above)"
-  hash -r
-  find_bun || fail "npm installed bun, but no bun is on PATH (looked in $(npm prefix -g)/bin too)"
-fi
-npm_bun_dir="$(npm root -g 2>/dev/null || true)/bun"
-if [ -z "$(bun_version)" ] && [ -f "$npm_bun_dir/install.js" ] &&
-  [ "$(readlink -f "$(command -v bun)")" = "$(readlink -f "$npm_bun_dir/bin/bun.exe")" ]; then
-  say "$(command -v bun) does not run (npm skipped bun's postinstall?); running it now: node $npm_bun_dir/install.js"
-  (cd "$npm_bun_dir" && node install.js) || true
-  hash -r
-fi
-version="$(bun_version)"
-[ -n "$version" ] ||
-  fail "'$(command -v bun) --version' does not print a version, so Bun is not usable; reinstall it (npm install -g bun --allow-scripts=bun, or https://bun.sh) and run this again"
-if [ "$(printf '%s\n%s\n' "$BUN_MIN_VERSION" "$version" | sort -V | head -1)" != "$BUN_MIN_VERSION" ]; then
-  fail "Bun $version at $(command -v bun) is older than $BUN_MIN_VERSION; upgrade it (bun upgrade, or npm install -g bun) and run this again"
-fi
-say "using $(command -v bun) $version"
 
 # 3. JavaScript dependencies, exactly as locked.
 if [ "$INSTALL_ROLE" = "runtime" ] || [ "$INSTALL_ROLE" = "judge" ] || [ "$INSTALL_ROLE" = "isolate" ]; then

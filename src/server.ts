@@ -21,6 +21,8 @@ import { createOpsState, recordingErrors, type OpsState } from "./ops/state.ts";
 import { VERSION } from "./version.ts";
 import { JudgeService } from "./judge/service.ts";
 import { createAiService } from "./ai/service.ts";
+import { offeredLanguages } from "./judge/languages.ts";
+import { LANGUAGES } from "../isolate/languages/index.ts";
 import { lockSandbox, sandboxOptions } from "./sandbox.ts";
 
 /** Bun.serve's request body cap, bytes (the app's own limit, MAX_BODY_BYTES, answers 413 below it). */
@@ -65,7 +67,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // Before the judge starts consuming: a bad AI setting (ConfigError) must stop start-up with nothing running.
     const ai = createAiService({ config, db, log, sandbox: sandbox.backend });
     // Judge: re-queues jobs a killed server left behind, then consumes the queue (JUDGE_IN_PROCESS).
-    const judge = await JudgeService.create({ config, db, log, sandbox });
+    const offered = offeredLanguages(config);
+    log.info(`languages: ${offered.ids.map((id) => LANGUAGES[id].name).join(", ") || "none"}`);
+    for (const l of offered.left) log.warn(`language ${LANGUAGES[l.id].name} not offered: ${l.why}`);
+    const judge = await JudgeService.create({ config, db, log, sandbox, languages: offered.ids });
     undo.push(() => judge.stop());
     if (config.JUDGE_IN_PROCESS) await judge.start();
     const services = buildServices({ config, db, log, sessionKey, sandbox, judge, ai, ops });

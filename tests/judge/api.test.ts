@@ -293,6 +293,20 @@ describe("limits and availability", () => {
     expect(viaCookie.body.status).toBe("queued");
   });
 
+  test("a language this server does not offer (LANGUAGES=cpp,py): 400 naming language, for Submit and Run; nothing stored", async () => {
+    const a = await judgeApp({ LANGUAGES: "cpp,py" }, { start: false });
+    const me = await signUp(a.app);
+    const p = await createProblem(a, me.token);
+    const offered = await request(a.app, "GET", "/api/languages");
+    expect(offered.body.languages.map((l: { id: string }) => l.id)).toEqual(["cpp", "py"]);
+    const sub = await request(a.app, "POST", "/api/submissions?wait=false", { token: me.token, body: { problemId: p._id, code: "package main\nfunc main() {}\n", language: "go" } });
+    expect([sub.status, sub.body.field, sub.body.error]).toEqual([400, "language", "Go is not offered on this server; offered: C++, Python"]);
+    const run = await request(a.app, "POST", "/api/compiler", { token: me.token, body: { language: "rust", code: "fn main() {}", input: "" } });
+    expect([run.status, run.body.field]).toEqual([400, "language"]);
+    const rows = await a.t.services.db.run(sql`select count(*) as n from submissions`);
+    expect(Number((rows.rows[0] as Record<string, unknown>).n)).toBe(0);
+  });
+
   test("submitting to an unknown problem: 404", async () => {
     const a = await judgeApp({}, { start: false });
     const me = await signUp(a.app);

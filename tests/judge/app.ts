@@ -20,12 +20,16 @@ export interface JudgeApp {
   close(): Promise<void>;
 }
 
-/** Starts the app and its judge (two boxes at JUDGE_TEST_BOX_ID_START + `boxOffset`). @throws Error without a sandbox. */
-export async function startJudgeApp(boxOffset: number): Promise<JudgeApp> {
+/**
+ * Starts the app and its judge (two boxes at JUDGE_TEST_BOX_ID_START + `boxOffset`).
+ * @param env configuration on top of the tests' (e.g. `{ SANDBOX: "isolate", ISOLATE_BIN }`), for the sandbox and the app.
+ * @throws Error without a sandbox.
+ */
+export async function startJudgeApp(boxOffset: number, env: Record<string, string> = {}): Promise<JudgeApp> {
   await preparePch();
-  const sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, boxOffset)), () => {}, { buildPch: false });
+  const sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", env, boxOffset)), () => {}, { buildPch: false });
   if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
-  const t = await createTestServices({ env: { SANDBOX_POOL_SIZE: "2" }, sandbox });
+  const t = await createTestServices({ env: { SANDBOX_POOL_SIZE: "2", ...env }, sandbox });
   const judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox, cacheDir: join(t.dir, "cache"), pollMs: 50 });
   t.services.judge = judge;
   await judge.start();

@@ -18,8 +18,9 @@ import { OutputPanel } from "../components/OutputPanel.tsx";
 import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { httpStatusOf, useTRPC } from "../lib/trpc.ts";
 import { AssignmentBanner } from "../courses/AssignmentBanner.tsx";
-import { effectiveTimeLimitMs, LANGUAGE_LIST, languageOf } from "../lib/languages.ts";
+import { effectiveTimeLimitMs, languageOf } from "../lib/languages.ts";
 import { useSolveSession } from "./useSolveSession.ts";
+import { useOfferedLanguages } from "./useOfferedLanguages.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
 
 const StatementMarkdown = lazy(() => import("../components/StatementMarkdown.tsx"));
@@ -47,10 +48,15 @@ export default function SolvePage({ problemId }: { problemId: string }) {
     if (problemQuery.isError) console.warn("Failed to fetch problem:", problemQuery.error);
   }, [problemQuery.isError, problemQuery.error]);
 
-  const { language, code, customInput, setCustomInput, running, submitting, reviewing, busy, output, aiOpen, setAiOpen, ai, changeCode, changeLanguage, resetToBoilerplate, run, submit, review } =
+  const { language, code, customInput, setCustomInput, running, submitting, reviewing, busy, output, aiOpen, setAiOpen, ai, changeCode, changeLanguage, fallBackTo, resetToBoilerplate, run, submit, review } =
     useSolveSession(problemId, problem, assignmentId);
 
   const notFound = problemQuery.isError && httpStatusOf(problemQuery.error) === 404;
+  // Only what the server offers; a language it does not offer gives way to its first.
+  const languages = useOfferedLanguages();
+  useEffect(() => {
+    if (languages.length && !languages.some((l) => l.id === language)) fallBackTo(languages[0]!.id);
+  }, [languages, language]);
 
   return (
     <div className="page solve-page">
@@ -112,7 +118,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               <div className="field inline">
                 <label htmlFor="language">Language</label>
                 <select id="language" value={language} onChange={(e) => changeLanguage(e.target.value)}>
-                  {LANGUAGE_LIST.map((l) => (
+                  {languages.map((l) => (
                     <option key={l.id} value={l.id}>
                       {l.name}
                     </option>

@@ -65,6 +65,13 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
     }
   }
 
+  /** The server does not offer the current language: open `next` with its saved code or its boilerplate. */
+  function fallBackTo(next: LanguageId) {
+    setLanguage(next);
+    const saved = getSavedCode(problemId, next);
+    setCode(saved !== null && saved.trim() !== "" ? saved : languageOf(next).boilerplate);
+  }
+
   function resetToBoilerplate() {
     changeCode(languageOf(language).boilerplate);
   }
@@ -156,6 +163,7 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
     ai,
     changeCode,
     changeLanguage,
+    fallBackTo,
     resetToBoilerplate,
     run,
     submit,
