@@ -4,7 +4,9 @@ import { COMPILER_FLAGS, DEFAULT_LANGUAGE, effectiveTimeLimitMs, getLanguage, is
 
 describe("language registry", () => {
   test("ids are the registry's keys, in display order, and the first is the default", () => {
-    expect([...LANGUAGE_IDS]).toEqual(["cpp", "c", "java", "py", "pypy", "js", "go", "rust"]);
+    // The ICPC set first, in display order (a language added later follows them).
+    expect(LANGUAGE_IDS.slice(0, 8)).toEqual(["cpp", "c", "java", "py", "pypy", "js", "go", "rust"]);
+    expect([...LANGUAGE_IDS] as string[]).toEqual(Object.keys(LANGUAGES));
     for (const id of LANGUAGE_IDS) expect(LANGUAGES[id].id).toBe(id);
     expect(DEFAULT_LANGUAGE).toBe("cpp");
   });

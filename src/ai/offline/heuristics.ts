@@ -44,7 +44,7 @@ export interface Observation {
 }
 
 /** Simple steps per second, by language (see the module comment). */
-export const STEPS_PER_SECOND: Record<Language, number> = { cpp: 1e8, c: 1e8, java: 1e8, py: 1e7, pypy: 5e7, js: 5e7, go: 1e8, rust: 1e8 };
+export const STEPS_PER_SECOND: Partial<Record<Language, number>> = { cpp: 1e8, c: 1e8, java: 1e8, py: 1e7, pypy: 5e7, js: 5e7, go: 1e8, rust: 1e8 };
 
 /** Languages the rule-based observations understand: C-like loops (C, C++, Java) and Python's (CPython, PyPy). */
 const ANALYSED: ReadonlySet<Language> = new Set<Language>(["cpp", "c", "java", "py", "pypy"]);
@@ -100,7 +100,8 @@ export function observe(input: {
   const n = bounds.sizeMax;
   const nName = bounds.sizeName ?? "N";
   const timeLimitS = (problem?.timeLimitMs ?? 1000) / 1000;
-  const budget = STEPS_PER_SECOND[input.language] * timeLimitS;
+  // A language not named: C++'s rate over its time multiplier (what the judge grants it).
+  const budget = (STEPS_PER_SECOND[input.language] ?? 1e8 / LANGUAGES[input.language].timeMultiplier) * timeLimitS;
 
   const clike = language === "py" ? null : analyseLoops(code);
   const depth = language === "py" ? (py?.maxLoopDepth ?? 0) : clike!.maxDepth;

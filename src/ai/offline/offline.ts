@@ -24,17 +24,14 @@ import { VERDICT_NAMES } from "../../verdicts.ts";
 /** Bump when the review's rules or wording change: it is the cache key's model. */
 export const OFFLINE_MODEL = "offline-v2";
 
-/** Warning flags per language (GCC manual "Warning Options"; javac `-Xlint`). */
-export const WARNING_FLAGS: Readonly<Record<LanguageId, readonly string[]>> = {
+/**
+ * Warning flags per language (GCC manual "Warning Options"; javac `-Xlint`); a language not
+ * named here compiles with its own defaults (rustc and go vet-less `go build` warn or refuse by default).
+ */
+export const WARNING_FLAGS: Readonly<Partial<Record<LanguageId, readonly string[]>>> = {
   cpp: ["-Wall", "-Wextra"],
   c: ["-Wall", "-Wextra"],
   java: ["-Xlint:all"],
-  py: [],
-  pypy: [],
-  js: [],
-  go: [],
-  // rustc warns by default.
-  rust: [],
 };
 
 /** Every offline review starts with these words, so nobody mistakes it for a model's. */
@@ -133,7 +130,7 @@ export function createOfflineProvider(opts: OfflineOptions): ReviewProvider {
       if (sandbox) {
         box = await sandbox.acquire();
         if (signal?.aborted) throw new AiProviderError("aborted", "offline: aborted");
-        ev.compile = await compileSource(box, language, subject.code, { extraFlags: [...WARNING_FLAGS[language]] });
+        ev.compile = await compileSource(box, language, subject.code, { extraFlags: [...(WARNING_FLAGS[language] ?? [])] });
         if (ev.compile.result.status === "XX") {
           throw new AiProviderError("failed", `offline: sandbox failed while compiling: ${ev.compile.result.message ?? ""}`);
         }
@@ -206,7 +203,7 @@ async function analysePython(box: Box, entry: string): Promise<PyFindings | null
 function compileSection(subject: ReviewSubject, ev: Evidence): string {
   const c = ev.compile!;
   const lines = ["### Compilation"];
-  const flags = WARNING_FLAGS[subject.language];
+  const flags = WARNING_FLAGS[subject.language] ?? [];
   const how =
     subject.language === "py" || subject.language === "pypy"
       ? "Python's own compile step"
