@@ -11,7 +11,7 @@ export const c: Language<"c"> = {
   id: "c",
   name: "C",
   displayName: "C17 (GCC)",
-  // Compiled like C++: the problem's limit is the C limit.
+  // Measured 0.98 × C++ (scripts/bench-languages.ts): × 1 (decision 039).
   timeMultiplier: 1,
   editorMode: "c",
   boilerplate: `#include <stdio.h>

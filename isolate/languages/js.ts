@@ -18,7 +18,7 @@ export const js: Language<"js"> = {
   id: "js",
   name: "JavaScript",
   displayName: "JavaScript (Node.js)",
-  // Provisional until scripts/bench-languages.ts measures it (issue 20).
+  // Measured 1.76 × C++ (scripts/bench-languages.ts: loop 1.2, sieve 1.1, input 4.3; 32 ms start-up): × 2 (decision 039).
   timeMultiplier: 2,
   editorMode: "javascript",
   boilerplate: `const data = require("fs").readFileSync(0, "utf8").split(/\\s+/).filter(Boolean);
