@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildReviewPrompt, fenceFor } from "./prompt.ts";
 import { wrongAnswerSubject } from "./testing/fixtures.ts";
+import { LANGUAGE_IDS, LANGUAGES } from "../../isolate/languages/index.ts";
 
 describe("buildReviewPrompt", () => {
   test("carries statement, constraints, limits, sample, verdict with expected vs actual, and the code", () => {
@@ -23,6 +24,14 @@ describe("buildReviewPrompt", () => {
     expect(user).toContain("for an earlier version of the code");
     expect(user).toContain("main.py:1: SyntaxError");
     expect(user).not.toContain("Expected output on the sample");
+  });
+
+  test("every language is named with its compiler and fenced in its own syntax", () => {
+    for (const language of LANGUAGE_IDS) {
+      const { user } = buildReviewPrompt({ ...wrongAnswerSubject(), language, code: "CODE-MARKER" });
+      expect(user).toContain(`## The learner's code (${LANGUAGES[language].displayName})`);
+      expect(user).toContain(`\`\`\`${LANGUAGES[language].editorMode}\nCODE-MARKER`);
+    }
   });
 
   test("without a problem or a verdict it says so", () => {
