@@ -42,7 +42,7 @@ import { createLogger } from "../src/log.ts";
 import { problems, submissions, testCases, users } from "../db/schema.ts";
 import { inArray } from "drizzle-orm";
 import { sandboxOptions } from "../src/sandbox.ts";
-import { writeSection } from "./lib/bench-doc.ts";
+import { median, writeSection } from "./lib/bench-doc.ts";
 import { createSubmission } from "../src/submissions/create.ts";
 import { waitForVerdict } from "../src/submissions/watch.ts";
 
@@ -59,11 +59,6 @@ const HELLO: Record<"cpp" | "java" | "py", (tag: string) => string> = {
   py: (tag) => `print("Hello, World!")\n# ${tag}\n`,
 };
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const dir = mkdtempSync(join(tmpdir(), "oj-bench-judge-"));
 const dataDir = join(dir, "data");

@@ -24,7 +24,7 @@ import { compileSource, runProgram, type Artifact } from "../isolate/exec.ts";
 import { LANGUAGE_IDS, LANGUAGES, type LanguageId } from "../isolate/languages/index.ts";
 import { ensurePch } from "../isolate/pch.ts";
 import type { Box } from "../isolate/types.ts";
-import { writeSection } from "./lib/bench-doc.ts";
+import { median, writeSection } from "./lib/bench-doc.ts";
 import { loadConfig } from "../src/config.ts";
 
 const arg = (name: string, dflt: number) => {
@@ -81,11 +81,6 @@ PROGRAMS.pypy = PROGRAMS.py;
 const START_N: Record<Workload, number> = { loop: 1 << 16, sieve: 1 << 16, io: 1 << 12 };
 const MAX_N: Record<Workload, number> = { loop: 2 ** 33, sieve: 2 ** 28, io: 2 ** 23 };
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
 
 function stdinFor(w: Workload, n: number): string {

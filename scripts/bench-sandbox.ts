@@ -27,6 +27,7 @@ import { createBwrapBackend, type BwrapOptions, type BwrapRunTimings } from "../
 import { getLanguage } from "../isolate/languages/index.ts";
 import { ensurePch } from "../isolate/pch.ts";
 import { backendCandidates } from "../isolate/test-backends.ts";
+import { median } from "./lib/bench-doc.ts";
 import type { Box, RunRequest, SandboxBackend } from "../isolate/types.ts";
 
 const arg = (name: string, dflt: number) => {
@@ -37,11 +38,6 @@ const RUNS = arg("runs", 200);
 const COMPILES = arg("compiles", 5);
 const SECTION = "## Sandbox runner (scripts/bench-sandbox.ts)";
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
 const fmt = (ms: number) => ms.toFixed(2);
 const load = () => loadavg().map((l) => l.toFixed(1)).join(" / ");

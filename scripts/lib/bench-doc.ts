@@ -14,6 +14,14 @@ export function writeSection(file: string, heading: string, section: string): vo
   writeFileSync(file, next);
 }
 
+/** The median of `values` (the mean of the middle two for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  if (!values.length) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
 /** The p-th percentile (0..100) of `values`, nearest rank. */
 export function percentile(values: readonly number[], p: number): number {
   if (!values.length) return NaN;

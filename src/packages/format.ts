@@ -94,6 +94,7 @@ function languagesNamedBySubmissionsYaml(files: PackageFiles, warnings: string[]
   for (const [pattern, settings] of Object.entries(root as Record<string, unknown>).slice(0, 1000)) {
     const code = settings && typeof settings === "object" ? (settings as Record<string, unknown>).language : undefined;
     if (code === undefined) continue;
+    if (pattern.length > MAX_GLOB_CHARS) throw new PackageError(file, `${pattern.slice(0, 40)}...: a glob of at most ${MAX_GLOB_CHARS} characters`);
     if (typeof code !== "string") throw new PackageError(file, `${pattern}: language must be a language code (${JUDGED_CODES})`);
     const language = languageByPackageCode(code);
     if (!language) warnings.push(`${file}: ${pattern}: language ${JSON.stringify(code.slice(0, 40))} is not judged here (codes: ${JUDGED_CODES}); its files are left out`);
@@ -110,6 +111,9 @@ function languagesNamedBySubmissionsYaml(files: PackageFiles, warnings: string[]
     return found;
   };
 }
+
+/** Longest submissions.yaml glob read (a package's paths are shorter; longer ones are refused, not matched). */
+const MAX_GLOB_CHARS = 256;
 
 /** "cpp, c, java, python3, pypy3, javascript, go, rust", for messages. */
 const JUDGED_CODES = LANGUAGE_IDS.map((id) => LANGUAGES[id].package.code).join(", ");

@@ -111,6 +111,11 @@ describe("a 2025-09 package", () => {
     await expect(read(modernPackage({ "submissions/submissions.yaml": "accepted/a.py:\n  language: [python3]\n" }))).rejects.toThrow("language must be a language code");
   });
 
+  test("a submissions.yaml glob longer than 256 characters is refused, naming the file", async () => {
+    const long = `accepted/${"*a".repeat(200)}.py`;
+    await expect(read(modernPackage({ "submissions/submissions.yaml": `"${long}":\n  language: pypy3\n` }))).rejects.toThrow("a glob of at most 256 characters");
+  });
+
   test("becomes a problem: statement split into fields, first sample shown, the rest hidden, one time limit for all, kattis checker", () => {
     const { input } = problemFromPackage(pkg);
     expect(input).toMatchObject({
