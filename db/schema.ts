@@ -263,6 +263,9 @@ export const submissions = sqliteTable(
     hiddenTotal: integer("hidden_total").notNull().default(0),
     /** The verdict before the latest rejudge, kept for the history. */
     previousVerdict: text("previous_verdict", { enum: VERDICTS }),
+    /** The contest this submission was made in (src/contests), and the team it counts for. */
+    contestId: text("contest_id").references((): AnySQLiteColumn => contests.id),
+    teamId: text("team_id").references((): AnySQLiteColumn => contestTeams.id),
   },
   (t) => [
     index("submissions_user_problem_idx").on(t.userId, t.problemId, t.createdAt),
@@ -271,6 +274,7 @@ export const submissions = sqliteTable(
     index("submissions_queue_idx").on(t.status, t.userId, t.createdAt),
     index("submissions_user_claimed_idx").on(t.userId, t.claimedAt),
     index("submissions_assignment_idx").on(t.assignmentId, t.userId, t.problemId),
+    index("submissions_contest_idx").on(t.contestId, t.teamId, t.createdAt),
   ],
 );
 
@@ -684,4 +688,154 @@ export const ltiGradeOutbox = sqliteTable(
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
   },
   (t) => [uniqueIndex("lti_grade_outbox_link_user_uq").on(t.resourceLinkRowId, t.userId), index("lti_grade_outbox_due_idx").on(t.sentAt, t.nextAttemptAt)],
+);
+
+// Contests (src/contests/ writes them).
+
+export const CONTEST_SCORINGS = ["icpc", "ioi"] as const;
+export const CONTEST_REGISTRATIONS = ["open", "code", "roster"] as const;
+/** Who an event of the feed is for (src/contests/feed.ts). */
+export const EVENT_AUDIENCES = ["all", "jury", "team", "nonjury"] as const;
+
+export const contests = sqliteTable(
+  "contests",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    /** Lower-case identifier (`[a-z0-9_-]`, ≤ 36): the contest's id in the ICPC Contest API, unique. */
+    shortName: text("short_name").notNull(),
+    title: text("title").notNull(),
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
+    durationMinutes: integer("duration_minutes").notNull(),
+    /** The scoreboard freezes this many minutes before the end; null: never. */
+    freezeMinutes: integer("freeze_minutes"),
+    scoring: text("scoring", { enum: CONTEST_SCORINGS }).notNull(),
+    /** ICPC: minutes added per rejected submission before the first accepted one. */
+    penaltyMinutes: integer("penalty_minutes").notNull().default(20),
+    /** A contest inside a course: its students take part, its staff are the jury. */
+    courseId: text("course_id").references(() => courses.id),
+    registration: text("registration", { enum: CONTEST_REGISTRATIONS }).notNull(),
+    /** The code a `code` registration asks for. */
+    registrationCode: text("registration_code"),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => users.id),
+    /** When the jury unfroze the scoreboard (the reveal is over). */
+    unfrozenAt: integer("unfrozen_at", { mode: "timestamp_ms" }),
+    /** When the jury declared the results final. */
+    finalizedAt: integer("finalized_at", { mode: "timestamp_ms" }),
+    /** Which of the clock's thresholds (start, freeze, end) the event feed has announced (src/contests/feed.ts). */
+    feedPhase: integer("feed_phase").notNull().default(0),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(now),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("contests_short_name_uq").on(t.shortName), index("contests_starts_idx").on(t.startsAt)],
+);
+
+export const contestProblems = sqliteTable(
+  "contest_problems",
+  {
+    contestId: text("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id),
+    /** A, B, C, … (≤ 10 characters). */
+    label: text("label").notNull(),
+    /** `#rrggbb`, or null (the balloon colour). */
+    color: text("color"),
+    ordinal: integer("ordinal").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contestId, t.problemId] }), uniqueIndex("contest_problems_label_uq").on(t.contestId, t.label)],
+);
+
+/** A participant: one user, or a team of users sharing submissions. */
+export const contestTeams = sqliteTable(
+  "contest_teams",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    contestId: text("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    nameNormalized: text("name_normalized").notNull(),
+    /** Affiliation (university, club), "" when none. */
+    organization: text("organization").notNull().default(""),
+    /** What a teammate gives to join this team (random; null for a course contest's one-person teams). */
+    joinCode: text("join_code"),
+    /** A virtual participation's own start; null for the real contest. */
+    virtualStartsAt: integer("virtual_starts_at", { mode: "timestamp_ms" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("contest_teams_name_uq").on(t.contestId, t.nameNormalized),
+    uniqueIndex("contest_teams_join_uq").on(t.joinCode),
+    index("contest_teams_contest_idx").on(t.contestId),
+  ],
+);
+
+export const contestTeamMembers = sqliteTable(
+  "contest_team_members",
+  {
+    contestId: text("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => contestTeams.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.contestId, t.userId] }), index("contest_team_members_team_idx").on(t.teamId)],
+);
+
+/**
+ * Clarifications: a team's question (fromTeamId set), or the jury's message
+ * (fromTeamId null) to one team (toTeamId) or to all (toTeamId null),
+ * possibly answering a question (replyToId).
+ */
+export const contestClarifications = sqliteTable(
+  "contest_clarifications",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    contestId: text("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    fromTeamId: text("from_team_id").references(() => contestTeams.id, { onDelete: "cascade" }),
+    toTeamId: text("to_team_id").references(() => contestTeams.id, { onDelete: "cascade" }),
+    replyToId: text("reply_to_id"),
+    problemId: text("problem_id").references(() => problems.id),
+    text: text("text").notNull(),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => users.id),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [index("contest_clarifications_contest_idx").on(t.contestId, t.createdAt)],
+);
+
+/**
+ * The ICPC Contest API's event feed, one row per notification, in order
+ * (`seq` is the feed's token). `audience` says who may read it:
+ * `all`; `jury` only; `team` = that team and the jury; `nonjury` = everyone
+ * but the jury (what the jury already saw, released at a threshold or the unfreeze).
+ */
+export const contestEvents = sqliteTable(
+  "contest_events",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    contestId: text("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    objectId: text("object_id"),
+    /** The object as JSON text; null for a deletion. */
+    data: text("data"),
+    audience: text("audience", { enum: EVENT_AUDIENCES }).notNull(),
+    teamId: text("team_id"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("contest_events_contest_idx").on(t.contestId, t.seq)],
 );

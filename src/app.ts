@@ -32,6 +32,7 @@ import { judgeRoutes } from "./rest/judge.ts";
 import { aiRoutes } from "./rest/ai.ts";
 import { assignmentsRoutes } from "./rest/assignments.ts";
 import { coursesRoutes } from "./rest/courses.ts";
+import { contestsRoutes } from "./rest/contests.ts";
 import { clientHandler } from "./static.ts";
 import { pageSecurityHeaders } from "./csp.ts";
 import { appRouter } from "./trpc/router.ts";
@@ -197,6 +198,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/ai", aiRoutes);
   app.route("/api/courses", coursesRoutes);
   app.route("/api/assignments", assignmentsRoutes);
+  app.route("/api/contests", contestsRoutes);
   app.route("/api/admin", adminRoutes);
   app.route("/api/lti", ltiRoutes);
   app.all("/api/*", (c) => c.json({ error: "Not found", message: "Not found", code: "NOT_FOUND" }, 404));

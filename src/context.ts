@@ -11,6 +11,7 @@ import type { Logger } from "./log.ts";
 import type { JudgeService } from "./judge/service.ts";
 import { createAiService, type AiService } from "./ai/service.ts";
 import { registerCourseHooks } from "./courses/invites.ts";
+import { contestRuntimeFor, type ContestRuntime } from "./contests/runtime.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
 import { createOpsState, type OpsState } from "./ops/state.ts";
 import { readSessionToken, validateSessionToken } from "./auth/session.ts";
@@ -71,6 +72,8 @@ export interface Services {
    * (`buildServices`). Assignable (tests put in their own).
    */
   ai: AiService;
+  /** Contests' live state: the change bus and the scoreboards (src/contests/runtime.ts), one per database. */
+  contests: ContestRuntime;
 }
 
 /** Builds the default limiters; `now` lets tests drive the clock. */
@@ -93,12 +96,18 @@ export function createLimiters(now?: () => number): Limiters {
  * and the system clock unless given.
  */
 export function buildServices(
-  parts: Omit<Services, "limiters" | "now" | "ops" | "ai"> & { limiters?: Limiters; now?: () => number; ops?: OpsState; ai?: AiService },
+  parts: Omit<Services, "limiters" | "now" | "ops" | "ai" | "contests"> & { limiters?: Limiters; now?: () => number; ops?: OpsState; ai?: AiService },
 ): Services {
   // Courses take up roster invitations when an account is made (accounts know nothing of courses).
   registerCourseHooks();
   const { ai, ...rest } = parts;
-  const services = { ...rest, limiters: parts.limiters ?? createLimiters(), now: parts.now ?? Date.now, ops: parts.ops ?? createOpsState() } as Services;
+  const services = {
+    ...rest,
+    limiters: parts.limiters ?? createLimiters(),
+    now: parts.now ?? Date.now,
+    ops: parts.ops ?? createOpsState(),
+    contests: contestRuntimeFor(parts.db),
+  } as Services;
   // The AI service, built once on first use unless given (configuring a model checks its settings then).
   let built: AiService | undefined = ai;
   // Not enumerable: spreading the services (each request's context) must not build it; contexts read it through.

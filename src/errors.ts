@@ -89,6 +89,18 @@ export const ERRORS = {
   LTI_COURSE_NOT_SET_UP: { status: 403, code: "FORBIDDEN", message: "Your instructor has not opened this course here yet. Try again after they have." },
   LTI_NOT_LINKED: { status: 404, code: "NOT_FOUND", message: "This activity is not linked to an assignment or problem here yet. Ask your instructor." },
   LTI_DEEP_LINK_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This activity picker expired. Add the activity again from the LMS." },
+  CONTEST_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Contest not found" },
+  CONTEST_NAME_TAKEN: { status: 409, code: "CONFLICT", message: "A contest with this short name already exists" },
+  CONTEST_NOT_STARTED: { status: 403, code: "FORBIDDEN", message: "The contest has not started yet" },
+  CONTEST_OVER: { status: 403, code: "FORBIDDEN", message: "The contest is over" },
+  CONTEST_REGISTRATION_CLOSED: { status: 403, code: "FORBIDDEN", message: "Registration for this contest is closed" },
+  CONTEST_CODE_WRONG: { status: 403, code: "FORBIDDEN", message: "This registration code is not the contest's" },
+  CONTEST_ALREADY_REGISTERED: { status: 409, code: "CONFLICT", message: "You are already taking part in this contest" },
+  CONTEST_TEAM_NAME_TAKEN: { status: 409, code: "CONFLICT", message: "A team with this name is already registered" },
+  CONTEST_TEAM_FULL: { status: 409, code: "CONFLICT", message: "This team is full" },
+  CONTEST_TEAM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No team of this contest has this team code" },
+  CONTEST_PROBLEM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This problem is not part of the contest" },
+  CLARIFICATION_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Clarification not found" },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -241,6 +241,12 @@ const TABLE_OWNERS: Record<string, string> = {
   ltiResourceLinks: "src/lti",
   ltiDeepLinks: "src/lti",
   ltiGradeOutbox: "src/lti",
+  contests: "src/contests",
+  contestProblems: "src/contests",
+  contestTeams: "src/contests",
+  contestTeamMembers: "src/contests",
+  contestClarifications: "src/contests",
+  contestEvents: "src/contests",
 };
 
 /** Table export name → SQL name, from db/schema.ts. */

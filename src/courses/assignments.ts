@@ -10,7 +10,7 @@ import { newId } from "../../db/ids.ts";
 import { assignmentProblems, assignments, assignmentScores, courseMembers, extensions, problems } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
-import { idField, requiredText } from "../lib/fields.ts";
+import { idField, instantField, requiredText } from "../lib/fields.ts";
 import { listInWords } from "../lib/words.ts";
 import { actorIsStaff, requireAssignment, requireCourse, requireNotArchived, type AssignmentRow } from "./access.ts";
 import { windowState, type WindowState } from "./deadlines.ts";
@@ -20,14 +20,7 @@ import { dropCells, recomputeAssignment, recomputeStudent, windowOf } from "./sc
 /** Most problems in one assignment. */
 export const ASSIGNMENT_MAX_PROBLEMS = 50;
 
-/** An instant: an ISO 8601 date-time with its offset (`2026-03-09T23:59:00+01:00`, `...Z`) or ms since the epoch. */
-const instant = z.union(
-  [
-    z.iso.datetime({ offset: true, error: "Must be an ISO 8601 date-time with a time zone offset, e.g. 2026-03-09T23:59:00+01:00" }).transform((s) => new Date(s)),
-    z.number({ error: "Must be a date-time" }).int().nonnegative().transform((n) => new Date(n)),
-  ],
-  { error: "Must be an ISO 8601 date-time with a time zone offset, e.g. 2026-03-09T23:59:00+01:00" },
-);
+const instant = instantField();
 
 const fields = {
   title: requiredText(200),

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { newId } from "../../db/ids.ts";
 import { assignmentProblems, assignments, courseMembers, problems, submissions, users } from "../../db/schema.ts";
 import { gradebookChanges, readGradebook } from "./gradebook.ts";
-import { afterJudged } from "./judging.ts";
+import { recomputeAfterJudged as afterJudged } from "./judging.ts";
 import { recomputeAssignment } from "./scores.ts";
 import { courseApp, world, type CourseApp, type World } from "../../tests/courses/fixtures.ts";
 import { problemRow } from "../../tests/fixtures/problem.ts";

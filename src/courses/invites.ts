@@ -6,6 +6,8 @@
  * TA's address first. Staff invitations wait for a sign-in that proves the
  * email (campus sign-in), or for the instructor to add the account.
  */
+import { onJudged } from "../submissions/judged.ts";
+import { recomputeAfterJudged } from "./judging.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { courseInvites, courseMembers } from "../../db/schema.ts";
@@ -47,4 +49,5 @@ async function takeUpInvites(db: Database, user: { id: string; email: string }, 
 /** Registers what courses do when an account is made (`onAccountCreated`); called once where the services are built. */
 export function registerCourseHooks(): void {
   onAccountCreated(takeUpInvites);
+  onJudged(recomputeAfterJudged);
 }

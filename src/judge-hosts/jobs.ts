@@ -24,7 +24,7 @@ import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { preparedPer } from "../../db/prepared.ts";
 import { judgeFinishes, submissions } from "../../db/schema.ts";
-import { afterJudged } from "../courses/judging.ts";
+import { afterJudged } from "../submissions/judged.ts";
 import { databaseJobPort, type JudgedProblem, type TestRecord } from "../judge/job-port.ts";
 import type { JudgeEvents } from "../judge/events.ts";
 import { JudgeQueue } from "../submissions/queue.ts";

@@ -8,7 +8,7 @@
  * port over HTTP, so the job's life is written once (issue 11).
  */
 import type { Database } from "../../db/index.ts";
-import { afterJudged } from "../courses/judging.ts";
+import { afterJudged } from "../submissions/judged.ts";
 import { clearFailure, keepFailure } from "../submissions/failures.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import type { HiddenTestCase } from "../problems/shape.ts";

@@ -68,3 +68,14 @@ export function idField() {
     .min(1, { error: "Required" })
     .max(64, { error: "At most 64 characters" });
 }
+
+/** An instant: an ISO 8601 date-time with its offset (`2026-03-09T23:59:00+01:00`, `...Z`) or ms since the epoch, as a Date. */
+export function instantField() {
+  return z.union(
+    [
+      z.iso.datetime({ offset: true, error: "Must be an ISO 8601 date-time with a time zone offset, e.g. 2026-03-09T23:59:00+01:00" }).transform((s) => new Date(s)),
+      z.number({ error: "Must be a date-time" }).int().nonnegative().transform((n) => new Date(n)),
+    ],
+    { error: "Must be an ISO 8601 date-time with a time zone offset, e.g. 2026-03-09T23:59:00+01:00" },
+  );
+}

@@ -8,7 +8,7 @@
  * - POST /api/submissions/:id/rejudge.
  */
 import { Hono, type Context } from "hono";
-import { call, jsonBody, type AppEnv } from "./call.ts";
+import { call, jsonBody, type AppCaller, type AppEnv } from "./call.ts";
 
 /** Bun's server as Hono's `env`: `timeout(req, 0)` lifts the idle timeout for one long request. */
 interface BunServerEnv {
@@ -21,10 +21,14 @@ interface BunServerEnv {
  * with `?wait=false` (or when judging outlasts the wait). The assignment
  * door (src/rest/assignments.ts) answers the same way.
  */
-export async function submitAndAnswer(c: Context<AppEnv>, body: Record<string, unknown>): Promise<Response> {
+export async function submitAndAnswer(
+  c: Context<AppEnv>,
+  body: Record<string, unknown>,
+  create: (api: AppCaller, body: Record<string, unknown>) => Promise<{ id: string }> = (api, b) => api.submissions.create(b as never),
+): Promise<Response> {
   const wait = c.req.query("wait") !== "false";
   const result = await call(c, async (api) => {
-    const created = await api.submissions.create(body as never);
+    const created = await create(api, body);
     if (!wait) return { created, judged: null };
     // Judging may take longer than the server's idle timeout with nothing sent meanwhile.
     (c.env as BunServerEnv | undefined)?.timeout?.(c.req.raw, 0);

@@ -64,13 +64,7 @@ export async function createSubmission(deps: SubmissionDeps, caller: SubmissionC
       ? await requireLiveProblem(deps.db, input.problemId, "problemId")
       : await requireVisibleProblem(deps.db, viewer, input.problemId, now, "problemId");
   const target = await submissionTarget(deps.db, viewer, problem, input.assignmentId, now);
-  const rate = deps.submitLimiter.hit(viewer.id);
-  if (!rate.ok) {
-    throw new AppError("RATE_LIMITED", {
-      message: `At most ${deps.submitRatePerMinute} submissions per minute. Try again in ${rate.retryAfterSeconds} s.`,
-      retryAfterSeconds: rate.retryAfterSeconds,
-    });
-  }
+  spendSubmitBudget(deps, viewer.id);
   const [row] = await deps.db
     .insert(submissions)
     .values({
@@ -86,4 +80,59 @@ export async function createSubmission(deps: SubmissionDeps, caller: SubmissionC
     .returning({ id: submissions.id });
   deps.events.queued();
   return { id: row!.id };
+}
+
+/** Where a contest submission counts, decided by src/contests (which checked the window and the problem). */
+export interface ContestTarget {
+  contestId: string;
+  /** The team it counts for; null for the jury's own (off the scoreboard). */
+  teamId: string | null;
+  /** Every test is run (IOI scoring takes the share of hidden tests passed). */
+  runAllTests: boolean;
+}
+
+/**
+ * Stores a contest submission and queues it: the same judge, limits and
+ * checkers as any submission; the contest decided who may and when.
+ * @throws SANDBOX_UNAVAILABLE (503), LANGUAGE_UNAVAILABLE (400), RATE_LIMITED (429), PROBLEM_NOT_FOUND (404).
+ */
+export async function createContestSubmission(
+  deps: SubmissionDeps,
+  caller: SubmissionCaller,
+  input: Omit<SubmitInput, "assignmentId">,
+  target: ContestTarget,
+): Promise<{ id: string; createdAt: Date }> {
+  const viewer = callerOf(caller);
+  deps.requireJudge?.();
+  requireOffered(deps.languages, input.language);
+  await requireLiveProblem(deps.db, input.problemId, "problemId");
+  spendSubmitBudget(deps, viewer.id);
+  const createdAt = new Date(deps.now());
+  const [row] = await deps.db
+    .insert(submissions)
+    .values({
+      userId: viewer.id,
+      problemId: input.problemId,
+      language: input.language,
+      code: input.code,
+      status: "queued",
+      contestId: target.contestId,
+      teamId: target.teamId,
+      runAllTests: target.runAllTests,
+      createdAt,
+    })
+    .returning({ id: submissions.id });
+  deps.events.queued();
+  return { id: row!.id, createdAt };
+}
+
+/** Spends one of the user's submissions this minute. @throws RATE_LIMITED (429) past SUBMIT_RATE_PER_MINUTE. */
+function spendSubmitBudget(deps: SubmissionDeps, userId: string): void {
+  const rate = deps.submitLimiter.hit(userId);
+  if (!rate.ok) {
+    throw new AppError("RATE_LIMITED", {
+      message: `At most ${deps.submitRatePerMinute} submissions per minute. Try again in ${rate.retryAfterSeconds} s.`,
+      retryAfterSeconds: rate.retryAfterSeconds,
+    });
+  }
 }

@@ -239,7 +239,7 @@ export class JudgeQueue {
       .update(submissions)
       .set({ ...values, status: "done", leaseOwner: null, leaseExpiresAt: null, judgedAt: new Date(this.now()) })
       .where(this.holds(job))
-      .returning({ assignmentId: submissions.assignmentId, userId: submissions.userId, problemId: submissions.problemId });
+      .returning({ id: submissions.id, assignmentId: submissions.assignmentId, userId: submissions.userId, problemId: submissions.problemId, contestId: submissions.contestId, teamId: submissions.teamId });
   }
 
   /**

@@ -13,6 +13,7 @@ import { coursesRouter } from "./routers/courses.ts";
 import { assignmentsRouter } from "./routers/assignments.ts";
 import { adminRouter } from "./routers/admin.ts";
 import { ltiRouter } from "./routers/lti.ts";
+import { contestsRouter } from "./routers/contests.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -25,6 +26,7 @@ export const appRouter = router({
   assignments: assignmentsRouter,
   admin: adminRouter,
   lti: ltiRouter,
+  contests: contestsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,100 @@
+/**
+ * A contest and the caller's standing in it: the role that the permission
+ * table (./permissions.ts) is asked about, and the time rules around it.
+ */
+import { and, eq, isNull, or } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { contests } from "../../db/schema.ts";
+import type { Caller } from "../accounts/user.ts";
+import { memberRole } from "../courses/access.ts";
+import { isStaff } from "../courses/permissions.ts";
+import { AppError } from "../errors.ts";
+import { endMs, phaseAt, windowOf, type ContestTimes } from "./clock.ts";
+import { canInContest, type ContestAction, type ContestRole } from "./permissions.ts";
+import { ensureStudentTeam, teamOf, type TeamRow } from "./teams.ts";
+
+export type ContestRow = typeof contests.$inferSelect;
+
+export interface ContestAccess {
+  contest: ContestRow;
+  role: ContestRole;
+  /** The caller's team (participants), else null. */
+  team: TeamRow | null;
+}
+
+/** The clock's inputs from a contest row. */
+export function timesOf(c: ContestRow): ContestTimes {
+  return { startsAtMs: c.startsAt.getTime(), durationMinutes: c.durationMinutes, freezeMinutes: c.freezeMinutes, unfrozenAtMs: c.unfrozenAt?.getTime() ?? null };
+}
+
+/** A live contest by id or short name, or null. */
+export async function findContest(db: Database, idOrShortName: string): Promise<ContestRow | null> {
+  const [row] = await db
+    .select()
+    .from(contests)
+    .where(and(or(eq(contests.id, idOrShortName), eq(contests.shortName, idOrShortName.toLowerCase())), isNull(contests.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The caller's role in a contest (see ./permissions.ts for who is what).
+ * A course student's one-person team is made here on first use.
+ * @returns null when the contest must not exist for this caller (a course contest, outside the course).
+ */
+export async function roleIn(db: Database, contest: ContestRow, user: Caller | null): Promise<{ role: ContestRole; team: TeamRow | null } | null> {
+  if (user?.siteRole === "admin") return { role: "jury", team: null };
+  if (contest.courseId !== null) {
+    if (!user) return null;
+    const courseRole = await memberRole(db, contest.courseId, user.id);
+    if (courseRole === null) return null;
+    if (isStaff(courseRole)) return { role: "jury", team: null };
+    return { role: "participant", team: await ensureStudentTeam(db, contest.id, user) };
+  }
+  if (!user) return { role: "anonymous", team: null };
+  if (contest.createdBy === user.id) return { role: "jury", team: null };
+  const team = await teamOf(db, contest.id, user.id);
+  return team ? { role: "participant", team } : { role: "public", team: null };
+}
+
+/**
+ * A contest the caller may do `action` in.
+ * @param field names the request field in a 404, when the id came from a body.
+ * @throws AppError CONTEST_NOT_FOUND (404) when absent, deleted or hidden from the caller;
+ *   UNAUTHENTICATED (401) for a signed-out caller lacking the permission; FORBIDDEN (403) otherwise.
+ */
+export async function requireContest(db: Database, user: Caller | null, idOrShortName: string, action: ContestAction, field?: string): Promise<ContestAccess> {
+  const contest = await findContest(db, idOrShortName);
+  const standing = contest ? await roleIn(db, contest, user) : null;
+  if (!contest || !standing) throw new AppError("CONTEST_NOT_FOUND", field ? { field } : undefined);
+  if (!canInContest(standing.role, action)) throw new AppError(standing.role === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
+  return { contest, ...standing };
+}
+
+/** Whether the caller may read the problems' statements now (the jury always; participants from their window's start; others once the contest is over). */
+export function mayReadProblems(a: ContestAccess, nowMs: number): boolean {
+  if (a.role === "jury") return true;
+  const times = timesOf(a.contest);
+  if (a.role === "participant") return nowMs >= windowOf(times, a.team?.virtualStartsAt?.getTime() ?? null).startMs;
+  return phaseAt(times, nowMs) === "over";
+}
+
+/**
+ * Refuses a participant's submission outside their window.
+ * @throws AppError CONTEST_NOT_STARTED (403, `details.startsAt`) or CONTEST_OVER (403, `details.endedAt`), naming the time.
+ */
+export function requireInsideWindow(a: ContestAccess, nowMs: number): void {
+  if (a.role === "jury") return;
+  const w = windowOf(timesOf(a.contest), a.team?.virtualStartsAt?.getTime() ?? null);
+  if (nowMs < w.startMs) {
+    const at = new Date(w.startMs).toISOString();
+    throw new AppError("CONTEST_NOT_STARTED", { message: `The contest opens at ${at}`, details: { startsAt: at } });
+  }
+  if (nowMs >= w.endMs) {
+    const at = new Date(w.endMs).toISOString();
+    throw new AppError("CONTEST_OVER", { message: `The contest is over (it ended at ${at})`, details: { endedAt: at } });
+  }
+}
+
+/** The contest's end, as a Date. */
+export const endOf = (c: ContestRow): Date => new Date(endMs(timesOf(c)));

@@ -1,0 +1,194 @@
+/**
+ * The contest's change log: every change a Contest API client may learn of
+ * is a row of `contest_events` (its `seq` is the event feed's token), with
+ * who may read it (`audience`): `all`; `jury`; `team` (that team and the
+ * jury); `nonjury` (everyone but the jury: what the jury saw earlier,
+ * released when the contest starts or at the unfreeze). The same log feeds
+ * the NDJSON event feed and wakes the live scoreboards (one fan-out: `ContestBus`).
+ *
+ * Thresholds of the clock (start, freeze, end) are announced lazily: the
+ * first reader after a threshold appends its events (`catchUp`), once,
+ * guarded by the contest's `feed_phase`.
+ */
+import { and, asc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import type { Database } from "../../db/index.ts";
+import { contestEvents, contests } from "../../db/schema.ts";
+import { endMs, freezeContestMs } from "./clock.ts";
+import { timesOf, type ContestRow } from "./access.ts";
+
+export type Audience = "all" | "jury" | "team" | "nonjury";
+
+/** One change, as stored. */
+export interface ContestEvent {
+  type: string;
+  /** The object's id; null for a singleton (`contest`, `state`) or a whole collection. */
+  id: string | null;
+  /** The object; null for a deletion. */
+  data: unknown;
+  audience: Audience;
+  /** For `team` events: whose. */
+  teamId?: string | null;
+  /** When it happened, ms. */
+  atMs: number;
+}
+
+/** Who reads the feed: the jury, a team, or the public. */
+export type FeedReader = { kind: "jury" } | { kind: "team"; teamId: string } | { kind: "public" };
+
+type Db = Pick<Database, "insert" | "select" | "update">;
+
+/** Appends events in order, and wakes the contest's listeners. */
+export async function appendEvents(db: Db, bus: ContestBus | null, contestId: string, events: readonly ContestEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.insert(contestEvents).values(
+    events.map((e) => ({
+      contestId,
+      type: e.type,
+      objectId: e.id,
+      data: e.data === null ? null : JSON.stringify(e.data),
+      audience: e.audience,
+      teamId: e.teamId ?? null,
+      createdAt: new Date(e.atMs),
+    })),
+  );
+  bus?.changed(contestId);
+}
+
+/** The audiences a reader may see, as a WHERE clause. */
+function readable(reader: FeedReader) {
+  if (reader.kind === "jury") return inArray(contestEvents.audience, ["all", "jury", "team"]);
+  const open = inArray(contestEvents.audience, ["all", "nonjury"]);
+  if (reader.kind === "public") return open;
+  return or(open, and(eq(contestEvents.audience, "team"), eq(contestEvents.teamId, reader.teamId)));
+}
+
+/** A stored event as the feed sends it: one NDJSON line's object. */
+export interface FeedLine {
+  type: string;
+  id: string | null;
+  data: unknown;
+  token: string;
+}
+
+/**
+ * The events a reader may see after `sinceSeq`, oldest first, at most `limit`.
+ * @returns lines ready to send (`token` is the row's seq).
+ */
+export async function readEvents(db: Database, contestId: string, reader: FeedReader, sinceSeq: number, limit = 5000): Promise<{ lines: FeedLine[]; lastSeq: number }> {
+  const rows = await db
+    .select({ seq: contestEvents.seq, type: contestEvents.type, id: contestEvents.objectId, data: contestEvents.data })
+    .from(contestEvents)
+    .where(and(eq(contestEvents.contestId, contestId), gt(contestEvents.seq, sinceSeq), readable(reader)))
+    .orderBy(asc(contestEvents.seq))
+    .limit(limit);
+  return {
+    lines: rows.map((r) => ({ type: r.type, id: r.id, data: r.data === null ? null : JSON.parse(r.data), token: String(r.seq) })),
+    lastSeq: rows.length ? rows[rows.length - 1]!.seq : sinceSeq,
+  };
+}
+
+/** The newest seq of the contest's log (0 when empty): the scoreboard's `event_id`. */
+export async function lastSeq(db: Database, contestId: string): Promise<number> {
+  const [row] = await db.select({ seq: sql<number>`max(${contestEvents.seq})` }).from(contestEvents).where(eq(contestEvents.contestId, contestId));
+  return row?.seq ?? 0;
+}
+
+/** Whether a token names a row of this contest's log (the feed answers 400 otherwise). */
+export async function tokenExists(db: Database, contestId: string, seq: number): Promise<boolean> {
+  const [row] = await db
+    .select({ seq: contestEvents.seq })
+    .from(contestEvents)
+    .where(and(eq(contestEvents.contestId, contestId), eq(contestEvents.seq, seq)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The clock's thresholds in order: start, freeze (when there is one), end; ms since the epoch. */
+export function thresholds(c: ContestRow): { name: "start" | "freeze" | "end"; atMs: number }[] {
+  const t = timesOf(c);
+  const freeze = freezeContestMs(t);
+  const list: { name: "start" | "freeze" | "end"; atMs: number }[] = [{ name: "start", atMs: t.startsAtMs }];
+  if (freeze !== null) list.push({ name: "freeze", atMs: t.startsAtMs + freeze });
+  list.push({ name: "end", atMs: endMs(t) });
+  return list;
+}
+
+/**
+ * Announces the thresholds passed by `nowMs` that the log has not announced
+ * yet, once (a conditional update of `feed_phase` elects one writer).
+ * @param eventsAt builds the events of one threshold (the state, and at the start the problems for non-jury readers).
+ * @returns the contest row as it is now (its `feedPhase` advanced).
+ */
+export async function catchUp(
+  db: Database,
+  bus: ContestBus | null,
+  contest: ContestRow,
+  nowMs: number,
+  eventsAt: (name: "start" | "freeze" | "end", atMs: number, contest: ContestRow) => Promise<ContestEvent[]>,
+): Promise<ContestRow> {
+  const list = thresholds(contest);
+  const target = list.filter((t) => t.atMs <= nowMs).length;
+  if (target <= contest.feedPhase) return contest;
+  const from = contest.feedPhase;
+  const won = await db.transaction(async (tx) => {
+    const changed = await tx
+      .update(contests)
+      .set({ feedPhase: target })
+      .where(and(eq(contests.id, contest.id), eq(contests.feedPhase, from)))
+      .returning({ id: contests.id });
+    if (changed.length === 0) return false;
+    const advanced = { ...contest, feedPhase: target };
+    for (const t of list.slice(from, target)) await appendEvents(tx, null, contest.id, await eventsAt(t.name, t.atMs, advanced));
+    return true;
+  });
+  if (won) bus?.changed(contest.id);
+  return { ...contest, feedPhase: Math.max(target, contest.feedPhase) };
+}
+
+/**
+ * The one fan-out of contest changes: the event feed, the live scoreboards
+ * and the contest pages wait on it. In-process (the web server judges or
+ * hears every judge host's finish itself).
+ */
+export class ContestBus {
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly versions = new Map<string, number>();
+
+  /** Tells everyone waiting on the contest that something changed. */
+  changed(contestId: string): void {
+    this.versions.set(contestId, (this.versions.get(contestId) ?? 0) + 1);
+    const set = this.waiters.get(contestId);
+    if (!set) return;
+    this.waiters.delete(contestId);
+    for (const wake of set) wake();
+  }
+
+  /** How many changes the contest has had in this process (a cheap version for caches). */
+  version(contestId: string): number {
+    return this.versions.get(contestId) ?? 0;
+  }
+
+  /** Resolves at the contest's next change, after `timeoutMs`, or when `signal` aborts. */
+  next(contestId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.waiters.get(contestId);
+      if (!set) this.waiters.set(contestId, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        this.waiters.get(contestId)?.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, timeoutMs));
+      signal?.addEventListener("abort", done, { once: true });
+      set.add(done);
+    });
+  }
+
+  /** Listeners currently waiting (all contests). */
+  waiting(): number {
+    let n = 0;
+    for (const s of this.waiters.values()) n += s.size;
+    return n;
+  }
+}

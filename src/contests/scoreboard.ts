@@ -1,0 +1,89 @@
+/**
+ * The scoreboard as each caller may see it — the jury live, a virtual
+ * participant as at their elapsed time, everyone else frozen during the
+ * freeze — its live stream, and what the unfreeze and the finalization
+ * release: the hidden results and the awards.
+ */
+import { and, eq, gte, isNull } from "drizzle-orm";
+import type { Caller } from "../accounts/user.ts";
+import { contestTeams, submissions } from "../../db/schema.ts";
+import { requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
+import type { Scoreboard } from "./board.ts";
+import { durationMs, freezeContestMs } from "./clock.ts";
+import { contestCaughtUp, type ContestDeps } from "./contests.ts";
+import type { ContestEvent } from "./feed.ts";
+import { ccsSubmissionColumns, judgedEvents, runsOf } from "./runtime.ts";
+import type { CcsSubmissionRow } from "./ccs/objects.ts";
+
+/** The board for a caller whose access is checked. */
+export async function boardFor(deps: ContestDeps, access: ContestAccess): Promise<Scoreboard> {
+  const contest = await contestCaughtUp(deps, access.contest);
+  const nowMs = deps.now();
+  const virtualStart = access.team?.virtualStartsAt?.getTime() ?? null;
+  if (access.role === "participant" && virtualStart !== null) {
+    return deps.contests.boards.virtualBoard(contest, access.team!, Math.max(0, Math.min(nowMs - virtualStart, durationMs(timesOf(contest)))));
+  }
+  return deps.contests.boards.board(contest, access.role === "jury" ? "jury" : "public", nowMs);
+}
+
+/**
+ * The scoreboard as the caller may see it.
+ * @throws CONTEST_NOT_FOUND (404).
+ */
+export async function readScoreboard(deps: ContestDeps, user: Caller | null, id: string): Promise<Scoreboard> {
+  return boardFor(deps, await requireContest(deps.db, user, id, "scoreboard.view"));
+}
+
+/**
+ * The scoreboard now and after every change (a new version), until `signal` aborts.
+ * @param sinceVersion the version the client holds (-1: none).
+ */
+export async function* scoreboardChanges(deps: ContestDeps, user: Caller | null, id: string, sinceVersion: number, signal?: AbortSignal): AsyncGenerator<Scoreboard> {
+  const access = await requireContest(deps.db, user, id, "scoreboard.view");
+  let last = sinceVersion;
+  let lastVirtualMinute = -1;
+  while (!signal?.aborted) {
+    const board = await boardFor(deps, access);
+    // A virtual board changes with the clock: send it again every minute of elapsed time.
+    const minute = board.virtualElapsedMs === null ? -1 : Math.floor(board.virtualElapsedMs / 60_000);
+    if (board.version !== last || minute !== lastVirtualMinute) {
+      last = board.version;
+      lastVirtualMinute = minute;
+      yield board;
+    }
+    await deps.contests.bus.next(access.contest.id, board.virtualElapsedMs === null ? 30_000 : 10_000, signal);
+  }
+}
+
+/** The judged submissions the freeze hid, as events for everyone but the jury (the unfreeze releases them). */
+export async function releasedEvents(deps: ContestDeps, c: ContestRow): Promise<ContestEvent[]> {
+  const freeze = freezeContestMs(timesOf(c));
+  if (freeze === null) return [];
+  const rows = await deps.db
+    .select(ccsSubmissionColumns)
+    .from(submissions)
+    .innerJoin(contestTeams, eq(contestTeams.id, submissions.teamId))
+    .where(and(eq(submissions.contestId, c.id), isNull(contestTeams.virtualStartsAt), gte(submissions.createdAt, new Date(c.startsAt.getTime() + freeze)), eq(submissions.status, "done")));
+  const out: ContestEvent[] = [];
+  for (const r of rows as CcsSubmissionRow[]) {
+    for (const e of judgedEvents(c, r, await runsOf(deps.db, r.id))) out.push({ ...e, audience: "nonjury", teamId: null });
+  }
+  return out;
+}
+
+/** The awards the board gives: `winner` and `first-to-solve-<problem>` (ccs-specs' known awards). */
+export function awardsOf(board: Scoreboard): { id: string; citation: string; team_ids: string[] }[] {
+  const top = board.rows.filter((r) => r.rank === 1 && (r.numSolved > 0 || r.score > 0)).map((r) => r.teamId);
+  const awards = [{ id: "winner", citation: "Contest winner", team_ids: top }];
+  for (const p of board.problems) {
+    const first = board.rows.filter((r) => r.cells.some((cell) => cell.problemId === p.problemId && cell.firstToSolve)).map((r) => r.teamId);
+    awards.push({ id: `first-to-solve-${p.problemId}`, citation: `First to solve problem ${p.label}`, team_ids: first });
+  }
+  return awards;
+}
+
+/** The final awards as events (the finalization announces them). */
+export async function awardEvents(deps: ContestDeps, c: ContestRow, nowMs: number): Promise<ContestEvent[]> {
+  const board = await deps.contests.boards.board(c, "jury", nowMs);
+  return awardsOf(board).map((a) => ({ type: "awards", id: a.id, data: a, audience: "all", atMs: nowMs }));
+}

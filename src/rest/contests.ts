@@ -1,0 +1,35 @@
+/**
+ * REST doors for contests, over the contests router's procedures:
+ * - GET /api/contests; POST /api/contests {title, shortName, startsAt, durationMinutes, freezeMinutes?,
+ *   scoring: "icpc"|"ioi", penaltyMinutes?, courseId?, registration?, registrationCode?, problems: [{problemId, label, color?}]} → 201
+ * - GET/PATCH/DELETE /api/contests/:id (the id or the short name)
+ * - POST /api/contests/:id/register {teamName?, organization?, code?, teamCode?, virtual?} → 201
+ * - POST /api/contests/:id/submissions {problemId, language, code} → 201 judged, or 202 with `?wait=false`
+ * - GET /api/contests/:id/submissions; GET /api/contests/:id/submissions/:submissionId (with code)
+ * - GET /api/contests/:id/scoreboard
+ * - GET/POST /api/contests/:id/clarifications {problemId?, text, replyToId?, toTeamId?, toAll?}
+ * - POST /api/contests/:id/unfreeze; POST /api/contests/:id/finalize
+ */
+import { Hono } from "hono";
+import { call, jsonBody, type AppEnv } from "./call.ts";
+import { submitAndAnswer } from "./submissions.ts";
+
+export const contestsRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => c.json(await call(c, (api) => api.contests.list())))
+  .post("/", async (c) => c.json(await call(c, async (api) => api.contests.create((await jsonBody(c)) as never)), 201))
+  .get("/:id", async (c) => c.json(await call(c, (api) => api.contests.byId({ id: c.req.param("id") }))))
+  .patch("/:id", async (c) => c.json(await call(c, async (api) => api.contests.update({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))
+  .delete("/:id", async (c) => c.json(await call(c, (api) => api.contests.delete({ id: c.req.param("id") }))))
+  .post("/:id/register", async (c) => c.json(await call(c, async (api) => api.contests.register({ ...(await jsonBody(c)), id: c.req.param("id") } as never)), 201))
+  .post("/:id/submissions", async (c) =>
+    submitAndAnswer(c, { ...(await jsonBody(c)), id: c.req.param("id") }, async (api, body) => ({ ...(await api.contests.submit(body as never)), status: "queued" })),
+  )
+  .get("/:id/submissions", async (c) => c.json(await call(c, (api) => api.contests.submissions({ id: c.req.param("id") }))))
+  .get("/:id/submissions/:submissionId", async (c) =>
+    c.json(await call(c, (api) => api.contests.submissionCode({ id: c.req.param("id"), submissionId: c.req.param("submissionId") }))),
+  )
+  .get("/:id/scoreboard", async (c) => c.json(await call(c, (api) => api.contests.scoreboard({ id: c.req.param("id") }))))
+  .get("/:id/clarifications", async (c) => c.json(await call(c, (api) => api.contests.clarifications({ id: c.req.param("id") }))))
+  .post("/:id/clarifications", async (c) => c.json(await call(c, async (api) => api.contests.clarify({ ...(await jsonBody(c)), id: c.req.param("id") } as never)), 201))
+  .post("/:id/unfreeze", async (c) => c.json(await call(c, (api) => api.contests.unfreeze({ id: c.req.param("id") }))))
+  .post("/:id/finalize", async (c) => c.json(await call(c, (api) => api.contests.finalize({ id: c.req.param("id") }))));

@@ -1,0 +1,72 @@
+/**
+ * Contests: a thin door over src/contests (the REST routes under
+ * /api/contests call these: src/rest/contests.ts). Who may do what is the
+ * contest permission table (src/contests/permissions.ts), checked inside.
+ */
+import { z } from "zod";
+import { listClarifications, sendClarification } from "../../contests/clarifications.ts";
+import { createContest, deleteContest, finalizeContest, listContests, unfreezeContest, updateContest, viewContest } from "../../contests/contests.ts";
+import { register } from "../../contests/registration.ts";
+import { awardEvents, readScoreboard, releasedEvents, scoreboardChanges } from "../../contests/scoreboard.ts";
+import { clarificationInput, contestInput, contestSubmitInput, contestUpdateInput, registerInput } from "../../contests/shape.ts";
+import { contestSubmissionCode, listContestSubmissions, submitToContest } from "../../contests/submit.ts";
+import { idField } from "../../lib/fields.ts";
+import type { Context } from "../../context.ts";
+import { protectedProcedure, publicProcedure, router, stream } from "../init.ts";
+import { judgeOf } from "./judge.ts";
+
+const byId = z.object({ id: idField() });
+const deps = (ctx: Context) => ({ db: ctx.db, contests: ctx.contests, now: ctx.now });
+
+export const contestsRouter = router({
+  /** Contests the caller may see (public ones; their courses'), newest first. */
+  list: publicProcedure.query(({ ctx }) => listContests(deps(ctx), ctx.user)),
+
+  /** One contest as the caller sees it (role, team, problems once readable). @throws CONTEST_NOT_FOUND (404). */
+  byId: publicProcedure.input(byId).query(({ ctx, input }) => viewContest(deps(ctx), ctx.user, input.id)),
+
+  /** @throws CANNOT_CREATE_COURSES (403), COURSE_NOT_FOUND (404), FORBIDDEN (403), PROBLEM_NOT_FOUND (404), CONTEST_NAME_TAKEN (409), BAD_INPUT (400). */
+  create: protectedProcedure.input(contestInput).mutation(({ ctx, input }) => createContest(deps(ctx), ctx.user, input)),
+
+  /** Jury. @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403), BAD_INPUT (400). */
+  update: protectedProcedure.input(contestUpdateInput).mutation(({ ctx, input }) => updateContest(deps(ctx), ctx.user, input)),
+
+  /** Jury. @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403). */
+  delete: protectedProcedure.input(byId).mutation(({ ctx, input }) => deleteContest(deps(ctx), ctx.user, input.id)),
+
+  /** @throws CONTEST_REGISTRATION_CLOSED, CONTEST_CODE_WRONG, FORBIDDEN (403); CONTEST_ALREADY_REGISTERED, CONTEST_TEAM_NAME_TAKEN, CONTEST_TEAM_FULL (409). */
+  register: protectedProcedure.input(registerInput).mutation(({ ctx, input }) => register(deps(ctx), ctx.user, input)),
+
+  /** Submits for the caller's team. @throws CONTEST_NOT_STARTED / CONTEST_OVER / FORBIDDEN (403), CONTEST_PROBLEM_NOT_FOUND (404). */
+  submit: protectedProcedure
+    .input(contestSubmitInput)
+    .mutation(({ ctx, input }) => submitToContest({ ...deps(ctx), submissions: judgeOf(ctx).submissions }, ctx.user, input)),
+
+  /** The team's submissions (participants) or all (jury). @throws FORBIDDEN (403). */
+  submissions: protectedProcedure.input(byId).query(({ ctx, input }) => listContestSubmissions(deps(ctx), ctx.user, input.id)),
+
+  /** A submission's code (the jury, the submitting team). @throws SUBMISSION_NOT_FOUND (404). */
+  submissionCode: protectedProcedure
+    .input(z.object({ id: idField(), submissionId: idField() }))
+    .query(({ ctx, input }) => contestSubmissionCode(deps(ctx), ctx.user, input.id, input.submissionId)),
+
+  /** The scoreboard as the caller may see it (frozen for non-jury during the freeze). @throws CONTEST_NOT_FOUND (404). */
+  scoreboard: publicProcedure.input(byId).query(({ ctx, input }) => readScoreboard(deps(ctx), ctx.user, input.id)),
+
+  /** The scoreboard again at every change (SSE). @throws CONTEST_NOT_FOUND (404). */
+  scoreboardUpdates: publicProcedure
+    .input(z.object({ id: idField(), version: z.number().int().min(-1) }))
+    .subscription(({ ctx, input, signal }) => stream(scoreboardChanges(deps(ctx), ctx.user, input.id, input.version, signal))),
+
+  /** Clarifications the caller may read. @throws FORBIDDEN (403). */
+  clarifications: protectedProcedure.input(byId).query(({ ctx, input }) => listClarifications(deps(ctx), ctx.user, input.id)),
+
+  /** A question (participants) or an answer/announcement (jury). @throws FORBIDDEN (403), CLARIFICATION_NOT_FOUND (404). */
+  clarify: protectedProcedure.input(clarificationInput).mutation(({ ctx, input }) => sendClarification(deps(ctx), ctx.user, input)),
+
+  /** Jury, after the end: releases the frozen results. @throws FORBIDDEN (403), BAD_INPUT (400) before the end. */
+  unfreeze: protectedProcedure.input(byId).mutation(({ ctx, input }) => unfreezeContest(deps(ctx), ctx.user, input.id, (c) => releasedEvents(deps(ctx), c))),
+
+  /** Jury, after the end: the results are final and the awards announced. @throws FORBIDDEN (403), BAD_INPUT (400). */
+  finalize: protectedProcedure.input(byId).mutation(({ ctx, input }) => finalizeContest(deps(ctx), ctx.user, input.id, (c, now) => awardEvents(deps(ctx), c, now))),
+});
