@@ -12,6 +12,7 @@ import type { JudgeService } from "./judge/service.ts";
 import { createAiService, type AiService } from "./ai/service.ts";
 import { registerCourseHooks } from "./courses/invites.ts";
 import { contestRuntimeFor, type ContestRuntime } from "./contests/runtime.ts";
+import { CLARIFICATIONS_PER_HOUR } from "./contests/clarifications.ts";
 import { RateLimiter } from "./lib/rate-limit.ts";
 import { createOpsState, type OpsState } from "./ops/state.ts";
 import { readSessionToken, validateSessionToken } from "./auth/session.ts";
@@ -45,6 +46,8 @@ export interface Limiters {
   verifiesByUser: RateLimiter;
   /** Course joins by invite code per user: 10 per 10 minutes (codes are 8 characters: guessing them takes far more). */
   joinsByUser: RateLimiter;
+  /** Contest questions per participant: CLARIFICATIONS_PER_HOUR (src/contests/clarifications.ts). */
+  clarificationsByUser: RateLimiter;
 }
 
 /** Long-lived services, built once at start; a new capability that needs one adds a field here (and a line in `buildServices`' callers). */
@@ -88,6 +91,7 @@ export function createLimiters(now?: () => number): Limiters {
     signInStartsByIp: new RateLimiter({ limit: 300, windowMs: 10 * min, now }),
     verifiesByUser: new RateLimiter({ limit: 6, windowMs: 60 * min, now }),
     joinsByUser: new RateLimiter({ limit: 10, windowMs: 10 * min, now }),
+    clarificationsByUser: new RateLimiter({ limit: CLARIFICATIONS_PER_HOUR, windowMs: 60 * min, now }),
   };
 }
 

@@ -9,7 +9,7 @@ import type { Caller } from "../accounts/user.ts";
 import { memberRole } from "../courses/access.ts";
 import { isStaff } from "../courses/permissions.ts";
 import { AppError } from "../errors.ts";
-import { endMs, phaseAt, windowOf, type ContestTimes } from "./clock.ts";
+import { phaseAt, windowOf, type ContestTimes } from "./clock.ts";
 import { canInContest, type ContestAction, type ContestRole } from "./permissions.ts";
 import { ensureStudentTeam, teamOf, type TeamRow } from "./teams.ts";
 
@@ -95,6 +95,3 @@ export function requireInsideWindow(a: ContestAccess, nowMs: number): void {
     throw new AppError("CONTEST_OVER", { message: `The contest is over (it ended at ${at})`, details: { endedAt: at } });
   }
 }
-
-/** The contest's end, as a Date. */
-export const endOf = (c: ContestRow): Date => new Date(endMs(timesOf(c)));

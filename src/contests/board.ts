@@ -9,7 +9,7 @@
  */
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { submissions } from "../../db/schema.ts";
+import { contestTeams, submissions } from "../../db/schema.ts";
 import type { VerdictCode } from "../verdicts.ts";
 import { timesOf, type ContestRow } from "./access.ts";
 import { freezeContestMs, isFrozenAt } from "./clock.ts";
@@ -108,28 +108,29 @@ export class Boards {
    * @returns whether any board changed.
    */
   async teamChanged(contestId: string, teamId: string): Promise<boolean> {
-    let changed = false;
-    for (const [key, cached] of this.cache) {
-      if (!key.startsWith(`${contestId}:`)) continue;
-      const team = cached.teams.get(teamId);
-      if (!team) {
-        this.cache.delete(key);
-        changed = true;
-        continue;
-      }
-      const rows = await this.db
-        .select(boardColumns)
-        .from(submissions)
-        .where(and(eq(submissions.contestId, contestId), eq(submissions.teamId, teamId)));
+    const views = [...this.cache].filter(([key]) => key.startsWith(`${contestId}:`));
+    if (views.length === 0) return false;
+    if (!views.every(([, c]) => c.teams.has(teamId))) {
+      // Not on the boards: a virtual team (never on them), or a team made since they were built
+      // (a course student's, made on first use), which they must show: rebuild.
+      const [team] = await this.db.select({ virtualStartsAt: contestTeams.virtualStartsAt }).from(contestTeams).where(eq(contestTeams.id, teamId));
+      if (!team || team.virtualStartsAt !== null) return false;
+      this.invalidate(contestId);
+      return true;
+    }
+    // One read of the team's submissions serves every view.
+    const rows = await this.db
+      .select(boardColumns)
+      .from(submissions)
+      .where(and(eq(submissions.contestId, contestId), eq(submissions.teamId, teamId)));
+    for (const [, cached] of views) {
       const startMs = cached.contest.startsAt.getTime();
-      const row = rowOf(teamId, cached.problems.map((p) => p.problemId), rows.map((r) => toBoard(r, startMs)), cached.rules);
-      cached.rows.set(teamId, row);
+      cached.rows.set(teamId, rowOf(teamId, cached.problems.map((p) => p.problemId), rows.map((r) => toBoard(r, startMs)), cached.rules));
       cached.ranked = rankRows(cached.contest.scoring, [...cached.rows.values()], (id) => cached.teams.get(id)?.name ?? id);
       cached.version++;
       cached.json = null;
-      changed = true;
     }
-    return changed;
+    return true;
   }
 
   /**

@@ -14,8 +14,12 @@ import type { ContestDeps } from "./contests.ts";
 import { appendEvents } from "./feed.ts";
 import { canInContest } from "./permissions.ts";
 import type { clarificationInput } from "./shape.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
 
 export type ClarificationRow = typeof contestClarifications.$inferSelect;
+
+/** A participant's questions: 30 an hour (each is a row the jury must read); the jury's answers are not limited. */
+export const CLARIFICATIONS_PER_HOUR = 30;
 
 export interface ClarificationItem {
   id: string;
@@ -32,10 +36,10 @@ export interface ClarificationItem {
 
 /**
  * Sends a clarification: a participant's question, or the jury's answer/announcement.
- * @throws CONTEST_NOT_FOUND (404); FORBIDDEN (403); CONTEST_PROBLEM_NOT_FOUND (404, field `problemId`);
+ * @throws CONTEST_NOT_FOUND (404); FORBIDDEN (403); RATE_LIMITED (429) past CLARIFICATIONS_PER_HOUR questions; CONTEST_PROBLEM_NOT_FOUND (404, field `problemId`);
  *   CLARIFICATION_NOT_FOUND (404, field `replyToId`); CONTEST_TEAM_NOT_FOUND (404, field `toTeamId`).
  */
-export async function sendClarification(deps: ContestDeps, user: Caller, input: z.infer<typeof clarificationInput>): Promise<ClarificationItem> {
+export async function sendClarification(deps: ContestDeps & { clarifyLimiter: RateLimiter }, user: Caller, input: z.infer<typeof clarificationInput>): Promise<ClarificationItem> {
   const access = await requireContest(deps.db, user, input.id, "contest.view");
   const c = access.contest;
   const jury = access.role === "jury";
@@ -50,6 +54,8 @@ export async function sendClarification(deps: ContestDeps, user: Caller, input: 
   let problemId = input.problemId ?? null;
   if (!jury) {
     if (input.replyToId || input.toTeamId || input.toAll) throw new AppError("FORBIDDEN", { message: "Only the jury answers or sends to teams" });
+    const rate = deps.clarifyLimiter.hit(user.id);
+    if (!rate.ok) throw new AppError("RATE_LIMITED", { message: `At most ${CLARIFICATIONS_PER_HOUR} questions an hour. Try again in ${rate.retryAfterSeconds} s.`, retryAfterSeconds: rate.retryAfterSeconds });
     fromTeamId = access.team!.id;
   } else {
     if (input.replyToId) {
@@ -71,8 +77,8 @@ export async function sendClarification(deps: ContestDeps, user: Caller, input: 
     .insert(contestClarifications)
     .values({ contestId: c.id, fromTeamId, toTeamId, replyToId, problemId, text: input.text, createdBy: user.id, createdAt: new Date(nowMs) })
     .returning();
-  const virtual = fromTeamId !== null && access.team?.virtualStartsAt !== null && access.team?.virtualStartsAt !== undefined;
-  if (!virtual) {
+  // A virtual participant's question is not part of the contest's log.
+  if (!(fromTeamId && access.team?.virtualStartsAt)) {
     const data = clarificationObject(c, row!);
     const audience = fromTeamId === null && toTeamId === null ? "all" : "team";
     await appendEvents(deps.db, null, c.id, [{ type: "clarifications", id: row!.id, data, audience, teamId: fromTeamId ?? toTeamId, atMs: nowMs }]);

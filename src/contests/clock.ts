@@ -58,8 +58,3 @@ export function windowOf(c: ContestTimes, virtualStartsAtMs: number | null): { s
   const startMs = virtualStartsAtMs ?? c.startsAtMs;
   return { startMs, endMs: startMs + durationMs(c) };
 }
-
-/** Contest time of a moment for a participant (ms since their window started; negative before it). */
-export function contestTimeMs(c: ContestTimes, virtualStartsAtMs: number | null, atMs: number): number {
-  return atMs - windowOf(c, virtualStartsAtMs).startMs;
-}

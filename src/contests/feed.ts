@@ -10,7 +10,7 @@
  * first reader after a threshold appends its events (`catchUp`), once,
  * guarded by the contest's `feed_phase`.
  */
-import { and, asc, eq, gt, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { contestEvents, contests } from "../../db/schema.ts";
 import { endMs, freezeContestMs } from "./clock.ts";
@@ -87,22 +87,6 @@ export async function readEvents(db: Database, contestId: string, reader: FeedRe
   };
 }
 
-/** The newest seq of the contest's log (0 when empty): the scoreboard's `event_id`. */
-export async function lastSeq(db: Database, contestId: string): Promise<number> {
-  const [row] = await db.select({ seq: sql<number>`max(${contestEvents.seq})` }).from(contestEvents).where(eq(contestEvents.contestId, contestId));
-  return row?.seq ?? 0;
-}
-
-/** Whether a token names a row of this contest's log (the feed answers 400 otherwise). */
-export async function tokenExists(db: Database, contestId: string, seq: number): Promise<boolean> {
-  const [row] = await db
-    .select({ seq: contestEvents.seq })
-    .from(contestEvents)
-    .where(and(eq(contestEvents.contestId, contestId), eq(contestEvents.seq, seq)))
-    .limit(1);
-  return row !== undefined;
-}
-
 /** The clock's thresholds in order: start, freeze (when there is one), end; ms since the epoch. */
 export function thresholds(c: ContestRow): { name: "start" | "freeze" | "end"; atMs: number }[] {
   const t = timesOf(c);
@@ -152,20 +136,13 @@ export async function catchUp(
  */
 export class ContestBus {
   private readonly waiters = new Map<string, Set<() => void>>();
-  private readonly versions = new Map<string, number>();
 
   /** Tells everyone waiting on the contest that something changed. */
   changed(contestId: string): void {
-    this.versions.set(contestId, (this.versions.get(contestId) ?? 0) + 1);
     const set = this.waiters.get(contestId);
     if (!set) return;
     this.waiters.delete(contestId);
     for (const wake of set) wake();
-  }
-
-  /** How many changes the contest has had in this process (a cheap version for caches). */
-  version(contestId: string): number {
-    return this.versions.get(contestId) ?? 0;
   }
 
   /** Resolves at the contest's next change, after `timeoutMs`, or when `signal` aborts. */
@@ -183,12 +160,5 @@ export class ContestBus {
       signal?.addEventListener("abort", done, { once: true });
       set.add(done);
     });
-  }
-
-  /** Listeners currently waiting (all contests). */
-  waiting(): number {
-    let n = 0;
-    for (const s of this.waiters.values()) n += s.size;
-    return n;
   }
 }

@@ -13,6 +13,7 @@ import { sandboxOptions } from "../sandbox.ts";
 import { request } from "../../tests/api.ts";
 import { judgeConfig, preparePch } from "../../tests/judge/fixtures.ts";
 import { addOneProblem, courseApp, PY_ADD_ONE, world, type CourseApp, type World } from "../../tests/courses/fixtures.ts";
+import { readEvents, type FeedReader } from "./feed.ts";
 
 let sandbox: SandboxSelection;
 let a: CourseApp;
@@ -71,6 +72,9 @@ const submit = (token: string, problemId: string, code: string) =>
 const board = (token?: string) => request(a.app, "GET", `/api/contests/${contestId}/scoreboard`, token ? { token } : {});
 const rowOf = (b: any, team: string) => b.rows.find((r: any) => r.teamId === team);
 const cell = (b: any, team: string, problem: string) => rowOf(b, team).cells.find((c: any) => c.problemId === problem);
+/** The events of the contest's change log a reader may see, of one type and object. */
+const logged = async (reader: FeedReader, type: string, id: string) =>
+  (await readEvents(a.t.services.db, contestId, reader, 0)).lines.filter((l) => l.type === type && l.id === id);
 
 describe("creating a contest", () => {
   test("a user without the right to create courses is refused; bad fields are named", async () => {
@@ -185,6 +189,18 @@ describe("the freeze", () => {
     expect((await request(a.app, "GET", `/api/contests/${contestId}/submissions/${frozenSubmissionId}`, { token: w.student2.token })).body.code).toBe(PY_ADD_TWO);
   });
 
+  test("the change log: the frozen judgement is the team's and the jury's only; the submission itself is public, without its files", async () => {
+    expect(await logged({ kind: "public" }, "judgements", frozenSubmissionId)).toEqual([]);
+    expect(await logged({ kind: "team", teamId: loneTeamId }, "judgements", frozenSubmissionId)).toEqual([]);
+    expect((await logged({ kind: "team", teamId }, "judgements", frozenSubmissionId)).map((l: any) => l.data.judgement_type_id)).toEqual(["AC"]);
+    expect((await logged({ kind: "jury" }, "judgements", frozenSubmissionId)).length).toBe(1);
+    const sub = await logged({ kind: "public" }, "submissions", frozenSubmissionId);
+    expect(sub.length).toBe(1);
+    expect((sub[0]!.data as any).files).toBeUndefined();
+    // The start released the problems to everyone (the first reader after it wrote that, once).
+    expect((await logged({ kind: "public" }, "problems", problemA)).length).toBe(1);
+  });
+
   test("after the end: submitting is refused (403 naming the end); only the jury unfreezes; then everyone sees the result", async () => {
     a.clock.set("2026-05-01T11:00:00Z");
     const late = await submit(w.outsider.token, problemB, PY_ADD_TWO);
@@ -199,6 +215,14 @@ describe("the freeze", () => {
   });
 });
 
+describe("after the unfreeze", () => {
+  test("the change log releases the frozen judgement to everyone but the jury (who had it)", async () => {
+    expect((await logged({ kind: "public" }, "judgements", frozenSubmissionId)).map((l: any) => l.data.judgement_type_id)).toEqual(["AC"]);
+    expect((await logged({ kind: "team", teamId: loneTeamId }, "judgements", frozenSubmissionId)).length).toBe(1);
+    expect((await logged({ kind: "jury" }, "judgements", frozenSubmissionId)).length).toBe(1);
+  });
+});
+
 describe("who may do what (contest roles)", () => {
   test("jury, participant, other participant, non-participant, signed out and admin against each door", async () => {
     const people = { jury: w.owner.token, participant: w.student.token, other: w.outsider.token, nonParticipant: w.ta.token, signedOut: undefined, admin: w.admin.token };
@@ -210,10 +234,17 @@ describe("who may do what (contest roles)", () => {
       ["clarifications", "GET", "/clarifications", undefined, { jury: 200, participant: 200, other: 200, nonParticipant: 403, signedOut: 401, admin: 200 }],
       ["edit", "PATCH", "", { title: "Renamed" }, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
       ["finalize", "POST", "/finalize", undefined, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
+      ["unfreeze", "POST", "/unfreeze", undefined, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
+      // Over: registering is closed to the public; participants are told they are in; the jury may not take part.
+      ["register", "POST", "/register", { teamName: "Late" }, { jury: 403, participant: 409, other: 409, nonParticipant: 403, signedOut: 401, admin: 403 }],
+      // Over: participants are refused naming the end; the jury may still submit (off the scoreboard).
+      ["submit", "POST", "/submissions", { problemId: "", language: "py", code: PY_ADD_ONE }, { jury: 201, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 201 }],
+      ["ask", "POST", "/clarifications", { text: "Still there?" }, { jury: 201, participant: 201, other: 201, nonParticipant: 403, signedOut: 401, admin: 201 }],
     ];
     const got: Record<string, Record<string, number>> = {};
     const want: Record<string, Record<string, number>> = {};
-    for (const [name, method, path, reqBody, expected] of tries) {
+    for (const [name, method, path, reqBodyOf, expected] of tries) {
+      const reqBody = name === "submit" ? { ...(reqBodyOf as object), problemId: problemA } : reqBodyOf;
       got[name] = {};
       want[name] = expected;
       for (const [who, token] of Object.entries(people)) {
@@ -222,5 +253,27 @@ describe("who may do what (contest roles)", () => {
       }
     }
     expect(got).toEqual(want);
+  });
+});
+
+describe("bounds and deletion", () => {
+  test("a participant's questions are limited (429 with Retry-After); the jury's answers are not", async () => {
+    let last = { status: 0, headers: new Headers() };
+    for (let i = 0; i < 40 && last.status !== 429; i++) {
+      last = await request(a.app, "POST", `/api/contests/${contestId}/clarifications`, { token: w.student2.token, body: { text: `q${i}` } });
+    }
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get("retry-after"))).toBeGreaterThan(0);
+    const answer = await request(a.app, "POST", `/api/contests/${contestId}/clarifications`, { token: w.owner.token, body: { text: "Announcement", toAll: true } });
+    expect(answer.status).toBe(201);
+  });
+
+  test("only the jury deletes; a deleted contest is gone from every door", async () => {
+    expect((await request(a.app, "DELETE", `/api/contests/${contestId}`, { token: w.student.token })).status).toBe(403);
+    expect((await request(a.app, "DELETE", `/api/contests/${contestId}`)).status).toBe(401);
+    expect((await request(a.app, "DELETE", `/api/contests/${contestId}`, { token: w.owner.token })).status).toBe(200);
+    expect((await request(a.app, "GET", `/api/contests/${contestId}`, { token: w.owner.token })).status).toBe(404);
+    expect((await request(a.app, "GET", `/api/contests/${contestId}/scoreboard`)).status).toBe(404);
+    expect((await request(a.app, "GET", "/api/contests")).body.map((c: any) => c.id)).not.toContain(contestId);
   });
 });

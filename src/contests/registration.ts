@@ -11,6 +11,7 @@ import { contestTeamMembers, contestTeams } from "../../db/schema.ts";
 import type { SessionUser } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { requireContest, timesOf } from "./access.ts";
+import { canInContest } from "./permissions.ts";
 import { phaseAt } from "./clock.ts";
 import { appendEvents } from "./feed.ts";
 import type { ContestDeps, ContestView } from "./contests.ts";
@@ -29,11 +30,10 @@ const newTeamCode = (): string => crypto.randomUUID().replaceAll("-", "").slice(
  *   BAD_INPUT (400, field `virtual`) for a virtual start before the contest is over.
  */
 export async function register(deps: ContestDeps, user: SessionUser, input: z.infer<typeof registerInput>): Promise<ContestView> {
-  const access = await requireContest(deps.db, user, input.id, "contest.register").catch((err) => {
-    // A participant asking again is told so, not refused as if they had no right.
-    if (err instanceof AppError && err.kind === "FORBIDDEN") throw new AppError("CONTEST_ALREADY_REGISTERED");
-    throw err;
-  });
+  const access = await requireContest(deps.db, user, input.id, "contest.view");
+  // A participant asking again is told so; the jury may not take part in its own contest.
+  if (access.role === "participant") throw new AppError("CONTEST_ALREADY_REGISTERED");
+  if (!canInContest(access.role, "contest.register")) throw new AppError("FORBIDDEN");
   const contest = access.contest;
   const nowMs = deps.now();
   const over = phaseAt(timesOf(contest), nowMs) === "over";

@@ -19,11 +19,30 @@ import type { CcsSubmissionRow } from "./ccs/objects.ts";
 export async function boardFor(deps: ContestDeps, access: ContestAccess): Promise<Scoreboard> {
   const contest = await contestCaughtUp(deps, access.contest);
   const nowMs = deps.now();
-  const virtualStart = access.team?.virtualStartsAt?.getTime() ?? null;
-  if (access.role === "participant" && virtualStart !== null) {
-    return deps.contests.boards.virtualBoard(contest, access.team!, Math.max(0, Math.min(nowMs - virtualStart, durationMs(timesOf(contest)))));
-  }
+  const elapsed = virtualElapsedMs(access, contest, nowMs);
+  if (elapsed !== null) return deps.contests.boards.virtualBoard(contest, access.team!, elapsed);
   return deps.contests.boards.board(contest, access.role === "jury" ? "jury" : "public", nowMs);
+}
+
+/** A virtual participant's elapsed contest time (bounded by the duration), ms; null for everyone else. */
+function virtualElapsedMs(access: ContestAccess, contest: ContestRow, nowMs: number): number | null {
+  const start = access.team?.virtualStartsAt?.getTime() ?? null;
+  if (access.role !== "participant" || start === null) return null;
+  return Math.max(0, Math.min(nowMs - start, durationMs(timesOf(contest))));
+}
+
+/**
+ * The scoreboard as the caller may see it, as JSON text: the jury's and the
+ * public board are encoded once per version, every viewer of a version
+ * getting the same text (a virtual participant's board is encoded for them).
+ * @throws CONTEST_NOT_FOUND (404).
+ */
+export async function readScoreboardJson(deps: ContestDeps, user: Caller | null, id: string): Promise<string> {
+  const access = await requireContest(deps.db, user, id, "scoreboard.view");
+  const contest = await contestCaughtUp(deps, access.contest);
+  const nowMs = deps.now();
+  if (virtualElapsedMs(access, contest, nowMs) !== null) return JSON.stringify(await boardFor(deps, access));
+  return (await deps.contests.boards.boardJson(contest, access.role === "jury" ? "jury" : "public", nowMs)).json;
 }
 
 /**

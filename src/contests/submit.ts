@@ -5,7 +5,7 @@
  * freeze too), the jury every one. Judging is the same as anywhere
  * (src/submissions/create.ts, src/judge).
  */
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { contestProblems, contestTeams, submissions } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
@@ -108,7 +108,7 @@ async function readSubmissions(deps: ContestDeps, access: ContestAccess): Promis
     .from(submissions)
     .leftJoin(contestTeams, eq(contestTeams.id, submissions.teamId))
     .leftJoin(contestProblems, and(eq(contestProblems.contestId, submissions.contestId), eq(contestProblems.problemId, submissions.problemId)))
-    .where(and(eq(submissions.contestId, c.id), jury ? undefined : and(isNotNull(submissions.teamId), eq(submissions.teamId, access.team!.id))))
+    .where(and(eq(submissions.contestId, c.id), jury ? undefined : eq(submissions.teamId, access.team!.id)))
     .orderBy(desc(submissions.createdAt))
     .limit(5000);
   return rows.map((r) => ({

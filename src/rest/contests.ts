@@ -13,6 +13,7 @@
 import { Hono } from "hono";
 import { call, jsonBody, type AppEnv } from "./call.ts";
 import { submitAndAnswer } from "./submissions.ts";
+import { readScoreboardJson } from "../contests/scoreboard.ts";
 
 export const contestsRoutes = new Hono<AppEnv>()
   .get("/", async (c) => c.json(await call(c, (api) => api.contests.list())))
@@ -28,7 +29,11 @@ export const contestsRoutes = new Hono<AppEnv>()
   .get("/:id/submissions/:submissionId", async (c) =>
     c.json(await call(c, (api) => api.contests.submissionCode({ id: c.req.param("id"), submissionId: c.req.param("submissionId") }))),
   )
-  .get("/:id/scoreboard", async (c) => c.json(await call(c, (api) => api.contests.scoreboard({ id: c.req.param("id") }))))
+  // The board's JSON is encoded once per version for every viewer: the door serves that text as it is.
+  .get("/:id/scoreboard", async (c) => {
+    const json = await call(c, (_api, ctx) => readScoreboardJson({ db: ctx.db, contests: ctx.contests, now: ctx.now }, ctx.user, c.req.param("id")));
+    return c.body(json, 200, { "content-type": "application/json; charset=utf-8" });
+  })
   .get("/:id/clarifications", async (c) => c.json(await call(c, (api) => api.contests.clarifications({ id: c.req.param("id") }))))
   .post("/:id/clarifications", async (c) => c.json(await call(c, async (api) => api.contests.clarify({ ...(await jsonBody(c)), id: c.req.param("id") } as never)), 201))
   .post("/:id/unfreeze", async (c) => c.json(await call(c, (api) => api.contests.unfreeze({ id: c.req.param("id") }))))

@@ -64,22 +64,7 @@ export async function createSubmission(deps: SubmissionDeps, caller: SubmissionC
       ? await requireLiveProblem(deps.db, input.problemId, "problemId")
       : await requireVisibleProblem(deps.db, viewer, input.problemId, now, "problemId");
   const target = await submissionTarget(deps.db, viewer, problem, input.assignmentId, now);
-  spendSubmitBudget(deps, viewer.id);
-  const [row] = await deps.db
-    .insert(submissions)
-    .values({
-      userId: viewer.id,
-      problemId: input.problemId,
-      language: input.language,
-      code: input.code,
-      status: "queued",
-      assignmentId: target.assignmentId,
-      runAllTests: target.runAllTests,
-      createdAt: new Date(now),
-    })
-    .returning({ id: submissions.id });
-  deps.events.queued();
-  return { id: row!.id };
+  return queue(deps, viewer.id, input, { assignmentId: target.assignmentId, runAllTests: target.runAllTests });
 }
 
 /** Where a contest submission counts, decided by src/contests (which checked the window and the problem). */
@@ -106,21 +91,25 @@ export async function createContestSubmission(
   deps.requireJudge?.();
   requireOffered(deps.languages, input.language);
   await requireLiveProblem(deps.db, input.problemId, "problemId");
-  spendSubmitBudget(deps, viewer.id);
+  return queue(deps, viewer.id, input, { contestId: target.contestId, teamId: target.teamId, runAllTests: target.runAllTests });
+}
+
+/**
+ * Spends one of the user's submissions this minute, stores the row `queued`
+ * (stamped with the deps' clock) and rings the judge's doorbell.
+ * @throws RATE_LIMITED (429) past SUBMIT_RATE_PER_MINUTE.
+ */
+async function queue(
+  deps: SubmissionDeps,
+  userId: string,
+  input: Omit<SubmitInput, "assignmentId">,
+  where: Pick<typeof submissions.$inferInsert, "assignmentId" | "contestId" | "teamId" | "runAllTests">,
+): Promise<{ id: string; createdAt: Date }> {
+  spendSubmitBudget(deps, userId);
   const createdAt = new Date(deps.now());
   const [row] = await deps.db
     .insert(submissions)
-    .values({
-      userId: viewer.id,
-      problemId: input.problemId,
-      language: input.language,
-      code: input.code,
-      status: "queued",
-      contestId: target.contestId,
-      teamId: target.teamId,
-      runAllTests: target.runAllTests,
-      createdAt,
-    })
+    .values({ userId, problemId: input.problemId, language: input.language, code: input.code, status: "queued", ...where, createdAt })
     .returning({ id: submissions.id });
   deps.events.queued();
   return { id: row!.id, createdAt };

@@ -4,10 +4,6 @@
  * `(-)?h:mm:ss.uuu`, IDs are `[A-Za-z0-9_.-]`, at most 36 characters.
  */
 
-/** The version of the Contest API this server speaks, and its documentation. */
-export const CCS_VERSION = "2023-06";
-export const CCS_VERSION_URL = "https://ccs-specs.icpc.io/2023-06/contest_api";
-
 /** TIME: `2026-11-24T10:00:00.000+00:00` (always UTC, always milliseconds). */
 export function absTime(ms: number): string {
   return new Date(ms).toISOString().replace("Z", "+00:00");
@@ -27,9 +23,4 @@ export function relTime(ms: number): string {
   const minutes = rest % 60;
   const hours = Math.floor(rest / 60);
   return `${sign}${hours}:${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")}.${String(millis).padStart(3, "0")}`;
-}
-
-/** Whether a string is a valid Contest API ID. */
-export function isCcsId(s: string): boolean {
-  return /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,35}$/.test(s) && !s.endsWith(".");
 }

@@ -61,8 +61,10 @@ export const contestsRouter = router({
   /** Clarifications the caller may read. @throws FORBIDDEN (403). */
   clarifications: protectedProcedure.input(byId).query(({ ctx, input }) => listClarifications(deps(ctx), ctx.user, input.id)),
 
-  /** A question (participants) or an answer/announcement (jury). @throws FORBIDDEN (403), CLARIFICATION_NOT_FOUND (404). */
-  clarify: protectedProcedure.input(clarificationInput).mutation(({ ctx, input }) => sendClarification(deps(ctx), ctx.user, input)),
+  /** A question (participants) or an answer/announcement (jury). @throws FORBIDDEN (403), RATE_LIMITED (429), CLARIFICATION_NOT_FOUND (404). */
+  clarify: protectedProcedure
+    .input(clarificationInput)
+    .mutation(({ ctx, input }) => sendClarification({ ...deps(ctx), clarifyLimiter: ctx.limiters.clarificationsByUser }, ctx.user, input)),
 
   /** Jury, after the end: releases the frozen results. @throws FORBIDDEN (403), BAD_INPUT (400) before the end. */
   unfreeze: protectedProcedure.input(byId).mutation(({ ctx, input }) => unfreezeContest(deps(ctx), ctx.user, input.id, (c) => releasedEvents(deps(ctx), c))),
