@@ -837,5 +837,6 @@ export const contestEvents = sqliteTable(
     teamId: text("team_id"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("contest_events_contest_idx").on(t.contestId, t.seq)],
+  // The Contest API reads a collection as the latest event of each object of one type.
+  (t) => [index("contest_events_contest_idx").on(t.contestId, t.seq), index("contest_events_type_idx").on(t.contestId, t.type, t.seq)],
 );

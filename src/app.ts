@@ -32,6 +32,7 @@ import { judgeRoutes } from "./rest/judge.ts";
 import { aiRoutes } from "./rest/ai.ts";
 import { assignmentsRoutes } from "./rest/assignments.ts";
 import { coursesRoutes } from "./rest/courses.ts";
+import { ccsInfo, ccsRoutes } from "./rest/ccs.ts";
 import { contestsRoutes } from "./rest/contests.ts";
 import { clientHandler } from "./static.ts";
 import { pageSecurityHeaders } from "./csp.ts";
@@ -199,6 +200,9 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/courses", coursesRoutes);
   app.route("/api/assignments", assignmentsRoutes);
   app.route("/api/contests", contestsRoutes);
+  // The Contest API's base URL ends in a slash in every client's configuration: `/api/ccs/` is its `/`.
+  app.get("/api/ccs/", ccsInfo);
+  app.route("/api/ccs", ccsRoutes);
   app.route("/api/admin", adminRoutes);
   app.route("/api/lti", ltiRoutes);
   app.all("/api/*", (c) => c.json({ error: "Not found", message: "Not found", code: "NOT_FOUND" }, 404));

@@ -101,6 +101,8 @@ export const ERRORS = {
   CONTEST_TEAM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No team of this contest has this team code" },
   CONTEST_PROBLEM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This problem is not part of the contest" },
   CLARIFICATION_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Clarification not found" },
+  CCS_OBJECT_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No such object" },
+  CCS_BAD_TOKEN: { status: 400, code: "BAD_REQUEST", message: "since_token: not a token of this event feed" },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -15,7 +15,8 @@ import { requireLiveProblem } from "../problems/store.ts";
 import { catchUp, appendEvents, type ContestEvent } from "./feed.ts";
 import { mayReadProblems, requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
 import { endMs, freezeContestMs, isFrozenAt, phaseAt } from "./clock.ts";
-import { contestObject, judgementTypeObjects, stateObject } from "./ccs/objects.ts";
+import { contestObject, judgementTypeObjects, languageObjects, stateObject } from "./ccs/objects.ts";
+import type { LanguageId } from "../../isolate/languages/index.ts";
 import type { ContestInput, ContestUpdateInput } from "./shape.ts";
 import { problemEvents, problemsOf } from "./store.ts";
 import type { ContestRuntime } from "./runtime.ts";
@@ -25,6 +26,8 @@ export interface ContestDeps {
   db: Database;
   contests: ContestRuntime;
   now: () => number;
+  /** The languages offered for submitting (the Contest API's `languages`); none announced when absent. */
+  languages?: () => readonly LanguageId[];
 }
 
 /** What a contest page shows the caller. */
@@ -149,6 +152,7 @@ export async function createContest(deps: ContestDeps, user: SessionUser, input:
     { type: "contest", id: null, data: contestObject(row), audience: "all", atMs: nowMs },
     { type: "state", id: null, data: stateObject(row, nowMs), audience: "all", atMs: nowMs },
     ...judgementTypeObjects().map((t): ContestEvent => ({ type: "judgement-types", id: t.id, data: t, audience: "all", atMs: nowMs })),
+    ...languageObjects(deps.languages?.() ?? []).map((l): ContestEvent => ({ type: "languages", id: l.id, data: l, audience: "all", atMs: nowMs })),
     ...problemEvents(row, problems, nowMs >= row.startsAt.getTime() ? "all" : "jury", nowMs),
   ]);
   return viewContest(deps, user, row.id);
@@ -215,15 +219,7 @@ export interface ContestListItem {
 /** The contests the caller may see: public ones, and those of the caller's courses (all, for a site admin); newest first. */
 export async function listContests(deps: ContestDeps, user: Caller | null): Promise<ContestListItem[]> {
   const nowMs = deps.now();
-  const mine = user && user.siteRole !== "admin" ? (await deps.db.select({ id: courseMembers.courseId }).from(courseMembers).where(eq(courseMembers.userId, user.id))).map((r) => r.id) : [];
-  const visible =
-    user?.siteRole === "admin" ? undefined : mine.length ? or(isNull(contests.courseId), inArray(contests.courseId, mine)) : isNull(contests.courseId);
-  const rows = await deps.db
-    .select()
-    .from(contests)
-    .where(and(isNull(contests.deletedAt), visible))
-    .orderBy(desc(contests.startsAt))
-    .limit(500);
+  const rows = await visibleContests(deps.db, user);
   return rows.map((c) => ({
     id: c.id,
     shortName: c.shortName,
@@ -235,6 +231,19 @@ export async function listContests(deps: ContestDeps, user: Caller | null): Prom
     courseId: c.courseId,
     registration: c.registration,
   }));
+}
+
+/** The live contests the caller may see (public ones, their courses'; every one for an admin), newest first, at most 500. */
+export async function visibleContests(db: Database, user: Caller | null): Promise<ContestRow[]> {
+  const mine = user && user.siteRole !== "admin" ? (await db.select({ id: courseMembers.courseId }).from(courseMembers).where(eq(courseMembers.userId, user.id))).map((r) => r.id) : [];
+  const visible =
+    user?.siteRole === "admin" ? undefined : mine.length ? or(isNull(contests.courseId), inArray(contests.courseId, mine)) : isNull(contests.courseId);
+  return db
+    .select()
+    .from(contests)
+    .where(and(isNull(contests.deletedAt), visible))
+    .orderBy(desc(contests.startsAt))
+    .limit(500);
 }
 
 /**

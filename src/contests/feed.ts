@@ -10,7 +10,7 @@
  * first reader after a threshold appends its events (`catchUp`), once,
  * guarded by the contest's `feed_phase`.
  */
-import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, max, or } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { contestEvents, contests } from "../../db/schema.ts";
 import { endMs, freezeContestMs } from "./clock.ts";
@@ -55,7 +55,7 @@ export async function appendEvents(db: Db, bus: ContestBus | null, contestId: st
 }
 
 /** The audiences a reader may see, as a WHERE clause. */
-function readable(reader: FeedReader) {
+export function readable(reader: FeedReader) {
   if (reader.kind === "jury") return inArray(contestEvents.audience, ["all", "jury", "team"]);
   const open = inArray(contestEvents.audience, ["all", "nonjury"]);
   if (reader.kind === "public") return open;
@@ -85,6 +85,33 @@ export async function readEvents(db: Database, contestId: string, reader: FeedRe
     lines: rows.map((r) => ({ type: r.type, id: r.id, data: r.data === null ? null : JSON.parse(r.data), token: String(r.seq) })),
     lastSeq: rows.length ? rows[rows.length - 1]!.seq : sinceSeq,
   };
+}
+
+/**
+ * The objects of one type as the reader may see them now: each id's latest
+ * readable event, deletions dropped, in order of first appearance. The Contest
+ * API's collections are read this way, so an endpoint never shows what its
+ * reader's feed has not announced (the freeze included).
+ * @returns `[id, data]` pairs; a singleton type (`state`, `contest`) has id null.
+ */
+export async function latestObjects(db: Database, contestId: string, reader: FeedReader, type: string): Promise<Map<string | null, unknown>> {
+  const rows = await db
+    .select({ id: contestEvents.objectId, data: contestEvents.data })
+    .from(contestEvents)
+    .where(and(eq(contestEvents.contestId, contestId), eq(contestEvents.type, type), readable(reader)))
+    .orderBy(asc(contestEvents.seq));
+  const out = new Map<string | null, unknown>();
+  for (const r of rows) {
+    if (r.data === null) out.delete(r.id);
+    else out.set(r.id, JSON.parse(r.data));
+  }
+  return out;
+}
+
+/** The newest token the reader may resume from: the log's last seq (0 when empty). */
+export async function lastSeq(db: Database, contestId: string): Promise<number> {
+  const [row] = await db.select({ seq: max(contestEvents.seq) }).from(contestEvents).where(eq(contestEvents.contestId, contestId));
+  return row?.seq ?? 0;
 }
 
 /** The clock's thresholds in order: start, freeze (when there is one), end; ms since the epoch. */

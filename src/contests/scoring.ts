@@ -59,6 +59,8 @@ export interface BoardCell {
   penaltyMinutes: number;
   /** IOI: the best score, 0–100 (two decimals). ICPC: 100 when solved, else 0. */
   score: number;
+  /** Contest time of the submission that first reached `score`, ms; null while the score is 0. */
+  scoreAtMs: number | null;
   /** Whether this was the problem's first solve on the board (set by `rankRows`). */
   firstToSolve: boolean;
 }
@@ -96,7 +98,7 @@ export function countsAsAttempt(verdict: VerdictCode): boolean {
  * @param subs that team's submissions to that problem, any order.
  */
 export function cellOf(problemId: string, subs: readonly BoardSubmission[], rules: BoardRules): BoardCell {
-  const cell: BoardCell = { problemId, numJudged: 0, numPending: 0, solved: false, solvedAtMs: null, penaltyMinutes: 0, score: 0, firstToSolve: false };
+  const cell: BoardCell = { problemId, numJudged: 0, numPending: 0, solved: false, solvedAtMs: null, penaltyMinutes: 0, score: 0, scoreAtMs: null, firstToSolve: false };
   const ordered = [...subs].filter((s) => rules.untilMs === null || s.contestTimeMs < rules.untilMs).sort((a, b) => a.contestTimeMs - b.contestTimeMs);
   let rejected = 0;
   for (const s of ordered) {
@@ -109,7 +111,11 @@ export function cellOf(problemId: string, subs: readonly BoardSubmission[], rule
     if (!countsAsAttempt(verdict)) continue;
     cell.numJudged++;
     if (rules.scoring === "ioi") {
-      cell.score = Math.max(cell.score, submissionScore(s));
+      const score = submissionScore(s);
+      if (score > cell.score) {
+        cell.score = score;
+        cell.scoreAtMs = s.contestTimeMs;
+      }
       if (verdict === "AC" && !cell.solved) {
         cell.solved = true;
         cell.solvedAtMs = s.contestTimeMs;
@@ -121,6 +127,7 @@ export function cellOf(problemId: string, subs: readonly BoardSubmission[], rule
       cell.solvedAtMs = s.contestTimeMs;
       cell.penaltyMinutes = Math.floor(s.contestTimeMs / 60_000) + rules.penaltyMinutes * rejected;
       cell.score = 100;
+      cell.scoreAtMs = s.contestTimeMs;
       break;
     }
     rejected++;

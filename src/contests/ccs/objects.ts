@@ -52,7 +52,9 @@ export function judgementTypeObjects() {
 export function languageObjects(ids: readonly LanguageId[]) {
   return ids.map((id) => {
     const l = LANGUAGES[id];
-    return { id: l.package.code, name: l.displayName, entry_point_required: false, entry_point_name: null, extensions: [...l.package.extensions] };
+    // A language sharing its extension with another (PyPy's .py) names the one its source files get.
+    const extensions = l.package.extensions.length ? [...l.package.extensions] : [l.sourceFileName("").split(".").pop()!];
+    return { id: l.package.code, name: l.displayName, entry_point_required: false, entry_point_name: null, extensions };
   });
 }
 

@@ -13,10 +13,13 @@ import { contestSubmissionCode, listContestSubmissions, submitToContest } from "
 import { idField } from "../../lib/fields.ts";
 import type { Context } from "../../context.ts";
 import { protectedProcedure, publicProcedure, router, stream } from "../init.ts";
-import { judgeOf } from "./judge.ts";
+import { judgeOf, offered } from "./judge.ts";
+import type { ContestDeps } from "../../contests/contests.ts";
 
 const byId = z.object({ id: idField() });
-const deps = (ctx: Context) => ({ db: ctx.db, contests: ctx.contests, now: ctx.now });
+/** What the contest functions need of a request's context (./judge.ts' offered languages for the Contest API). */
+export const contestDeps = (ctx: Context): ContestDeps => ({ db: ctx.db, contests: ctx.contests, now: ctx.now, languages: () => offered(ctx) });
+const deps = contestDeps;
 
 export const contestsRouter = router({
   /** Contests the caller may see (public ones; their courses'), newest first. */

@@ -40,12 +40,15 @@ export function judgeOf(ctx: Context): JudgeService {
   return ctx.judge;
 }
 
+/** The languages this server offers (the judge's, else the configured ones that are installed). */
+export const offered = (ctx: Context) => ctx.judge?.languages ?? offeredLanguages(ctx.config).ids;
+
 export const judgeRouter = router({
   /**
    * The languages this server offers, in display order: `{ languages: [{id, name, displayName,
    * timeMultiplier, editorMode}] }` (src/judge/languages.ts). Public: the selector needs it before sign-in.
    */
-  languages: publicProcedure.query(({ ctx }) => languagesView(ctx.judge?.languages ?? offeredLanguages(ctx.config).ids)),
+  languages: publicProcedure.query(({ ctx }) => languagesView(offered(ctx))),
   /**
    * Compiles and runs once. Answers `RunResponse` (src/judge/run.ts):
    * `{ output, correct?, verdict, stderr, exitCode, timeMs, memoryKib, outputTruncated, compileCached }`.

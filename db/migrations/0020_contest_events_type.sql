@@ -1,0 +1,1 @@
+CREATE INDEX `contest_events_type_idx` ON `contest_events` (`contest_id`,`type`,`seq`);

@@ -1,0 +1,241 @@
+/**
+ * The ICPC Contest API's read side (ccs-specs 2023-06, "Interface
+ * specification"), served under /api/ccs/ by src/rest/ccs.ts: who reads
+ * (`openContest`: the contest role decides the feed reader: the jury sees
+ * everything, a team its own too, everyone else the public view), the
+ * collections, `access`, `accounts`/`account`, the `scoreboard` and a
+ * submission's `files`.
+ *
+ * Every collection is read from the contest's change log (../feed.ts
+ * `latestObjects`): an endpoint shows exactly the newest event of each
+ * object its reader's event feed carries, so the freeze holds in both
+ * alike and a `GET` never shows a state older than a notification already
+ * sent (the spec's ordering guarantee).
+ */
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { strToU8, zipSync } from "fflate";
+import { contestTeamMembers, contestTeams, courseMembers, submissions, users } from "../../../db/schema.ts";
+import { LANGUAGES, type LanguageId } from "../../../isolate/languages/index.ts";
+import type { Caller, SessionUser } from "../../accounts/user.ts";
+import { isStaff } from "../../courses/permissions.ts";
+import { AppError } from "../../errors.ts";
+import { requireContest, type ContestAccess, type ContestRow } from "../access.ts";
+import { contestCaughtUp, visibleContests, type ContestDeps } from "../contests.ts";
+import { latestObjects, type FeedReader } from "../feed.ts";
+import { canInContest } from "../permissions.ts";
+import { absTime, relTime } from "./format.ts";
+import { contestObject, stateObject } from "./objects.ts";
+
+/** The Contest API version this server speaks, and where it is written down. */
+export const CCS_VERSION = "2023-06";
+export const CCS_VERSION_URL = "https://ccs-specs.icpc.io/2023-06/contest_api";
+
+/** The collections served from the change log, as the event types name them. */
+export const CCS_COLLECTIONS = ["judgement-types", "languages", "problems", "groups", "organizations", "teams", "submissions", "judgements", "runs", "clarifications", "awards"] as const;
+export type CcsCollection = (typeof CCS_COLLECTIONS)[number];
+
+export const isCollection = (s: string): s is CcsCollection => (CCS_COLLECTIONS as readonly string[]).includes(s);
+
+/** A reader of one contest through the API. */
+export interface CcsCaller extends ContestAccess {
+  user: SessionUser | null;
+  reader: FeedReader;
+}
+
+/** The feed reader of a contest role: a virtual participant reads as the public (their window is not the contest's). */
+export function readerOf(a: ContestAccess): FeedReader {
+  if (a.role === "jury") return { kind: "jury" };
+  if (a.role === "participant" && a.team && a.team.virtualStartsAt === null) return { kind: "team", teamId: a.team.id };
+  return { kind: "public" };
+}
+
+/**
+ * A contest the caller may read, caught up with the clock's thresholds.
+ * @throws AppError CONTEST_NOT_FOUND (404) when absent or hidden from the caller (a course contest outside the course).
+ */
+export async function openContest(deps: ContestDeps, user: SessionUser | null, id: string): Promise<CcsCaller> {
+  const access = await requireContest(deps.db, user, id, "contest.view");
+  const contest = await contestCaughtUp(deps, access.contest);
+  return { ...access, contest, user, reader: readerOf(access) };
+}
+
+/** `GET /`: the API information object. */
+export function apiInfo(name: string) {
+  return { version: CCS_VERSION, version_url: CCS_VERSION_URL, name };
+}
+
+/** `GET /contests`: every contest the caller may see. */
+export async function contestsFor(deps: ContestDeps, user: Caller | null) {
+  return (await visibleContests(deps.db, user)).map(contestObject);
+}
+
+/** `GET /contests/<id>/state` (also the scoreboard's `state`). */
+export function stateNow(deps: ContestDeps, caller: CcsCaller) {
+  return stateObject(caller.contest, deps.now());
+}
+
+/** Whether the caller may fetch a submission's files: the jury, and the submitting team. */
+function mayFetch(caller: CcsCaller, teamId: unknown): boolean {
+  return caller.reader.kind === "jury" || (caller.reader.kind === "team" && caller.reader.teamId === teamId);
+}
+
+/**
+ * A collection as the caller may see it (`groups` is always empty: teams
+ * have no groups here). Submissions carry `files` for those who may fetch them.
+ */
+export async function collectionOf(deps: ContestDeps, caller: CcsCaller, type: CcsCollection): Promise<Record<string, unknown>[]> {
+  if (type === "groups") return [];
+  const objects = [...(await latestObjects(deps.db, caller.contest.id, caller.reader, type)).values()] as Record<string, unknown>[];
+  if (type !== "submissions") return objects;
+  return objects.map((s) =>
+    mayFetch(caller, s.team_id) ? { ...s, files: [{ href: `contests/${caller.contest.shortName}/submissions/${s.id}/files`, filename: "files.zip", mime: "application/zip" }] } : s,
+  );
+}
+
+/**
+ * The spec's filtering: a query argument named after an ID property (`team_id=X`)
+ * keeps the objects whose property equals it; an empty value keeps those where it is null.
+ */
+export function filtered<T extends Record<string, unknown>>(list: T[], query: Record<string, string>): T[] {
+  const keys = Object.keys(query).filter((k) => k.endsWith("_id"));
+  if (keys.length === 0) return list;
+  return list.filter((o) => keys.every((k) => (query[k] === "" ? o[k] === null || o[k] === undefined : o[k] === query[k])));
+}
+
+/** One object of a collection. @throws AppError CCS_OBJECT_NOT_FOUND (404). */
+export async function objectOf(deps: ContestDeps, caller: CcsCaller, type: CcsCollection, id: string): Promise<Record<string, unknown>> {
+  const found = (await collectionOf(deps, caller, type)).find((o) => o.id === id);
+  if (!found) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: `No ${type} object with id ${id}` });
+  return found;
+}
+
+/** The properties of each endpoint's objects, as the caller sees them (`access`). */
+function endpointProperties(caller: CcsCaller): { type: string; properties: string[] }[] {
+  const score = caller.contest.scoring === "ioi";
+  const jury = caller.reader.kind === "jury";
+  const list: { type: string; properties: string[] }[] = [
+    { type: "contests", properties: ["id", "name", "formal_name", "start_time", "countdown_pause_time", "duration", "scoreboard_freeze_duration", "scoreboard_type", "penalty_time"] },
+    { type: "judgement-types", properties: ["id", "name", "penalty", "solved"] },
+    { type: "languages", properties: ["id", "name", "entry_point_required", "entry_point_name", "extensions"] },
+    { type: "problems", properties: ["id", "label", "name", "ordinal", "rgb", "color", "time_limit", "test_data_count", ...(score ? ["max_score"] : [])] },
+    { type: "groups", properties: ["id", "icpc_id", "name", "type"] },
+    { type: "organizations", properties: ["id", "icpc_id", "name", "formal_name"] },
+    { type: "teams", properties: ["id", "icpc_id", "name", "display_name", "organization_id", "group_ids", "hidden"] },
+    { type: "state", properties: ["started", "frozen", "ended", "thawed", "finalized", "end_of_updates"] },
+    { type: "submissions", properties: ["id", "language_id", "problem_id", "team_id", "time", "contest_time", "entry_point", ...(caller.reader.kind === "public" ? [] : ["files"])] },
+    {
+      type: "judgements",
+      properties: ["id", "submission_id", "judgement_type_id", ...(score ? ["score"] : []), "start_time", "start_contest_time", "end_time", "end_contest_time", "max_run_time"],
+    },
+    { type: "runs", properties: ["id", "judgement_id", "ordinal", "judgement_type_id", "time", "contest_time", "run_time"] },
+    { type: "clarifications", properties: ["id", "from_team_id", "to_team_id", "reply_to_id", "problem_id", "text", "time", "contest_time"] },
+    { type: "awards", properties: ["id", "citation", "team_ids"] },
+  ];
+  if (jury) list.push({ type: "accounts", properties: ["id", "username", "type", "team_id"] });
+  return list;
+}
+
+/**
+ * `GET /contests/<id>/access`. No capabilities: this API is read-only
+ * (teams submit and ask through the site; the jury answers there).
+ */
+export function accessOf(caller: CcsCaller) {
+  return { capabilities: [] as string[], endpoints: endpointProperties(caller) };
+}
+
+export type CcsAccount = {
+  id: string;
+  username: string;
+  type: string;
+  team_id?: string;
+};
+
+/**
+ * `GET /contests/<id>/accounts` (the jury only): each member of a real team
+ * (`team`), the contest's creator and, in a course contest, its staff (`judge`).
+ * Usernames are the emails that sign in with HTTP Basic.
+ * @throws AppError UNAUTHENTICATED (401) signed out, FORBIDDEN (403) for others.
+ */
+export async function accountsOf(deps: ContestDeps, caller: CcsCaller): Promise<CcsAccount[]> {
+  if (!canInContest(caller.role, "api.accounts")) throw new AppError(caller.user ? "FORBIDDEN" : "UNAUTHENTICATED");
+  const c = caller.contest;
+  const members = await deps.db
+    .select({ userId: users.id, email: users.email, teamId: contestTeams.id })
+    .from(contestTeamMembers)
+    .innerJoin(contestTeams, eq(contestTeams.id, contestTeamMembers.teamId))
+    .innerJoin(users, eq(users.id, contestTeamMembers.userId))
+    .where(and(eq(contestTeams.contestId, c.id), isNull(contestTeams.virtualStartsAt)));
+  const judges = new Set<string>([c.createdBy]);
+  if (c.courseId) {
+    const staff = await deps.db.select({ userId: courseMembers.userId, role: courseMembers.role }).from(courseMembers).where(eq(courseMembers.courseId, c.courseId));
+    for (const s of staff) if (isStaff(s.role)) judges.add(s.userId);
+  }
+  const judgeRows = judges.size ? await deps.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, [...judges])) : [];
+  return [
+    ...judgeRows.map((u) => ({ id: u.id, username: u.email, type: "judge" })),
+    ...members.filter((m) => !judges.has(m.userId)).map((m) => ({ id: m.userId, username: m.email, type: "team", team_id: m.teamId })),
+  ];
+}
+
+/**
+ * `GET /contests/<id>/account`: the caller's own account (`admin`, `judge`,
+ * `team` with its team, or `spectator`).
+ * @throws AppError CCS_OBJECT_NOT_FOUND (404) when signed out (as the spec asks).
+ */
+export function accountOf(caller: CcsCaller): CcsAccount {
+  const user = caller.user;
+  if (!user) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: "Not signed in: no account" });
+  if (caller.role === "jury") return { id: user.id, username: user.email, type: user.siteRole === "admin" ? "admin" : "judge" };
+  if (caller.reader.kind === "team") return { id: user.id, username: user.email, type: "team", team_id: caller.reader.teamId };
+  return { id: user.id, username: user.email, type: "spectator" };
+}
+
+/**
+ * `GET /contests/<id>/scoreboard`: the board the caller's view shows (the
+ * jury's live; everyone else's frozen during the freeze) in the spec's shape:
+ * rows in rank order, `score` as num_solved/total_time (`pass-fail`) or score
+ * (`score`), per problem judged/pending counts and the minute solved.
+ */
+export async function scoreboardOf(deps: ContestDeps, caller: CcsCaller) {
+  const c = caller.contest;
+  const nowMs = deps.now();
+  const board = await deps.contests.boards.board(c, caller.reader.kind === "jury" ? "jury" : "public", nowMs);
+  const icpc = c.scoring === "icpc";
+  return {
+    time: absTime(nowMs),
+    contest_time: relTime(Math.max(0, nowMs - c.startsAt.getTime())),
+    state: stateObject(c, nowMs),
+    rows: board.rows.map((r) => ({
+      rank: r.rank,
+      team_id: r.teamId,
+      score: icpc ? { num_solved: r.numSolved, total_time: r.penaltyMinutes } : { score: r.score },
+      problems: r.cells.map((cell) => {
+        const atMs = icpc ? (cell.solved ? cell.solvedAtMs : null) : cell.score > 0 ? cell.scoreAtMs : null;
+        return {
+          problem_id: cell.problemId,
+          num_judged: cell.numJudged,
+          num_pending: cell.numPending,
+          ...(icpc ? { solved: cell.solved } : { score: cell.score }),
+          ...(atMs !== null ? { time: Math.floor(atMs / 60_000) } : {}),
+        };
+      }),
+    })),
+  };
+}
+
+/**
+ * `GET /contests/<id>/submissions/<id>/files`: the submission's source as a
+ * zip with the file at its root (named as the judge compiles it).
+ * @throws AppError CCS_OBJECT_NOT_FOUND (404) for a submission the caller may not fetch.
+ */
+export async function submissionFiles(deps: ContestDeps, caller: CcsCaller, submissionId: string): Promise<Uint8Array> {
+  const [row] = await deps.db
+    .select({ teamId: submissions.teamId, language: submissions.language, code: submissions.code })
+    .from(submissions)
+    .where(and(eq(submissions.id, submissionId), eq(submissions.contestId, caller.contest.id)));
+  if (!row || !row.teamId || !mayFetch(caller, row.teamId)) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: `No submission with id ${submissionId}` });
+  const language = LANGUAGES[row.language as LanguageId];
+  return zipSync({ [language.sourceFileName(row.code)]: strToU8(row.code) });
+}
+
+export type { ContestRow };

@@ -1,0 +1,84 @@
+/**
+ * The Contest API's NDJSON event feed (ccs-specs 2023-06, "Event feed"): the
+ * contest's change log as its reader may see it, from the beginning or after
+ * `since_token`, then live as changes happen (the one fan-out, ../feed.ts
+ * `ContestBus`), with a newline after `keepAliveMs` without an event (the
+ * spec requires one within 120 s; the server's idle timeout is 60 s, so the
+ * door sends one every 30 s).
+ *
+ * Tokens are the log's sequence numbers: any token up to the newest is
+ * valid and resumes exactly after it (the log keeps every event, so there
+ * is no expiry); anything else is a 400.
+ */
+import { AppError } from "../../errors.ts";
+import { contestCaughtUp, type ContestDeps } from "../contests.ts";
+import { lastSeq, readEvents, thresholds, type FeedLine } from "../feed.ts";
+import type { CcsCaller } from "./api.ts";
+
+/** Keep-alive newline period of the HTTP door, ms (under Bun's 60 s idle timeout and the spec's 120 s). */
+export const KEEP_ALIVE_MS = 30_000;
+
+/** Events read per database round trip. */
+const PAGE = 5000;
+
+/**
+ * The sequence number a `since_token` resumes after.
+ * @param token the query argument; undefined: from the start (0).
+ * @throws AppError CCS_BAD_TOKEN (400) for anything but a token this contest's feed has sent.
+ */
+export async function sinceOf(deps: ContestDeps, caller: CcsCaller, token: string | undefined): Promise<number> {
+  if (token === undefined) return 0;
+  if (!/^\d{1,15}$/.test(token)) throw new AppError("CCS_BAD_TOKEN", { field: "since_token" });
+  const seq = Number(token);
+  if (seq > (await lastSeq(deps.db, caller.contest.id))) throw new AppError("CCS_BAD_TOKEN", { field: "since_token" });
+  return seq;
+}
+
+/** A stored line as sent to this reader: submissions gain their `files` for those who may fetch them. */
+function lineFor(caller: CcsCaller, line: FeedLine): string {
+  let data = line.data as Record<string, unknown> | null;
+  if (line.type === "submissions" && data) {
+    const mine = caller.reader.kind === "jury" || (caller.reader.kind === "team" && caller.reader.teamId === data.team_id);
+    if (mine) data = { ...data, files: [{ href: `contests/${caller.contest.shortName}/submissions/${data.id}/files`, filename: "files.zip", mime: "application/zip" }] };
+  }
+  return `${JSON.stringify({ type: line.type, id: line.id, data, token: line.token })}\n`;
+}
+
+/**
+ * The feed as text chunks (each one or more NDJSON lines, or a keep-alive "\n").
+ * @param opts.follow false: end after the events there are now (`?stream=false`).
+ * @param opts.keepAliveMs wall-clock ms without an event before a newline.
+ * @param opts.signal ends the feed (the client went away).
+ */
+export async function* eventFeed(
+  deps: ContestDeps,
+  caller: CcsCaller,
+  sinceSeq: number,
+  opts: { follow: boolean; keepAliveMs: number; signal?: AbortSignal },
+): AsyncGenerator<string> {
+  let since = sinceSeq;
+  let contest = caller.contest;
+  let lastSentAt = Date.now();
+  while (!opts.signal?.aborted) {
+    contest = await contestCaughtUp(deps, contest);
+    const { lines, lastSeq: seq } = await readEvents(deps.db, contest.id, caller.reader, since, PAGE);
+    since = seq;
+    if (lines.length) {
+      yield lines.map((l) => lineFor(caller, l)).join("");
+      lastSentAt = Date.now();
+      if (lines.length === PAGE) continue;
+    }
+    if (!opts.follow) return;
+    const quietMs = Date.now() - lastSentAt;
+    if (quietMs >= opts.keepAliveMs) {
+      yield "\n";
+      lastSentAt = Date.now();
+      continue;
+    }
+    // Wake at the next change, the next threshold of the clock (start, freeze, end), or the keep-alive.
+    const nowMs = deps.now();
+    const next = thresholds(contest).find((t) => t.atMs > nowMs);
+    const untilThreshold = next ? next.atMs - nowMs + 1 : Infinity;
+    await deps.contests.bus.next(contest.id, Math.min(opts.keepAliveMs - quietMs, untilThreshold), opts.signal);
+  }
+}
