@@ -840,3 +840,20 @@ export const contestEvents = sqliteTable(
   // The Contest API reads a collection as the latest event of each object of one type.
   (t) => [index("contest_events_contest_idx").on(t.contestId, t.seq), index("contest_events_type_idx").on(t.contestId, t.type, t.seq)],
 );
+
+/** A balloon delivered: a team's first solve of a problem, marked by the jury (src/contests/jury.ts). */
+export const contestBalloons = sqliteTable(
+  "contest_balloons",
+  {
+    contestId: text("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => contestTeams.id, { onDelete: "cascade" }),
+    problemId: text("problem_id").notNull(),
+    deliveredAt: integer("delivered_at", { mode: "timestamp_ms" }).notNull(),
+    deliveredBy: text("delivered_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [primaryKey({ columns: [t.contestId, t.teamId, t.problemId] })],
+);

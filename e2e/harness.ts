@@ -63,6 +63,8 @@ export interface TestServer {
   url: string;
   /** libSQL URL of the server's database, for checking what was stored. */
   databaseUrl: string;
+  /** What the server printed so far (for a failing test's message). */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
   return {
     url,
     databaseUrl,
+    log: () => log,
     async stop() {
       process.off("exit", killOnExit);
       proc.kill("SIGTERM");

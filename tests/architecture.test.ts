@@ -103,6 +103,19 @@ const graph = buildGraph();
 const DATABASE_CALL = /\bdb\s*\.\s*(insert|update|delete|run|batch|execute|all|select)\s*\(/g;
 
 describe("architecture", () => {
+  // libSQL's embedded client hands its connection to an interactive transaction and opens a new one
+  // for everything after it, without db/index.ts' pragmas (busy_timeout, foreign_keys): the next
+  // concurrent write fails at once with SQLITE_BUSY. Writes that belong together go in db.batch
+  // (docs/decisions/041-no-interactive-transactions.md).
+  test("no interactive transaction in the server's code", () => {
+    const offenders = walk(join(ROOT, "src"))
+      .concat(walk(join(ROOT, "db")))
+      .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+      .filter((f) => /\.transaction\(/.test(readFileSync(f, "utf8")))
+      .map((f) => relative(ROOT, f));
+    expect(offenders).toEqual([]);
+  });
+
   test("the graph covers the source folders", () => {
     expect(graph.size).toBeGreaterThan(100);
     expect(graph.has("src/problems/store.ts")).toBe(true);
@@ -247,6 +260,7 @@ const TABLE_OWNERS: Record<string, string> = {
   contestTeamMembers: "src/contests",
   contestClarifications: "src/contests",
   contestEvents: "src/contests",
+  contestBalloons: "src/contests",
 };
 
 /** Table export name → SQL name, from db/schema.ts. */

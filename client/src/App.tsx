@@ -29,6 +29,13 @@ const CourseSettingsPage = lazy(() => import("./courses/CourseSettingsPage.tsx")
 const AssignmentPage = lazy(() => import("./courses/AssignmentPage.tsx"));
 const AssignmentEditorPage = lazy(() => import("./courses/AssignmentEditorPage.tsx"));
 const GradebookPage = lazy(() => import("./courses/GradebookPage.tsx"));
+// The contest screens.
+const ContestsPage = lazy(() => import("./contests/ContestsPage.tsx"));
+const ContestEditorPage = lazy(() => import("./contests/ContestEditorPage.tsx"));
+const ContestPage = lazy(() => import("./contests/ContestPage.tsx"));
+const ScoreboardPage = lazy(() => import("./contests/ScoreboardPage.tsx"));
+const RevealPage = lazy(() => import("./contests/RevealPage.tsx"));
+const BalloonsPage = lazy(() => import("./contests/BalloonsPage.tsx"));
 const AdminPage = lazy(() => import("./pages/AdminPage.tsx"));
 const AuthCompletePage = lazy(() => import("./pages/AuthCompletePage.tsx"));
 const AccountPage = lazy(() => import("./pages/AccountPage.tsx"));
@@ -160,6 +167,30 @@ export function App() {
             </RequireAuth>
           )}
         </Route>
+        <Route path="/contests">
+          <ContestsPage />
+        </Route>
+        <Route path="/contests/new">
+          <RequireAuth>
+            <ContestEditorPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/contests/:id/scoreboard">{(params) => <ScoreboardPage key={params.id} contestId={params.id} />}</Route>
+        <Route path="/contests/:id/reveal">
+          {(params) => (
+            <RequireAuth>
+              <RevealPage key={params.id} contestId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/contests/:id/balloons">
+          {(params) => (
+            <RequireAuth>
+              <BalloonsPage key={params.id} contestId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/contests/:id">{(params) => <ContestPage key={params.id} contestId={params.id} />}</Route>
         <Route path="/about">
           <AboutPage />
         </Route>

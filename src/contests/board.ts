@@ -153,6 +153,14 @@ export class Boards {
     return this.shape(cached, elapsedMs);
   }
 
+  /** The board as the public saw it frozen, even after the unfreeze (the reveal starts there); built on demand. */
+  async frozenBoard(contest: ContestRow): Promise<Scoreboard> {
+    const problems = await problemsOf(this.db, contest.id);
+    const teams = (await teamsOf(this.db, contest.id)).filter((t) => t.virtualStartsAt === null);
+    const built = await this.build(contest, problems, teams, { ...rulesOf(contest, "jury"), freezeAtMs: freezeContestMs(timesOf(contest)) }, null);
+    return this.shape(built, null);
+  }
+
   private async cached(contest: ContestRow, view: BoardView, nowMs: number): Promise<Cached> {
     const key = `${contest.id}:${view}`;
     const hit = this.cache.get(key);

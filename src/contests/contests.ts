@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
+import { newId } from "../../db/ids.ts";
 import { contestProblems, contests, courseMembers } from "../../db/schema.ts";
 import type { Caller, SessionUser } from "../accounts/user.ts";
 import { requireCourse, requireNotArchived } from "../courses/access.ts";
@@ -90,9 +91,12 @@ async function checkProblems(db: Database, user: Caller, courseId: string | null
   }
 }
 
-async function writeProblems(db: Pick<Database, "insert" | "delete">, contestId: string, list: ContestInput["problems"]): Promise<void> {
-  await db.delete(contestProblems).where(eq(contestProblems.contestId, contestId));
-  await db.insert(contestProblems).values(list.map((p, i) => ({ contestId, problemId: p.problemId, label: p.label.toUpperCase(), color: p.color ?? null, ordinal: i + 1 })));
+/** The statements that replace a contest's problems (run in the caller's batch). */
+function problemWrites(db: Database, contestId: string, list: ContestInput["problems"]) {
+  return [
+    db.delete(contestProblems).where(eq(contestProblems.contestId, contestId)),
+    db.insert(contestProblems).values(list.map((p, i) => ({ contestId, problemId: p.problemId, label: p.label.toUpperCase(), color: p.color ?? null, ordinal: i + 1 }))),
+  ] as const;
 }
 
 function checkTimes(durationMinutes: number, freezeMinutes: number | null | undefined): void {
@@ -121,10 +125,13 @@ export async function createContest(deps: ContestDeps, user: SessionUser, input:
   const nowMs = deps.now();
   let row: ContestRow;
   try {
-    row = await deps.db.transaction(async (tx) => {
-      const [c] = await tx
+    // One batch (libSQL runs it as one transaction on the client's own connection: decision 041).
+    const id = newId();
+    const [inserted] = await deps.db.batch([
+      deps.db
         .insert(contests)
         .values({
+          id,
           shortName: input.shortName,
           title: input.title,
           startsAt: input.startsAt,
@@ -139,10 +146,10 @@ export async function createContest(deps: ContestDeps, user: SessionUser, input:
           createdAt: new Date(nowMs),
           updatedAt: new Date(nowMs),
         })
-        .returning();
-      await writeProblems(tx, c!.id, input.problems);
-      return c!;
-    });
+        .returning(),
+      ...problemWrites(deps.db, id, input.problems),
+    ]);
+    row = inserted[0]!;
   } catch (err) {
     if (isUniqueViolation(err, "short_name")) throw new AppError("CONTEST_NAME_TAKEN", { field: "shortName" });
     throw err;
@@ -260,23 +267,22 @@ export async function updateContest(deps: ContestDeps, user: Caller, input: Cont
   if (registration === "code" && !code) throw new AppError("BAD_INPUT", { field: "registrationCode", message: "registrationCode: Required when registration is code" });
   const nowMs = deps.now();
   const before = input.problems ? (await problemsOf(deps.db, contest.id)).map((p) => p.problemId) : [];
-  const [row] = await deps.db.transaction(async (tx) => {
-    if (input.problems) await writeProblems(tx, contest.id, input.problems);
-    return tx
-      .update(contests)
-      .set({
-        title: input.title,
-        startsAt: input.startsAt,
-        durationMinutes: input.durationMinutes,
-        freezeMinutes: input.freezeMinutes,
-        penaltyMinutes: input.penaltyMinutes,
-        registration,
-        registrationCode: registration === "code" ? code : null,
-        updatedAt: new Date(Math.max(nowMs, contest.updatedAt.getTime() + 1)),
-      })
-      .where(eq(contests.id, contest.id))
-      .returning();
-  });
+  const update = deps.db
+    .update(contests)
+    .set({
+      title: input.title,
+      startsAt: input.startsAt,
+      durationMinutes: input.durationMinutes,
+      freezeMinutes: input.freezeMinutes,
+      penaltyMinutes: input.penaltyMinutes,
+      registration,
+      registrationCode: registration === "code" ? code : null,
+      updatedAt: new Date(Math.max(nowMs, contest.updatedAt.getTime() + 1)),
+    })
+    .where(eq(contests.id, contest.id))
+    .returning();
+  const written = await deps.db.batch([update, ...(input.problems ? problemWrites(deps.db, contest.id, input.problems) : [])]);
+  const row = written[0][0];
   const events: ContestEvent[] = [
     { type: "contest", id: null, data: contestObject(row!), audience: "all", atMs: nowMs },
     { type: "state", id: null, data: stateObject(row!, nowMs), audience: "all", atMs: nowMs },

@@ -7,10 +7,10 @@
  * the NDJSON event feed and wakes the live scoreboards (one fan-out: `ContestBus`).
  *
  * Thresholds of the clock (start, freeze, end) are announced lazily: the
- * first reader after a threshold appends its events (`catchUp`), once,
- * guarded by the contest's `feed_phase`.
+ * first reader after a threshold appends its events (`catchUp`), and the
+ * contest's `feed_phase` records that it was done.
  */
-import { and, asc, eq, gt, inArray, max, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, max, or } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { contestEvents, contests } from "../../db/schema.ts";
 import { endMs, freezeContestMs } from "./clock.ts";
@@ -35,7 +35,7 @@ export interface ContestEvent {
 /** Who reads the feed: the jury, a team, or the public. */
 export type FeedReader = { kind: "jury" } | { kind: "team"; teamId: string } | { kind: "public" };
 
-type Db = Pick<Database, "insert" | "select" | "update">;
+type Db = Pick<Database, "insert">;
 
 /** Appends events in order, and wakes the contest's listeners. */
 export async function appendEvents(db: Db, bus: ContestBus | null, contestId: string, events: readonly ContestEvent[]): Promise<void> {
@@ -126,7 +126,7 @@ export function thresholds(c: ContestRow): { name: "start" | "freeze" | "end"; a
 
 /**
  * Announces the thresholds passed by `nowMs` that the log has not announced
- * yet, once (a conditional update of `feed_phase` elects one writer).
+ * yet (readers racing at the same threshold may both announce it: harmless duplicates).
  * @param eventsAt builds the events of one threshold (the state, and at the start the problems for non-jury readers).
  * @returns the contest row as it is now (its `feedPhase` advanced).
  */
@@ -141,18 +141,16 @@ export async function catchUp(
   const target = list.filter((t) => t.atMs <= nowMs).length;
   if (target <= contest.feedPhase) return contest;
   const from = contest.feedPhase;
-  const won = await db.transaction(async (tx) => {
-    const changed = await tx
-      .update(contests)
-      .set({ feedPhase: target })
-      .where(and(eq(contests.id, contest.id), eq(contests.feedPhase, from)))
-      .returning({ id: contests.id });
-    if (changed.length === 0) return false;
-    const advanced = { ...contest, feedPhase: target };
-    for (const t of list.slice(from, target)) await appendEvents(tx, null, contest.id, await eventsAt(t.name, t.atMs, advanced));
-    return true;
-  });
-  if (won) bus?.changed(contest.id);
+  // No interactive transaction (docs/decisions/041): the events go first, then the phase moves on
+  // only if nobody moved it. Two readers racing both append (the spec allows duplicate events);
+  // a crash between the two re-announces at the next read. Nothing is lost either way.
+  const advanced = { ...contest, feedPhase: target };
+  for (const t of list.slice(from, target)) await appendEvents(db, null, contest.id, await eventsAt(t.name, t.atMs, advanced));
+  await db
+    .update(contests)
+    .set({ feedPhase: target })
+    .where(and(eq(contests.id, contest.id), lt(contests.feedPhase, target)));
+  bus?.changed(contest.id);
   return { ...contest, feedPhase: Math.max(target, contest.feedPhase) };
 }
 

@@ -147,13 +147,17 @@ export function rowOf(teamId: string, problemIds: readonly string[], subs: reado
     if (list) list.push(s);
     else byProblem.set(s.problemId, [s]);
   }
-  const cells = problemIds.map((p) => cellOf(p, byProblem.get(p) ?? [], rules));
+  return rowFromCells(teamId, problemIds.map((p) => cellOf(p, byProblem.get(p) ?? [], rules)), rules.scoring);
+}
+
+/** A row's totals from its cells (unranked: `rank` 0 until `rankRows`). */
+export function rowFromCells(teamId: string, cells: BoardCell[], scoring: ContestScoring): BoardRow {
   const solved = cells.filter((c) => c.solved);
   return {
     teamId,
     rank: 0,
     numSolved: solved.length,
-    penaltyMinutes: rules.scoring === "icpc" ? solved.reduce((t, c) => t + c.penaltyMinutes, 0) : 0,
+    penaltyMinutes: scoring === "icpc" ? solved.reduce((t, c) => t + c.penaltyMinutes, 0) : 0,
     score: round2(cells.reduce((t, c) => t + c.score, 0)),
     lastSolvedAtMs: solved.length ? Math.max(...solved.map((c) => c.solvedAtMs!)) : null,
     cells,

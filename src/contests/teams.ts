@@ -6,6 +6,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
+import { newId } from "../../db/ids.ts";
 import { contestTeamMembers, contestTeams, users } from "../../db/schema.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
 
@@ -51,14 +52,16 @@ export async function insertTeam(
   t: { contestId: string; name: string; organization: string; userId: string; joinCode: string | null; virtualStartsAt: Date | null },
 ): Promise<TeamRow | "name-taken" | "already-registered"> {
   try {
-    return await db.transaction(async (tx) => {
-      const [team] = await tx
+    // One batch: libSQL runs it as one transaction on the client's own connection (decision 041).
+    const id = newId();
+    const [made] = await db.batch([
+      db
         .insert(contestTeams)
-        .values({ contestId: t.contestId, name: t.name, nameNormalized: normalizeTeamName(t.name), organization: t.organization, joinCode: t.joinCode, virtualStartsAt: t.virtualStartsAt })
-        .returning();
-      await tx.insert(contestTeamMembers).values({ contestId: t.contestId, teamId: team!.id, userId: t.userId });
-      return team!;
-    });
+        .values({ id, contestId: t.contestId, name: t.name, nameNormalized: normalizeTeamName(t.name), organization: t.organization, joinCode: t.joinCode, virtualStartsAt: t.virtualStartsAt })
+        .returning(),
+      db.insert(contestTeamMembers).values({ contestId: t.contestId, teamId: id, userId: t.userId }),
+    ]);
+    return made[0]!;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     return (await teamOf(db, t.contestId, t.userId)) ? "already-registered" : "name-taken";

@@ -9,6 +9,9 @@
  * - GET /api/contests/:id/scoreboard
  * - GET/POST /api/contests/:id/clarifications {problemId?, text, replyToId?, toTeamId?, toAll?}
  * - POST /api/contests/:id/unfreeze; POST /api/contests/:id/finalize
+ * - POST /api/contests/:id/submissions/:submissionId/rejudge (jury)
+ * - GET /api/contests/:id/balloons; POST /api/contests/:id/balloons {teamId, problemId, delivered} (jury)
+ * - GET /api/contests/:id/reveal?step=N (jury, after the end)
  */
 import { Hono } from "hono";
 import { call, jsonBody, type AppEnv } from "./call.ts";
@@ -37,4 +40,10 @@ export const contestsRoutes = new Hono<AppEnv>()
   .get("/:id/clarifications", async (c) => c.json(await call(c, (api) => api.contests.clarifications({ id: c.req.param("id") }))))
   .post("/:id/clarifications", async (c) => c.json(await call(c, async (api) => api.contests.clarify({ ...(await jsonBody(c)), id: c.req.param("id") } as never)), 201))
   .post("/:id/unfreeze", async (c) => c.json(await call(c, (api) => api.contests.unfreeze({ id: c.req.param("id") }))))
-  .post("/:id/finalize", async (c) => c.json(await call(c, (api) => api.contests.finalize({ id: c.req.param("id") }))));
+  .post("/:id/finalize", async (c) => c.json(await call(c, (api) => api.contests.finalize({ id: c.req.param("id") }))))
+  .post("/:id/submissions/:submissionId/rejudge", async (c) =>
+    c.json(await call(c, (api) => api.contests.rejudge({ id: c.req.param("id"), submissionId: c.req.param("submissionId") }))),
+  )
+  .get("/:id/balloons", async (c) => c.json(await call(c, (api) => api.contests.balloons({ id: c.req.param("id") }))))
+  .post("/:id/balloons", async (c) => c.json(await call(c, async (api) => api.contests.markBalloon({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))
+  .get("/:id/reveal", async (c) => c.json(await call(c, (api) => api.contests.reveal({ id: c.req.param("id"), step: Number(c.req.query("step") ?? 0) }))));

@@ -321,6 +321,15 @@ describe("after the end", () => {
     a.clock.set("2026-06-01T11:05:00Z");
     expect((await get("/contests/ccs26/state")).body.ended).toBe("2026-06-01T11:00:00.000+00:00");
     expect((await get("/contests/ccs26/judgements")).body.some((j: any) => j.submission_id === frozenSubmission)).toBe(false);
+    // The jury's reveal: the frozen board, then the one hidden result.
+    const r0 = await request(a.app, "GET", "/api/contests/ccs26/reveal?step=0", { token: w.owner.token });
+    expect([r0.status, r0.body.total, r0.body.revealed]).toEqual([200, 1, null]);
+    const r1 = await request(a.app, "GET", "/api/contests/ccs26/reveal?step=1", { token: w.owner.token });
+    expect(r1.body.revealed).toEqual({ teamId: lions, problemId: problemA });
+    expect(r1.body.rows.find((r: any) => r.teamId === lions).numSolved).toBe(1);
+    expect((await request(a.app, "GET", "/api/contests/ccs26/reveal?step=0", { token: w.student.token })).status).toBe(403);
+    const balloons = await request(a.app, "GET", "/api/contests/ccs26/balloons", { token: w.owner.token });
+    expect(balloons.body.map((b: any) => b.teamName)).toEqual(["Tigers", "Lions"]);
     expect((await request(a.app, "POST", "/api/contests/ccs26/unfreeze", { token: w.owner.token })).status).toBe(200);
     const released = await get(`/contests/ccs26/judgements/${frozenSubmission}`);
     valid("judgements/id", released.body);

@@ -49,7 +49,7 @@ export default function CoursesPage() {
         <div className="page-heading">
           <h1 className="page-title">My Courses</h1>
           <p className="muted">
-            Your classes, their assignments and deadlines. <Link href="/account">Your account and sign-in methods</Link>
+            Your classes, their assignments and deadlines. <Link href="/account">Your account and sign-in methods</Link> · <Link href="/contests">Contests</Link>
           </p>
         </div>
 

@@ -92,8 +92,10 @@ export async function submitAndFollow(
   input: SubmitInput,
   signal: AbortSignal,
   onProgress: (p: SubmissionProgress) => void,
+  /** Makes the submission another way (a contest's `contests.submit`); default `submissions.create`. */
+  create: () => Promise<{ id: string }> = () => client.submissions.create.mutate(input),
 ): Promise<Submission> {
-  const { id } = await client.submissions.create.mutate(input);
+  const { id } = await create();
   onProgress({ status: "queued", testsDone: 0, testsTotal: 0, tests: [], verdict: null, compileOutput: null });
 
   const streamed = await new Promise<Submission | null>((resolve) => {

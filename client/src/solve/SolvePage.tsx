@@ -32,6 +32,8 @@ function outputCheckInWords(flags: string): string {
   return parsed.ok ? describeValidatorFlags(parsed.options) : flags;
 }
 
+import { ContestBanner } from "../contests/ContestBanner.tsx";
+
 const CodeEditor = lazy(() => import("../editor/CodeEditor.tsx"));
 
 export default function SolvePage({ problemId }: { problemId: string }) {
@@ -42,6 +44,8 @@ export default function SolvePage({ problemId }: { problemId: string }) {
   const [searchParams] = useSearchParams();
   const assignmentId = searchParams.get("assignment") ?? undefined;
   const assignment = useQuery({ ...trpc.assignments.byId.queryOptions({ id: assignmentId ?? "" }), enabled: assignmentId !== undefined });
+  // Opened from a contest (?contest=ID): Submit goes into the contest; its clock shows.
+  const contestId = searchParams.get("contest") ?? undefined;
   const aiPolicy = useQuery({ ...trpc.ai.policy.queryOptions({ problemId, ...(assignmentId ? { assignmentId } : {}) }), enabled: problem !== undefined });
 
   useEffect(() => {
@@ -49,7 +53,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
   }, [problemQuery.isError, problemQuery.error]);
 
   const { language, code, customInput, setCustomInput, running, submitting, reviewing, busy, output, aiOpen, setAiOpen, ai, changeCode, changeLanguage, fallBackTo, resetToBoilerplate, run, submit, review } =
-    useSolveSession(problemId, problem, assignmentId);
+    useSolveSession(problemId, problem, assignmentId, contestId);
 
   const notFound = problemQuery.isError && httpStatusOf(problemQuery.error) === 404;
   // Only what the server offers; a language it does not offer gives way to its first.
@@ -90,6 +94,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               <span className={`badge badge-${problem.difficulty}`}>{problem.difficulty.toUpperCase()}</span>
             </div>
             {assignment.data && <AssignmentBanner assignment={assignment.data} />}
+            {contestId && <ContestBanner contestId={contestId} problemId={problemId} />}
             <p className="limits muted">
               Time limit: {formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs, problem.timeScaledByLanguage))}
               {problem.timeScaledByLanguage &&

@@ -26,7 +26,8 @@ interface SampleOf {
   sampleOutput: string;
 }
 
-export function useSolveSession(problemId: string, problem: SampleOf | undefined, assignmentId: string | undefined) {
+/** @param contestId opened from a contest: Submit goes into it (contests.submit). */
+export function useSolveSession(problemId: string, problem: SampleOf | undefined, assignmentId: string | undefined, contestId?: string) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
@@ -103,8 +104,13 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
     setSubmitting(true);
     setOutput({ kind: "pending", text: "Submitting..." });
     try {
-      await submitAndFollow(client, { problemId, language, code, ...(assignmentId ? { assignmentId } : {}) }, abort.current.signal, (progress) =>
-        setOutput({ kind: "submission", progress, saved: false }),
+      const intoContest = contestId ? () => client.contests.submit.mutate({ id: contestId, problemId, language, code }) : undefined;
+      await submitAndFollow(
+        client,
+        { problemId, language, code, ...(assignmentId ? { assignmentId } : {}) },
+        abort.current.signal,
+        (progress) => setOutput({ kind: "submission", progress, saved: false }),
+        intoContest,
       );
       setOutput((prev) => (prev.kind === "submission" ? { ...prev, saved: true } : prev));
       void queryClient.invalidateQueries({ queryKey: trpc.submissions.list.queryKey({ problemId }) });

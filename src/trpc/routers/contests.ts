@@ -7,6 +7,7 @@ import { z } from "zod";
 import { listClarifications, sendClarification } from "../../contests/clarifications.ts";
 import { createContest, deleteContest, finalizeContest, listContests, unfreezeContest, updateContest, viewContest } from "../../contests/contests.ts";
 import { register } from "../../contests/registration.ts";
+import { listBalloons, markBalloon, rejudgeContestSubmission, revealStep } from "../../contests/jury.ts";
 import { awardEvents, readScoreboard, releasedEvents, scoreboardChanges } from "../../contests/scoreboard.ts";
 import { clarificationInput, contestInput, contestSubmitInput, contestUpdateInput, registerInput } from "../../contests/shape.ts";
 import { contestSubmissionCode, listContestSubmissions, submitToContest } from "../../contests/submit.ts";
@@ -71,6 +72,24 @@ export const contestsRouter = router({
 
   /** Jury, after the end: releases the frozen results. @throws FORBIDDEN (403), BAD_INPUT (400) before the end. */
   unfreeze: protectedProcedure.input(byId).mutation(({ ctx, input }) => unfreezeContest(deps(ctx), ctx.user, input.id, (c) => releasedEvents(deps(ctx), c))),
+
+  /** Jury: judges a contest submission again. @throws FORBIDDEN (403), SUBMISSION_NOT_FOUND (404). */
+  rejudge: protectedProcedure
+    .input(z.object({ id: idField(), submissionId: idField() }))
+    .mutation(({ ctx, input }) => rejudgeContestSubmission(deps(ctx), ctx.user, input.id, input.submissionId, () => ctx.judge?.events.queued())),
+
+  /** Jury: every team's first solve of every problem, earliest first, with delivery marks. @throws FORBIDDEN (403). */
+  balloons: protectedProcedure.input(byId).query(({ ctx, input }) => listBalloons(deps(ctx), ctx.user, input.id)),
+
+  /** Jury: marks a balloon delivered or not. @throws FORBIDDEN (403), CONTEST_TEAM_NOT_FOUND (404). */
+  markBalloon: protectedProcedure
+    .input(z.object({ id: idField(), teamId: idField(), problemId: idField(), delivered: z.boolean() }))
+    .mutation(({ ctx, input }) => markBalloon(deps(ctx), ctx.user, input)),
+
+  /** Jury, after the end: the board after `step` steps of the reveal. @throws FORBIDDEN (403), BAD_INPUT (400) before the end. */
+  reveal: protectedProcedure
+    .input(z.object({ id: idField(), step: z.number().int().min(0).max(100_000) }))
+    .query(({ ctx, input }) => revealStep(deps(ctx), ctx.user, input.id, input.step)),
 
   /** Jury, after the end: the results are final and the awards announced. @throws FORBIDDEN (403), BAD_INPUT (400). */
   finalize: protectedProcedure.input(byId).mutation(({ ctx, input }) => finalizeContest(deps(ctx), ctx.user, input.id, (c, now) => awardEvents(deps(ctx), c, now))),

@@ -1,0 +1,229 @@
+/**
+ * One contest: its clock (a countdown to the start, then the time left), the
+ * problems with labels and colours (opened in the solving page, which submits
+ * into the contest), registration, the team's submissions or, for the jury,
+ * every submission with rejudge, the clarifications, and the jury's controls
+ * (unfreeze, finalize, the reveal, the balloon list).
+ */
+import { useState, type FormEvent } from "react";
+import { Link } from "wouter";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { QueryState } from "../components/QueryState.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { localTime } from "../courses/format.ts";
+import { useNow } from "../courses/useNow.ts";
+import { useNotice } from "../lib/notice.ts";
+import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
+import { verdictName } from "../lib/verdicts.ts";
+import { Clarifications, type Contest } from "./Clarifications.tsx";
+import { clock, contestClock } from "./format.ts";
+
+function Register({ contest, onDone }: { contest: Contest; onDone: () => void }) {
+  const client = useTRPCClient();
+  const notice = useNotice();
+  const [f, setF] = useState({ teamName: "", organization: "", code: "", teamCode: "" });
+  const over = contest.phase === "over";
+  const submit = async (e: FormEvent, virtual = false) => {
+    e.preventDefault();
+    const body = virtual
+      ? { id: contest.id, virtual: true }
+      : f.teamCode
+        ? { id: contest.id, teamCode: f.teamCode }
+        : { id: contest.id, ...(f.teamName ? { teamName: f.teamName } : {}), ...(f.organization ? { organization: f.organization } : {}), ...(f.code ? { code: f.code } : {}) };
+    if (await notice.run(() => client.contests.register.mutate(body), { error: "Could not register" })) onDone();
+  };
+  if (over) {
+    return (
+      <form className="card" onSubmit={(e) => void submit(e, true)}>
+        <p>The contest is over. Take part virtually: a window of its length starting now, against everyone as they were at your time.</p>
+        <button type="submit" className="btn btn-primary btn-sm">
+          Start a virtual participation
+        </button>
+        <FormMessage notice={notice.notice} />
+      </form>
+    );
+  }
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
+  return (
+    <form className="card form-grid" onSubmit={(e) => void submit(e)} aria-label="Register">
+      <h2>Register</h2>
+      <label>
+        Team name <input value={f.teamName} onChange={set("teamName")} placeholder="your name when alone" />
+      </label>
+      <label>
+        Organization <input value={f.organization} onChange={set("organization")} />
+      </label>
+      {contest.registration === "code" && (
+        <label>
+          Registration code <input value={f.code} onChange={set("code")} />
+        </label>
+      )}
+      <label>
+        Or join a team with its team code <input value={f.teamCode} onChange={set("teamCode")} />
+      </label>
+      <button type="submit" className="btn btn-primary btn-sm">
+        Register
+      </button>
+      <FormMessage notice={notice.notice} />
+    </form>
+  );
+}
+
+function Submissions({ contest }: { contest: Contest }) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const qc = useQueryClient();
+  const jury = contest.role === "jury";
+  const query = useQuery({ ...trpc.contests.submissions.queryOptions({ id: contest.id }), refetchInterval: 5000 });
+  const rejudge = async (submissionId: string) => {
+    await client.contests.rejudge.mutate({ id: contest.id, submissionId });
+    await qc.invalidateQueries({ queryKey: trpc.contests.submissions.queryKey({ id: contest.id }) });
+  };
+  return (
+    <section className="card" aria-labelledby="subs-title">
+      <h2 id="subs-title">{jury ? "All submissions" : "Your team's submissions"}</h2>
+      <QueryState query={query} loading="Loading submissions..." error="Failed to fetch submissions" isEmpty={(l) => l.length === 0} empty={<p className="muted">No submissions yet.</p>}>
+        {(list) => (
+          <div className="table-scroll">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  {jury && <th scope="col">Team</th>}
+                  <th scope="col">Problem</th>
+                  <th scope="col">Language</th>
+                  <th scope="col">Verdict</th>
+                  {jury && <th scope="col" />}
+                </tr>
+              </thead>
+              <tbody>
+                {[...list].reverse().map((s) => (
+                  <tr key={s.id} data-testid="contest-submission">
+                    <td>{clock(s.contestTimeMs)}</td>
+                    {jury && <td>{s.teamName ?? "jury"}</td>}
+                    <td>{s.label}</td>
+                    <td>{s.language}</td>
+                    <td className={s.verdict === "AC" ? "verdict-ok" : s.verdict ? "verdict-bad" : ""}>{s.status === "done" && s.verdict ? verdictName(s.verdict) : "Judging..."}</td>
+                    {jury && (
+                      <td>
+                        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void rejudge(s.id)} disabled={s.status !== "done"}>
+                          Rejudge
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function JuryControls({ contest, onDone }: { contest: Contest; onDone: () => void }) {
+  const client = useTRPCClient();
+  const notice = useNotice();
+  const over = contest.phase === "over";
+  return (
+    <section className="card" aria-label="Jury">
+      <h2>Jury</h2>
+      {contest.registrationCode && <p>Registration code: <code>{contest.registrationCode}</code></p>}
+      <div className="card-actions">
+        <Link href={`/contests/${contest.shortName}/balloons`} className="btn btn-ghost btn-sm">
+          Balloons
+        </Link>
+        <Link href={`/contests/${contest.shortName}/reveal`} className="btn btn-ghost btn-sm">
+          Reveal
+        </Link>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={!over || contest.unfrozenAt !== null || contest.freezesAt === null} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: "Could not unfreeze", success: "The scoreboard is unfrozen." }).then(onDone)}>
+          Unfreeze
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={!over || contest.finalizedAt !== null} onClick={() => void notice.run(() => client.contests.finalize.mutate({ id: contest.id }), { error: "Could not finalize", success: "Results are final; awards announced." }).then(onDone)}>
+          Finalize
+        </button>
+      </div>
+      <FormMessage notice={notice.notice} />
+    </section>
+  );
+}
+
+export default function ContestPage({ contestId }: { contestId: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const now = useNow(1000);
+  const query = useQuery({ ...trpc.contests.byId.queryOptions({ id: contestId }), refetchInterval: 30_000 });
+  const refresh = () => void qc.invalidateQueries({ queryKey: trpc.contests.byId.queryKey({ id: contestId }) });
+  return (
+    <div className="page">
+      <CourseHeader />
+      <main className="page-main container">
+        <QueryState query={query} loading="Loading contest..." error="Failed to fetch the contest">
+          {(c) => {
+            const windowStart = c.team?.virtualStartsAt ?? c.startsAt;
+            const windowEnd = c.team?.virtualStartsAt ? new Date(Date.parse(c.team.virtualStartsAt) + c.durationMinutes * 60_000).toISOString() : c.endsAt;
+            const clk = contestClock(windowStart, windowEnd, now);
+            return (
+              <>
+                <div className="page-heading">
+                  <h1 className="page-title">{c.title}</h1>
+                  <p>
+                    <strong className="countdown" data-testid="contest-clock">
+                      {clk.text}
+                    </strong>{" "}
+                    {c.frozen && <span className="state-badge state-late">Scoreboard frozen</span>}{" "}
+                    <Link href={`/contests/${c.shortName}/scoreboard`} className="btn btn-primary btn-sm">
+                      Scoreboard
+                    </Link>{" "}
+                    <Link href="/contests" className="text-link">
+                      All contests
+                    </Link>
+                  </p>
+                  <p className="muted">
+                    {localTime(c.startsAt)} · {c.durationMinutes} minutes · {c.scoring === "icpc" ? `ICPC (${c.penaltyMinutes} minutes per rejected try)` : "IOI"}
+                    {c.freezesAt && ` · frozen from ${localTime(c.freezesAt)}`}
+                  </p>
+                </div>
+                {c.role === "public" && <Register contest={c} onDone={refresh} />}
+                {c.role === "anonymous" && <p className="card">Sign in to register.</p>}
+                {c.team && (
+                  <p className="card" data-testid="team">
+                    Team <strong>{c.team.name}</strong>
+                    {c.team.organization && ` (${c.team.organization})`} · {c.team.members.map((m) => m.name).join(", ")}
+                    {c.team.joinCode && (
+                      <>
+                        {" "}
+                        · team code for teammates: <code>{c.team.joinCode}</code>
+                      </>
+                    )}
+                  </p>
+                )}
+                <section className="card" aria-labelledby="problems-title">
+                  <h2 id="problems-title">Problems</h2>
+                  {c.problems.length === 0 ? (
+                    <p className="muted">The problems appear when the contest starts.</p>
+                  ) : (
+                    <ul className="contest-problems">
+                      {c.problems.map((p) => (
+                        <li key={p.problemId}>
+                          <span className="sb-balloon" style={p.color ? { background: p.color } : undefined} aria-hidden="true" />
+                          <strong>{p.label}</strong>{" "}
+                          {c.role === "participant" || c.role === "jury" ? <Link href={`/solve/${p.problemId}?contest=${c.shortName}`}>{p.title}</Link> : p.title}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </section>
+                {c.role === "jury" && <JuryControls contest={c} onDone={refresh} />}
+                {(c.role === "participant" || c.role === "jury") && <Submissions contest={c} />}
+                {(c.role === "participant" || c.role === "jury") && <Clarifications contest={c} />}
+              </>
+            );
+          }}
+        </QueryState>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * The live scoreboard: read once, then kept current by the scoreboardUpdates
+ * subscription (no reload). `?projector` shows it full width in large type for
+ * a wall; the theme toggle switches light and dark. Frozen for everyone but
+ * the jury during the freeze (the server decides what each viewer gets).
+ */
+import { useEffect, useState } from "react";
+import { Link, useSearchParams } from "wouter";
+import { useQuery } from "@tanstack/react-query";
+import { QueryState } from "../components/QueryState.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { useNow } from "../courses/useNow.ts";
+import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
+import { contestClock } from "./format.ts";
+import { ScoreboardTable, type Board } from "./Scoreboard.tsx";
+
+export default function ScoreboardPage({ contestId }: { contestId: string }) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const [params] = useSearchParams();
+  const projector = params.has("projector");
+  const now = useNow(1000);
+  const contest = useQuery(trpc.contests.byId.queryOptions({ id: contestId }));
+  const first = useQuery({ ...trpc.contests.scoreboard.queryOptions({ id: contestId }), refetchOnWindowFocus: false });
+  const [board, setBoard] = useState<Board | null>(null);
+  const [live, setLive] = useState<"connecting" | "live" | "offline">("connecting");
+
+  useEffect(() => {
+    if (!first.data) return;
+    setBoard(first.data);
+    const sub = client.contests.scoreboardUpdates.subscribe(
+      { id: contestId, version: first.data.version },
+      {
+        onStarted: () => setLive("live"),
+        onData: (b) => setBoard(b as Board),
+        onError: () => setLive("offline"),
+      },
+    );
+    return () => sub.unsubscribe();
+  }, [client, contestId, first.data]);
+
+  const c = contest.data;
+  const clock = c ? contestClock(c.startsAt, c.endsAt, now) : null;
+  return (
+    <div className={projector ? "page scoreboard-page projector" : "page scoreboard-page"}>
+      {!projector && <CourseHeader wide />}
+      <main className="page-main container-wide">
+        <div className="page-heading sb-heading">
+          <h1 className="page-title">{c ? c.title : "Scoreboard"}</h1>
+          <p className="sb-status">
+            {clock && <strong data-testid="contest-clock">{clock.text}</strong>}
+            {board?.frozen && (
+              <span className="state-badge state-late" data-testid="frozen-badge">
+                Frozen: results after the freeze are hidden
+              </span>
+            )}
+            <span className={`live-dot live-${live}`} aria-label={`updates ${live}`} />
+            {!projector && (
+              <>
+                <Link href={`/contests/${contestId}/scoreboard?projector`} className="text-link">
+                  Projector view
+                </Link>{" "}
+                <Link href={`/contests/${contestId}`} className="text-link">
+                  Back to the contest
+                </Link>
+              </>
+            )}
+          </p>
+        </div>
+        <QueryState query={first} loading="Loading scoreboard..." error="Failed to fetch the scoreboard">
+          {() => (board ? <ScoreboardTable board={board} /> : null)}
+        </QueryState>
+      </main>
+    </div>
+  );
+}
