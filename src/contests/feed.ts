@@ -92,13 +92,14 @@ export async function readEvents(db: Database, contestId: string, reader: FeedRe
  * readable event, deletions dropped, in order of first appearance. The Contest
  * API's collections are read this way, so an endpoint never shows what its
  * reader's feed has not announced (the freeze included).
+ * @param onlyId one object's events only.
  * @returns `[id, data]` pairs; a singleton type (`state`, `contest`) has id null.
  */
-export async function latestObjects(db: Database, contestId: string, reader: FeedReader, type: string): Promise<Map<string | null, unknown>> {
+export async function latestObjects(db: Database, contestId: string, reader: FeedReader, type: string, onlyId?: string): Promise<Map<string | null, unknown>> {
   const rows = await db
     .select({ id: contestEvents.objectId, data: contestEvents.data })
     .from(contestEvents)
-    .where(and(eq(contestEvents.contestId, contestId), eq(contestEvents.type, type), readable(reader)))
+    .where(and(eq(contestEvents.contestId, contestId), eq(contestEvents.type, type), onlyId === undefined ? undefined : eq(contestEvents.objectId, onlyId), readable(reader)))
     .orderBy(asc(contestEvents.seq));
   const out = new Map<string | null, unknown>();
   for (const r of rows) {
@@ -126,7 +127,8 @@ export function thresholds(c: ContestRow): { name: "start" | "freeze" | "end"; a
 
 /**
  * Announces the thresholds passed by `nowMs` that the log has not announced
- * yet (readers racing at the same threshold may both announce it: harmless duplicates).
+ * yet: one announcer per contest and threshold in this process, after a fresh
+ * read of `feed_phase` (processes racing may both announce: harmless duplicates).
  * @param eventsAt builds the events of one threshold (the state, and at the start the problems for non-jury readers).
  * @returns the contest row as it is now (its `feedPhase` advanced).
  */
@@ -140,18 +142,40 @@ export async function catchUp(
   const list = thresholds(contest);
   const target = list.filter((t) => t.atMs <= nowMs).length;
   if (target <= contest.feedPhase) return contest;
-  const from = contest.feedPhase;
-  // No interactive transaction (docs/decisions/041): the events go first, then the phase moves on
-  // only if nobody moved it. Two readers racing both append (the spec allows duplicate events);
-  // a crash between the two re-announces at the next read. Nothing is lost either way.
+  // Every viewer's request reaches a threshold at once: one announces, the others in this process wait for it.
+  const key = `${contest.id}:${target}`;
+  let running = announcing.get(key);
+  if (!running) {
+    running = announce(db, bus, contest, target, eventsAt).finally(() => announcing.delete(key));
+    announcing.set(key, running);
+  }
+  await running;
+  return { ...contest, feedPhase: target };
+}
+
+const announcing = new Map<string, Promise<void>>();
+
+async function announce(
+  db: Database,
+  bus: ContestBus | null,
+  contest: ContestRow,
+  target: number,
+  eventsAt: (name: "start" | "freeze" | "end", atMs: number, contest: ContestRow) => Promise<ContestEvent[]>,
+): Promise<void> {
+  // The caller's row may be stale: another request or process may have announced already.
+  const [fresh] = await db.select({ feedPhase: contests.feedPhase }).from(contests).where(eq(contests.id, contest.id));
+  const from = fresh?.feedPhase ?? contest.feedPhase;
+  if (from >= target) return;
+  // No interactive transaction (docs/decisions/041): the events go first, then the phase moves on.
+  // Two processes racing both append (the spec allows duplicate events); a crash between the two
+  // re-announces at the next read. Nothing is lost either way.
   const advanced = { ...contest, feedPhase: target };
-  for (const t of list.slice(from, target)) await appendEvents(db, null, contest.id, await eventsAt(t.name, t.atMs, advanced));
+  for (const t of thresholds(contest).slice(from, target)) await appendEvents(db, null, contest.id, await eventsAt(t.name, t.atMs, advanced));
   await db
     .update(contests)
     .set({ feedPhase: target })
     .where(and(eq(contests.id, contest.id), lt(contests.feedPhase, target)));
   bus?.changed(contest.id);
-  return { ...contest, feedPhase: Math.max(target, contest.feedPhase) };
 }
 
 /**

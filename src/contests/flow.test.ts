@@ -240,6 +240,11 @@ describe("who may do what (contest roles)", () => {
       // Over: participants are refused naming the end; the jury may still submit (off the scoreboard).
       ["submit", "POST", "/submissions", { problemId: "", language: "py", code: PY_ADD_ONE }, { jury: 201, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 201 }],
       ["ask", "POST", "/clarifications", { text: "Still there?" }, { jury: 201, participant: 201, other: 201, nonParticipant: 403, signedOut: 401, admin: 201 }],
+      // The jury's tools.
+      ["balloons", "GET", "/balloons", undefined, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
+      ["mark a balloon", "POST", "/balloons", { teamId, problemId: problemA, delivered: false }, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
+      ["reveal", "GET", "/reveal?step=0", undefined, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
+      ["rejudge", "POST", `/submissions/${frozenSubmissionId}/rejudge`, undefined, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
     ];
     const got: Record<string, Record<string, number>> = {};
     const want: Record<string, Record<string, number>> = {};

@@ -46,7 +46,7 @@ export async function submitToContest(deps: ContestSubmitDeps, user: Caller, inp
   });
   if (teamId && access.team!.virtualStartsAt === null) {
     const row = { id: made.id, teamId, problemId: input.problemId, language: input.language, createdAt: made.createdAt };
-    const data = submissionObject(contest, { ...row, status: "queued", verdict: null, claimedAt: null, judgedAt: null, timeMs: null, hiddenPassed: 0, hiddenTotal: 0 }, contest.startsAt.getTime(), false);
+    const data = submissionObject({ ...row, status: "queued", verdict: null, claimedAt: null, judgedAt: null, timeMs: null, hiddenPassed: 0, hiddenTotal: 0 }, contest.startsAt.getTime());
     await appendEvents(deps.db, null, contest.id, [{ type: "submissions", id: made.id, data, audience: "all", atMs: nowMs }]);
   }
   if (teamId) await deps.contests.boards.teamChanged(contest.id, teamId);

@@ -21,7 +21,7 @@ import { HTTPException } from "hono/http-exception";
 import { createHash } from "node:crypto";
 import { authenticate } from "../accounts/login.ts";
 import type { SessionUser } from "../accounts/user.ts";
-import { createContext } from "../context.ts";
+import { clientIp, createContext } from "../context.ts";
 import {
   accessOf,
   accountOf,
@@ -71,9 +71,8 @@ const basic = basicAuth({
       return true;
     }
     const services = c.get("services");
-    const ctx = await createContext(services, c);
     try {
-      const user = await authenticate({ db: services.db, limiters: services.limiters }, ctx.ip, email, password);
+      const user = await authenticate({ db: services.db, limiters: services.limiters }, clientIp(c, services.config), email, password);
       if (verified.size >= BASIC_CACHE_MAX) verified.clear();
       verified.set(key, { user, untilMs: Date.now() + BASIC_CACHE_MS });
       c.set("basicUser", user);

@@ -4,7 +4,7 @@
  * this browser); the jury's queue of unanswered questions with an answer box
  * (to the team or to all) and an announcement box.
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
@@ -34,7 +34,6 @@ export function Clarifications({ contest }: { contest: Contest }) {
     localStorage.setItem(seenKey(contest.id), JSON.stringify([...next]));
     setSeen(next);
   };
-  useEffect(() => setText(""), [contest.id]);
 
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.contests.clarifications.queryKey({ id: contest.id }) });
   const send = async (e: FormEvent) => {

@@ -3,7 +3,7 @@ import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { useNow } from "../courses/useNow.ts";
 import { useTRPC } from "../lib/trpc.ts";
-import { contestClock } from "./format.ts";
+import { contestClock, windowOf } from "./format.ts";
 
 export function ContestBanner({ contestId, problemId }: { contestId: string; problemId: string }) {
   const trpc = useTRPC();
@@ -11,15 +11,14 @@ export function ContestBanner({ contestId, problemId }: { contestId: string; pro
   const contest = useQuery(trpc.contests.byId.queryOptions({ id: contestId })).data;
   if (!contest) return null;
   const label = contest.problems.find((p) => p.problemId === problemId)?.label;
-  const start = contest.team?.virtualStartsAt ?? contest.startsAt;
-  const end = contest.team?.virtualStartsAt ? new Date(Date.parse(contest.team.virtualStartsAt) + contest.durationMinutes * 60_000).toISOString() : contest.endsAt;
+  const w = windowOf(contest);
   return (
     <div className="assignment-banner" role="note" data-testid="contest-banner">
       <strong>
         {contest.title}
         {label && ` · problem ${label}`}
       </strong>{" "}
-      · <span data-testid="contest-clock">{contestClock(start, end, now).text}</span> · Submit sends your solution to the contest.{" "}
+      · <span data-testid="contest-clock">{contestClock(w.startsAt, w.endsAt, now).text}</span> · Submit sends your solution to the contest.{" "}
       <Link href={`/contests/${contest.shortName}`} className="text-link">
         Back to the contest
       </Link>

@@ -17,7 +17,7 @@ import { useNotice } from "../lib/notice.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { verdictName } from "../lib/verdicts.ts";
 import { Clarifications, type Contest } from "./Clarifications.tsx";
-import { clock, contestClock } from "./format.ts";
+import { clock, contestClock, windowOf } from "./format.ts";
 
 function Register({ contest, onDone }: { contest: Contest; onDone: () => void }) {
   const client = useTRPCClient();
@@ -162,9 +162,8 @@ export default function ContestPage({ contestId }: { contestId: string }) {
       <main className="page-main container">
         <QueryState query={query} loading="Loading contest..." error="Failed to fetch the contest">
           {(c) => {
-            const windowStart = c.team?.virtualStartsAt ?? c.startsAt;
-            const windowEnd = c.team?.virtualStartsAt ? new Date(Date.parse(c.team.virtualStartsAt) + c.durationMinutes * 60_000).toISOString() : c.endsAt;
-            const clk = contestClock(windowStart, windowEnd, now);
+            const mine = windowOf(c);
+            const clk = contestClock(mine.startsAt, mine.endsAt, now);
             return (
               <>
                 <div className="page-heading">

@@ -17,3 +17,9 @@ export function contestClock(startsAt: string, endsAt: string, now: number): { p
 
 /** Minutes of contest time, as the ICPC board shows a solve time. */
 export const minutes = (ms: number | null): string => (ms === null ? "" : String(Math.floor(ms / 60_000)));
+
+/** The viewer's window: a virtual participant's own (from their start, the contest's length), else the contest's. */
+export function windowOf(c: { startsAt: string; endsAt: string; durationMinutes: number; team: { virtualStartsAt: string | null } | null }): { startsAt: string; endsAt: string } {
+  const own = c.team?.virtualStartsAt;
+  return own ? { startsAt: own, endsAt: new Date(Date.parse(own) + c.durationMinutes * 60_000).toISOString() } : { startsAt: c.startsAt, endsAt: c.endsAt };
+}

@@ -79,6 +79,12 @@ function mayFetch(caller: CcsCaller, teamId: unknown): boolean {
   return caller.reader.kind === "jury" || (caller.reader.kind === "team" && caller.reader.teamId === teamId);
 }
 
+/** A stored submission object as this caller reads it: with its `files` (a zip reference relative to the base URL) when they may fetch them. */
+export function withFiles(caller: CcsCaller, s: Record<string, unknown>): Record<string, unknown> {
+  if (!mayFetch(caller, s.team_id)) return s;
+  return { ...s, files: [{ href: `contests/${caller.contest.shortName}/submissions/${s.id}/files`, filename: "files.zip", mime: "application/zip" }] };
+}
+
 /**
  * A collection as the caller may see it (`groups` is always empty: teams
  * have no groups here). Submissions carry `files` for those who may fetch them.
@@ -86,10 +92,7 @@ function mayFetch(caller: CcsCaller, teamId: unknown): boolean {
 export async function collectionOf(deps: ContestDeps, caller: CcsCaller, type: CcsCollection): Promise<Record<string, unknown>[]> {
   if (type === "groups") return [];
   const objects = [...(await latestObjects(deps.db, caller.contest.id, caller.reader, type)).values()] as Record<string, unknown>[];
-  if (type !== "submissions") return objects;
-  return objects.map((s) =>
-    mayFetch(caller, s.team_id) ? { ...s, files: [{ href: `contests/${caller.contest.shortName}/submissions/${s.id}/files`, filename: "files.zip", mime: "application/zip" }] } : s,
-  );
+  return type === "submissions" ? objects.map((s) => withFiles(caller, s)) : objects;
 }
 
 /**
@@ -102,11 +105,11 @@ export function filtered<T extends Record<string, unknown>>(list: T[], query: Re
   return list.filter((o) => keys.every((k) => (query[k] === "" ? o[k] === null || o[k] === undefined : o[k] === query[k])));
 }
 
-/** One object of a collection. @throws AppError CCS_OBJECT_NOT_FOUND (404). */
+/** One object of a collection (its events only are read). @throws AppError CCS_OBJECT_NOT_FOUND (404). */
 export async function objectOf(deps: ContestDeps, caller: CcsCaller, type: CcsCollection, id: string): Promise<Record<string, unknown>> {
-  const found = (await collectionOf(deps, caller, type)).find((o) => o.id === id);
+  const found = type === "groups" ? undefined : ((await latestObjects(deps.db, caller.contest.id, caller.reader, type, id)).get(id) as Record<string, unknown> | undefined);
   if (!found) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: `No ${type} object with id ${id}` });
-  return found;
+  return type === "submissions" ? withFiles(caller, found) : found;
 }
 
 /** The properties of each endpoint's objects, as the caller sees them (`access`). */

@@ -13,7 +13,7 @@
 import { AppError } from "../../errors.ts";
 import { contestCaughtUp, type ContestDeps } from "../contests.ts";
 import { lastSeq, readEvents, thresholds, type FeedLine } from "../feed.ts";
-import type { CcsCaller } from "./api.ts";
+import { withFiles, type CcsCaller } from "./api.ts";
 
 /** Keep-alive newline period of the HTTP door, ms (under Bun's 60 s idle timeout and the spec's 120 s). */
 export const KEEP_ALIVE_MS = 30_000;
@@ -36,11 +36,8 @@ export async function sinceOf(deps: ContestDeps, caller: CcsCaller, token: strin
 
 /** A stored line as sent to this reader: submissions gain their `files` for those who may fetch them. */
 function lineFor(caller: CcsCaller, line: FeedLine): string {
-  let data = line.data as Record<string, unknown> | null;
-  if (line.type === "submissions" && data) {
-    const mine = caller.reader.kind === "jury" || (caller.reader.kind === "team" && caller.reader.teamId === data.team_id);
-    if (mine) data = { ...data, files: [{ href: `contests/${caller.contest.shortName}/submissions/${data.id}/files`, filename: "files.zip", mime: "application/zip" }] };
-  }
+  const stored = line.data as Record<string, unknown> | null;
+  const data = line.type === "submissions" && stored ? withFiles(caller, stored) : stored;
   return `${JSON.stringify({ type: line.type, id: line.id, data, token: line.token })}\n`;
 }
 

@@ -141,8 +141,11 @@ export interface CcsSubmissionRow {
   hiddenTotal: number;
 }
 
-/** @param withFiles whether the reader may fetch the code (the jury and the submitting team). */
-export function submissionObject(c: ContestRow, s: CcsSubmissionRow, startMs: number, withFiles: boolean) {
+/**
+ * A submission as stored in the change log: without `files` (who may fetch
+ * them depends on the reader: ./api.ts `withFiles` adds them when read).
+ */
+export function submissionObject(s: CcsSubmissionRow, startMs: number) {
   return {
     id: s.id,
     language_id: LANGUAGES[s.language].package.code,
@@ -151,7 +154,6 @@ export function submissionObject(c: ContestRow, s: CcsSubmissionRow, startMs: nu
     time: absTime(s.createdAt.getTime()),
     contest_time: relTime(s.createdAt.getTime() - startMs),
     entry_point: null,
-    ...(withFiles ? { files: [{ href: `contests/${c.shortName}/submissions/${s.id}/files`, filename: "files.zip", mime: "application/zip" }] } : {}),
   };
 }
 
