@@ -68,7 +68,9 @@ const untilMs = async (at: number) => {
 
 beforeAll(async () => {
   ensureClientBuilt();
-  server = await startServer(PORT);
+  // scripts/test.sh runs this file beside the rest of the suite: its own box ids, apart from
+  // every other server's (the sandbox lock refuses a second server on the same ids).
+  server = await startServer(PORT, { ISOLATE_BOX_ID_START: "4100", ISOLATE_BOX_ID_COUNT: "8" });
   browser = await launchBrowser();
   jury = await openPage(browser, server.url);
   watched.push(jury);

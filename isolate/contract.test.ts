@@ -129,6 +129,11 @@ function py(code: string, marker: string): string[] {
   return ["/usr/bin/python3", "-B", "-I", "-c", code, marker];
 }
 
+/** The whole result as one line, for an assertion's message: a rare failure names its cause. */
+function resultText(r: RunResult): string {
+  return JSON.stringify({ ...r, stdout: r.stdout.slice(0, 200), stderr: r.stderr.slice(0, 500) });
+}
+
 async function expectNoLeftovers(marker: string): Promise<void> {
   // The backend has returned: anything still alive would be an escape. Give the kernel a moment to reap.
   for (let i = 0; i < 50; i++) {
@@ -342,8 +347,7 @@ for (const candidate of backendCandidates()) {
       test("a process that daemonises (setsid, exit 0) is gone after the run", async () => {
         const marker = `m-${crypto.randomUUID()}`;
         const r = await cppMarked("daemon", marker);
-        expect(r.status).toBe("OK");
-        expect(r.stdout).toBe("parent done\n");
+        expect({ status: r.status, stdout: r.stdout }, resultText(r)).toEqual({ status: "OK", stdout: "parent done\n" });
         await expectNoLeftovers(marker);
       });
     });
@@ -514,8 +518,7 @@ for (const candidate of backendCandidates()) {
         const marker = `m-${crypto.randomUUID()}`;
         const code = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(60)\n    os._exit(0)\nprint('parent done')";
         const r = await run(py(code, marker));
-        expect(r.status).toBe("OK");
-        expect(r.stdout).toBe("parent done\n");
+        expect({ status: r.status, stdout: r.stdout }, resultText(r)).toEqual({ status: "OK", stdout: "parent done\n" });
         await expectNoLeftovers(marker);
       });
       test("connecting to the server's own port on 127.0.0.1 fails", async () => {

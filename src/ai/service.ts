@@ -16,7 +16,7 @@ import { AppError } from "../errors.ts";
 import { formatBytes, utf8Bytes } from "../lib/fields.ts";
 import type { Logger } from "../log.ts";
 import type { Caller } from "../accounts/user.ts";
-import { aiPolicyFor } from "../courses/ai-policy.ts";
+import { aiPolicyExplained } from "../courses/ai-policy.ts";
 import { requireVisibleProblem } from "../problems/access.ts";
 import { feedbackLevels } from "../courses/feedback.ts";
 import { AI_POLICY_TEXT, type AiPolicy } from "../courses/policy.ts";
@@ -141,13 +141,13 @@ export function createAiService(deps: AiServiceDeps): AiService {
   async function loadSubject(caller: Caller, req: ReviewRequest, language: Language): Promise<ReviewSubject> {
     const userId = caller.id;
     if (!req.problemId) {
-      const policy = await aiPolicyFor(db, caller, null, req.assignmentId, now());
-      if (policy === "off") throw new AppError("AI_OFF");
+      const { policy, reason } = await aiPolicyExplained(db, caller, null, req.assignmentId, now());
+      if (policy === "off") throw new AppError("AI_OFF", reason ? { message: reason } : undefined);
       return { code: req.code, language, problem: null, latestVerdict: null, ...(policy === "hints" ? { hintsOnly: true } : {}) };
     }
     const p = await requireVisibleProblem(db, caller, req.problemId, now(), "problemId");
-    const policy = await aiPolicyFor(db, caller, p, req.assignmentId, now());
-    if (policy === "off") throw new AppError("AI_OFF");
+    const { policy, reason } = await aiPolicyExplained(db, caller, p, req.assignmentId, now());
+    if (policy === "off") throw new AppError("AI_OFF", reason ? { message: reason } : undefined);
     // Exactly the learner-visible fields: the hidden tests live in another table and are never read here.
     const problem: ProblemFacts = {
       id: p.id,
@@ -346,8 +346,8 @@ export function createAiService(deps: AiServiceDeps): AiService {
     stream,
     async policy(caller, problemId, assignmentId) {
       const p = problemId ? await requireVisibleProblem(db, caller, problemId, now(), "problemId") : null;
-      const policy = await aiPolicyFor(db, caller, p, assignmentId, now());
-      return { policy, text: AI_POLICY_TEXT[policy] };
+      const { policy, reason } = await aiPolicyExplained(db, caller, p, assignmentId, now());
+      return { policy, text: reason ?? AI_POLICY_TEXT[policy] };
     },
     async review(caller, req, signal) {
       let review = "";

@@ -10,6 +10,7 @@ import { submissions, submissionTests } from "../../db/schema.ts";
 import { onJudged, type JudgedSubmission } from "../submissions/judged.ts";
 import { findContest, timesOf, type ContestRow } from "./access.ts";
 import { Boards } from "./board.ts";
+import { registerContestGuards } from "./guards.ts";
 import { freezeContestMs } from "./clock.ts";
 import { judgementObject, runObject, type CcsSubmissionRow } from "./ccs/objects.ts";
 import { appendEvents, ContestBus, type ContestEvent } from "./feed.ts";
@@ -105,6 +106,7 @@ export function contestRuntimeFor(db: Database): ContestRuntime {
     runtimes.set(db, rt);
   }
   onJudged(judgedHook);
+  registerContestGuards();
   return rt;
 }
 

@@ -34,6 +34,42 @@ async function problemPolicy(db: Database, caller: Caller, problem: ProblemRow, 
 }
 
 /**
+ * Another domain's limit on AI review (src/contests: none while the caller
+ * takes part in a running contest). It can only make the policy stricter; its
+ * `reason` replaces the policy's usual text.
+ */
+export type AiRestriction = (db: Database, caller: Caller, problem: ProblemRow | null, now: number) => Promise<{ policy: AiPolicy; reason: string } | null>;
+
+const restrictions: AiRestriction[] = [];
+
+/** Registers a restriction (once: registering the same function again does nothing). */
+export function restrictAi(restriction: AiRestriction): void {
+  if (!restrictions.includes(restriction)) restrictions.push(restriction);
+}
+
+/**
+ * The policy with the reason a registered restriction gave, when one decided it
+ * (site admins are never restricted). Arguments and errors as `aiPolicyFor`.
+ */
+export async function aiPolicyExplained(
+  db: Database,
+  caller: Caller,
+  problem: ProblemRow | null,
+  assignmentId: string | undefined,
+  now: number,
+): Promise<{ policy: AiPolicy; reason: string | null }> {
+  const own = await aiPolicyFor(db, caller, problem, assignmentId, now);
+  let best: { policy: AiPolicy; reason: string | null } = { policy: own, reason: null };
+  if (caller.siteRole === "admin") return best;
+  for (const restriction of restrictions) {
+    const r = await restriction(db, caller, problem, now);
+    if (r && AI_POLICIES.indexOf(r.policy) < AI_POLICIES.indexOf(best.policy)) best = r;
+  }
+  return best;
+}
+
+/**
+ * The course rules alone (see the module's text); `aiPolicyExplained` adds the other domains' restrictions.
  * @param problem the problem under review (null: code without a problem).
  * @throws AppError ASSIGNMENT_NOT_FOUND (404) for an assignment the caller cannot see; PROBLEM_NOT_FOUND (404,
  *   field problemId) when the named assignment does not contain the problem.

@@ -15,13 +15,35 @@ import type { RateLimiter } from "../lib/rate-limit.ts";
 import { limitProblemWrites, requireLiveProblem, requireOwned } from "./store.ts";
 
 /**
+ * Another domain's reason to show a problem its course hides: a contest lists
+ * it and the caller may read that contest's problems now (src/contests
+ * registers one). Grants only widen who sees a course problem's statement;
+ * hidden tests stay with its owners whatever a grant says.
+ */
+export type ProblemSightGrant = (db: Database, user: Caller | null, problem: ProblemRow, now: number) => Promise<boolean>;
+
+const sightGrants: ProblemSightGrant[] = [];
+
+/** Registers a grant (once: registering the same function again does nothing). */
+export function grantProblemSight(grant: ProblemSightGrant): void {
+  if (!sightGrants.includes(grant)) sightGrants.push(grant);
+}
+
+/**
  * Whether `user` may see `problem`: a public problem, everyone; a course
- * problem, the course's staff and site admins, and its students once an
- * assignment with it has opened.
+ * problem, the course's staff and site admins, its students once an
+ * assignment with it has opened, and whoever a registered grant admits (a
+ * contest's participants from their start).
  */
 export async function canSeeProblem(db: Database, user: Caller | null, problem: ProblemRow, now: number): Promise<boolean> {
   if (problem.courseId === null) return true;
-  if (!user) return false;
+  if (await seenInCourse(db, user, problem, now)) return true;
+  for (const grant of sightGrants) if (await grant(db, user, problem, now)) return true;
+  return false;
+}
+
+async function seenInCourse(db: Database, user: Caller | null, problem: ProblemRow, now: number): Promise<boolean> {
+  if (!user || problem.courseId === null) return false;
   if (user.siteRole === "admin") return true;
   const role = await memberRole(db, problem.courseId, user.id);
   if (role === null) return false;
