@@ -17,6 +17,7 @@ import { rankRows, rowOf, type BoardRow, type BoardRules, type BoardSubmission }
 import { problemsOf } from "./store.ts";
 import { teamsOf, type TeamRow } from "./teams.ts";
 import type { ContestProblemInfo } from "./ccs/objects.ts";
+import { firstSolveMarks, marksMoved, type ScoreboardDelta } from "./board-delta.ts";
 
 export type BoardView = "jury" | "public";
 
@@ -45,6 +46,33 @@ interface Cached {
   json: string | null;
   /** Whether the board says it is frozen (the public view from the freeze to the unfreeze). */
   frozenNow: boolean;
+  /** The latest versions' changes (newest last, at most CHANGES_KEPT): the teams whose rows changed, or null for a change of the whole board. */
+  changes: { version: number; teams: string[] | null }[];
+}
+
+/** Versions a viewer may lag behind and still get a delta. */
+const CHANGES_KEPT = 32;
+
+function noteChange(c: Cached, teams: string[] | null): void {
+  c.changes.push({ version: c.version, teams });
+  if (c.changes.length > CHANGES_KEPT) c.changes.shift();
+}
+
+/** The delta from `sinceVersion` to the board now, when the kept changes cover it and are all rows; else null. */
+function deltaOf(c: Cached, sinceVersion: number): ScoreboardDelta | null {
+  if (sinceVersion < 0 || sinceVersion >= c.version) return null;
+  const newer = c.changes.filter((x) => x.version > sinceVersion);
+  if (newer.length !== c.version - sinceVersion || newer.some((x) => x.teams === null)) return null;
+  const teams = new Set(newer.flatMap((x) => x.teams!));
+  return {
+    kind: "delta",
+    contestId: c.contest.id,
+    baseVersion: sinceVersion,
+    version: c.version,
+    frozen: c.frozenNow,
+    rows: [...teams].map((id) => c.rows.get(id)!).filter(Boolean),
+    order: c.ranked.map((r) => [r.teamId, r.rank]),
+  };
 }
 
 /** A board submission from a row, with contest time from the team's window start. */
@@ -103,6 +131,16 @@ export class Boards {
   }
 
   /**
+   * The real contest's board for a view as a viewer holding `sinceVersion`
+   * needs it: a delta when the changes since are rows only and still kept
+   * (./board-delta.ts), else the whole board.
+   */
+  async boardSince(contest: ContestRow, view: BoardView, nowMs: number, sinceVersion: number): Promise<Scoreboard | ScoreboardDelta> {
+    const cached = await this.cached(contest, view, nowMs);
+    return deltaOf(cached, sinceVersion) ?? this.shape(cached, null);
+  }
+
+  /**
    * A judged (or newly made) contest submission: its team's row is recomputed
    * in every cached view of the contest.
    * @returns whether any board changed.
@@ -125,10 +163,12 @@ export class Boards {
       .where(and(eq(submissions.contestId, contestId), eq(submissions.teamId, teamId)));
     for (const [, cached] of views) {
       const startMs = cached.contest.startsAt.getTime();
+      const marks = firstSolveMarks(cached.ranked);
       cached.rows.set(teamId, rowOf(teamId, cached.problems.map((p) => p.problemId), rows.map((r) => toBoard(r, startMs)), cached.rules));
       cached.ranked = rankRows(cached.contest.scoring, [...cached.rows.values()], (id) => cached.teams.get(id)?.name ?? id);
       cached.version++;
       cached.json = null;
+      noteChange(cached, [teamId, ...marksMoved(marks, firstSolveMarks(cached.ranked)).filter((id) => id !== teamId)]);
     }
     return true;
   }
@@ -170,6 +210,7 @@ export class Boards {
         hit.frozenNow = frozenNow;
         hit.version++;
         hit.json = null;
+        noteChange(hit, null);
       }
       return hit;
     }
@@ -201,7 +242,7 @@ export class Boards {
     // A virtual participant sees their own results as they arrive: no freeze on their own row.
     for (const t of teams) rowMap.set(t.id, rowOf(t.id, ids, byTeam.get(t.id) ?? [], virtual && t.id === virtual.id ? { ...rules, freezeAtMs: null } : rules));
     const ranked = rankRows(contest.scoring, [...rowMap.values()], (id) => teamMap.get(id)?.name ?? id);
-    return { contest, problems, teams: teamMap, rules, rows: rowMap, ranked, version: 1, json: null, frozenNow: rules.freezeAtMs !== null };
+    return { contest, problems, teams: teamMap, rules, rows: rowMap, ranked, version: 1, json: null, frozenNow: rules.freezeAtMs !== null, changes: [] };
   }
 
   private shape(c: Cached, virtualElapsedMs: number | null): Scoreboard {

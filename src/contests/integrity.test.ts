@@ -22,6 +22,7 @@ import { request } from "../../tests/api.ts";
 import { judgeConfig, preparePch } from "../../tests/judge/fixtures.ts";
 import { addOneProblem, courseApp, PY_ADD_ONE, trpcQuery, world, type CourseApp, type World } from "../../tests/courses/fixtures.ts";
 import { AI_OFF_IN_CONTEST } from "./guards.ts";
+import { applyDelta, isDelta } from "./board-delta.ts";
 
 let sandbox: SandboxSelection;
 let a: CourseApp;
@@ -195,6 +196,17 @@ describe("the freeze never leaks", () => {
       }
       for (const who of ["public", "other", "own"] as const) {
         expect(streams[who].boards.some((b) => cellOf(b, innerTeam, open)?.solved === true)).toBe(false);
+      }
+      // The stream is a whole board, then deltas: applied in order they give the board the REST door serves.
+      for (const [who, token] of [["public", undefined], ["jury", w.owner.token]] as const) {
+        const served = (await request(a.app, "GET", `/api/contests/${contestId}/scoreboard`, token ? { token } : {})).body;
+        await streams[who].until((b) => b.version === served.version);
+        const [whole, ...deltas] = streams[who].boards;
+        expect(isDelta(whole)).toBe(false);
+        expect(deltas.length).toBeGreaterThan(0);
+        expect(deltas.every((d) => isDelta(d))).toBe(true);
+        const folded = deltas.reduce((b, d) => applyDelta(b, d), whole);
+        expect(folded).toEqual(served);
       }
     } finally {
       for (const s of Object.values(streams)) await s.close();

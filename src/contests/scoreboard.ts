@@ -9,6 +9,7 @@ import type { Caller } from "../accounts/user.ts";
 import { contestTeams, submissions } from "../../db/schema.ts";
 import { requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
 import type { Scoreboard } from "./board.ts";
+import type { ScoreboardDelta } from "./board-delta.ts";
 import { durationMs, freezeContestMs } from "./clock.ts";
 import { contestCaughtUp, type ContestDeps } from "./contests.ts";
 import type { ContestEvent } from "./feed.ts";
@@ -54,23 +55,43 @@ export async function readScoreboard(deps: ContestDeps, user: Caller | null, id:
 }
 
 /**
- * The scoreboard now and after every change (a new version), until `signal` aborts.
+ * The scoreboard now and after every change (a new version), until `signal`
+ * aborts: the whole board first (unless the viewer holds the current
+ * version), then deltas (./board-delta.ts) while the viewer can take them.
  * @param sinceVersion the version the client holds (-1: none).
  */
-export async function* scoreboardChanges(deps: ContestDeps, user: Caller | null, id: string, sinceVersion: number, signal?: AbortSignal): AsyncGenerator<Scoreboard> {
+export async function* scoreboardChanges(
+  deps: ContestDeps,
+  user: Caller | null,
+  id: string,
+  sinceVersion: number,
+  signal?: AbortSignal,
+): AsyncGenerator<Scoreboard | ScoreboardDelta> {
   const access = await requireContest(deps.db, user, id, "scoreboard.view");
   let last = sinceVersion;
   let lastVirtualMinute = -1;
   while (!signal?.aborted) {
-    const board = await boardFor(deps, access);
-    // A virtual board changes with the clock: send it again every minute of elapsed time.
-    const minute = board.virtualElapsedMs === null ? -1 : Math.floor(board.virtualElapsedMs / 60_000);
-    if (board.version !== last || minute !== lastVirtualMinute) {
-      last = board.version;
-      lastVirtualMinute = minute;
-      yield board;
+    const contest = await contestCaughtUp(deps, access.contest);
+    const nowMs = deps.now();
+    if (virtualElapsedMs(access, contest, nowMs) !== null) {
+      const board = await boardFor(deps, access);
+      // A virtual board changes with the clock: send it again every minute of elapsed time.
+      const minute = Math.floor(board.virtualElapsedMs! / 60_000);
+      if (board.version !== last || minute !== lastVirtualMinute) {
+        last = board.version;
+        lastVirtualMinute = minute;
+        yield board;
+      }
+      await deps.contests.bus.next(access.contest.id, 10_000, signal);
+      continue;
     }
-    await deps.contests.bus.next(access.contest.id, board.virtualElapsedMs === null ? 30_000 : 10_000, signal);
+    const view = access.role === "jury" ? "jury" : "public";
+    const next = await deps.contests.boards.boardSince(contest, view, nowMs, last);
+    if (next.version !== last) {
+      last = next.version;
+      yield next;
+    }
+    await deps.contests.bus.next(access.contest.id, 30_000, signal);
   }
 }
 

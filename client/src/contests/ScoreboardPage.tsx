@@ -13,6 +13,7 @@ import { useNow } from "../courses/useNow.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { contestClock } from "./format.ts";
 import { ScoreboardTable, type Board } from "./Scoreboard.tsx";
+import { applyDelta, isDelta } from "../../../src/contests/board-delta.ts";
 
 export default function ScoreboardPage({ contestId }: { contestId: string }) {
   const trpc = useTRPC();
@@ -32,7 +33,16 @@ export default function ScoreboardPage({ contestId }: { contestId: string }) {
       { id: contestId, version: first.data.version },
       {
         onStarted: () => setLive("live"),
-        onData: (b) => setBoard(b as Board),
+        // A delta (the rows that changed and the new order) applies to the board held; one that
+        // does not fit it (never expected: the server follows this subscription's version) reloads.
+        onData: (b) => {
+          if (!isDelta(b)) return setBoard(b as Board);
+          setBoard((held) => {
+            const next = held ? applyDelta(held, b) : null;
+            if (!next) void first.refetch();
+            return next ?? held;
+          });
+        },
         onError: () => setLive("offline"),
       },
     );
