@@ -111,12 +111,14 @@ export function unsupportedVersion(version: readonly number[]): string | null {
 export const ISOLATE_GUARD_MS = 10_000;
 
 /**
- * Initialises box `id` with --cg, then cleans up (the host's cgroup mode was
+ * Initialises box `id` with --cg (after cleaning up what a killed process left), then cleans up (the host's cgroup mode was
  * checked against the version before: cgroupMismatch).
  * @returns null when it works, or isolate's own reason.
  */
 async function probeCgroupInit(bin: string, id: number, version: readonly number[]): Promise<string | null> {
   const base = [bin, "--cg", `--box-id=${id}`];
+  // A box left by a process killed mid-run (kill -9, a crash) would fail --init: clean it first.
+  await run([...base, "--cleanup"]);
   const init = await run([...base, "--init"]);
   await run([...base, "--cleanup"]);
   return init.code === 0 ? null : `isolate ${version.join(".")} --cg --init failed: ${(init.err || init.out).trim().slice(0, 200)}`;
