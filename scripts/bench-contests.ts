@@ -44,18 +44,10 @@ import { register } from "../src/contests/registration.ts";
 import { judgedEvents } from "../src/contests/runtime.ts";
 import { createLogger } from "../src/log.ts";
 import type { SessionUser } from "../src/accounts/user.ts";
-import { percentile, writeSection } from "./lib/bench-doc.ts";
+import { median, ms, percentile, timeIt, writeSection } from "./lib/bench-doc.ts";
 
 const root = join(import.meta.dir, "..");
 const write = process.argv.includes("--write");
-const median = (xs: number[]) => percentile(xs, 50);
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
-
-async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const t = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - t, value };
-}
 
 const TEAMS = 500;
 const PROBLEMS = 12;

@@ -37,18 +37,11 @@ import { recomputeAssignment, recomputeStudent, scoreRowsSince } from "../src/co
 import { JudgeService } from "../src/judge/service.ts";
 import { createLogger } from "../src/log.ts";
 import { sandboxOptions } from "../src/sandbox.ts";
-import { percentile, writeSection } from "./lib/bench-doc.ts";
+import { ms, percentile, timeIt, writeSection } from "./lib/bench-doc.ts";
 
 const root = join(import.meta.dir, "..");
 const write = process.argv.includes("--write");
 const median = (xs: number[]) => percentile(xs, 50);
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
-
-async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const t = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - t, value };
-}
 
 const dir = mkdtempSync(join(tmpdir(), "oj-bench-courses-"));
 chmodSync(dir, 0o755);

@@ -29,11 +29,10 @@ import { JudgeService } from "../src/judge/service.ts";
 import { createLogger } from "../src/log.ts";
 import { backupInChild, createBackup } from "../src/ops/backup.ts";
 import { sandboxOptions } from "../src/sandbox.ts";
-import { percentile, writeSection } from "./lib/bench-doc.ts";
+import { ms, percentile, writeSection } from "./lib/bench-doc.ts";
 
 const root = join(import.meta.dir, "..");
 const write = process.argv.includes("--write");
-const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 1)} ms`;
 const dir = mkdtempSync(join(tmpdir(), "oj-bench-ops-"));
 chmodSync(dir, 0o755);
 const lines: string[] = [];

@@ -28,3 +28,15 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
+
+/** A duration for a table cell: "3.25 ms" below 10 ms, "42.1 ms" above. @param n milliseconds */
+export function ms(n: number): string {
+  return `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+}
+
+/** Runs `fn` once. @returns its wall time in ms (performance.now) and its value. */
+export async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t, value };
+}

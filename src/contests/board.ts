@@ -70,7 +70,7 @@ function deltaOf(c: Cached, sinceVersion: number): ScoreboardDelta | null {
     baseVersion: sinceVersion,
     version: c.version,
     frozen: c.frozenNow,
-    rows: [...teams].map((id) => c.rows.get(id)!).filter(Boolean),
+    rows: [...teams].flatMap((id) => c.rows.get(id) ?? []),
     order: c.ranked.map((r) => [r.teamId, r.rank]),
   };
 }
@@ -110,11 +110,17 @@ export function rulesOf(c: ContestRow, view: BoardView): BoardRules {
 
 export class Boards {
   private readonly cache = new Map<string, Cached>();
+  /** The last version of each dropped board: a rebuild continues after it, so a version never names two boards (a viewer's delta base stays unambiguous). */
+  private readonly dropped = new Map<string, number>();
   constructor(private readonly db: Database) {}
 
   /** Drops a contest's boards (its settings, problems or teams changed, or it was unfrozen). */
   invalidate(contestId: string): void {
-    for (const key of [...this.cache.keys()]) if (key.startsWith(`${contestId}:`)) this.cache.delete(key);
+    for (const [key, c] of [...this.cache]) {
+      if (!key.startsWith(`${contestId}:`)) continue;
+      this.dropped.set(key, c.version);
+      this.cache.delete(key);
+    }
   }
 
   /** The real contest's board for a view, built on first use. */
@@ -133,10 +139,11 @@ export class Boards {
   /**
    * The real contest's board for a view as a viewer holding `sinceVersion`
    * needs it: a delta when the changes since are rows only and still kept
-   * (./board-delta.ts), else the whole board.
+   * (./board-delta.ts), else the whole board; null when it holds the current version.
    */
-  async boardSince(contest: ContestRow, view: BoardView, nowMs: number, sinceVersion: number): Promise<Scoreboard | ScoreboardDelta> {
+  async boardSince(contest: ContestRow, view: BoardView, nowMs: number, sinceVersion: number): Promise<Scoreboard | ScoreboardDelta | null> {
     const cached = await this.cached(contest, view, nowMs);
+    if (sinceVersion === cached.version) return null;
     return deltaOf(cached, sinceVersion) ?? this.shape(cached, null);
   }
 
@@ -217,7 +224,7 @@ export class Boards {
     const problems = await problemsOf(this.db, contest.id);
     const teams = (await teamsOf(this.db, contest.id)).filter((t) => t.virtualStartsAt === null);
     const built = await this.build(contest, problems, teams, rulesOf(contest, view), null);
-    built.version = (hit?.version ?? 0) + 1;
+    built.version = (hit?.version ?? this.dropped.get(key) ?? 0) + 1;
     built.frozenNow = frozenNow;
     this.cache.set(key, built);
     return built;

@@ -23,6 +23,7 @@ import { judgeConfig, preparePch } from "../../tests/judge/fixtures.ts";
 import { addOneProblem, courseApp, PY_ADD_ONE, trpcQuery, world, type CourseApp, type World } from "../../tests/courses/fixtures.ts";
 import { AI_OFF_IN_CONTEST } from "./guards.ts";
 import { applyDelta, isDelta } from "./board-delta.ts";
+import { findContest } from "./access.ts";
 
 let sandbox: SandboxSelection;
 let a: CourseApp;
@@ -160,7 +161,7 @@ function boardStream(token?: string) {
   })();
   return {
     boards,
-    /** The first board (after `skip` boards) that satisfies `ok`, within 15 s. */
+    /** The first message received so far or next that satisfies `ok`, within 15 s. */
     async until(ok: (b: any) => boolean): Promise<any> {
       const deadline = Date.now() + 15_000;
       for (;;) {
@@ -211,6 +212,17 @@ describe("the freeze never leaks", () => {
     } finally {
       for (const s of Object.values(streams)) await s.close();
     }
+  });
+
+  test("a rebuilt board continues the versions: a viewer holding an older one gets the whole board, never a delta", async () => {
+    const before = (await request(a.app, "GET", `/api/contests/${contestId}/scoreboard`)).body.version;
+    a.t.services.contests.contestChanged(contestId);
+    const after = (await request(a.app, "GET", `/api/contests/${contestId}/scoreboard`)).body;
+    expect(after.version).toBeGreaterThan(before);
+    const contest = (await findContest(a.t.services.db, contestId))!;
+    const sent = await a.t.services.contests.boards.boardSince(contest, "public", a.clock(), before);
+    expect(sent && isDelta(sent)).toBe(false);
+    expect(sent?.version).toBe(after.version);
   });
 
   test("REST: the board, the contest's submissions, the problem's submissions and the submission itself", async () => {

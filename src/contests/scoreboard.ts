@@ -87,7 +87,7 @@ export async function* scoreboardChanges(
     }
     const view = access.role === "jury" ? "jury" : "public";
     const next = await deps.contests.boards.boardSince(contest, view, nowMs, last);
-    if (next.version !== last) {
+    if (next) {
       last = next.version;
       yield next;
     }
