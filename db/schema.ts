@@ -368,6 +368,8 @@ export const courses = sqliteTable(
       .notNull()
       .references(() => users.id),
     archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
+    /** Record large pastes into the editor with course submissions (time and size only; stated to students). Off by default. */
+    recordPastes: integer("record_pastes", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
@@ -857,3 +859,68 @@ export const contestBalloons = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.contestId, t.teamId, t.problemId] })],
 );
+
+/**
+ * Similarity reports (src/similarity): one analysis of the programs of an
+ * assignment or a contest (one problem or all), run in the background. Keyed
+ * for reuse by `setKey` (the submissions compared and the options): asking
+ * again for the same set answers the same report.
+ */
+export const similarityReports = sqliteTable(
+  "similarity_reports",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    scopeKind: text("scope_kind", { enum: ["assignment", "contest"] }).notNull(),
+    scopeId: text("scope_id").notNull(),
+    /** One problem, or null for every problem of the scope. */
+    problemId: text("problem_id"),
+    /** The report's options (src/similarity/reports.ts ReportOptions), JSON. */
+    options: text("options", { mode: "json" }).notNull(),
+    setKey: text("set_key").notNull(),
+    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
+    /** 0..1 */
+    progress: real("progress").notNull().default(0),
+    error: text("error"),
+    /** The analysis (src/similarity/reports.ts StoredResult), JSON; null until done. */
+    result: text("result", { mode: "json" }),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("similarity_reports_scope_idx").on(t.scopeKind, t.scopeId, t.createdAt), index("similarity_reports_key_idx").on(t.setKey)],
+);
+
+/**
+ * Staff's review mark on a pair of submissions within an assignment or a
+ * contest: kept across re-runs of the report (keyed by the two submissions,
+ * the earlier first).
+ */
+export const similarityMarks = sqliteTable(
+  "similarity_marks",
+  {
+    scopeKind: text("scope_kind", { enum: ["assignment", "contest"] }).notNull(),
+    scopeId: text("scope_id").notNull(),
+    leftSubmissionId: text("left_submission_id").notNull(),
+    rightSubmissionId: text("right_submission_id").notNull(),
+    status: text("status", { enum: ["reviewed", "dismissed", "flagged"] }).notNull(),
+    note: text("note").notNull().default(""),
+    /** The report the mark was made in (the gradebook links to it). */
+    reportId: text("report_id"),
+    markedBy: text("marked_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.scopeKind, t.scopeId, t.leftSubmissionId, t.rightSubmissionId] })],
+);
+
+/**
+ * Large pastes into the editor before a submission (a course's opt-in paste
+ * record, stated to its students): when and how many characters, never what.
+ */
+export const submissionPastes = sqliteTable("submission_pastes", {
+  submissionId: text("submission_id")
+    .primaryKey()
+    .references(() => submissions.id, { onDelete: "cascade" }),
+  /** [{ atMs, chars }], oldest first, at most PASTES_MAX. */
+  events: text("events", { mode: "json" }).notNull().$type<{ atMs: number; chars: number }[]>(),
+});

@@ -34,6 +34,7 @@ import { assignmentsRoutes } from "./rest/assignments.ts";
 import { coursesRoutes } from "./rest/courses.ts";
 import { ccsInfo, ccsRoutes } from "./rest/ccs.ts";
 import { contestsRoutes } from "./rest/contests.ts";
+import { similarityRoutes, similarityScopeRoutes } from "./rest/similarity.ts";
 import { clientHandler } from "./static.ts";
 import { pageSecurityHeaders } from "./csp.ts";
 import { appRouter } from "./trpc/router.ts";
@@ -200,6 +201,9 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/courses", coursesRoutes);
   app.route("/api/assignments", assignmentsRoutes);
   app.route("/api/contests", contestsRoutes);
+  app.route("/api/assignments", similarityScopeRoutes("assignment"));
+  app.route("/api/contests", similarityScopeRoutes("contest"));
+  app.route("/api/similarity", similarityRoutes);
   // The Contest API's base URL ends in a slash in every client's configuration: `/api/ccs/` is its `/`.
   app.get("/api/ccs/", ccsInfo);
   app.route("/api/ccs", ccsRoutes);

@@ -90,6 +90,8 @@ export const ERRORS = {
   LTI_NOT_LINKED: { status: 404, code: "NOT_FOUND", message: "This activity is not linked to an assignment or problem here yet. Ask your instructor." },
   LTI_DEEP_LINK_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This activity picker expired. Add the activity again from the LMS." },
   CONTEST_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Contest not found" },
+  SIMILARITY_REPORT_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Similarity report not found" },
+  SIMILARITY_PAIR_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Pair not found in this similarity report" },
   CONTEST_NAME_TAKEN: { status: 409, code: "CONFLICT", message: "A contest with this short name already exists" },
   CONTEST_NOT_STARTED: { status: 403, code: "FORBIDDEN", message: "The contest has not started yet" },
   CONTEST_OVER: { status: 403, code: "FORBIDDEN", message: "The contest is over" },

@@ -16,6 +16,7 @@ import { buildServices, type Services } from "./context.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { scheduledBackup } from "./ops/backup.ts";
 import { startGradeSync } from "./lti/grades.ts";
+import { resumeSimilarityJobs } from "./similarity/jobs.ts";
 import { SERVER_LOCK, takeLock } from "./ops/lock.ts";
 import { createOpsState, recordingErrors, type OpsState } from "./ops/state.ts";
 import { VERSION } from "./version.ts";
@@ -79,6 +80,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // LMS grade passback: queues changed scores of linked assignments and posts them (src/lti/grades.ts).
     const gradeSync = startGradeSync(db, log);
     undo.push(() => gradeSync.stop());
+    // Similarity reports a stopped process left queued or running are computed again (src/similarity/jobs.ts).
+    const resumed = await resumeSimilarityJobs(db, log);
+    if (resumed) log.info(`similarity: ${resumed} report(s) queued again`);
     const app = createApp(services);
     let server: ReturnType<typeof Bun.serve>;
     try {

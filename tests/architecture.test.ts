@@ -261,6 +261,9 @@ const TABLE_OWNERS: Record<string, string> = {
   contestClarifications: "src/contests",
   contestEvents: "src/contests",
   contestBalloons: "src/contests",
+  similarityReports: "src/similarity",
+  similarityMarks: "src/similarity",
+  submissionPastes: "src/similarity",
 };
 
 /** Table export name → SQL name, from db/schema.ts. */

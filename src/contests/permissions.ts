@@ -36,6 +36,7 @@ export const CONTEST_PERMISSIONS = {
   "clarification.read": { roles: ["participant", "jury"], says: "Read clarifications: a team its own questions and the answers to it or to all; the jury all." },
   "clarification.answer": { roles: JURY, says: "Answer a question, to its team or to all, or announce." },
   "balloons.view": { roles: JURY, says: "See the balloon list (each team's first solve of each problem)." },
+  "similarity.review": { roles: JURY, says: "Run similarity reports on the contest, read them side by side, mark pairs and export them." },
   "api.accounts": { roles: JURY, says: "Read the Contest API's accounts and unfrozen judgements." },
 } as const satisfies Record<string, { roles: readonly ContestRole[]; says: string }>;
 

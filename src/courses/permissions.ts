@@ -49,6 +49,7 @@ export const COURSE_PERMISSIONS = {
   "grades.view": { roles: STAFF, says: "See the gradebook (live)." },
   "grades.export": { roles: TEACHERS, says: "Export grades as CSV and the best submissions as a zip." },
   "contest.edit": { roles: TEACHERS, writes: true, says: "Create the course's contests (and be their jury, as all staff are)." },
+  "similarity.review": { roles: STAFF, says: "Run similarity reports on assignments, read them side by side, mark pairs and export them; see paste records." },
 } as const satisfies Record<string, { roles: readonly CourseRole[]; says: string; writes?: true }>;
 
 export type CourseAction = keyof typeof COURSE_PERMISSIONS;

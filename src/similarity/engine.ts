@@ -103,7 +103,8 @@ export interface Analysis {
 
 export type Progress = (done: number, phase: "tokenizing" | "comparing") => void;
 
-function grammarsFor(options: EngineOptions): Partial<Record<LanguageId, Grammar>> {
+/** The grammar each language is parsed with under `options` (C with C++ when crossLanguage). */
+export function grammarsFor(options: EngineOptions): Partial<Record<LanguageId, Grammar>> {
   return options.crossLanguage ? { ...GRAMMARS, ...CROSS_LANGUAGE_GRAMMAR } : GRAMMARS;
 }
 

@@ -14,6 +14,7 @@ import { assignmentsRouter } from "./routers/assignments.ts";
 import { adminRouter } from "./routers/admin.ts";
 import { ltiRouter } from "./routers/lti.ts";
 import { contestsRouter } from "./routers/contests.ts";
+import { similarityRouter } from "./routers/similarity.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -27,6 +28,7 @@ export const appRouter = router({
   admin: adminRouter,
   lti: ltiRouter,
   contests: contestsRouter,
+  similarity: similarityRouter,
 });
 
 export type AppRouter = typeof appRouter;
