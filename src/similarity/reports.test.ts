@@ -87,7 +87,7 @@ describe("an assignment's report", () => {
     expect(r.body.progress).toBe(1);
     expect(r.body.stale).toBe(false);
     expect(r.body.programs.map((p: any) => p.owner.name)).toEqual(PROGRAMS.map(([n]) => `${n} Student`));
-    expect(r.body.programs.map((p: any) => p.submissionId)).toEqual(PROGRAMS.map(([n]) => submission[n]));
+    expect(r.body.programs.map((p: any) => p.submissionId)).toEqual(PROGRAMS.map(([n]) => submission[n]!));
     const res = r.body.result;
     expect(res.pairsTotal).toBe(10);
     const top = res.pairs[0];
@@ -99,7 +99,7 @@ describe("an assignment's report", () => {
     expect(res.histogram.reduce((s: number, n: number) => s + n, 0)).toBe(10);
     expect(res.threshold).toBeGreaterThanOrEqual(res.mean);
     expect(res.clusters).toEqual([[submission.Ada, submission.Cleo].sort()]);
-    expect(res.best[submission.Cleo]).toMatchObject({ with: submission.Ada });
+    expect(res.best[submission.Cleo!]).toMatchObject({ with: submission.Ada });
     expect(res.groups).toEqual([{ grammar: "python", languages: ["py"], programs: 5 }]);
     expect(JSON.stringify(r.body)).not.toContain("ignoredHashes");
   });
