@@ -36,6 +36,9 @@ const ContestPage = lazy(() => import("./contests/ContestPage.tsx"));
 const ScoreboardPage = lazy(() => import("./contests/ScoreboardPage.tsx"));
 const RevealPage = lazy(() => import("./contests/RevealPage.tsx"));
 const BalloonsPage = lazy(() => import("./contests/BalloonsPage.tsx"));
+const SimilarityPage = lazy(() => import("./similarity/SimilarityPage.tsx"));
+const SimilarityReportPage = lazy(() => import("./similarity/ReportPage.tsx"));
+const SimilarityPairPage = lazy(() => import("./similarity/PairPage.tsx"));
 const AdminPage = lazy(() => import("./pages/AdminPage.tsx"));
 const AuthCompletePage = lazy(() => import("./pages/AuthCompletePage.tsx"));
 const AccountPage = lazy(() => import("./pages/AccountPage.tsx"));
@@ -150,6 +153,34 @@ export function App() {
           {(params) => (
             <RequireAuth>
               <AssignmentEditorPage key={params.id} assignmentId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/assignments/:id/similarity">
+          {(params) => (
+            <RequireAuth>
+              <SimilarityPage key={params.id} kind="assignment" id={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/contests/:id/similarity">
+          {(params) => (
+            <RequireAuth>
+              <SimilarityPage key={params.id} kind="contest" id={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/similarity/:reportId/pairs/:pairId">
+          {(params) => (
+            <RequireAuth>
+              <SimilarityPairPage key={params.pairId} reportId={params.reportId} pairId={params.pairId} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/similarity/:reportId">
+          {(params) => (
+            <RequireAuth>
+              <SimilarityReportPage key={params.reportId} reportId={params.reportId} />
             </RequireAuth>
           )}
         </Route>

@@ -45,6 +45,8 @@ export const courseUpdateInput = z.object({
   term: z.string({ error: "Must be text" }).trim().max(60, { error: "At most 60 characters" }).optional(),
   /** true archives the course (read-only: no joining, no submitting), false restores it. */
   archived: z.boolean({ error: "Must be true or false" }).optional(),
+  /** Record large pastes into the editor with course submissions (time and size, not content); stated to students. */
+  recordPastes: z.boolean({ error: "Must be true or false" }).optional(),
 });
 export type CourseUpdate = z.infer<typeof courseUpdateInput>;
 
@@ -55,6 +57,8 @@ export interface CourseShape {
   code: string;
   term: string;
   archived: boolean;
+  /** Large pastes into the editor are recorded with submissions (src/similarity/pastes.ts); students are told. */
+  recordPastes: boolean;
   /** The caller's role; null for a site admin who is not a member. */
   role: CourseRole | null;
   /** Present for owners and instructors (and admins): the join code, or null when disabled. */
@@ -69,6 +73,7 @@ export function toCourseShape(c: CourseRow, role: CourseRole | null, showInvite:
     code: c.code,
     term: c.term,
     archived: c.archivedAt !== null,
+    recordPastes: c.recordPastes,
     role,
     ...(showInvite ? { inviteCode: c.inviteCode } : {}),
     createdAt: c.createdAt.toISOString(),
@@ -104,7 +109,7 @@ export async function createCourse(db: Database, user: SessionUser, input: Cours
  */
 export async function updateCourse(db: Database, user: Caller, input: CourseUpdate, now: number): Promise<CourseShape> {
   const { actor, course } = await requireCourse(db, user, input.id, input.archived !== undefined ? "course.archive" : "course.edit");
-  const edits = input.title !== undefined || input.code !== undefined || input.term !== undefined;
+  const edits = input.title !== undefined || input.code !== undefined || input.term !== undefined || input.recordPastes !== undefined;
   if (edits && !can(actor, "course.edit")) throw new AppError("FORBIDDEN");
   // Read-only while archived: restoring it (archived: false) may come with edits, nothing else may.
   if (edits && course.archivedAt && input.archived !== false) requireNotArchived(course);
@@ -112,6 +117,7 @@ export async function updateCourse(db: Database, user: Caller, input: CourseUpda
   if (input.title !== undefined) set.title = input.title;
   if (input.code !== undefined) Object.assign(set, { code: input.code, codeNormalized: input.code.toUpperCase() });
   if (input.term !== undefined) set.term = input.term;
+  if (input.recordPastes !== undefined) set.recordPastes = input.recordPastes;
   if (input.archived !== undefined) set.archivedAt = input.archived ? new Date(now) : null;
   try {
     const [row] = await db.update(courses).set(set).where(eq(courses.id, input.id)).returning();

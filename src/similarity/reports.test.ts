@@ -17,6 +17,7 @@ import { courseApp, trpcQuery, world, type CourseApp, type World } from "../../t
 import { problemBody, problemRow } from "../../tests/fixtures/problem.ts";
 import * as F from "../../tests/fixtures/similarity.ts";
 import { resumeSimilarityJobs, similarityJobsFor } from "./jobs.ts";
+import { recordPastes } from "./pastes.ts";
 
 let a: CourseApp;
 let w: World;
@@ -196,6 +197,26 @@ describe("an assignment's report", () => {
     const r = (await get(w.instructor.token, `/api/similarity/${id}`)).body;
     expect(r.status).toBe("done");
     expect(r.result.pairs[0].id).toBe(copyPairId);
+  });
+});
+
+describe("the paste record", () => {
+  test("off by default: nothing is kept; turned on by a teacher (not a student), sizes and times show beside the pair", async () => {
+    const db = a.t.services.db;
+    const events = [{ atMs: OPENS + 3_000, chars: 1200 }, { atMs: OPENS + 1_000, chars: 450 }];
+    expect(await recordPastes(db, submission.Cleo!, events)).toBe(false);
+    const refused = await request(a.app, "PATCH", `/api/courses/${w.courseId}`, { token: w.student.token, body: { recordPastes: true } });
+    expect(refused.status).toBe(403);
+    const bad = await request(a.app, "PATCH", `/api/courses/${w.courseId}`, { token: w.owner.token, body: { recordPastes: "yes" } });
+    expect([bad.status, bad.body.field]).toEqual([400, "recordPastes"]);
+    const on = await request(a.app, "PATCH", `/api/courses/${w.courseId}`, { token: w.owner.token, body: { recordPastes: true } });
+    expect([on.status, on.body.recordPastes]).toEqual([200, true]);
+    expect((await request(a.app, "GET", `/api/courses/${w.courseId}`, { token: w.student.token })).body.recordPastes).toBe(true);
+    expect(await recordPastes(db, submission.Cleo!, events)).toBe(true);
+    const pair = await get(w.instructor.token, `/api/similarity/${reportId}/pairs/${copyPairId}`);
+    expect(pair.body.right.pastes).toEqual([events[1], events[0]]);
+    expect(pair.body.left.pastes).toBeNull();
+    expect(JSON.stringify(pair.body.right.pastes)).not.toContain("def ");
   });
 });
 

@@ -138,6 +138,9 @@ function JuryControls({ contest, onDone }: { contest: Contest; onDone: () => voi
         <Link href={`/contests/${contest.shortName}/reveal`} className="btn btn-ghost btn-sm">
           Reveal
         </Link>
+        <Link href={`/contests/${contest.id}/similarity`} className="btn btn-ghost btn-sm">
+          Similarity
+        </Link>
         <button type="button" className="btn btn-ghost btn-sm" disabled={!over || contest.unfrozenAt !== null || contest.freezesAt === null} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: "Could not unfreeze", success: "The scoreboard is unfrozen." }).then(onDone)}>
           Unfreeze
         </button>

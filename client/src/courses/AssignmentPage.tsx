@@ -113,6 +113,9 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                     <Link href={`/assignments/${a.id}/gradebook`} className="btn btn-primary btn-sm">
                       Gradebook
                     </Link>
+                    <Link href={`/assignments/${a.id}/similarity`} className="btn btn-ghost btn-sm">
+                      Similarity
+                    </Link>
                     <Link href={`/assignments/${a.id}/edit`} className="btn btn-ghost btn-sm">
                       Edit
                     </Link>

@@ -237,6 +237,19 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
         {teacher && course.data && (
           <section className="card" aria-labelledby="course-edit-title">
             <h2 id="course-edit-title">Course</h2>
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={course.data.recordPastes}
+                onChange={(e) =>
+                  run(
+                    () => update.mutateAsync({ id: courseId, recordPastes: e.target.checked }),
+                    e.target.checked ? "Large pastes are now recorded with submissions; the solving page tells students." : "Pastes are no longer recorded.",
+                  )
+                }
+              />{" "}
+              Record large pastes into the editor with submissions (when and how many characters, never the content; students are told on the solving page)
+            </label>
             <div className="card-actions">
               <button
                 type="button"

@@ -30,6 +30,9 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
   const [cells, setCells] = useState<Map<string, Cell>>(new Map());
   const [live, setLive] = useState<"connecting" | "live" | "offline">("connecting");
   const [selected, setSelected] = useState<{ userId: string; problemId: string } | null>(null);
+  // Students with a flagged similarity pair: their cell links to the pair (staff only; the server refuses others).
+  const flags = useQuery({ ...trpc.similarity.flags.queryOptions({ assignmentId }), retry: false });
+  const flagOf = useMemo(() => new Map((flags.data ?? []).map((f) => [key(f.userId, f.problemId), f])), [flags.data]);
 
   // The matrix starts from the read, then follows the stream from the read's version.
   useEffect(() => {
@@ -122,13 +125,24 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                           return (
                             <td key={p.problemId} className={c ? (c.verdict === "AC" ? "cell-ac" : "cell-fail") : "cell-none"}>
                               {c ? (
-                                <button type="button" className="cell-button" onClick={() => setSelected({ userId: s.userId, problemId: p.problemId })} aria-label={`${s.firstName} ${s.lastName}, ${p.title}: ${c.score} points`}>
-                                  <strong>{c.score}</strong>
-                                  <span className="cell-meta">
-                                    {c.verdict ?? "…"} · {c.attempts}
-                                    {c.late && <span className="late-mark"> · late</span>}
-                                  </span>
-                                </button>
+                                <>
+                                  <button type="button" className="cell-button" onClick={() => setSelected({ userId: s.userId, problemId: p.problemId })} aria-label={`${s.firstName} ${s.lastName}, ${p.title}: ${c.score} points`}>
+                                    <strong>{c.score}</strong>
+                                    <span className="cell-meta">
+                                      {c.verdict ?? "…"} · {c.attempts}
+                                      {c.late && <span className="late-mark"> · late</span>}
+                                    </span>
+                                  </button>
+                                  {flagOf.has(key(s.userId, p.problemId)) && (
+                                    <Link
+                                      href={`/similarity/${flagOf.get(key(s.userId, p.problemId))!.reportId}/pairs/${flagOf.get(key(s.userId, p.problemId))!.pairId}`}
+                                      className="similarity-flag"
+                                      title={flagOf.get(key(s.userId, p.problemId))!.note || "Flagged in a similarity report"}
+                                    >
+                                      ⚑ similarity
+                                    </Link>
+                                  )}
+                                </>
                               ) : (
                                 <span className="muted">—</span>
                               )}

@@ -13,11 +13,23 @@ interface Props {
   value: string;
   language: string;
   onChange: (code: string) => void;
+  /** Told of each paste of LARGE_PASTE_CHARS characters or more (its size only), where the course records pastes. */
+  onLargePaste?: (chars: number) => void;
 }
 
-export default function CodeEditor({ value, language, onChange }: Props) {
+/** A paste this large or larger is reported (the server's src/similarity/pastes.ts LARGE_PASTE_CHARS). */
+export const LARGE_PASTE_CHARS = 200;
+
+export default function CodeEditor({ value, language, onChange, onLargePaste }: Props) {
   return (
     <Editor
+      onMount={(editor) => {
+        if (!onLargePaste) return;
+        editor.onDidPaste((e) => {
+          const chars = editor.getModel()?.getValueInRange(e.range).length ?? 0;
+          if (chars >= LARGE_PASTE_CHARS) onLargePaste(chars);
+        });
+      }}
       height="400px"
       theme="vs-dark"
       language={editorModeOf(language, "plaintext")}

@@ -8,7 +8,7 @@
  * on the custom input (when not blank) and on the sample; Submit queues the
  * submission and follows the judge's progress live over SSE.
  */
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
 import { Link, useSearchParams } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { AppHeader, BackButton } from "../components/AppHeader.tsx";
@@ -52,8 +52,13 @@ export default function SolvePage({ problemId }: { problemId: string }) {
     if (problemQuery.isError) console.warn("Failed to fetch problem:", problemQuery.error);
   }, [problemQuery.isError, problemQuery.error]);
 
+  // The course's paste record (off by default): large pastes (time and size, never content) go with the next submission.
+  const course = useQuery({ ...trpc.courses.byId.queryOptions({ id: assignment.data?.courseId ?? "" }), enabled: Boolean(assignment.data?.courseId) });
+  const recordPastes = course.data?.recordPastes === true;
+  const pastes = useRef<{ atMs: number; chars: number }[]>([]);
+  const takePastes = useCallback(() => pastes.current.splice(0), []);
   const { language, code, customInput, setCustomInput, running, submitting, reviewing, busy, output, aiOpen, setAiOpen, ai, changeCode, changeLanguage, fallBackTo, resetToBoilerplate, run, submit, review } =
-    useSolveSession(problemId, problem, assignmentId, contestId);
+    useSolveSession(problemId, problem, assignmentId, contestId, recordPastes ? takePastes : undefined);
 
   const notFound = problemQuery.isError && httpStatusOf(problemQuery.error) === 404;
   // Only what the server offers; a language it does not offer gives way to its first.
@@ -94,6 +99,11 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               <span className={`badge badge-${problem.difficulty}`}>{problem.difficulty.toUpperCase()}</span>
             </div>
             {assignment.data && <AssignmentBanner assignment={assignment.data} />}
+            {recordPastes && (
+              <p className="notice" role="note" data-testid="paste-notice">
+                This course records large pastes into the editor (when, and how many characters; never what you paste) with your submissions.
+              </p>
+            )}
             {contestId && <ContestBanner contestId={contestId} problemId={problemId} />}
             <p className="limits muted">
               Time limit: {formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs, problem.timeScaledByLanguage))}
@@ -136,7 +146,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
             </div>
             <div className="editor-frame">
               <Suspense fallback={<div className="editor-loading">Loading editor...</div>}>
-                <CodeEditor value={code} language={language} onChange={changeCode} />
+                <CodeEditor value={code} language={language} onChange={changeCode} onLargePaste={recordPastes ? (chars) => pastes.current.push({ atMs: Date.now(), chars }) : undefined} />
               </Suspense>
             </div>
             <p className="hint">Tip: press Ctrl+M (Ctrl+Shift+M on macOS) to let Tab move focus out of the editor.</p>

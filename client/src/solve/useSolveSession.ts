@@ -27,7 +27,7 @@ interface SampleOf {
 }
 
 /** @param contestId opened from a contest: Submit goes into it (contests.submit). */
-export function useSolveSession(problemId: string, problem: SampleOf | undefined, assignmentId: string | undefined, contestId?: string) {
+export function useSolveSession(problemId: string, problem: SampleOf | undefined, assignmentId: string | undefined, contestId?: string, takePastes?: () => { atMs: number; chars: number }[]) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
@@ -107,7 +107,7 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
       const intoContest = contestId ? () => client.contests.submit.mutate({ id: contestId, problemId, language, code }) : undefined;
       await submitAndFollow(
         client,
-        { problemId, language, code, ...(assignmentId ? { assignmentId } : {}) },
+        { problemId, language, code, ...(assignmentId ? { assignmentId } : {}), ...(takePastes ? { pastes: takePastes() } : {}) },
         abort.current.signal,
         (progress) => setOutput({ kind: "submission", progress, saved: false }),
         intoContest,

@@ -11,6 +11,7 @@ import { LANGUAGE_IDS } from "../../../isolate/languages/index.ts";
 import { CODE_MAX_BYTES } from "../../judge/limits.ts";
 import { idField, requiredBlock } from "../../lib/fields.ts";
 import { listInWords } from "../../lib/words.ts";
+import { pastesField, recordPastes } from "../../similarity/pastes.ts";
 import { createSubmission } from "../../submissions/create.ts";
 import { rejudgeOne } from "../../submissions/rejudge.ts";
 import type { SubmissionShape } from "../../submissions/shape.ts";
@@ -29,6 +30,8 @@ export const submitInput = z.object({
   language: z.enum(LANGUAGE_IDS, { error: `Must be ${listInWords(LANGUAGE_IDS)}` }),
   /** Submit inside this assignment (POST /api/assignments/:id/submissions sets it). */
   assignmentId: idField().optional(),
+  /** Large pastes into the editor before this submission (kept only where the course records them: src/similarity/pastes.ts). */
+  pastes: pastesField(),
 });
 
 export const submissionsRouter = router({
@@ -38,7 +41,9 @@ export const submissionsRouter = router({
    * @throws PROBLEM_NOT_FOUND (404), RATE_LIMITED (429), SANDBOX_UNAVAILABLE (503), BAD_INPUT (400).
    */
   create: protectedProcedure.input(submitInput).mutation(async ({ ctx, input }) => {
-    const { id } = await createSubmission(judgeOf(ctx).submissions, ctx.user, input);
+    const { pastes, ...submission } = input;
+    const { id } = await createSubmission(judgeOf(ctx).submissions, ctx.user, submission);
+    await recordPastes(ctx.db, id, pastes);
     return { id, _id: id, status: "queued" as const };
   }),
 

@@ -1,0 +1,196 @@
+/**
+ * One similarity report (staff, jury): progress while it is computed; then
+ * the histogram of pair similarities with the threshold slider (starting at
+ * the suggested threshold), the clusters at that threshold, the pairs (most
+ * similar first, with their marks), each student's highest match, and the
+ * CSV export. Names can be hidden for an anonymised review.
+ */
+import { useMemo, useState } from "react";
+import { Link } from "wouter";
+import { useQuery } from "@tanstack/react-query";
+import { clusters } from "../../../src/similarity/threshold.ts";
+import { QueryState } from "../components/QueryState.tsx";
+import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { languageName } from "../lib/languages.ts";
+import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
+import { namer, useAnonymous } from "./names.ts";
+
+type Report = RouterOutputs["similarity"]["byId"];
+const percent = (x: number) => `${Math.round(x * 100)}%`;
+
+function Histogram({ bins, threshold }: { bins: number[]; threshold: number }) {
+  const max = Math.max(1, ...bins);
+  const w = 600;
+  const h = 120;
+  const bw = w / bins.length;
+  return (
+    <svg viewBox={`0 0 ${w} ${h + 16}`} className="similarity-histogram" role="img" aria-label="Pairs by similarity">
+      {bins.map((n, i) => {
+        // Log scale: a handful of copies stays visible beside thousands of independent pairs.
+        const bh = n ? Math.max(2, (Math.log1p(n) / Math.log1p(max)) * h) : 0;
+        const from = i / bins.length;
+        return (
+          <rect key={i} x={i * bw + 1} y={h - bh} width={bw - 2} height={bh} className={from >= threshold ? "bar-above" : "bar"}>
+            <title>{`${percent(from)}–${percent((i + 1) / bins.length)}: ${n} pairs`}</title>
+          </rect>
+        );
+      })}
+      <line x1={threshold * w} x2={threshold * w} y1={0} y2={h} className="threshold-line" />
+      <text x={0} y={h + 14} className="axis">0%</text>
+      <text x={w - 30} y={h + 14} className="axis">100%</text>
+    </svg>
+  );
+}
+
+function Loaded({ r }: { r: Report }) {
+  const [hidden, setHidden] = useAnonymous();
+  const [threshold, setThreshold] = useState(r.result?.threshold ?? 0.8);
+  const name = namer(r.programs, hidden);
+  const res = r.result!;
+  const groups = useMemo(() => clusters(res.pairs, threshold), [res.pairs, threshold]);
+  const problemOf = new Map(r.programs.map((p) => [p.submissionId, p.problemId]));
+  const label = new Map(r.problems.map((p) => [p.id, `${p.label}. ${p.title}`]));
+  const language = new Map(r.programs.map((p) => [p.submissionId, p.language]));
+  const shown = res.pairs.filter((p) => p.similarity >= Math.min(threshold, res.pairs[Math.min(49, res.pairs.length - 1)]?.similarity ?? 0));
+  const highest = r.programs
+    .filter((p) => !p.past && res.best[p.submissionId])
+    .map((p) => ({ p, best: res.best[p.submissionId]! }))
+    .sort((a, b) => b.best.similarity - a.best.similarity)
+    .slice(0, 50);
+  return (
+    <>
+      <p className="muted">
+        {r.programs.length} programs · {res.pairsTotal.toLocaleString()} pairs compared in {(res.totalMs / 1000).toFixed(1)} s · {r.options.pick === "best" ? "best" : "last"} submissions
+        {r.options.against === "past" ? " · with earlier offerings" : ""}
+        {r.options.starterCodeLanguages.length ? " · starter code ignored" : ""}
+      </p>
+      {r.stale && (
+        <p className="notice" role="status">
+          Submissions have changed since this report was made: run it again for a fresh one.
+        </p>
+      )}
+      {res.notCompared.length > 0 && (
+        <p className="notice" role="status">
+          Not compared: {res.notCompared.length} programs ({[...new Set(res.notCompared.map((n) => languageName(n.language)))].join(", ")}: no grammar on this server).
+        </p>
+      )}
+      <div className="card-actions">
+        <label className="checkbox">
+          <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> Hide names
+        </label>
+        <a className="btn btn-ghost btn-sm" href={`/api/similarity/${r.id}/pairs.csv`} download>
+          Export CSV
+        </a>
+      </div>
+      <section className="card" aria-label="Histogram">
+        <h2>Similarity of all pairs</h2>
+        <Histogram bins={res.histogram} threshold={threshold} />
+        <label>
+          Threshold: <strong data-testid="threshold">{percent(threshold)}</strong> (suggested {percent(res.threshold)})
+          <input type="range" min={0} max={1} step={0.01} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} aria-label="Threshold" />
+        </label>
+      </section>
+      <section className="card" aria-label="Clusters">
+        <h2>Clusters at {percent(threshold)}</h2>
+        {groups.length === 0 ? (
+          <p className="muted">No pair at or above the threshold.</p>
+        ) : (
+          <ul className="cluster-list">
+            {groups.map((g) => (
+              <li key={g.join()} data-testid="cluster">
+                {g.map((id) => name(id)).join(" · ")}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-label="Pairs">
+        <h2>Pairs</h2>
+        <table className="data-table" aria-label="Pairs">
+          <thead>
+            <tr>
+              <th scope="col">Similarity</th>
+              <th scope="col">Left</th>
+              <th scope="col">Right</th>
+              <th scope="col">Problem</th>
+              <th scope="col">Longest fragment</th>
+              <th scope="col">Mark</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((p) => (
+              <tr key={p.id} data-testid="pair-row" className={p.similarity >= threshold ? "above-threshold" : undefined}>
+                <td>
+                  <Link href={`/similarity/${r.id}/pairs/${p.id}`}>{percent(p.similarity)}</Link>
+                </td>
+                <td>{name(p.left)}</td>
+                <td>{name(p.right)}</td>
+                <td>
+                  {label.get(problemOf.get(p.left) ?? "") ?? ""} <span className="muted">{languageName(language.get(p.left) ?? "")}</span>
+                </td>
+                <td>{p.longest}</td>
+                <td>{p.mark ? <span className={`mark mark-${p.mark.status}`}>{p.mark.status}</span> : <span className="muted">—</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {res.pairs.length > shown.length && <p className="muted">{res.pairs.length - shown.length} more pairs below the threshold are in the CSV.</p>}
+      </section>
+      <section aria-label="Highest match">
+        <h2>Highest match per {r.scope.kind === "assignment" ? "student" : "team"}</h2>
+        <table className="data-table">
+          <tbody>
+            {highest.map(({ p, best }) => (
+              <tr key={p.submissionId}>
+                <td>{name(p.submissionId)}</td>
+                <td>{percent(best.similarity)}</td>
+                <td>{name(best.with)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
+export default function ReportPage({ reportId }: { reportId: string }) {
+  const trpc = useTRPC();
+  const query = useQuery({
+    ...trpc.similarity.byId.queryOptions({ reportId }),
+    refetchInterval: (q) => (q.state.data && (q.state.data.status === "queued" || q.state.data.status === "running") ? 1000 : false),
+  });
+  return (
+    <div className="page">
+      <CourseHeader wide />
+      <main className="page-main container-wide">
+        <QueryState query={query} loading="Loading the report..." error="Failed to fetch the report">
+          {(r) => (
+            <>
+              <div className="page-heading">
+                <h1 className="page-title">Similarity: {r.scope.title}</h1>
+                <p>
+                  <Link href={`/${r.scope.kind === "assignment" ? "assignments" : "contests"}/${r.scope.id}/similarity`} className="text-link">
+                    All reports
+                  </Link>
+                </p>
+              </div>
+              {r.status === "done" && r.result ? (
+                <Loaded r={r} />
+              ) : r.status === "failed" ? (
+                <p className="form-error" role="alert">
+                  The report failed: {r.error}
+                </p>
+              ) : (
+                <div role="status" aria-live="polite">
+                  <p>{r.status === "queued" ? "Waiting for its turn..." : `Comparing ${r.programs.length} programs...`}</p>
+                  <progress max={1} value={r.progress} aria-label="Progress" />
+                </div>
+              )}
+            </>
+          )}
+        </QueryState>
+      </main>
+    </div>
+  );
+}
