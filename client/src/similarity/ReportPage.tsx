@@ -47,7 +47,9 @@ function Loaded({ r }: { r: Report }) {
   const [threshold, setThreshold] = useState(r.result?.threshold ?? 0.8);
   const name = namer(r.programs, hidden);
   const res = r.result!;
-  const groups = useMemo(() => clusters(res.pairs, threshold), [res.pairs, threshold]);
+  // Members in the report's order (earliest submission first), not by id.
+  const order = useMemo(() => new Map(r.programs.map((p, i) => [p.submissionId, i])), [r.programs]);
+  const groups = useMemo(() => clusters(res.pairs, threshold).map((g) => [...g].sort((x, y) => (order.get(x) ?? 0) - (order.get(y) ?? 0))), [res.pairs, threshold, order]);
   const problemOf = new Map(r.programs.map((p) => [p.submissionId, p.problemId]));
   const label = new Map(r.problems.map((p) => [p.id, `${p.label}. ${p.title}`]));
   const language = new Map(r.programs.map((p) => [p.submissionId, p.language]));
