@@ -263,11 +263,8 @@ export async function analyse(
         const s = summary(byFile.get(files[i]!)!, byFile.get(files[j]!)!);
         pairsTotal++;
         fine[fineBin(s.similarity)]!++;
-        for (const [me, other] of [[s.left, s.right], [s.right, s.left]] as const) {
-          if (group.past.has(me)) continue;
-          const held = best[me];
-          if (!held || s.similarity > held.similarity) best[me] = { similarity: s.similarity, with: other };
-        }
+        keepBest(best, group.past, s.left, s.right, s.similarity);
+        keepBest(best, group.past, s.right, s.left, s.similarity);
         if (s.similarity > floor) {
           kept.push(s);
           if (kept.length >= options.pairsKept * 2) {
@@ -294,6 +291,13 @@ export async function analyse(
   kept.sort(bySimilarity);
   if (kept.length > options.pairsKept) kept.length = options.pairsKept;
   return { groups, notCompared, pairsTotal, pairs: kept, fine, best, tokenizeMs, totalMs: performance.now() - started };
+}
+
+/** Records `other` as `me`'s most similar partner when it beats the one held (current programs only). */
+function keepBest(best: Analysis["best"], past: Set<string>, me: string, other: string, similarity: number): void {
+  if (past.has(me)) return;
+  const held = best[me];
+  if (!held || similarity > held.similarity) best[me] = { similarity, with: other };
 }
 
 function bySimilarity(a: PairSummary, b: PairSummary): number {

@@ -200,6 +200,41 @@ describe("an assignment's report", () => {
   });
 });
 
+describe("earlier offerings", () => {
+  test("compared for whoever asked; a reader who does not review that offering sees none of its students or code", async () => {
+    const db = a.t.services.db;
+    const other = await request(a.app, "POST", "/api/courses", { token: w.owner.token, body: { title: "Algorithms (last year)", code: "ALG-OLD", term: "Autumn 2025" } });
+    expect(other.status).toBe(201);
+    const oldAssignment = newId();
+    await db.insert(assignments).values({ id: oldAssignment, courseId: other.body.id, title: "Week 3 (2025)", opensAt: new Date(OPENS - 365 * 86_400_000), feedback: "tests" });
+    await db.insert(assignmentProblems).values({ assignmentId: oldAssignment, problemId, ordinal: 0, points: 100 });
+    const alumnus = newId();
+    await db.insert(users).values({ id: alumnus, firstName: "Old", lastName: "Timer", email: "old@sim.example", emailNormalized: "old@sim.example" });
+    await db.insert(courseMembers).values({ courseId: other.body.id, userId: alumnus, role: "student" });
+    const [old] = await db
+      .insert(submissions)
+      .values({ userId: alumnus, problemId, assignmentId: oldAssignment, language: "py", code: STARTER + F.PY_MERGE, status: "done", verdict: "AC", isPassed: true, createdAt: new Date(OPENS - 360 * 86_400_000) })
+      .returning({ id: submissions.id });
+    const asked = await post(w.owner.token, { against: "past", starterCode: [{ language: "py", code: STARTER }] });
+    expect(asked.status).toBe(202);
+    await idle();
+    const owner = (await get(w.owner.token, `/api/similarity/${asked.body.reportId}`)).body;
+    expect(owner.programs.find((p: any) => p.submissionId === old!.id)).toMatchObject({ owner: { name: "Old Timer" }, past: { kind: "assignment", id: oldAssignment } });
+    const pastPair = owner.result.pairs.find((p: any) => p.left === old!.id);
+    expect(pastPair).toBeDefined();
+    // The TA reviews this course only: the other course's student, program and pairs are not there for them.
+    const ta = (await get(w.ta.token, `/api/similarity/${asked.body.reportId}`)).body;
+    expect(JSON.stringify(ta)).not.toContain(old!.id);
+    expect(JSON.stringify(ta)).not.toContain("Old Timer");
+    expect(ta.stale).toBe(false);
+    const pair = await get(w.ta.token, `/api/similarity/${asked.body.reportId}/pairs/${pastPair.id}`);
+    expect([pair.status, pair.body.code]).toEqual([404, "SIMILARITY_PAIR_NOT_FOUND"]);
+    const mark = await request(a.app, "PUT", `/api/similarity/${asked.body.reportId}/pairs/${pastPair.id}/mark`, { token: w.ta.token, body: { status: "flagged" } });
+    expect(mark.status).toBe(404);
+    expect((await get(w.owner.token, `/api/similarity/${asked.body.reportId}/pairs/${pastPair.id}`)).body.left.code).toBe(STARTER + F.PY_MERGE);
+  });
+});
+
 describe("the paste record", () => {
   test("off by default: nothing is kept; turned on by a teacher (not a student), sizes and times show beside the pair", async () => {
     const db = a.t.services.db;

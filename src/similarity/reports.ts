@@ -7,7 +7,7 @@
  * "not found" to anyone who may not review its scope.
  */
 import { createHash } from "node:crypto";
-import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
@@ -109,16 +109,36 @@ export async function requestReport(db: Database, user: Caller, kind: ScopeKind,
   return { reportId: row!.id, status: "queued", reused: false };
 }
 
-/** A report the caller may review. @throws SIMILARITY_REPORT_NOT_FOUND (404) for a missing report or one whose scope the caller may not review. */
-async function requireReport(db: Database, user: Caller, reportId: string, nowMs: number): Promise<{ row: ReportRow; scope: Scope }> {
+/**
+ * A report the caller may review, with the programs they may see in it: the
+ * scope's own, and those of earlier offerings only where the caller reviews
+ * that offering too (whoever asked for the report may review more courses than
+ * a reader of it: a TA of this course does not see another course's students).
+ * @throws SIMILARITY_REPORT_NOT_FOUND (404) for a missing report or one whose scope the caller may not review.
+ */
+async function requireReport(db: Database, user: Caller, reportId: string, nowMs: number): Promise<{ row: ReportRow; scope: Scope; visible: Set<string> }> {
   const [row] = await db.select().from(similarityReports).where(eq(similarityReports.id, reportId)).limit(1);
   if (!row) throw new AppError("SIMILARITY_REPORT_NOT_FOUND");
+  let scope: Scope;
   try {
-    return { row, scope: await requireScope(db, user, row.scopeKind, row.scopeId, nowMs) };
+    scope = await requireScope(db, user, row.scopeKind, row.scopeId, nowMs);
   } catch (err) {
     if (err instanceof AppError && err.status < 500) throw new AppError("SIMILARITY_REPORT_NOT_FOUND");
     throw err;
   }
+  const programs = (row.options as StoredInput).programs;
+  const reviewed = new Set<string>();
+  for (const key of new Set(programs.flatMap((p) => (p.past ? [`${p.past.kind}:${p.past.id}`] : [])))) {
+    const [kind, id] = key.split(":") as [ScopeKind, string];
+    try {
+      await requireScope(db, user, kind, id, nowMs);
+      reviewed.add(key);
+    } catch (err) {
+      if (!(err instanceof AppError && err.status < 500)) throw err;
+    }
+  }
+  const visible = new Set(programs.filter((p) => !p.past || reviewed.has(`${p.past.kind}:${p.past.id}`)).map((p) => p.submissionId));
+  return { row, scope, visible };
 }
 
 export interface MarkView {
@@ -151,7 +171,7 @@ export interface ReportView {
   error: string | null;
   createdAtMs: number;
   finishedAtMs: number | null;
-  /** The submissions compared have changed since (new submissions, a new best): ask again for a fresh report. */
+  /** The scope's own submissions compared have changed since (new submissions, a new best): ask again for a fresh report. */
   stale: boolean;
   options: { pick: StoredInput["pick"]; against: StoredInput["against"]; crossLanguage: boolean; kgramLength: number; windowLength: number; maxShare: number; starterCodeLanguages: string[] };
   programs: ProgramMeta[];
@@ -163,16 +183,20 @@ export interface ReportView {
  * @throws SIMILARITY_REPORT_NOT_FOUND (404).
  */
 export async function readReport(db: Database, user: Caller, reportId: string, nowMs: number): Promise<ReportView> {
-  const { row, scope } = await requireReport(db, user, reportId, nowMs);
+  const { row, scope, visible } = await requireReport(db, user, reportId, nowMs);
   const input = row.options as StoredInput;
   const stored = row.result as StoredResult | null;
+  // Stale: the scope's own programs are no longer those compared (earlier offerings are over and do not change;
+  // and they depend on who asks, so they are left out of this comparison).
   let stale = false;
   if (row.status === "done") {
-    const now = await selectPrograms(db, user, scope, row.problemId, input.pick, input.against, nowMs);
-    const { programs: _p, ...rest } = input;
-    stale = setKeyOf(scope, row.problemId, rest, now) !== row.setKey;
+    const now = await selectPrograms(db, user, scope, row.problemId, input.pick, "none", nowMs);
+    const ids = (list: ProgramMeta[]) => list.filter((p) => !p.past).map((p) => p.submissionId).sort().join();
+    stale = ids(now) !== ids(input.programs);
   }
   const marks = stored ? await marksOf(db, scope) : new Map<string, MarkView>();
+  const seen = (p: { left: string; right: string }) => visible.has(p.left) && visible.has(p.right);
+  const pairs = stored ? stored.pairs.filter(seen) : [];
   return {
     id: row.id,
     scope: { kind: scope.kind, id: scope.id, title: scope.title, courseId: scope.courseId },
@@ -193,12 +217,13 @@ export async function readReport(db: Database, user: Caller, reportId: string, n
       maxShare: input.engine.maxShare,
       starterCodeLanguages: input.starterCode.map((s) => s.language),
     },
-    programs: input.programs,
+    programs: input.programs.filter((p) => visible.has(p.submissionId)),
     result: stored && {
       ...stored,
       groups: stored.groups.map(({ ignoredHashes: _h, ...g }) => g),
-      pairs: stored.pairs.map((p) => ({ ...p, id: pairIdOf(p), mark: marks.get(pairIdOf(p)) ?? null })),
-      clusters: clusters(stored.pairs, stored.threshold),
+      pairs: pairs.map((p) => ({ ...p, id: pairIdOf(p), mark: marks.get(pairIdOf(p)) ?? null })),
+      clusters: clusters(pairs, stored.threshold),
+      best: Object.fromEntries(Object.entries(stored.best).filter(([id, b]) => visible.has(id) && visible.has(b.with))),
     },
   };
 }
@@ -226,13 +251,13 @@ export interface PairSide extends ProgramMeta {
  * @throws SIMILARITY_REPORT_NOT_FOUND (404), SIMILARITY_PAIR_NOT_FOUND (404) when either program is not in the report.
  */
 export async function readPair(db: Database, user: Caller, reportId: string, pairId: string, nowMs: number): Promise<{ pair: PairView | null; left: PairSide; right: PairSide; fragments: FragmentView[]; mark: MarkView | null }> {
-  const { row, scope } = await requireReport(db, user, reportId, nowMs);
+  const { row, scope, visible } = await requireReport(db, user, reportId, nowMs);
   const input = row.options as StoredInput;
   const stored = row.result as StoredResult | null;
   const [leftId, rightId] = pairId.split("-") as [string, string];
   const left = input.programs.find((p) => p.submissionId === leftId);
   const right = input.programs.find((p) => p.submissionId === rightId);
-  if (!left || !right || leftId === rightId) throw new AppError("SIMILARITY_PAIR_NOT_FOUND");
+  if (!left || !right || leftId === rightId || !visible.has(leftId) || !visible.has(rightId)) throw new AppError("SIMILARITY_PAIR_NOT_FOUND");
   const code = new Map((await db.select({ id: submissions.id, code: submissions.code }).from(submissions).where(inArray(submissions.id, [leftId, rightId]))).map((r) => [r.id, r.code]));
   const pastes = new Map((await db.select().from(submissionPastes).where(inArray(submissionPastes.submissionId, [leftId, rightId]))).map((r) => [r.submissionId, r.events]));
   const grammar = grammarsFor(input.engine)[left.language]?.name;
@@ -261,10 +286,9 @@ export async function readPair(db: Database, user: Caller, reportId: string, pai
  * @throws SIMILARITY_REPORT_NOT_FOUND / SIMILARITY_PAIR_NOT_FOUND (404).
  */
 export async function markPair(db: Database, user: Caller, input: z.infer<typeof markInput>, nowMs: number): Promise<MarkView | null> {
-  const { row, scope } = await requireReport(db, user, input.reportId, nowMs);
+  const { row, scope, visible } = await requireReport(db, user, input.reportId, nowMs);
   const [leftId, rightId] = input.pairId.split("-") as [string, string];
-  const programs = (row.options as StoredInput).programs;
-  if (!programs.some((p) => p.submissionId === leftId) || !programs.some((p) => p.submissionId === rightId) || leftId === rightId) throw new AppError("SIMILARITY_PAIR_NOT_FOUND");
+  if (!visible.has(leftId) || !visible.has(rightId) || leftId === rightId) throw new AppError("SIMILARITY_PAIR_NOT_FOUND");
   const key = and(
     eq(similarityMarks.scopeKind, scope.kind),
     eq(similarityMarks.scopeId, scope.id),
@@ -315,7 +339,7 @@ export async function flaggedCells(db: Database, user: Caller, assignmentId: str
   if (!flagged.length) return [];
   const ids = flagged.flatMap((m) => [m.leftSubmissionId, m.rightSubmissionId]);
   const owners = new Map(
-    (await db.select({ id: submissions.id, userId: submissions.userId, problemId: submissions.problemId, assignmentId: submissions.assignmentId }).from(submissions).where(or(inArray(submissions.id, ids)))).map((s) => [s.id, s]),
+    (await db.select({ id: submissions.id, userId: submissions.userId, problemId: submissions.problemId, assignmentId: submissions.assignmentId }).from(submissions).where(inArray(submissions.id, ids))).map((s) => [s.id, s]),
   );
   const out: { userId: string; problemId: string; reportId: string; pairId: string; note: string }[] = [];
   for (const m of flagged) {
