@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileSource, runProgram, type Artifact } from "./exec.ts";
+import { runConnected } from "./pipes.ts";
 import { backendCandidates, processesWithMarker } from "./test-backends.ts";
 import type { Box, RunRequest, RunResult, SandboxBackend } from "./types.ts";
 
@@ -225,6 +226,85 @@ for (const candidate of backendCandidates()) {
         expect(new TextDecoder().decode((await box.readFile("out.txt"))!)).toBe("42");
         expect(await box.listFiles!()).toEqual(["in.txt", "out.txt"]);
         expect(await box.readFile("absent.txt")).toBeNull();
+      });
+    });
+
+    describe("two boxes connected by pipes", () => {
+      const req = (code: string, marker: string, extra: Partial<RunRequest> = {}) => ({ ...LIMITS, ...extra, argv: py(code, marker) });
+      // The peer asks for numbers and checks the answers (a validator's shape); the program answers.
+      const PEER = [
+        "import sys",
+        "for i in range(200):",
+        "    print(i, flush=True)",
+        "    if int(sys.stdin.readline()) != 2 * i: sys.exit(43)",
+        "print(-1, flush=True)",
+        "sys.exit(42)",
+      ].join("\n");
+      const PROGRAM = [
+        "import os, sys",
+        "print(sorted(os.listdir('/proc/self/fd')), file=sys.stderr)",
+        "for line in sys.stdin:",
+        "    n = int(line)",
+        "    if n < 0: break",
+        "    print(2 * n, flush=True)",
+      ].join("\n");
+
+      test("a program and its peer talk through the pipes; each sees only its own stdin, stdout and stderr", async () => {
+        const marker = `m-${crypto.randomUUID()}`;
+        const r = await runConnected({ box, req: req(PROGRAM, marker) }, { box: other, req: req(PEER, marker) });
+        expect(r.peer.exitCode, resultText(r.peer)).toBe(42);
+        expect(r.program.status, resultText(r.program)).toBe("OK");
+        expect(r.program.stdout).toBe("");
+        // 0, 1, 2 and the descriptor listdir itself opens: nothing of the runner's.
+        expect(JSON.parse(r.program.stderr.trim().replace(/'/g, '"')).length).toBeLessThanOrEqual(4);
+        expect(r.program.cpuTimeMs).toBeLessThan(LIMITS.cpuTimeLimitMs);
+        await expectNoLeftovers(marker);
+      });
+
+      test("the transcript records the exchange in order, up to its limit", async () => {
+        const r = await runConnected({ box, req: req(PROGRAM, "m") }, { box: other, req: req(PEER, "m") }, { transcript: { limitBytes: 20 } });
+        expect(r.peer.exitCode, resultText(r.peer)).toBe(42);
+        expect(r.transcript!.entries.slice(0, 4)).toEqual([
+          { from: "peer", text: "0\n" },
+          { from: "program", text: "0\n" },
+          { from: "peer", text: "1\n" },
+          { from: "program", text: "2\n" },
+        ]);
+        expect(r.transcript!.truncated).toBe(true);
+      });
+
+      test("a peer that rejects and leaves ends first; the program's later writes break its pipe", async () => {
+        const peer = "import sys\nprint(5, flush=True)\nsys.stdin.readline()\nsys.exit(43)";
+        const program = "import signal, sys, time\nsignal.signal(signal.SIGPIPE, signal.SIG_DFL)\nsys.stdin.readline()\nprint('wrong', flush=True)\ntime.sleep(0.3)\nwhile True: print('more', flush=True)";
+        const r = await runConnected({ box, req: req(program, "m") }, { box: other, req: req(peer, "m") });
+        expect(r.peer.exitCode).toBe(43);
+        expect(r.peerEndedFirst).toBe(true);
+        expect(r.program.signal, resultText(r.program)).toBe(13);
+      });
+
+      test("a program that never answers and a peer that waits: the program's wall limit ends both", async () => {
+        const marker = `m-${crypto.randomUUID()}`;
+        const started = performance.now();
+        const r = await runConnected(
+          { box, req: req("import time\ntime.sleep(30)", marker, { wallTimeLimitMs: 1000 }) },
+          { box: other, req: req("import sys\nprint(1, flush=True)\nsys.exit(42 if sys.stdin.readline() else 43)", marker, { wallTimeLimitMs: 2000 }) },
+        );
+        expect(r.program.status).toBe("TLE");
+        expect(r.peer.exitCode).toBe(43);
+        expect(r.peerEndedFirst).toBe(false);
+        expect(performance.now() - started).toBeLessThan(1900);
+        await expectNoLeftovers(marker);
+      });
+
+      test("a program that leaves early does not kill a peer still writing (no SIGPIPE for the peer)", async () => {
+        const peer = "import sys\nfor i in range(100000):\n    try: sys.stdout.write('x' * 100 + '\\n')\n    except BrokenPipeError: sys.exit(7)\nsys.exit(42)";
+        const r = await runConnected(
+          { box, req: req("print('bye')", "m") },
+          { box: other, req: req(peer, "m", { wallTimeLimitMs: 1500 }) },
+        );
+        expect(r.program.status).toBe("OK");
+        // Blocked on a full pipe nobody reads (never a broken pipe): ended by its own wall limit.
+        expect(r.peer.status, resultText(r.peer)).toBe("TLE");
       });
     });
 

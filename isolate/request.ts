@@ -24,6 +24,13 @@ export function validateRequest(req: RunRequest): void {
     if (!Number.isInteger(v) || v <= 0) throw new Error(`RunRequest.${k} must be a positive integer, got ${v}`);
   }
   for (const k of Object.keys(req.env ?? {})) assertEnvName(k);
+  if (req.pipes) {
+    if (req.stdin !== undefined && req.stdin.length > 0) throw new Error("RunRequest.stdin must be absent when RunRequest.pipes is given");
+    for (const k of ["stdinFd", "stdoutFd"] as const) {
+      const fd = req.pipes[k];
+      if (!Number.isInteger(fd) || fd < 3) throw new Error(`RunRequest.pipes.${k} must be a descriptor of the runner (3 or more), got ${fd}`);
+    }
+  }
 }
 
 function assertEnvName(name: string): void {

@@ -51,6 +51,16 @@ export interface RunRequest extends RunLimits {
   argv: string[];
   /** Bytes or text fed to stdin; empty when absent. */
   stdin?: string | Uint8Array;
+  /**
+   * Instead of `stdin` and a collected stdout: the program's stdin and stdout
+   * are these pipe ends (file descriptors of the runner's process), so it can
+   * talk with a program in another box (interactive problems; isolate/pipes.ts
+   * connects two runs). The caller owns both descriptors and closes them after
+   * the run; the backend only hands them to the program. The result's stdout
+   * is then "" and `outputLimitBytes` does not apply to it (the other end
+   * reads what it is sent).
+   */
+  pipes?: { stdinFd: number; stdoutFd: number };
   /** Extra environment entries on top of the backend's fixed minimal environment. */
   env?: Record<string, string>;
   /** Bytes of stderr kept (default 64 KiB). */

@@ -40,7 +40,8 @@ export class BwrapBox extends DirectoryBox {
     await this.cleanup;
     const runStarted = performance.now();
     const timings: BwrapRunTimings = { prepare: 0, spawn: 0, exit: 0, output: 0, collect: 0, total: 0, cleanup: 0, warm: false };
-    let l = this.launches.take(this.id, req);
+    // A piped run (RunRequest.pipes) is launched with its own descriptors, never from a launch made in advance.
+    let l = req.pipes ? null : this.launches.take(this.id, req);
     timings.warm = l !== null;
     let started = runStarted;
     const fail = (message: string, seen: Partial<Observation> = {}): RunResult =>
@@ -75,7 +76,7 @@ export class BwrapBox extends DirectoryBox {
       };
 
       const limits = { cpu: false, wall: false, output: false };
-      const output = collectOutput(proc.stdout as unknown as ReadableStream<Uint8Array>, proc.stderr as unknown as ReadableStream<Uint8Array>, req, () => {
+      const output = collectOutput(req.pipes ? null : (proc.stdout as unknown as ReadableStream<Uint8Array>), proc.stderr as unknown as ReadableStream<Uint8Array>, req, () => {
         limits.output = true;
         killTree(proc);
       });
@@ -170,7 +171,7 @@ export class BwrapBox extends DirectoryBox {
       // a measuring hook must not break the box
     }
     // A run whose sandbox failed is not repeated in advance.
-    if (ok) await this.launches.prestart(this.id, this.dir, req);
+    if (ok && !req.pipes) await this.launches.prestart(this.id, this.dir, req);
   }
 }
 

@@ -75,8 +75,9 @@ export class Launches {
           throw new Error(`cannot create the run's cgroup: ${(err as Error).message}`);
         }
       }
-      const stdinFd = openSync(stdinPath, constants.O_RDONLY);
-      fds.push(stdinFd);
+      // Piped (RunRequest.pipes): the caller's descriptors, never closed here.
+      const stdinFd = req.pipes ? req.pipes.stdinFd : openSync(stdinPath, constants.O_RDONLY);
+      if (!req.pipes) fds.push(stdinFd);
       const statusFd = openSync(statusPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
       fds.push(statusFd);
       // Opening a FIFO read-write never blocks (Linux).
@@ -105,7 +106,7 @@ export class Launches {
         // Nothing of the server's environment: bwrap's reaper keeps the environment it was started with in /proc/1/environ.
         env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
         cwd: h.runDir,
-        stdio: [stdinFd, "pipe", "pipe", statusFd, gateFd] as never,
+        stdio: [stdinFd, req.pipes ? req.pipes.stdoutFd : "pipe", "pipe", statusFd, gateFd] as never,
       });
       for (const fd of fds.splice(0)) closeSync(fd);
       return { key: launchKey(req), proc, cgroup, stdinPath, statusPath, gatePath, gateFd, prepareMs: t1 - t0, spawnMs: performance.now() - t1 };

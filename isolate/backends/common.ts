@@ -12,13 +12,14 @@ export const STDERR_LIMIT_BYTES = 64 * 1024;
  * lossy (a program may print bytes that are not text).
  */
 export async function collectOutput(
-  stdout: ReadableStream<Uint8Array>,
+  /** null when stdout is a pipe to another box (RunRequest.pipes): nothing to collect. */
+  stdout: ReadableStream<Uint8Array> | null,
   stderr: ReadableStream<Uint8Array>,
   req: Pick<RunRequest, "outputLimitBytes" | "stderrLimitBytes">,
   onOverflow: () => void,
 ): Promise<{ stdout: string; stderr: string; stdoutTruncated: boolean }> {
   const [out, err] = await Promise.all([
-    readCapped(stdout, req.outputLimitBytes, onOverflow),
+    stdout ? readCapped(stdout, req.outputLimitBytes, onOverflow) : { text: "", truncated: false },
     readCapped(stderr, req.stderrLimitBytes ?? STDERR_LIMIT_BYTES, () => {}),
   ]);
   return { stdout: out.text, stderr: err.text, stdoutTruncated: out.truncated };

@@ -187,8 +187,10 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
       const stdinFile = join(runDir, `${tag}.stdin`);
       let stdinFd: number | null = null;
       try {
-        await fsp.writeFile(stdinFile, req.stdin ?? "", { mode: 0o600 });
-        stdinFd = openSync(stdinFile, constants.O_RDONLY);
+        if (!req.pipes) {
+          await fsp.writeFile(stdinFile, req.stdin ?? "", { mode: 0o600 });
+          stdinFd = openSync(stdinFile, constants.O_RDONLY);
+        }
         // isolate's /tmp (and our /dev/shm) live in the box's tmp folder beside box/, which
         // --run keeps between runs: emptied here, so each run's /tmp is its own (as in bwrap).
         await emptyDir(join(dirname(this.dir), "tmp"));
@@ -203,12 +205,18 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
           );
         }
         const argv = buildIsolateRunArgs(bin!, { boxId: this.id, cg, cgTiming, metaFile, req, binds });
-        const p = Bun.spawn(argv, { stdin: stdinFd, stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
-        closeSync(stdinFd);
+        // Piped (RunRequest.pipes): isolate passes its stdin and stdout on to the program; the caller's descriptors stay the caller's.
+        const p = Bun.spawn(argv, {
+          stdin: req.pipes ? req.pipes.stdinFd : stdinFd!,
+          stdout: req.pipes ? req.pipes.stdoutFd : "pipe",
+          stderr: "pipe",
+          env: { PATH: "/usr/bin:/bin" },
+        });
+        if (stdinFd !== null) closeSync(stdinFd);
         stdinFd = null;
         // Stdout past the limit: SIGTERM makes isolate kill the box and report "SG: Interrupted" (isolate.c, signal rules).
         let outputLimitHit = false;
-        const output = collectOutput(p.stdout, p.stderr, { outputLimitBytes: req.outputLimitBytes, stderrLimitBytes: req.stderrLimitBytes ?? 64 * 1024 }, () => {
+        const output = collectOutput(req.pipes ? null : (p.stdout as ReadableStream<Uint8Array>), p.stderr, { outputLimitBytes: req.outputLimitBytes, stderrLimitBytes: req.stderrLimitBytes ?? 64 * 1024 }, () => {
           outputLimitHit = true;
           p.kill("SIGTERM");
         });

@@ -28,6 +28,8 @@ export async function createLocalBackend(opts: { root: string; poolSize: number 
       const stdinPath = join(root, `stdin-${this.id}-${++this.seq}`);
       await fsp.writeFile(stdinPath, req.stdin ?? "", { mode: 0o600 });
       const stdinFd = openSync(stdinPath, constants.O_RDONLY);
+      // Piped (RunRequest.pipes): the caller's descriptors, left open for the caller to close.
+      const stdio: [number, number | "pipe", "pipe"] = req.pipes ? [req.pipes.stdinFd, req.pipes.stdoutFd, "pipe"] : [stdinFd, "pipe", "pipe"];
       const argv = [...req.argv];
       if (prlimit) {
         const cpuS = Math.ceil(req.cpuTimeLimitMs / 1000);
@@ -46,7 +48,7 @@ export async function createLocalBackend(opts: { root: string; poolSize: number 
       const proc = Bun.spawn(argv, {
         cwd: this.dir,
         env: { ...BASE_ENV, HOME: this.dir, ...(req.env ?? {}) },
-        stdio: [stdinFd, "pipe", "pipe"],
+        stdio,
       });
       closeSync(stdinFd);
       const killGroup = () => {
@@ -57,7 +59,7 @@ export async function createLocalBackend(opts: { root: string; poolSize: number 
         }
       };
       let outputLimitHit = false;
-      const output = collectOutput(proc.stdout, proc.stderr, req, () => {
+      const output = collectOutput(req.pipes ? null : (proc.stdout as ReadableStream<Uint8Array>), proc.stderr as ReadableStream<Uint8Array>, req, () => {
         outputLimitHit = true;
         killGroup();
       });
