@@ -189,7 +189,10 @@ async function relayed(program: ConnectedRun, peer: ConnectedRun, limitBytes: nu
   const relay = async (src: number, dst: number, from: TranscriptEntry["from"], writerEnded: Promise<void>) => {
     let dstOpen = true;
     try {
-      for await (const chunk of Bun.file(src).stream()) {
+      const reader = Bun.file(src).stream().getReader();
+      for (;;) {
+        const { done, value: chunk } = await reader.read();
+        if (done) break;
         record(from, chunk);
         let off = 0;
         // A full pipe: wait for the reader; a reader that has ended (EPIPE): keep draining, drop the bytes.
