@@ -88,6 +88,18 @@ export const problems = sqliteTable(
     timeScaledByLanguage: integer("time_scaled_by_language", { mode: "boolean" }).notNull().default(true),
     /** The `custom` checker's output validator (src/problems/validator-spec.ts), or null. */
     validator: text("validator", { mode: "json" }).$type<ValidatorSpec>(),
+    /**
+     * An interactive problem (the package format's `type: interactive`): the validator talks
+     * with the submission over pipes instead of reading its finished output (src/judge/interactive.ts).
+     * Requires the custom checker.
+     */
+    interactive: integer("interactive", { mode: "boolean" }).notNull().default(false),
+    /**
+     * How many times at most the submission runs on one test (the format's `multi-pass` with
+     * `limits.validation_passes`): 1 for an ordinary problem; more lets the validator write
+     * `nextpass.in`, the input of the next pass. Requires the custom checker.
+     */
+    validationPasses: integer("validation_passes").notNull().default(1),
     /** Incremented on every update (the spec's server version field). */
     version: integer("version").notNull().default(0),
     createdAt: createdAt(),

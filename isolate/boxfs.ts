@@ -126,4 +126,9 @@ export abstract class DirectoryBox implements Box {
   listFiles(): Promise<string[]> {
     return listBoxFiles(this.dir);
   }
+  async removeFile(name: string): Promise<void> {
+    assertPlainName(name);
+    // rm never follows a symlink: a link the program left is removed, not its target.
+    await fsp.rm(join(this.dir, name), { recursive: true, force: true });
+  }
 }

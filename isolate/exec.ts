@@ -5,7 +5,7 @@
  * into any box for the run step (after go-judge's "copy out / copy in").
  */
 import { getLanguage, type Language, type LanguageId } from "./languages/index.ts";
-import type { Box, RunLimits, RunResult } from "./types.ts";
+import type { Box, RunLimits, RunRequest, RunResult } from "./types.ts";
 
 export { COMPILER_FLAGS } from "./languages/index.ts";
 
@@ -141,6 +141,22 @@ export async function runProgram(
   language: LanguageId | Language,
   opts: RunProgramOptions,
 ): Promise<RunResult> {
+  const { req, reclassify } = await prepareProgram(box, language, opts);
+  return reclassify(await box.run({ ...req, stdin: opts.stdin }));
+}
+
+/**
+ * What `runProgram` runs, without running it: the artifacts are written, the
+ * request built (no stdin), and the language's reclassification returned, for
+ * a caller that runs the request itself (two boxes connected by pipes:
+ * isolate/pipes.ts).
+ * @throws Error as runProgram.
+ */
+export async function prepareProgram(
+  box: Box,
+  language: LanguageId | Language,
+  opts: Omit<RunProgramOptions, "stdin">,
+): Promise<{ req: Omit<RunRequest, "stdin" | "pipes">; reclassify: (result: RunResult) => RunResult }> {
   const lang = typeof language === "string" ? getLanguage(language) : language;
   for (const a of opts.artifacts ?? []) await box.writeFile(a.name, a.content, a.mode);
   const entry = opts.entry ?? (await defaultEntry(box, lang, opts.artifacts));
@@ -153,8 +169,10 @@ export async function runProgram(
     fileSizeLimitKib: opts.fileSizeLimitKib ?? RUN_DEFAULTS.fileSizeLimitKib,
   };
   const { argv, limits, env } = lang.runCommand(entry, requested);
-  const result = await box.run({ ...limits, argv, stdin: opts.stdin, env: { ...lang.env, ...env } });
-  return lang.reclassify ? lang.reclassify(result) : result;
+  return {
+    req: { ...limits, argv, env: { ...lang.env, ...env } },
+    reclassify: (result) => (lang.reclassify ? lang.reclassify(result) : result),
+  };
 }
 
 async function defaultEntry(box: Box, lang: Language, artifacts: Artifact[] | undefined): Promise<string> {

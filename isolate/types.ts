@@ -101,6 +101,12 @@ export interface Box {
    * Java's compile step needs it to collect the `.class` files.
    */
   listFiles?(): Promise<string[]>;
+  /**
+   * Removes a name from the box's working directory whatever it is (never
+   * following a symlink); absent is fine. Every real backend implements it; a
+   * multi-pass validator's `nextpass.in` is removed this way before each pass.
+   */
+  removeFile?(name: string): Promise<void>;
 }
 
 export interface SandboxBackend {

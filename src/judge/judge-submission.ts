@@ -16,7 +16,7 @@
 import type { Database } from "../../db/index.ts";
 import type { Verdict } from "../../db/schema.ts";
 import { capUtf8, runProgram } from "../../isolate/exec.ts";
-import type { SandboxBackend } from "../../isolate/types.ts";
+import type { RunResult, SandboxBackend } from "../../isolate/types.ts";
 import type { Logger } from "../log.ts";
 import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
@@ -26,8 +26,9 @@ import { databaseJobPort, type JobPort } from "./job-port.ts";
 import { STORED_OUTPUT_MAX_BYTES } from "./limits.ts";
 import type { SubmissionRow } from "../submissions/row.ts";
 import type { JudgeQueue } from "../submissions/queue.ts";
+import { judgePassedTest, reportedRun, transcriptText } from "./interactive.ts";
 import { prepareValidator, runValidator, type ReadyValidator } from "./validator.ts";
-import { testVerdict } from "./verdict.ts";
+import { testVerdict, type TestVerdict } from "./verdict.ts";
 
 /** What judging needs besides the job itself. */
 export interface JudgingDeps {
@@ -144,6 +145,7 @@ export async function judgeSubmission(
       await guard(port.update({ status: "running" }));
 
       const opts = runOptions(row.language, problem.timeLimitMs, problem.memoryLimitKib, problem.timeScaledByLanguage);
+      const withValidatorRuns = problem.interactive || problem.validationPasses > 1;
       // Compiled in this very box: the artifacts are already there.
       let artifacts: CompiledEntry["files"] | undefined = compiled.cached ? compiled.entry.files : undefined;
       let passed = 0;
@@ -156,25 +158,42 @@ export async function judgeSubmission(
       for (const test of tests) {
         checkAbort();
         const files = artifacts;
-        const result = await retryOnSandboxFailure(
-          () => runProgram(box, row.language, { entry: compiled.entry.sourceFile, artifacts: files, stdin: test.input, ...opts }),
-          (r) => r,
-          (message, attempt) => log.warn("judge: sandbox failure, retrying the test", { submissionId: id, test: test.index, attempt, message }),
-        );
+        let result: RunResult;
+        let verdict: TestVerdict;
+        let reason: string | undefined;
+        let shown: string;
+        if (withValidatorRuns && validator && vbox) {
+          // Interactive or multi-pass: the validator runs with the submission (src/judge/interactive.ts).
+          const t = await judgePassedTest({
+            box, vbox, validator, language: row.language, entry: compiled.entry.sourceFile, files: compiled.entry.files, filesInBox: files === undefined,
+            limits: { timeLimitMs: opts.timeLimitMs, memoryLimitKib: opts.memoryLimitKib, outputLimitBytes: opts.outputLimitBytes },
+            input: test.input, answer: test.expected, interactive: problem.interactive, passes: problem.validationPasses, transcript: test.isSample,
+          });
+          ({ verdict, reason } = t);
+          result = reportedRun(t.runs);
+          shown = t.transcript ? transcriptText(t.transcript) : t.output;
+        } else {
+          result = await retryOnSandboxFailure(
+            () => runProgram(box, row.language, { entry: compiled.entry.sourceFile, artifacts: files, stdin: test.input, ...opts }),
+            (r) => r,
+            (message, attempt) => log.warn("judge: sandbox failure, retrying the test", { submissionId: id, test: test.index, attempt, message }),
+          );
+          ({ verdict, reason } = await testVerdict(
+            result,
+            test.expected,
+            problem.checker as CheckerName,
+            problem.checkerFlags,
+            validator && vbox ? (output) => runValidator(vbox, sandboxRetrying(vbox), validator!, test.input, test.expected, output) : null,
+          ));
+          shown = result.stdout;
+        }
         // Artifacts are written once; the box keeps them for the following tests.
         artifacts = undefined;
-        const { verdict, reason } = await testVerdict(
-          result,
-          test.expected,
-          problem.checker as CheckerName,
-          problem.checkerFlags,
-          validator && vbox ? (output) => runValidator(vbox, sandboxRetrying(vbox), validator!, test.input, test.expected, output) : null,
-        );
         const timeMs = reportedTimeMs(result);
         maxTimeMs = Math.max(maxTimeMs, timeMs);
         maxMemoryKib = Math.max(maxMemoryKib, result.memoryKib);
         if (test.isSample) {
-          await guard(port.update({ output: capUtf8(result.stdout, STORED_OUTPUT_MAX_BYTES) }));
+          await guard(port.update({ output: capUtf8(shown, STORED_OUTPUT_MAX_BYTES) }));
         }
         await guard(port.addTest({ index: test.index, isSample: test.isSample, verdict, timeMs, memoryKib: result.memoryKib }));
         if (verdict === "AC") {

@@ -16,9 +16,11 @@
  * test's input and answer are written read-only; Python runs in isolated mode
  * (`-I`: no environment, no user site, no script directory from elsewhere),
  * with only the author's own files beside it. The feedback directory is the
- * run's private /tmp.
+ * validator's own working directory (`./`), so the judge can read what it
+ * writes there (`nextpass.in` of a multi-pass problem); the format's feedback
+ * files are removed before each run (FEEDBACK_FILES).
  */
-import type { Box, RunRequest, RunResult } from "../../isolate/types.ts";
+import type { Box, RunLimits, RunRequest, RunResult } from "../../isolate/types.ts";
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
 import type { ArtifactFile } from "./compile-cache.ts";
 
@@ -46,6 +48,15 @@ export const VALIDATOR_LIMITS = {
 /** Names in the validator's box. */
 const INPUT_FILE = "judge_input.in";
 const ANSWER_FILE = "judge_answer.ans";
+/** The feedback directory as the validator is told it: its working directory. */
+const FEEDBACK_DIR = "./";
+
+/**
+ * What a validator may write in its feedback directory (the package format,
+ * "Output validators" and "Multi-pass"): removed before each run so that no
+ * run reads an earlier one's.
+ */
+export const FEEDBACK_FILES = ["judgemessage.txt", "teammessage.txt", "judgeerror.txt", "score.txt", "score_multiplier.txt", "nextpass.in"] as const;
 
 /**
  * Python in isolated mode (-I implies -E -s -P: no PYTHON* variables, no user
@@ -90,9 +101,39 @@ export async function prepareValidator(compile: CompileValidator, vbox: Box, spe
   const args = spec.args.split(/\s+/).filter(Boolean);
   const argv =
     spec.language === "cpp"
-      ? ["./validator", INPUT_FILE, ANSWER_FILE, "/tmp/", ...args]
-      : ["/usr/bin/python3", "-I", "-B", "-c", PY_BOOTSTRAP, "validator.py", INPUT_FILE, ANSWER_FILE, "/tmp/", ...args];
+      ? ["./validator", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args]
+      : ["/usr/bin/python3", "-I", "-B", "-c", PY_BOOTSTRAP, "validator.py", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args];
   return { spec, files: [...others, ...renamed], argv };
+}
+
+/**
+ * Puts the validator, the test's input and answer into its box, removes any
+ * earlier feedback files, and returns the request that runs it (no stdin:
+ * the caller gives the program's output, or connects it to the program).
+ * @param limits the validator's limits (default VALIDATOR_LIMITS).
+ */
+export async function validatorRequest(vbox: Box, v: ReadyValidator, input: string, answer: string, limits: Partial<RunLimits> = {}): Promise<Omit<RunRequest, "stdin" | "pipes">> {
+  for (const f of v.files) await vbox.writeFile(f.name, f.content, f.mode);
+  for (const name of FEEDBACK_FILES) await vbox.removeFile?.(name);
+  // Handed in read-only: the validator reads the test, it does not change it.
+  await vbox.writeFile(INPUT_FILE, input, 0o444);
+  await vbox.writeFile(ANSWER_FILE, answer, 0o444);
+  return { ...VALIDATOR_LIMITS, ...limits, argv: v.argv };
+}
+
+/**
+ * A validator's run as the protocol reads it: exit 42 accepts, 43 rejects,
+ * anything else (a crash, a limit, another code, a sandbox failure) is IE
+ * with the reason for the operator.
+ */
+export function validatorOutcome(result: RunResult): ValidatorOutcome {
+  if (result.status === "XX") return { verdict: "IE", reason: `output validator: sandbox failure: ${result.message ?? "unknown"}` };
+  if (result.status === "OK" || result.status === "RE") {
+    if (result.exitCode === VALIDATOR_ACCEPT) return { verdict: "AC" };
+    if (result.exitCode === VALIDATOR_REJECT) return { verdict: "WA" };
+  }
+  const how = result.status === "OK" || result.status === "RE" ? `exit ${result.exitCode}` : result.status === "SG" ? `signal ${result.signal}` : result.status;
+  return { verdict: "IE", reason: `output validator failed (${how}): neither accept (42) nor reject (43)` };
 }
 
 /**
@@ -109,14 +150,6 @@ export async function runValidator(
   answer: string,
   output: string,
 ): Promise<ValidatorOutcome> {
-  for (const f of v.files) await vbox.writeFile(f.name, f.content, f.mode);
-  // Handed in read-only: the validator reads the test, it does not change it.
-  await vbox.writeFile(INPUT_FILE, input, 0o444);
-  await vbox.writeFile(ANSWER_FILE, answer, 0o444);
-  const result = await run({ ...VALIDATOR_LIMITS, argv: v.argv, stdin: output });
-  if (result.status === "XX") return { verdict: "IE", reason: `output validator: sandbox failure: ${result.message ?? "unknown"}` };
-  if (result.exitCode === VALIDATOR_ACCEPT) return { verdict: "AC" };
-  if (result.exitCode === VALIDATOR_REJECT) return { verdict: "WA" };
-  const how = result.status === "OK" || result.status === "RE" ? `exit ${result.exitCode}` : result.status === "SG" ? `signal ${result.signal}` : result.status;
-  return { verdict: "IE", reason: `output validator failed (${how}): neither accept (42) nor reject (43)` };
+  const req = await validatorRequest(vbox, v, input, answer);
+  return validatorOutcome(await run({ ...req, stdin: output }));
 }

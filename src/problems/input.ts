@@ -51,6 +51,14 @@ const fields = {
     .min(PROBLEM_LIMITS.memoryLimitKib.min, { error: "At least 16 MiB (16384 KiB)" })
     .max(PROBLEM_LIMITS.memoryLimitKib.max, { error: "At most 1024 MiB (1048576 KiB)" }),
   checker: z.enum(CHECKERS, { error: `Must be ${listInWords(CHECKERS)}` }),
+  /** The validator talks with the submission over pipes (requires the custom checker). */
+  interactive: z.boolean({ error: "Must be true or false" }),
+  /** Runs per test (multi-pass); 1 for an ordinary problem (more requires the custom checker). */
+  validationPasses: z
+    .number({ error: "Must be a number of passes" })
+    .int({ error: "Must be a whole number of passes" })
+    .min(PROBLEM_LIMITS.validationPasses.min, { error: `At least ${PROBLEM_LIMITS.validationPasses.min}` })
+    .max(PROBLEM_LIMITS.validationPasses.max, { error: `At most ${PROBLEM_LIMITS.validationPasses.max}` }),
   timeScaledByLanguage: z.boolean({ error: "Must be true or false" }),
   /** The `kattis` checker's flags as the package format spells them; stored in canonical form. */
   checkerFlags: z
@@ -79,9 +87,23 @@ export const problemInput = z.object({
   checkerFlags: fields.checkerFlags.optional(),
   timeScaledByLanguage: fields.timeScaledByLanguage.optional(),
   validator: validatorInput.nullable().optional(),
+  interactive: fields.interactive.optional(),
+  validationPasses: fields.validationPasses.optional(),
 }).superRefine((v, ctx) => {
   if (v.checker === "custom" && !v.validator) ctx.addIssue({ code: "custom", message: "Required when the checker is custom (the validator's files)", path: ["validator"] });
+  const why = validatorNeeded(v);
+  if (why && v.checker !== "custom") ctx.addIssue({ code: "custom", message: why, path: ["checker"] });
 });
+
+/**
+ * Why a problem needs the custom checker, or null: an interactive or multi-pass
+ * problem is judged by its own validator (the format has no default one for them).
+ */
+export function validatorNeeded(v: { interactive?: boolean; validationPasses?: number }): string | null {
+  if (v.interactive) return "Must be custom for an interactive problem (its validator talks with the submission)";
+  if ((v.validationPasses ?? 1) > 1) return "Must be custom for a multi-pass problem (its validator writes the next pass's input)";
+  return null;
+}
 export type ProblemInput = z.infer<typeof problemInput>;
 
 /** Update input: the id plus any subset of the create fields; `hiddenTestCases`, when given, replaces all tests. */
@@ -103,5 +125,7 @@ export const problemUpdateInput = z.object({
   timeScaledByLanguage: fields.timeScaledByLanguage.optional(),
   /** A new validator (null removes it); absent keeps the stored one. */
   validator: validatorInput.nullable().optional(),
+  interactive: fields.interactive.optional(),
+  validationPasses: fields.validationPasses.optional(),
 });
 export type ProblemUpdate = z.infer<typeof problemUpdateInput>;

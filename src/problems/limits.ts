@@ -20,6 +20,12 @@ export const PROBLEM_LIMITS = {
   /** Per-problem judge limits: bounds accepted on create/update, and the default of a new problem. */
   timeLimitMs: { min: 100, max: 10_000, default: 2000 },
   memoryLimitKib: { min: 16 * MIB_IN_KIB, max: 1024 * MIB_IN_KIB, default: 256 * MIB_IN_KIB },
+  /**
+   * Runs of the submission per test (multi-pass problems): 1 is an ordinary problem. The
+   * package format's default for a multi-pass problem is 2 (`limits.validation_passes`); it
+   * sets no upper bound, this judge allows 20.
+   */
+  validationPasses: { min: 1, max: 20, default: 1, multiPassDefault: 2 },
 } as const;
 
 /** Time limit of a problem that sets none, and of a run without a problem, ms (before the language's multiplier). */

@@ -31,6 +31,10 @@ export interface ProblemShape {
   checkerFlags: string;
   /** Java and Python get their time multipliers on top of timeLimitMs (false: one limit for every language). */
   timeScaledByLanguage: boolean;
+  /** The validator talks with the submission over pipes (the format's `type: interactive`). */
+  interactive: boolean;
+  /** Runs of the submission per test at most: 1, or more for a multi-pass problem. */
+  validationPasses: number;
   /** Number of hidden test cases (their content stays hidden). */
   hiddenTestCount: number;
   /** The spec's version field: incremented on every update. */
@@ -67,6 +71,8 @@ export function toProblemShape(row: ProblemRow, hiddenTestCount: number, hidden?
     checker: row.checker,
     checkerFlags: row.checkerFlags,
     timeScaledByLanguage: row.timeScaledByLanguage,
+    interactive: row.interactive,
+    validationPasses: row.validationPasses,
     hiddenTestCount,
     __v: row.version,
     createdAt: row.createdAt.toISOString(),

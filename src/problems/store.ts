@@ -13,7 +13,7 @@ import { AppError } from "../errors.ts";
 import type { ValidatorSpec } from "./validator-spec.ts";
 import { formatBytes, utf8Bytes } from "../lib/fields.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
-import type { ProblemInput, ProblemUpdate } from "./input.ts";
+import { validatorNeeded, type ProblemInput, type ProblemUpdate } from "./input.ts";
 import { PROBLEM_LIMITS } from "./limits.ts";
 import { toProblemShape, type HiddenTestCase, type ProblemRow, type ProblemShape } from "./shape.ts";
 
@@ -217,6 +217,8 @@ export async function updateProblem(db: Database, current: ProblemRow, input: Pr
   if (checker === "custom" && !validator) {
     throw new AppError("BAD_INPUT", { field: "validator", message: "validator: Required when the checker is custom (the validator's files)" });
   }
+  const needed = validatorNeeded({ interactive: changes.interactive ?? current.interactive, validationPasses: changes.validationPasses ?? current.validationPasses });
+  if (needed && checker !== "custom") throw new AppError("BAD_INPUT", { field: "checker", message: `checker: ${needed}` });
   const tests = hiddenTestCases ? checkTestCases(hiddenTestCases) : undefined;
   const updated = db
     .update(problems)

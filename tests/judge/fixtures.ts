@@ -16,6 +16,7 @@ import type { Box, RunRequest, RunResult, SandboxBackend } from "../../isolate/t
 import { loadConfig, type Config } from "../../src/config.ts";
 import { createLogger, type Logger } from "../../src/log.ts";
 import { problemRow } from "../fixtures/problem.ts";
+import type { ValidatorSpec } from "../../src/problems/validator-spec.ts";
 
 /**
  * First box id of judge tests (disjoint from the dev server's 0.. and other suites). Offsets in use:
@@ -143,7 +144,11 @@ export interface ProblemSpec {
   tests?: { input: string; output: string }[];
   timeLimitMs?: number;
   memoryLimitKib?: number;
-  checker?: "lines" | "tokens" | "float";
+  checker?: "lines" | "tokens" | "float" | "custom";
+  /** The custom checker's validator (its files; the main one is found as the problem form finds it). */
+  validator?: ValidatorSpec;
+  interactive?: boolean;
+  validationPasses?: number;
 }
 
 /** Inserts a problem with its hidden tests; returns its id. */
@@ -158,6 +163,9 @@ export async function insertProblem(db: Database, userId: string, spec: ProblemS
         ...(spec.timeLimitMs ? { timeLimitMs: spec.timeLimitMs } : {}),
         ...(spec.memoryLimitKib ? { memoryLimitKib: spec.memoryLimitKib } : {}),
         ...(spec.checker ? { checker: spec.checker } : {}),
+        ...(spec.validator ? { validator: spec.validator } : {}),
+        ...(spec.interactive ? { interactive: true } : {}),
+        ...(spec.validationPasses ? { validationPasses: spec.validationPasses } : {}),
       }),
     )
     .returning({ id: problems.id });

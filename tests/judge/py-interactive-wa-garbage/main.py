@@ -1,0 +1,1 @@
+print("hello, validator", flush=True)
