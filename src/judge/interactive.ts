@@ -106,7 +106,7 @@ export async function judgePassedTest(t: PassedTestInput): Promise<PassedTest> {
     verdict,
     ...(reason ? { reason } : {}),
     runs,
-    ...(t.transcript ? { transcript } : {}),
+    ...(t.transcript && t.interactive ? { transcript } : {}),
     output,
   });
   for (let pass = 1; pass <= t.passes; pass++) {

@@ -27,6 +27,7 @@ import { STORED_OUTPUT_MAX_BYTES } from "./limits.ts";
 import type { SubmissionRow } from "../submissions/row.ts";
 import type { JudgeQueue } from "../submissions/queue.ts";
 import { judgePassedTest, reportedRun, transcriptText } from "./interactive.ts";
+import { runsWithValidator } from "./run-with-validator.ts";
 import { prepareValidator, runValidator, type ReadyValidator } from "./validator.ts";
 import { testVerdict, type TestVerdict } from "./verdict.ts";
 
@@ -145,7 +146,7 @@ export async function judgeSubmission(
       await guard(port.update({ status: "running" }));
 
       const opts = runOptions(row.language, problem.timeLimitMs, problem.memoryLimitKib, problem.timeScaledByLanguage);
-      const withValidatorRuns = problem.interactive || problem.validationPasses > 1;
+      const withValidatorRuns = runsWithValidator(problem);
       // Compiled in this very box: the artifacts are already there.
       let artifacts: CompiledEntry["files"] | undefined = compiled.cached ? compiled.entry.files : undefined;
       let passed = 0;

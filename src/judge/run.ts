@@ -19,7 +19,11 @@ import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
 import { compileInBox, compileStep, reportedTimeMs, retryOnSandboxFailure, runOptions, sandboxRetrying, validatorCompiler } from "./compile.ts";
 import { prepareValidator, runValidator } from "./validator.ts";
-import { testVerdict, type TestVerdict, type ValidateOutput } from "./verdict.ts";
+import { runSampleWithValidator, runsWithValidator } from "./run-with-validator.ts";
+import type { RunResponse } from "./run-response.ts";
+
+export type { RunResponse } from "./run-response.ts";
+import { testVerdict, type ValidateOutput } from "./verdict.ts";
 
 /**
  * Languages whose run command compiles the source itself and whose compile
@@ -145,27 +149,6 @@ export interface RunInput {
   problemId?: string;
 }
 
-/**
- * Run's answer. `verdict` is a test verdict when `expectedOutput` was sent;
- * without it a normal exit is `OK` (nothing to compare), otherwise TLE, MLE,
- * RE, OLE or IE. `correct` is present exactly when `expectedOutput` was sent.
- */
-export interface RunResponse {
-  output: string;
-  correct?: boolean;
-  verdict: TestVerdict | "OK";
-  stderr: string;
-  /** Null when the program was killed by a signal or a limit. */
-  exitCode: number | null;
-  /** CPU time (wall time for a wall-clock TLE), ms. */
-  timeMs: number;
-  memoryKib: number;
-  /** True when `output` was cut to RUN_OUTPUT_RETURN_MAX_BYTES or at the output limit. */
-  outputTruncated: boolean;
-  /** Whether the compile step was answered from the compile cache. */
-  compileCached: boolean;
-}
-
 /** What a Run needs: the database (the problem's limits and checker), the compile cache, the sandbox, a logger, the clock. */
 export interface RunDeps {
   db: Database;
@@ -198,6 +181,7 @@ export async function runCustomInput(deps: RunDeps, viewer: Caller, input: RunIn
     checkerFlags = problem.checkerFlags;
     timeScaledByLanguage = problem.timeScaledByLanguage;
     validatorSpec = problem.validator ?? null;
+    if (runsWithValidator(problem)) return runSampleWithValidator(deps, problem, input.language, input.code);
   }
   // The problem's own validator gets a box of its own, taken with the program's (see src/judge/validator.ts).
   const validates = checker === "custom" && input.expectedOutput !== undefined;
