@@ -68,6 +68,8 @@ export interface PassedTest {
   transcript?: TranscriptPass[];
   /** The submission's output of the last pass (multi-pass without interaction; "" when interactive). */
   output: string;
+  /** WA because the validator rejected and ended first (problemtools lets that stand over a TLE at any limit). */
+  validatorFirst?: boolean;
 }
 
 export interface PassedTestInput {
@@ -119,7 +121,7 @@ export async function judgePassedTest(t: PassedTestInput): Promise<PassedTest> {
       if (outcome.verdict === "WA" && (await nextPassInput(t.vbox)) !== null) {
         return done("IE", `pass ${pass}: the validator rejected and wrote nextpass.in`);
       }
-      return done(outcome.verdict, outcome.reason ? `pass ${pass}: ${outcome.reason}` : undefined);
+      return { ...done(outcome.verdict, outcome.reason ? `pass ${pass}: ${outcome.reason}` : undefined), ...(outcome.validatorFirst ? { validatorFirst: true } : {}) };
     }
     const next = await nextPassInput(t.vbox);
     if (next === null) return done("AC");
@@ -146,6 +148,7 @@ async function nextPassInput(vbox: Box): Promise<string | null> {
 interface PassOutcome {
   verdict: TestVerdict;
   reason?: string;
+  validatorFirst?: boolean;
   run: RunResult;
   output: string;
 }
@@ -187,7 +190,7 @@ async function interactivePass(t: PassedTestInput, input: string, transcript: Tr
  * see the file's comment).
  * @param peerEndedFirst the validator's run ended before the submission's.
  */
-export function interactiveVerdict(submission: RunResult, validator: RunResult, peerEndedFirst: boolean): { verdict: TestVerdict; reason?: string } {
+export function interactiveVerdict(submission: RunResult, validator: RunResult, peerEndedFirst: boolean): { verdict: TestVerdict; reason?: string; validatorFirst?: boolean } {
   if (submission.status === "XX") return { verdict: "IE", reason: `sandbox failure: ${submission.message ?? "unknown"}` };
   // The interaction's wall clock ended a validator that had not decided: a rejection (problemtools).
   const undecided = validator.status === "TLE" && validator.tleKind === "wall";
@@ -195,7 +198,7 @@ export function interactiveVerdict(submission: RunResult, validator: RunResult, 
   if (judged.verdict === "IE") return { verdict: "IE", reason: judged.reason };
   const brokenPipe = (submission.status === "SG" || submission.status === "RE") && submission.signal === SIGPIPE;
   // Writing to a pipe the validator had closed means the validator had left first.
-  if (judged.verdict === "WA" && (peerEndedFirst || brokenPipe)) return { verdict: "WA", reason: "the validator rejected first" };
+  if (judged.verdict === "WA" && (peerEndedFirst || brokenPipe)) return { verdict: "WA", reason: "the validator rejected first", validatorFirst: true };
   if (submission.status !== "OK" && !brokenPipe) return decideVerdict(submission, "", "lines");
   return judged.verdict === "AC" ? { verdict: "AC" } : { verdict: "WA", reason: "the validator rejected" };
 }

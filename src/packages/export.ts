@@ -86,7 +86,11 @@ export function exportPackage(
         time_limit: problem.timeLimitMs / 1000,
         memory: Math.round(problem.memoryLimitKib / 1024),
         ...(kept ? { time_multipliers: { ac_to_time_limit: kept.acToTimeLimit, time_limit_to_tle: kept.timeLimitToTle } } : {}),
+        ...(problem.validationPasses > 1 ? { validation_passes: problem.validationPasses } : {}),
       },
+      ...(problem.interactive || problem.validationPasses > 1
+        ? { type: [...(problem.interactive ? ["interactive"] : []), ...(problem.validationPasses > 1 ? ["multi-pass"] : [])] }
+        : {}),
     }),
   );
   if (problem.timeScaledByLanguage) notes.push("the time limit applies to every language in the format; here Java and Python had their multipliers on top");

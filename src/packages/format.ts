@@ -11,6 +11,7 @@ import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
+import { readKind } from "./kinds.ts";
 import { LANGUAGE_IDS, LANGUAGES, languageByExtension, languageByPackageCode, type LanguageId } from "../../isolate/languages/index.ts";
 
 /** "C++, C, Java, Python, PyPy, JavaScript, Go and Rust", for messages. */
@@ -23,6 +24,8 @@ export interface PackageTest {
   sample: boolean;
   input: string;
   answer: string;
+  /** An interactive sample's `.interaction` file: `<` lines the validator sends, `>` lines the submission writes, `---` between passes. */
+  interaction?: string;
 }
 
 /** What an example submission's folder expects (../shared/packages.md §1). */
@@ -55,6 +58,10 @@ export interface ProblemPackage {
   validatorFlags: string;
   /** The package's own output validator (its args from the flags), or null for the default one. */
   validator: ValidatorSpec | null;
+  /** `type: interactive` (legacy: `validation: custom interactive`). */
+  interactive: boolean;
+  /** Runs per test: 1, or `limits.validation_passes` (default 2) for `type: multi-pass`. */
+  validationPasses: number;
   tests: PackageTest[];
   submissions: PackageSubmission[];
   /** Images of the statement's folder, served with the statement. */
@@ -191,7 +198,7 @@ const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * Reads a package.
  * @throws PackageError naming the file (and line) of the first problem, including
- *   "not supported yet" for interactive, multi-pass, scoring and custom-validator packages.
+ *   "not supported yet" for scoring packages (./kinds.ts).
  */
 export async function readPackage(files: PackageFiles): Promise<ProblemPackage> {
   const yaml = readYaml(files, "problem.yaml");
@@ -209,19 +216,6 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
               throw new PackageError("problem.yaml", `problem_format_version ${JSON.stringify(versionRaw)} is not one this judge reads (legacy, 2023-07-draft, 2025-09)`, yaml.line("problem_format_version"));
             })();
 
-  // Problem type: only pass-fail problems with the default validator, for now.
-  const typeRaw = yaml.get("type");
-  const types = Array.isArray(typeRaw) ? typeRaw.map(String) : typeof typeRaw === "string" ? typeRaw.split(/\s+/) : ["pass-fail"];
-  for (const t of types) {
-    if (t !== "pass-fail") throw new PackageError("problem.yaml", `type ${t}: not supported yet (this judge runs pass-fail problems)`, yaml.line("type"));
-  }
-  const validation = yaml.get("validation");
-  if (typeof validation === "string" && /\b(interactive|score)\b/.test(validation)) {
-    throw new PackageError("problem.yaml", `validation: ${validation}: interactive and scoring validation is not supported yet`, yaml.line("validation"));
-  }
-  if (validation !== undefined && validation !== "default" && validation !== "custom") {
-    throw new PackageError("problem.yaml", `validation: ${String(validation)} is not one this judge reads (default, custom)`, yaml.line("validation"));
-  }
   // A custom output validator: 2025-09's output_validator/, or legacy output_validators/<name>/ (one).
   let validatorDir: string | null = null;
   if ([...files.keys()].some((k) => k.startsWith("output_validator/"))) validatorDir = "output_validator/";
@@ -230,7 +224,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     if (names.size > 1) throw new PackageError("output_validators/", `${names.size} output validators; this judge runs one per problem`);
     if (names.size === 1) validatorDir = `output_validators/${[...names][0]}/`;
   }
-  if (validation === "custom" && !validatorDir) throw new PackageError("problem.yaml", "validation: custom, but there is no output_validators/ folder", yaml.line("validation"));
+  const kind = readKind(yaml, formatVersion, validatorDir !== null, warnings);
   let validator: ValidatorSpec | null = null;
   if (validatorDir) {
     const vfiles: Record<string, string> = {};
@@ -314,9 +308,12 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     const inputs = [...files.keys()].filter((k) => k.startsWith(`data/${group}/`) && k.endsWith(".in")).sort(byPath);
     for (const inFile of inputs) {
       const base = inFile.slice(0, -3);
-      const answer = text(files, `${base}.ans`);
+      let answer = text(files, `${base}.ans`);
+      // An interactive problem's validator may need no answer: a missing one is empty.
+      if (answer === null && kind.interactive) answer = "";
       if (answer === null) throw new PackageError(inFile, `has no answer file ${base.split("/").pop()}.ans`);
-      tests.push({ name: base, sample: group === "sample", input: text(files, inFile)!, answer });
+      const interaction = text(files, `${base}.interaction`);
+      tests.push({ name: base, sample: group === "sample", input: text(files, inFile)!, answer, ...(interaction !== null ? { interaction } : {}) });
     }
     for (const ans of [...files.keys()].filter((k) => k.startsWith(`data/${group}/`) && k.endsWith(".ans"))) {
       if (!files.has(`${ans.slice(0, -4)}.in`)) throw new PackageError(ans, `has no input file ${ans.split("/").pop()!.slice(0, -4)}.in`);
@@ -327,6 +324,8 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
   // Statement.
   const { markdown, file: statementFile, others } = await statementMarkdown(files, formatVersion, warnings);
   const translations = await otherStatements(files, others, warnings);
+  // No name in problem.yaml: the LaTeX statement's \problemname{…} (problemtools reads it there), else the first heading.
+  if (!name && statementFile.endsWith(".tex")) name = /\\problemname\{([^{}]*)\}/.exec(text(files, statementFile) ?? "")?.[1]?.trim() ?? "";
   if (!name) name = /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? "";
   if (!name) throw new PackageError("problem.yaml", "name: missing (and the statement has no title)", yaml.line("name"));
 
@@ -376,6 +375,8 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     memoryLimitKib,
     validatorFlags,
     validator,
+    interactive: kind.interactive,
+    validationPasses: kind.validationPasses,
     tests,
     submissions,
     assets: statementAssets(files, statementFile),

@@ -57,9 +57,14 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
   if (rest.length > PROBLEM_LIMITS.maxTestCases) {
     throw new PackageError("data/", `${rest.length + 1} test cases; this judge keeps at most ${PROBLEM_LIMITS.maxTestCases + 1} (the sample and ${PROBLEM_LIMITS.maxTestCases} more)`);
   }
+  // An interactive sample's transcript (.interaction) is shown with the statement, once.
+  let shownDescription = description || pkg.statement.trim() || pkg.name;
+  if (sample.interaction && !shownDescription.includes(sample.interaction.trim())) {
+    shownDescription += `\n\n## Sample interaction\n\nLines starting with \`<\` are what the validator sends; lines starting with \`>\` are what your program writes.\n\n\`\`\`\n${sample.interaction.trimEnd()}\n\`\`\``;
+  }
   const raw = {
     title: pkg.name,
-    description: description || pkg.statement.trim() || pkg.name,
+    description: shownDescription,
     inputFormat: input || "See the description.",
     outputFormat: output || "See the description.",
     constraints: constraints || `Time limit ${timeLimitMs / 1000} s for every language, memory ${Math.round(memoryLimitKib / 1024)} MiB.`,
@@ -73,6 +78,8 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
     checkerFlags: pkg.validatorFlags,
     ...(pkg.validator ? { validator: { files: pkg.validator.files, args: pkg.validator.args } } : {}),
     timeScaledByLanguage: false,
+    interactive: pkg.interactive,
+    validationPasses: pkg.validationPasses,
     ...(opts.courseId ? { courseId: opts.courseId } : {}),
   };
   const parsed = problemInput.safeParse(raw);

@@ -94,6 +94,8 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
     memoryLimitKib: problem.memoryLimitKib,
     validatorFlags: problem.checker === "kattis" ? problem.checkerFlags : "",
     validator: problem.checker === "custom" ? (problem.validator ?? null) : null,
+    interactive: problem.interactive,
+    validationPasses: problem.validationPasses,
     tests: [
       { name: "sample", sample: true, input: problem.sampleInput, answer: problem.sampleOutput },
       ...hidden.map((t, i) => ({ name: `test ${i + 1}`, sample: false, input: t.input, answer: t.expectedOutput })),

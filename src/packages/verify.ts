@@ -21,6 +21,8 @@
 import { compileSource, runProgram } from "../../isolate/exec.ts";
 import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "../judge/validator.ts";
+import { judgePassedTest } from "../judge/interactive.ts";
+import { OUTPUT_LIMIT_BYTES } from "../judge/limits.ts";
 import { decideVerdict } from "../judge/verdict.ts";
 import { PROBLEM_LIMITS } from "../problems/limits.ts";
 import type { ExpectedOutcome, PackageSubmission, ProblemPackage } from "./format.ts";
@@ -104,6 +106,24 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSub
     }
     let verdict: VerifyVerdict | null = null;
     let maxTimeMs = 0;
+    if (validator && vbox && (pkg.interactive || pkg.validationPasses > 1)) {
+      // Interactive or multi-pass: each test through the validator as the judge runs it (src/judge/interactive.ts).
+      for (const test of pkg.tests) {
+        const t = await judgePassedTest({
+          box, vbox, validator, language: s.language, entry: compiled.entry, files: compiled.artifacts, filesInBox: true,
+          limits: { timeLimitMs: tlHighMs, memoryLimitKib, outputLimitBytes: OUTPUT_LIMIT_BYTES },
+          input: test.input, answer: test.answer, interactive: pkg.interactive, passes: pkg.validationPasses,
+        });
+        const cpuMs = Math.max(...t.runs.map((r) => r.cpuTimeMs), 0);
+        maxTimeMs = Math.max(maxTimeMs, Math.round(cpuMs));
+        const high = verifyVerdict(t.verdict);
+        // problemtools: slower than TL is TLE, except a WA the validator decided first.
+        const atTl: VerifyVerdict = t.validatorFirst ? high : cpuMs > tlMs || high === "TLE" ? "TLE" : high;
+        if (verdict === null && atTl !== "AC") verdict = atTl;
+        if (high !== "AC") return { verdict: verdict ?? atTl, verdictHigh: high, maxTimeMs, detail: `${test.name}: ${high}` };
+      }
+      return { verdict: verdict ?? "AC", verdictHigh: "AC", maxTimeMs };
+    }
     for (const test of pkg.tests) {
       const result = await runProgram(box, s.language, { entry: compiled.entry, stdin: test.input, timeLimitMs: tlHighMs, memoryLimitKib });
       maxTimeMs = Math.max(maxTimeMs, Math.round(result.cpuTimeMs));
@@ -111,7 +131,7 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSub
         validator && vbox && result.status === "OK"
           ? (await runValidator(vbox, (req) => vbox.run(req), validator, test.input, test.answer, result.stdout)).verdict
           : decideVerdict(result, test.answer, "kattis", pkg.validatorFlags).verdict;
-      const high: VerifyVerdict = decided === "AC" ? "AC" : decided === "MLE" || decided === "OLE" ? "RE" : (decided as VerifyVerdict);
+      const high = verifyVerdict(decided);
       // problemtools: slower than TL is TLE whatever happened next.
       const atTl: VerifyVerdict = result.cpuTimeMs > tlMs || high === "TLE" ? "TLE" : high;
       if (verdict === null && atTl !== "AC") verdict = atTl;
@@ -122,6 +142,11 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSub
     await backend.release(box!);
     if (vbox) await backend.release(vbox);
   }
+}
+
+/** A judge verdict as problemtools names it: MLE and OLE are run-time errors there. */
+function verifyVerdict(v: string): VerifyVerdict {
+  return v === "MLE" || v === "OLE" ? "RE" : (v as VerifyVerdict);
 }
 
 /** A run made under the generous deriving limit, read again at TL and TL_high (its times hold). */

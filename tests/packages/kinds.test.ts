@@ -1,0 +1,186 @@
+/**
+ * Interactive and multi-pass packages, written here as problemtools expects
+ * them (2025-09 `type: interactive` / `multi-pass`, legacy
+ * `validation: custom interactive`): read, verified (their example
+ * submissions judged as their folders say, through the real sandbox), imported
+ * through the REST door, exported and imported again unchanged.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { request, signUp } from "../api.ts";
+import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
+import { filesFromZip } from "../../src/packages/files.ts";
+import { readPackage } from "../../src/packages/format.ts";
+import { verifyPackage } from "../../src/packages/verify.ts";
+import { zipOf, type Files } from "./fixtures.ts";
+
+setDefaultTimeout(180_000);
+
+const validators = join(import.meta.dir, "..", "judge", "_problems", "validators");
+const source = (name: string) => readFileSync(join(validators, name), "utf8");
+
+const SEARCH_CPP = `#include <iostream>
+#include <string>
+int main() {
+  int lo = 1, hi = 1000; std::string r;
+  while (lo <= hi) { int mid = (lo + hi) / 2; std::cout << "? " << mid << std::endl; if (!(std::cin >> r) || r == "=") return 0; if (r == "<") hi = mid - 1; else lo = mid + 1; }
+}
+`;
+const SEARCH_PY = "lo, hi = 1, 1000\nwhile lo <= hi:\n    mid = (lo + hi) // 2\n    print('?', mid, flush=True)\n    r = input().strip()\n    if r == '=': break\n    if r == '<': hi = mid - 1\n    else: lo = mid + 1\n";
+const LINEAR_PY = "for g in range(1, 1001):\n    print('?', g, flush=True)\n    if input().strip() == '=': break\n";
+const SILENT_CPP = "#include <unistd.h>\nint main() { sleep(30); }\n";
+const CRASH_CPP = "#include <cstdlib>\n#include <iostream>\nint main() { std::cout << \"? 500\" << std::endl; std::string r; std::cin >> r; std::abort(); }\n";
+
+const INTERACTION = ">? 500\n<<\n>? 250\n<>\n>? 375\n<<\n>? 312\n<<\n>? 281\n<<\n>? 265\n<<\n>? 257\n<<\n>? 253\n<<\n>? 251\n<>\n>? 252\n<=\n";
+
+function guessPackage(): Files {
+  return {
+    "problem.yaml": "problem_format_version: 2025-09\nname: Guess the Number\nuuid: 3f0f2b5c-0000-4000-8000-000000000023\ntype: interactive\nlimits:\n  time_limit: 1\n",
+    "statement/problem.en.md": "Find the secret number $s$ ($1 \\le s \\le 1000$) in at most 10 guesses.\n\n## Input\n\nAfter each guess: `<`, `>` or `=`.\n\n## Output\n\nGuesses `? g`.\n",
+    "output_validator/guess.cpp": source("guess.cpp"),
+    "data/sample/1.in": "252\n",
+    "data/sample/1.ans": "252\n",
+    "data/sample/1.interaction": INTERACTION,
+    "data/secret/1.in": "1\n",
+    "data/secret/1.ans": "1\n",
+    "data/secret/2.in": "1000\n",
+    "data/secret/2.ans": "1000\n",
+    "data/secret/3.in": "537\n",
+    "data/secret/3.ans": "537\n",
+    "submissions/accepted/search.cpp": SEARCH_CPP,
+    "submissions/accepted/search.py": SEARCH_PY,
+    "submissions/wrong_answer/linear.py": LINEAR_PY,
+    "submissions/time_limit_exceeded/silent.cpp": SILENT_CPP,
+    "submissions/run_time_error/crash.cpp": CRASH_CPP,
+  };
+}
+
+function legacyGuessPackage(): Files {
+  return {
+    "problem.yaml": "validation: custom interactive\nlimits:\n  time_multiplier: 5\n",
+    "problem_statement/problem.tex": "\\problemname{Guess the Number}\nFind the secret number in at most 10 guesses.\n",
+    "output_validators/guess/guess.py": source("guess.py"),
+    "data/sample/1.in": "500\n",
+    "data/sample/1.ans": "500\n",
+    "data/secret/1.in": "999\n",
+    "data/secret/1.ans": "999\n",
+    "submissions/accepted/search.py": SEARCH_PY,
+    "submissions/wrong_answer/linear.py": LINEAR_PY,
+  };
+}
+
+function relayPackage(): Files {
+  return {
+    "problem.yaml": "problem_format_version: 2025-09\nname: Relay\nuuid: 3f0f2b5c-0000-4000-8000-000000000024\ntype: multi-pass\nlimits:\n  time_limit: 1\n  validation_passes: 2\n",
+    "statement/problem.en.md": "Carry a number from the first pass to the second.\n\n## Input\n\n`encode x` or `decode w`.\n\n## Output\n\nA word, or $x$.\n",
+    "output_validator/relay.py": source("relay.py"),
+    "data/sample/1.in": "encode 42\n",
+    "data/sample/1.ans": "42\n",
+    "data/secret/1.in": "encode 999999999\n",
+    "data/secret/1.ans": "999999999\n",
+    "submissions/accepted/letters.py": "kind, v = input().split()\nprint(''.join(chr(97 + int(d)) for d in v) if kind == 'encode' else ''.join(str(ord(c) - 97) for c in v))\n",
+    "submissions/wrong_answer/state.py":
+      "import os\nkind, v = input().split()\nif kind == 'encode':\n    open('state', 'w').write(v)\n    print('a')\nelse:\n    print(open('state').read() if os.path.exists('state') else 0)\n",
+  };
+}
+
+let ja: JudgeApp;
+let token = "";
+
+beforeAll(async () => {
+  ja = await startJudgeApp(500);
+  token = (await signUp(ja.app)).token;
+}, 60_000);
+
+afterAll(async () => {
+  await ja?.close();
+});
+
+async function importZip(zip: Uint8Array) {
+  const form = new FormData();
+  form.set("package", new Blob([Buffer.from(zip)], { type: "application/zip" }), "p.zip");
+  const res = await ja.app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  const body = await res.json();
+  expect(`${res.status} ${JSON.stringify(body).slice(0, 300)}`).toStartWith("201");
+  return body.problem;
+}
+
+async function exportZip(id: string): Promise<Uint8Array> {
+  const res = await ja.app.request(`/api/problems/${id}/package`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** The owner's view of a problem, without what a new import changes (id, dates, version). */
+async function ownView(id: string) {
+  const list = await request(ja.app, "GET", "/api/problems", { token });
+  const { _id, user, __v, createdAt, updatedAt, ...content } = list.body.find((x: { _id: string }) => x._id === id);
+  void _id, user, __v, createdAt, updatedAt;
+  return content;
+}
+
+describe("an interactive package (2025-09)", () => {
+  test("reads as interactive, and verify judges its examples as their folders say", async () => {
+    const pkg = await readPackage(filesFromZip(zipOf(guessPackage())));
+    expect(pkg).toMatchObject({ interactive: true, validationPasses: 1 });
+    expect(pkg.tests[0]!.interaction).toBe(INTERACTION);
+    const report = await verifyPackage(ja.sandbox.backend!, pkg);
+    expect(report.rows.map((r) => [r.path, r.verdict, r.ok])).toEqual([
+      ["submissions/accepted/search.cpp", "AC", true],
+      ["submissions/accepted/search.py", "AC", true],
+      ["submissions/run_time_error/crash.cpp", "RE", true],
+      ["submissions/time_limit_exceeded/silent.cpp", "TLE", true],
+      ["submissions/wrong_answer/linear.py", "WA", true],
+    ]);
+    expect(report.ok).toBe(true);
+  });
+
+  test("imports as an interactive problem with its sample interaction in the statement, exports as one, and imports again unchanged", async () => {
+    const first = await importZip(zipOf(guessPackage()));
+    expect(first).toMatchObject({ interactive: true, checker: "custom", validationPasses: 1, sampleInput: "252\n" });
+    expect(first.description).toContain("## Sample interaction");
+    expect(first.description).toContain(INTERACTION.trimEnd());
+    const exported = await exportZip(first._id);
+    const again = await readPackage(filesFromZip(exported));
+    expect(again).toMatchObject({ interactive: true, validationPasses: 1 });
+    expect(Object.keys(again.validator!.files)).toEqual(["guess.cpp"]);
+    const second = await importZip(exported);
+    expect(await ownView(second._id)).toEqual(await ownView(first._id));
+    // And it judges the same.
+    const sub = await request(ja.app, "POST", "/api/submissions", { token, body: { problemId: second._id, code: SEARCH_CPP, language: "cpp" } });
+    expect(sub.body.verdict).toBe("AC");
+  });
+});
+
+describe("an interactive package (legacy: validation: custom interactive)", () => {
+  test("reads, verifies and imports; the title comes from \\problemname", async () => {
+    const pkg = await readPackage(filesFromZip(zipOf(legacyGuessPackage())));
+    expect(pkg).toMatchObject({ formatVersion: "legacy", interactive: true, name: "Guess the Number" });
+    const report = await verifyPackage(ja.sandbox.backend!, pkg);
+    expect(report.rows.map((r) => [r.path, r.verdict])).toEqual([
+      ["submissions/accepted/search.py", "AC"],
+      ["submissions/wrong_answer/linear.py", "WA"],
+    ]);
+    const p = await importZip(zipOf(legacyGuessPackage()));
+    expect(p).toMatchObject({ interactive: true, title: "Guess the Number" });
+  });
+});
+
+describe("a multi-pass package", () => {
+  test("reads with its passes, verifies (state kept in the box between passes does not help), round-trips", async () => {
+    const pkg = await readPackage(filesFromZip(zipOf(relayPackage())));
+    expect(pkg).toMatchObject({ interactive: false, validationPasses: 2 });
+    const report = await verifyPackage(ja.sandbox.backend!, pkg);
+    expect(report.rows.map((r) => [r.path, r.verdict])).toEqual([
+      ["submissions/accepted/letters.py", "AC"],
+      ["submissions/wrong_answer/state.py", "WA"],
+    ]);
+    const first = await importZip(zipOf(relayPackage()));
+    expect(first).toMatchObject({ interactive: false, validationPasses: 2 });
+    const exported = await exportZip(first._id);
+    expect(new TextDecoder().decode(filesFromZip(exported).get("problem.yaml")!)).toContain("multi-pass");
+    const second = await importZip(exported);
+    expect(await ownView(second._id)).toEqual(await ownView(first._id));
+  });
+});
