@@ -23,6 +23,8 @@ export interface RunOutcome {
 export interface SampleOutcome extends RunOutcome {
   expected: string;
   correct: boolean;
+  /** An interactive problem's sample: `output` is the interaction's transcript (`<` the validator, `>` the program). */
+  interaction?: boolean;
 }
 
 export interface TestRow {
@@ -151,6 +153,12 @@ function renderState(state: OutputState) {
           {state.sample && (
             <section className="out-section">
               <h3>Sample Test</h3>
+              {state.sample.interaction ? (
+                <div>
+                  <h4>Interaction (lines from the validator start with &lt;, your program&apos;s with &gt;)</h4>
+                  <pre className="pre-box" data-testid="interaction">{state.sample.output || <span className="muted">(nothing was said)</span>}</pre>
+                </div>
+              ) : (
               <div className="io-grid">
                 <div>
                   <h4>Your Output</h4>
@@ -161,6 +169,7 @@ function renderState(state: OutputState) {
                   <pre className="pre-box">{state.sample.expected}</pre>
                 </div>
               </div>
+              )}
               {state.sample.stderr && (
                 <>
                   <h4>Standard Error</h4>

@@ -31,6 +31,10 @@ export interface ProblemFormValues {
   validator: ValidatorFormValues;
   /** The `custom` checker's program: its files (name → text) and arguments. */
   customValidator: { files: Record<string, string>; args: string };
+  /** The validator talks with the submission over pipes (custom checker only). */
+  interactive: boolean;
+  /** Runs of the submission per test: 1, or more for a multi-pass problem (custom checker only). */
+  validationPasses: number;
   hiddenTestCases: { input: string; expectedOutput: string }[];
 }
 
@@ -97,6 +101,8 @@ export function blankProblemForm(): ProblemFormValues {
     checker: DEFAULT_CHECKER,
     validator: BLANK_VALIDATOR,
     customValidator: { files: {}, args: "" },
+    interactive: false,
+    validationPasses: PROBLEM_LIMITS.validationPasses.min,
     hiddenTestCases: [{ input: "", expectedOutput: "" }],
   };
 }
@@ -269,6 +275,22 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
                   id="pf-validator-args"
                   value={values.customValidator.args}
                   onChange={(e) => set("customValidator", { ...values.customValidator, args: e.target.value })}
+                />
+              </div>
+              <label className="check">
+                <input type="checkbox" checked={values.interactive} onChange={(e) => set("interactive", e.target.checked)} />
+                Interactive: the validator talks with the program over pipes (<code>validator input answer feedback_dir &lt; program_output &gt; program_input</code>); the
+                sample input and output are the validator's input and answer files
+              </label>
+              <div className="field">
+                <label htmlFor="pf-passes">Passes per test (multi-pass: the validator writes nextpass.in, the next pass's input)</label>
+                <input
+                  id="pf-passes"
+                  type="number"
+                  min={PROBLEM_LIMITS.validationPasses.min}
+                  max={PROBLEM_LIMITS.validationPasses.max}
+                  value={values.validationPasses}
+                  onChange={(e) => set("validationPasses", Number(e.target.value))}
                 />
               </div>
             </fieldset>

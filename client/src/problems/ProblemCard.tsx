@@ -31,6 +31,8 @@ export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEd
     <li className="card problem-card" data-testid="problem-card">
       <div className="problem-card-head">
         <h2 className="problem-card-title">{p.title}</h2>
+        {p.interactive && <span className="badge badge-kind">INTERACTIVE</span>}
+        {p.validationPasses > 1 && <span className="badge badge-kind">MULTI-PASS</span>}
         <span className={`badge badge-${p.difficulty}`}>{p.difficulty.toUpperCase()}</span>
       </div>
       <Suspense fallback={<p className="clamp-2 muted">{p.description}</p>}>

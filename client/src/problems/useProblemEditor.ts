@@ -33,6 +33,8 @@ export function formFromProblem(p: Problem): ProblemFormValues {
     checker: p.checker,
     validator: validatorFromFlags(p.checkerFlags),
     customValidator: { files: p.validator?.files ?? {}, args: p.validator?.args ?? "" },
+    interactive: p.interactive,
+    validationPasses: p.validationPasses,
     hiddenTestCases: cases.map((c) => ({ input: c.input, expectedOutput: c.expectedOutput })),
   };
 }
@@ -53,6 +55,9 @@ export function payloadFromForm(v: ProblemFormValues) {
     checker: v.checker,
     checkerFlags: v.checker === "kattis" ? validatorFlags(v.validator) : "",
     ...(v.checker === "custom" ? { validator: v.customValidator } : {}),
+    // Interactive and multi-pass need the custom checker; with another checker they are off.
+    interactive: v.checker === "custom" && v.interactive,
+    validationPasses: v.checker === "custom" ? v.validationPasses : 1,
     hiddenTestCases: v.hiddenTestCases,
   };
 }

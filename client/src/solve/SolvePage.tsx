@@ -118,12 +118,21 @@ export default function SolvePage({ problemId }: { problemId: string }) {
             <Statement title="Input Format" text={problem.inputFormat} problemId={problem._id} />
             <Statement title="Output Format" text={problem.outputFormat} problemId={problem._id} />
             <Statement title="Constraints" text={problem.constraints} problemId={problem._id} />
+            {problem.interactive && (
+              <p className="limits muted" data-testid="interactive-note">
+                Interactive problem: your program talks with the problem&apos;s validator. Print each line and flush; read the validator&apos;s answers from
+                standard input. Run plays the sample interaction.
+              </p>
+            )}
+            {!problem.interactive && problem.validationPasses > 1 && (
+              <p className="limits muted">Multi-pass problem: your program runs up to {problem.validationPasses} times on each test, each run starting afresh with the input the validator gives it.</p>
+            )}
             <section>
-              <h2>Sample Input</h2>
+              <h2>{problem.interactive ? "Sample: the validator's input" : "Sample Input"}</h2>
               <pre className="pre-box">{problem.sampleInput}</pre>
             </section>
             <section>
-              <h2>Sample Output</h2>
+              <h2>{problem.interactive ? "Sample: the validator's answer file" : "Sample Output"}</h2>
               <pre className="pre-box">{problem.sampleOutput}</pre>
             </section>
           </article>

@@ -24,6 +24,9 @@ function initialCode(problemId: string, language: LanguageId): string {
 interface SampleOf {
   sampleInput: string;
   sampleOutput: string;
+  /** Run plays the sample through the problem's validator (interactive or multi-pass). */
+  interactive: boolean;
+  validationPasses: number;
 }
 
 /** @param contestId opened from a contest: Submit goes into it (contests.submit). */
@@ -83,6 +86,14 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
     setOutput({ kind: "pending", text: "Compiling..." });
     try {
       const state: Extract<OutputState, { kind: "run" }> = { kind: "run", notes: [] };
+      if (problem.interactive || problem.validationPasses > 1) {
+        // The server plays the sample through the problem's validator; there is no custom input to run.
+        const r = await runOnce(client, { problemId, language, code, input: "" });
+        state.sample = { ...r, expected: problem.sampleOutput, correct: r.correct ?? false, interaction: problem.interactive };
+        if (customInput.trim() !== "") state.notes.push("Custom input is not used on an interactive or multi-pass problem: Run plays the sample with the problem's validator.");
+        setOutput(state);
+        return;
+      }
       if (customInput.trim() !== "") {
         state.custom = await runOnce(client, { problemId, language, code, input: customInput });
       }
