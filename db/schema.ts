@@ -7,6 +7,7 @@
  * the column name.
  */
 import type { ValidatorSpec } from "../src/problems/validator-spec.ts";
+import type { ScoringSpec } from "../src/problems/scoring-spec.ts";
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { newId } from "./ids.ts";
@@ -55,6 +56,15 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
+/** One group of a scoring submission as stored (src/judge/groups.ts GroupResult). */
+export interface GroupResultRow {
+  name: string;
+  score: number;
+  maxScore: number;
+  verdict: string | null;
+  testsRun: number;
+}
+
 export const problems = sqliteTable(
   "problems",
   {
@@ -100,6 +110,12 @@ export const problems = sqliteTable(
      * `nextpass.in`, the input of the next pass. Requires the custom checker.
      */
     validationPasses: integer("validation_passes").notNull().default(1),
+    /**
+     * A scoring problem's test groups (src/problems/scoring-spec.ts: points, aggregation,
+     * require_pass, and how many of the hidden tests, in order, each holds); null for a
+     * pass-fail problem.
+     */
+    scoring: text("scoring", { mode: "json" }).$type<ScoringSpec>(),
     /** Incremented on every update (the spec's server version field). */
     version: integer("version").notNull().default(0),
     createdAt: createdAt(),
@@ -273,6 +289,11 @@ export const submissions = sqliteTable(
     hiddenPassed: integer("hidden_passed").notNull().default(0),
     /** Hidden tests of the problem when judged. */
     hiddenTotal: integer("hidden_total").notNull().default(0),
+    /** A scoring problem's score (src/judge/groups.ts) and its maximum; null on a pass-fail problem. */
+    score: real("score"),
+    maxScore: real("max_score"),
+    /** A scoring problem's groups as judged: name, score, maxScore, verdict (null: not run), testsRun. */
+    groupResults: text("group_results", { mode: "json" }).$type<GroupResultRow[]>(),
     /** The verdict before the latest rejudge, kept for the history. */
     previousVerdict: text("previous_verdict", { enum: VERDICTS }),
     /** The contest this submission was made in (src/contests), and the team it counts for. */

@@ -25,7 +25,10 @@
  *
  * Multi-pass: after an accepting pass the validator may write `nextpass.in`
  * in its feedback directory; the submission then runs again with it as
- * input, up to `passes` runs (`limits.validation_passes`). The verdict is
+ * input (and the validator with it as its input file, as BAPCtools runs it),
+ * up to `passes` runs (`limits.validation_passes`). The validator's other
+ * feedback files persist between the passes of a test (the format's
+ * "Multi-pass validation"), so it may keep state there. The verdict is
  * the first non-AC pass's, else AC. `nextpass.in` after a rejection or after
  * the last pass allowed is IE (the problem's fault). Before every pass the
  * submission's box is emptied and its compiled files written again: nothing
@@ -114,7 +117,7 @@ export async function judgePassedTest(t: PassedTestInput): Promise<PassedTest> {
   for (let pass = 1; pass <= t.passes; pass++) {
     // Multi-pass: every pass starts from a box holding only the compiled files.
     if (t.passes > 1 || !t.filesInBox) await freshBox(t.box, t.files);
-    const outcome = t.interactive ? await interactivePass(t, input, transcript) : await plainPass(t, input);
+    const outcome = t.interactive ? await interactivePass(t, input, transcript, pass > 1) : await plainPass(t, input, pass > 1);
     runs.push(outcome.run);
     output = outcome.output;
     if (outcome.verdict !== "AC") {
@@ -154,26 +157,26 @@ interface PassOutcome {
 }
 
 /** A pass without interaction: the submission runs on `input`, then the validator reads its output. */
-async function plainPass(t: PassedTestInput, input: string): Promise<PassOutcome> {
+async function plainPass(t: PassedTestInput, input: string, laterPass: boolean): Promise<PassOutcome> {
   const run = await retryOnSandboxFailure(
     () => runProgram(t.box, t.language, { entry: t.entry, stdin: input, ...t.limits }),
     (r) => r,
   );
   if (run.status !== "OK") return { ...decideVerdict(run, "", "lines"), run, output: run.stdout };
-  const req = await validatorRequest(t.vbox, t.validator, input, t.answer);
+  const req = await validatorRequest(t.vbox, t.validator, input, t.answer, {}, laterPass);
   const checked = validatorOutcome(await retryOnSandboxFailure(() => t.vbox.run({ ...req, stdin: run.stdout }), (r) => r));
   return { ...checked, run, output: run.stdout };
 }
 
 /** An interactive pass: the submission and the validator connected by pipes. */
-async function interactivePass(t: PassedTestInput, input: string, transcript: TranscriptPass[]): Promise<PassOutcome> {
+async function interactivePass(t: PassedTestInput, input: string, transcript: TranscriptPass[], laterPass: boolean): Promise<PassOutcome> {
   // problemtools: the interaction's wall clock is twice the time limit.
   const wallTimeLimitMs = 2 * t.limits.timeLimitMs;
   const program = await prepareProgram(t.box, t.language, { entry: t.entry, ...t.limits, wallTimeLimitMs });
   const vreq = await validatorRequest(t.vbox, t.validator, input, t.answer, {
     wallTimeLimitMs: wallTimeLimitMs + VALIDATOR_GRACE_MS,
     cpuTimeLimitMs: Math.min(VALIDATOR_LIMITS.cpuTimeLimitMs, wallTimeLimitMs + VALIDATOR_GRACE_MS),
-  });
+  }, laterPass);
   // A sandbox failure of either side is retried as a whole interaction (the validator's input is unchanged).
   const connected = await retryOnSandboxFailure(
     () => runConnected({ box: t.box, req: program.req }, { box: t.vbox, req: vreq }, t.transcript ? { transcript: { limitBytes: TRANSCRIPT_LIMIT_BYTES } } : {}),

@@ -18,7 +18,9 @@
  * with only the author's own files beside it. The feedback directory is the
  * validator's own working directory (`./`), so the judge can read what it
  * writes there (`nextpass.in` of a multi-pass problem); the format's feedback
- * files are removed before each run (FEEDBACK_FILES).
+ * directory is emptied of all but the validator's own files before each test,
+ * and between the passes of one test only `nextpass.in` is removed (the
+ * others persist, as the format says).
  */
 import type { Box, RunLimits, RunRequest, RunResult } from "../../isolate/types.ts";
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
@@ -112,9 +114,23 @@ export async function prepareValidator(compile: CompileValidator, vbox: Box, spe
  * the caller gives the program's output, or connects it to the program).
  * @param limits the validator's limits (default VALIDATOR_LIMITS).
  */
-export async function validatorRequest(vbox: Box, v: ReadyValidator, input: string, answer: string, limits: Partial<RunLimits> = {}): Promise<Omit<RunRequest, "stdin" | "pipes">> {
+export async function validatorRequest(
+  vbox: Box,
+  v: ReadyValidator,
+  input: string,
+  answer: string,
+  limits: Partial<RunLimits> = {},
+  /** A later pass of a multi-pass test: the feedback files persist, only nextpass.in is removed (the format, "Multi-pass validation"). */
+  laterPass = false,
+): Promise<Omit<RunRequest, "stdin" | "pipes">> {
+  if (laterPass) await vbox.removeFile?.("nextpass.in");
+  else {
+    // A new test: the feedback directory (the box's working directory) starts empty of all but the validator itself.
+    const own = new Set(v.files.map((f) => f.name));
+    const present = vbox.listFiles ? await vbox.listFiles() : [...FEEDBACK_FILES];
+    for (const name of present) if (!own.has(name)) await vbox.removeFile?.(name);
+  }
   for (const f of v.files) await vbox.writeFile(f.name, f.content, f.mode);
-  for (const name of FEEDBACK_FILES) await vbox.removeFile?.(name);
   // Handed in read-only: the validator reads the test, it does not change it.
   await vbox.writeFile(INPUT_FILE, input, 0o444);
   await vbox.writeFile(ANSWER_FILE, answer, 0o444);

@@ -10,6 +10,7 @@ import { listInWords } from "../lib/words.ts";
 import { CHECKERS, DIFFICULTIES, PROBLEM_LIMITS } from "./limits.ts";
 import { formatValidatorFlags, parseValidatorFlags, VALIDATOR_FLAGS_MAX_CHARS } from "./validator-flags.ts";
 import { validatorInput } from "./validator-spec.ts";
+import { SCORING_LIMITS, scoringInput } from "./scoring-spec.ts";
 
 const testCaseText = z.string({
   error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text"),
@@ -36,9 +37,17 @@ const fields = {
   difficulty: z.enum(DIFFICULTIES, { error: `Must be ${listInWords(DIFFICULTIES)}` }),
   // Missing input/expectedOutput count as empty: the spec's form does not mark them required.
   hiddenTestCases: z
-    .array(z.object({ input: testCaseText.transform(toLf).default(""), expectedOutput: testCaseText.default("") }), {
-      error: "Must be a list of { input, expectedOutput }",
-    })
+    .array(
+      z.object({
+        input: testCaseText.transform(toLf).default(""),
+        expectedOutput: testCaseText.default(""),
+        /** A scoring problem's test: the name of its group. */
+        group: z.string({ error: "Must be a group's name" }).max(SCORING_LIMITS.nameMaxChars).optional(),
+      }),
+      {
+        error: "Must be a list of { input, expectedOutput }",
+      },
+    )
     .max(PROBLEM_LIMITS.maxTestCases, { error: `At most ${PROBLEM_LIMITS.maxTestCases} test cases` }),
   timeLimitMs: z
     .number({ error: "Must be a number of milliseconds" })
@@ -89,6 +98,8 @@ export const problemInput = z.object({
   validator: validatorInput.nullable().optional(),
   interactive: fields.interactive.optional(),
   validationPasses: fields.validationPasses.optional(),
+  /** Test groups with points (a scoring problem); null or absent: pass-fail. */
+  scoring: scoringInput.nullable().optional(),
 }).superRefine((v, ctx) => {
   if (v.checker === "custom" && !v.validator) ctx.addIssue({ code: "custom", message: "Required when the checker is custom (the validator's files)", path: ["validator"] });
   const why = validatorNeeded(v);
@@ -127,5 +138,7 @@ export const problemUpdateInput = z.object({
   validator: validatorInput.nullable().optional(),
   interactive: fields.interactive.optional(),
   validationPasses: fields.validationPasses.optional(),
+  /** New test groups (null: the problem becomes pass-fail); absent keeps them (new hidden tests then need their group). */
+  scoring: scoringInput.nullable().optional(),
 });
 export type ProblemUpdate = z.infer<typeof problemUpdateInput>;

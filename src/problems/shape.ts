@@ -3,12 +3,16 @@
  * columns only, never the hidden tests except where a caller adds its own.
  */
 import type { ValidatorSpec } from "./validator-spec.ts";
+import type { ScoringSpec } from "./scoring-spec.ts";
+import { labelTests } from "./groups.ts";
 import type { problems } from "../../db/schema.ts";
 import type { CheckerName, Difficulty } from "./limits.ts";
 
 export interface HiddenTestCase {
   input: string;
   expectedOutput: string;
+  /** A scoring problem's test, in the owner's view: its group's name. */
+  group?: string;
 }
 
 /** A problem as every route returns it. `hiddenTestCases` only on the caller's own problems in `list`. */
@@ -35,6 +39,8 @@ export interface ProblemShape {
   interactive: boolean;
   /** Runs of the submission per test at most: 1, or more for a multi-pass problem. */
   validationPasses: number;
+  /** A scoring problem's test groups (points, aggregation, require_pass, sizes); null: pass-fail. Public, as a statement's subtasks are. */
+  scoring: ScoringSpec | null;
   /** Number of hidden test cases (their content stays hidden). */
   hiddenTestCount: number;
   /** The spec's version field: incremented on every update. */
@@ -73,13 +79,14 @@ export function toProblemShape(row: ProblemRow, hiddenTestCount: number, hidden?
     timeScaledByLanguage: row.timeScaledByLanguage,
     interactive: row.interactive,
     validationPasses: row.validationPasses,
+    scoring: row.scoring ?? null,
     hiddenTestCount,
     __v: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
   if (hidden) {
-    shape.hiddenTestCases = hidden;
+    shape.hiddenTestCases = labelTests(row.scoring ?? null, hidden);
     shape.validator = row.validator ?? null;
   }
   return shape;

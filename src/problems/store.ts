@@ -14,6 +14,7 @@ import type { ValidatorSpec } from "./validator-spec.ts";
 import { formatBytes, utf8Bytes } from "../lib/fields.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
 import { validatorNeeded, type ProblemInput, type ProblemUpdate } from "./input.ts";
+import { arrangeGroups, labelTests } from "./groups.ts";
 import { PROBLEM_LIMITS } from "./limits.ts";
 import { toProblemShape, type HiddenTestCase, type ProblemRow, type ProblemShape } from "./shape.ts";
 
@@ -188,12 +189,13 @@ export async function copyProblem(db: Database, source: ProblemRow, owner: { use
 
 export async function createProblem(db: Database, userId: string, input: ProblemInput): Promise<ProblemShape> {
   assertLimits(input);
-  const tests = checkTestCases(input.hiddenTestCases);
-  const { hiddenTestCases: _ignored, courseId, ...values } = input;
+  const arranged = arrangeGroups(input.scoring ?? null, checkTestCases(input.hiddenTestCases));
+  const tests = arranged.tests;
+  const { hiddenTestCases: _ignored, courseId, scoring: _s, ...values } = input;
   const id = newId();
   const insert = db
     .insert(problems)
-    .values({ ...values, id, userId, courseId: courseId ?? null })
+    .values({ ...values, id, userId, courseId: courseId ?? null, scoring: arranged.scoring })
     .returning();
   const [inserted] = tests.length
     ? await db.batch([insert, db.insert(testCases).values(tests.map((tc, ordinal) => ({ problemId: id, ordinal, ...tc })))])
@@ -219,10 +221,20 @@ export async function updateProblem(db: Database, current: ProblemRow, input: Pr
   }
   const needed = validatorNeeded({ interactive: changes.interactive ?? current.interactive, validationPasses: changes.validationPasses ?? current.validationPasses });
   if (needed && checker !== "custom") throw new AppError("BAD_INPUT", { field: "checker", message: `checker: ${needed}` });
-  const tests = hiddenTestCases ? checkTestCases(hiddenTestCases) : undefined;
+  // Test groups: new ones, or new tests under the current ones, are arranged together.
+  let tests = hiddenTestCases ? checkTestCases(hiddenTestCases) : undefined;
+  const { scoring: newScoring, ...plainChanges } = changes;
+  let scoring = current.scoring ?? null;
+  if (newScoring !== undefined || tests) {
+    const spec = newScoring === undefined ? scoring : newScoring;
+    const source = tests ?? labelTests(current.scoring ?? null, (await readHiddenTests(db, [id])).get(id) ?? []);
+    const arranged = arrangeGroups(spec, source);
+    scoring = arranged.scoring;
+    tests = arranged.tests;
+  }
   const updated = db
     .update(problems)
-    .set({ ...changes, version: current.version + 1, updatedAt: new Date() })
+    .set({ ...plainChanges, scoring, version: current.version + 1, updatedAt: new Date() })
     .where(and(eq(problems.id, id), isNull(problems.deletedAt)))
     .returning();
   let row: ProblemRow | undefined;
