@@ -85,16 +85,19 @@ export type Scoring = "all-or-nothing" | "partial";
 
 /**
  * The fraction (0..1) of a problem's points a judged submission earns before
- * any penalty: all-or-nothing gives 1 only for AC; partial gives the fraction
- * of hidden tests passed (the sample when there are no hidden tests). A
- * compile error or internal error earns 0.
+ * any penalty: all-or-nothing gives 1 only for AC; partial gives, on a
+ * scoring problem, its score over its maximum (points per test group), else
+ * the fraction of hidden tests passed (the sample when there are no hidden
+ * tests). A compile error or internal error earns 0.
  */
 export function rawScore(
-  s: { verdict: string | null; hiddenPassed: number; hiddenTotal: number; samplePassed: boolean },
+  s: { verdict: string | null; hiddenPassed: number; hiddenTotal: number; samplePassed: boolean; score?: number | null; maxScore?: number | null },
   scoring: Scoring,
 ): number {
   if (s.verdict === "AC") return 1;
   if (scoring === "all-or-nothing" || s.verdict === null || s.verdict === "CE" || s.verdict === "IE") return 0;
+  // A scoring problem (test groups with points): its score's share, group by group (src/judge/groups.ts).
+  if (s.score != null && s.maxScore) return Math.min(1, s.score / s.maxScore);
   if (s.hiddenTotal === 0) return s.samplePassed ? 1 : 0;
   return s.hiddenPassed / s.hiddenTotal;
 }

@@ -24,6 +24,9 @@ export interface ScoredSubmission {
   createdAt: number;
   hiddenPassed: number;
   hiddenTotal: number;
+  /** A scoring problem's score and maximum (null otherwise). */
+  score?: number | null;
+  maxScore?: number | null;
 }
 
 export interface Cell {
@@ -50,7 +53,7 @@ export function bestCell(subs: readonly ScoredSubmission[], a: Pick<AssignmentRo
   const counted = subs.filter((s) => countsAt(s.createdAt, w)).sort((x, y) => x.createdAt - y.createdAt);
   let best: { s: ScoredSubmission; score: number } | null = null;
   for (const s of counted) {
-    const raw = rawScore({ verdict: s.verdict, hiddenPassed: s.hiddenPassed, hiddenTotal: s.hiddenTotal, samplePassed: s.verdict === "AC" }, a.scoring);
+    const raw = rawScore({ verdict: s.verdict, hiddenPassed: s.hiddenPassed, hiddenTotal: s.hiddenTotal, samplePassed: s.verdict === "AC", score: s.score, maxScore: s.maxScore }, a.scoring);
     const score = Math.round(raw * lateFactor(s.createdAt, w, a.latePenaltyPercent, a.latePenaltyUnit) * points * 100) / 100;
     if (!best || score > best.score) best = { s, score };
   }
@@ -79,6 +82,8 @@ const scoredColumns = {
   createdAt: submissions.createdAt,
   hiddenPassed: submissions.hiddenPassed,
   hiddenTotal: submissions.hiddenTotal,
+  score: submissions.score,
+  maxScore: submissions.maxScore,
 };
 
 /**

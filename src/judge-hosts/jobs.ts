@@ -242,7 +242,7 @@ async function jobOf(deps: JudgeApiDeps, queue: JudgeQueue, row: SubmissionRow):
   }
   const { problem, hidden } = loaded;
   const tests = testsOf(loaded);
-  const { id, sampleInput, sampleOutput, timeLimitMs, memoryLimitKib, timeScaledByLanguage, checker, checkerFlags, validator, interactive, validationPasses } = problem;
+  const { id, sampleInput, sampleOutput, timeLimitMs, memoryLimitKib, timeScaledByLanguage, checker, checkerFlags, validator, interactive, validationPasses, scoring } = problem;
   return {
     submissionId: row.id,
     claimToken: row.claimToken!,
@@ -251,7 +251,7 @@ async function jobOf(deps: JudgeApiDeps, queue: JudgeQueue, row: SubmissionRow):
     code: row.code,
     runAllTests: row.runAllTests,
     assignmentId: row.assignmentId,
-    problem: { id, sampleInput, sampleOutput, timeLimitMs, memoryLimitKib, timeScaledByLanguage, checker, checkerFlags, validator, interactive, validationPasses },
+    problem: { id, sampleInput, sampleOutput, timeLimitMs, memoryLimitKib, timeScaledByLanguage, checker, checkerFlags, validator, interactive, validationPasses, scoring },
     tests,
     hiddenTotal: hidden.length,
   };
@@ -317,6 +317,15 @@ function checkReport(loaded: JudgedProblemData, values: Partial<SubmissionRow>):
   if (values.verdict !== undefined && values.isPassed !== undefined && values.isPassed !== (values.verdict === "AC")) throw bad("isPassed", "true exactly when the verdict is AC");
   if (values.verdict === "AC" && (values.testsPassed !== tests || values.hiddenPassed !== hidden)) {
     throw bad("verdict", `AC needs every test passed (${tests}, of them ${hidden} hidden)`);
+  }
+  const spec = loaded.problem.scoring;
+  if (values.score != null || values.maxScore != null || values.groupResults != null) {
+    if (!spec) throw bad("score", "the problem is not a scoring problem");
+    if (values.maxScore !== spec.maxScore) throw bad("maxScore", `this problem's maximum is ${spec.maxScore}`);
+    if (values.score == null || values.score > spec.maxScore) throw bad("score", `from 0 to ${spec.maxScore}`);
+    if (values.verdict === "AC" && values.score !== spec.maxScore) throw bad("verdict", "AC needs the full score");
+    const names = spec.groups.map((g) => g.name).join(",");
+    if ((values.groupResults ?? []).map((g) => g.name).join(",") !== names) throw bad("groupResults", `the problem's groups are ${names}`);
   }
 }
 

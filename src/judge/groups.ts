@@ -144,3 +144,61 @@ export function submissionScore(spec: ScoringSpec, groups: (GroupResult | { erro
 export function groupOfTests(spec: Pick<ScoringSpec, "groups">): number[] {
   return spec.groups.flatMap((g, i) => Array.from({ length: g.testCount }, () => i));
 }
+
+/**
+ * The judge's walk through a scoring problem's hidden tests: which to run
+ * (groups in order; a group whose require_pass failed is not run; a
+ * pass-fail or min group stops at its first failure), what each gave, and
+ * the score at the end.
+ */
+export class GroupPlan {
+  private readonly groupOf: number[];
+  private readonly results: (ScoredTest[] | null | undefined)[];
+  private readonly stopped: boolean[];
+  private sampleVerdict: TestVerdict | null = null;
+
+  constructor(private readonly spec: ScoringSpec) {
+    this.groupOf = groupOfTests(spec);
+    this.results = spec.groups.map(() => undefined);
+    this.stopped = spec.groups.map(() => false);
+  }
+
+  /** The sample's verdict (it scores nothing; `require_pass: sample` reads it). */
+  sample(verdict: TestVerdict): void {
+    this.sampleVerdict = verdict;
+  }
+
+  /** Whether hidden test `i` (0-based) runs; decides its group's require_pass when the group starts. */
+  shouldRun(i: number): boolean {
+    const g = this.groupOf[i];
+    if (g === undefined) return false;
+    if (this.results[g] === undefined) this.results[g] = groupRuns(this.spec.groups[g]!, this.accepted()) ? [] : null;
+    return this.results[g] !== null && !this.stopped[g];
+  }
+
+  /** What hidden test `i` gave. */
+  record(i: number, t: ScoredTest): void {
+    const g = this.groupOf[i]!;
+    this.results[g]?.push(t);
+    if (!groupContinues(this.spec.groups[g]!, t.verdict)) this.stopped[g] = true;
+  }
+
+  /** The score, the verdict and each group's result. */
+  result(): ScoreResult {
+    return submissionScore(
+      this.spec,
+      this.spec.groups.map((g, i) => groupResult(g, this.results[i] ?? null)),
+      this.sampleVerdict,
+    );
+  }
+
+  /** Which groups (and the sample) were accepted whole so far. */
+  private accepted(): Map<string, boolean> {
+    const m = new Map<string, boolean>([["sample", this.sampleVerdict === null || this.sampleVerdict === "AC"]]);
+    this.spec.groups.forEach((g, i) => {
+      const r = this.results[i];
+      m.set(g.name, !!r && r.length === g.testCount && r.every((t) => t.verdict === "AC"));
+    });
+    return m;
+  }
+}

@@ -73,6 +73,8 @@ export interface PassedTest {
   output: string;
   /** WA because the validator rejected and ended first (problemtools lets that stand over a TLE at any limit). */
   validatorFirst?: boolean;
+  /** The validator ran on the last pass (its feedback files are this test's). */
+  validatorRan: boolean;
 }
 
 export interface PassedTestInput {
@@ -107,8 +109,10 @@ export async function judgePassedTest(t: PassedTestInput): Promise<PassedTest> {
   const transcript: TranscriptPass[] = [];
   let input = t.input;
   let output = "";
+  let validatorRan = false;
   const done = (verdict: TestVerdict, reason?: string): PassedTest => ({
     verdict,
+    validatorRan,
     ...(reason ? { reason } : {}),
     runs,
     ...(t.transcript && t.interactive ? { transcript } : {}),
@@ -120,6 +124,7 @@ export async function judgePassedTest(t: PassedTestInput): Promise<PassedTest> {
     const outcome = t.interactive ? await interactivePass(t, input, transcript, pass > 1) : await plainPass(t, input, pass > 1);
     runs.push(outcome.run);
     output = outcome.output;
+    validatorRan = outcome.validatorRan;
     if (outcome.verdict !== "AC") {
       if (outcome.verdict === "WA" && (await nextPassInput(t.vbox)) !== null) {
         return done("IE", `pass ${pass}: the validator rejected and wrote nextpass.in`);
@@ -149,6 +154,7 @@ async function nextPassInput(vbox: Box): Promise<string | null> {
 }
 
 interface PassOutcome {
+  validatorRan: boolean;
   verdict: TestVerdict;
   reason?: string;
   validatorFirst?: boolean;
@@ -162,10 +168,10 @@ async function plainPass(t: PassedTestInput, input: string, laterPass: boolean):
     () => runProgram(t.box, t.language, { entry: t.entry, stdin: input, ...t.limits }),
     (r) => r,
   );
-  if (run.status !== "OK") return { ...decideVerdict(run, "", "lines"), run, output: run.stdout };
+  if (run.status !== "OK") return { ...decideVerdict(run, "", "lines"), run, output: run.stdout, validatorRan: false };
   const req = await validatorRequest(t.vbox, t.validator, input, t.answer, {}, laterPass);
   const checked = validatorOutcome(await retryOnSandboxFailure(() => t.vbox.run({ ...req, stdin: run.stdout }), (r) => r));
-  return { ...checked, run, output: run.stdout };
+  return { ...checked, run, output: run.stdout, validatorRan: true };
 }
 
 /** An interactive pass: the submission and the validator connected by pipes. */
@@ -185,7 +191,7 @@ async function interactivePass(t: PassedTestInput, input: string, transcript: Tr
   if (connected.transcript) transcript.push(connected.transcript);
   const run = program.reclassify(connected.program);
   const decided = interactiveVerdict(run, connected.peer, connected.peerEndedFirst);
-  return { ...decided, run, output: "" };
+  return { ...decided, run, output: "", validatorRan: true };
 }
 
 /**

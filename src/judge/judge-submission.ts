@@ -15,21 +15,19 @@
  */
 import type { Database } from "../../db/index.ts";
 import type { Verdict } from "../../db/schema.ts";
-import { capUtf8, runProgram } from "../../isolate/exec.ts";
-import type { RunResult, SandboxBackend } from "../../isolate/types.ts";
+import { capUtf8 } from "../../isolate/exec.ts";
+import type { SandboxBackend } from "../../isolate/types.ts";
 import type { Logger } from "../log.ts";
-import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
-import { compileCached, reportedTimeMs, retryOnSandboxFailure, runOptions, sandboxRetrying, validatorCompiler } from "./compile.ts";
+import { compileCached, reportedTimeMs, runOptions, validatorCompiler } from "./compile.ts";
 import type { JudgeEvents } from "./events.ts";
 import { databaseJobPort, type JobPort } from "./job-port.ts";
 import { STORED_OUTPUT_MAX_BYTES } from "./limits.ts";
 import type { SubmissionRow } from "../submissions/row.ts";
 import type { JudgeQueue } from "../submissions/queue.ts";
-import { judgePassedTest, reportedRun, transcriptText } from "./interactive.ts";
-import { runsWithValidator } from "./run-with-validator.ts";
-import { prepareValidator, runValidator, type ReadyValidator } from "./validator.ts";
-import { testVerdict, type TestVerdict } from "./verdict.ts";
+import { GroupPlan } from "./groups.ts";
+import { runTest, type TestContext } from "./run-test.ts";
+import { prepareValidator, type ReadyValidator } from "./validator.ts";
 
 /** What judging needs besides the job itself. */
 export interface JudgingDeps {
@@ -146,7 +144,6 @@ export async function judgeSubmission(
       await guard(port.update({ status: "running" }));
 
       const opts = runOptions(row.language, problem.timeLimitMs, problem.memoryLimitKib, problem.timeScaledByLanguage);
-      const withValidatorRuns = runsWithValidator(problem);
       // Compiled in this very box: the artifacts are already there.
       let artifacts: CompiledEntry["files"] | undefined = compiled.cached ? compiled.entry.files : undefined;
       let passed = 0;
@@ -156,37 +153,19 @@ export async function judgeSubmission(
       let maxMemoryKib = 0;
       let final: Verdict = "AC";
       let errorDetail: string | null = null;
+      // A scoring problem is judged group by group (src/judge/groups.ts); a pass-fail one stops at its first failure.
+      const plan = problem.scoring ? new GroupPlan(problem.scoring) : null;
+      const ctx: TestContext = {
+        box, vbox, validator, problem, language: row.language, compiled: compiled.entry, opts,
+        onRetry: (message, attempt) => log.warn("judge: sandbox failure, retrying a test", { submissionId: id, attempt, message }),
+      };
       for (const test of tests) {
         checkAbort();
-        const files = artifacts;
-        let result: RunResult;
-        let verdict: TestVerdict;
-        let reason: string | undefined;
-        let shown: string;
-        if (withValidatorRuns && validator && vbox) {
-          // Interactive or multi-pass: the validator runs with the submission (src/judge/interactive.ts).
-          const t = await judgePassedTest({
-            box, vbox, validator, language: row.language, entry: compiled.entry.sourceFile, files: compiled.entry.files, filesInBox: files === undefined,
-            limits: { timeLimitMs: opts.timeLimitMs, memoryLimitKib: opts.memoryLimitKib, outputLimitBytes: opts.outputLimitBytes },
-            input: test.input, answer: test.expected, interactive: problem.interactive, passes: problem.validationPasses, transcript: test.isSample,
-          });
-          ({ verdict, reason } = t);
-          result = reportedRun(t.runs);
-          shown = t.transcript ? transcriptText(t.transcript) : t.output;
-        } else {
-          result = await retryOnSandboxFailure(
-            () => runProgram(box, row.language, { entry: compiled.entry.sourceFile, artifacts: files, stdin: test.input, ...opts }),
-            (r) => r,
-            (message, attempt) => log.warn("judge: sandbox failure, retrying the test", { submissionId: id, test: test.index, attempt, message }),
-          );
-          ({ verdict, reason } = await testVerdict(
-            result,
-            test.expected,
-            problem.checker as CheckerName,
-            problem.checkerFlags,
-            validator && vbox ? (output) => runValidator(vbox, sandboxRetrying(vbox), validator!, test.input, test.expected, output) : null,
-          ));
-          shown = result.stdout;
+        if (plan && !test.isSample && !plan.shouldRun(test.index - 1)) continue;
+        const { verdict, reason, result, shown, scoreFile } = await runTest(ctx, test, artifacts);
+        if (plan) {
+          if (test.isSample) plan.sample(verdict);
+          else plan.record(test.index - 1, { verdict, ...(scoreFile ? { scoreFile } : {}) });
         }
         // Artifacts are written once; the box keeps them for the following tests.
         artifacts = undefined;
@@ -216,7 +195,13 @@ export async function judgeSubmission(
           failureKept = true;
           await port.keepFailure(test, result);
         }
-        if (!row.runAllTests) break;
+        // Groups score independently: a scoring problem runs on (its plan skips what need not run).
+        if (!row.runAllTests && !plan) break;
+      }
+      const scored = plan && final !== "IE" ? plan.result() : null;
+      if (scored) {
+        final = scored.verdict;
+        if (scored.error) errorDetail = `scoring: ${scored.error}`;
       }
       const finished = await port.finish({
         verdict: final,
@@ -227,6 +212,9 @@ export async function judgeSubmission(
         timeMs: maxTimeMs,
         memoryKib: maxMemoryKib,
         errorDetail,
+        score: scored?.score ?? null,
+        maxScore: scored?.maxScore ?? null,
+        groupResults: scored?.groups ?? null,
       });
       if (finished) await port.afterJudged().catch((err) => log.warn("judge: could not update the gradebook", { submissionId: id, error: String(err) }));
       await guard(Promise.resolve(finished));

@@ -25,6 +25,7 @@
 import type { Box, RunLimits, RunRequest, RunResult } from "../../isolate/types.ts";
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
 import type { ArtifactFile } from "./compile-cache.ts";
+import type { ScoreFile } from "./groups.ts";
 
 /** How the judge compiles (its compile cache, keyed by `keyText`): given by the caller. */
 export type CompileValidator = (
@@ -168,4 +169,17 @@ export async function runValidator(
 ): Promise<ValidatorOutcome> {
   const req = await validatorRequest(vbox, v, input, answer);
   return validatorOutcome(await run({ ...req, stdin: output }));
+}
+
+/**
+ * The score file a validator wrote in its feedback directory for the test it
+ * just judged (a scoring problem): `score.txt`, `score_multiplier.txt`, both
+ * (a judge error, src/judge/groups.ts), or neither (undefined).
+ */
+export async function readScoreFile(vbox: Box): Promise<ScoreFile | undefined> {
+  const [score, multiplier] = await Promise.all([vbox.readFile("score.txt", 4096), vbox.readFile("score_multiplier.txt", 4096)]);
+  if (score && multiplier) return { kind: "both" };
+  if (score) return { kind: "score", text: new TextDecoder().decode(score) };
+  if (multiplier) return { kind: "multiplier", text: new TextDecoder().decode(multiplier) };
+  return undefined;
 }

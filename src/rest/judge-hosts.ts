@@ -52,6 +52,14 @@ const finishValues = z
     memoryKib: counts.optional(),
     errorDetail: z.string().max(10_000).nullable().optional(),
     compileOutput: z.string().max(1024 * 1024).nullable().optional(),
+    // A scoring problem's result (src/judge/groups.ts), checked against the problem's groups by finishForHost.
+    score: z.number().min(0).max(1_000_000).nullable().optional(),
+    maxScore: z.number().min(0).max(1_000_000).nullable().optional(),
+    groupResults: z
+      .array(z.object({ name: z.string().max(40), score: z.number().min(0).max(1_000_000), maxScore: z.number().min(0).max(1_000_000), verdict: z.enum(VERDICTS).nullable(), testsRun: counts }).strict())
+      .max(50)
+      .nullable()
+      .optional(),
   })
   .strict();
 const testRecord = z.object({ index: counts, isSample: z.boolean(), verdict: z.enum(VERDICTS), timeMs: counts, memoryKib: counts });

@@ -3,7 +3,7 @@
  * tRPC alike), and the one function that turns a row into it. Never the
  * lease, the attempts, the operator's `errorDetail` or anything of the hidden tests.
  */
-import type { submissionFailures, submissionTests, SubmissionStatus, Verdict } from "../../db/schema.ts";
+import type { GroupResultRow, submissionFailures, submissionTests, SubmissionStatus, Verdict } from "../../db/schema.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
 import { atLeast, type FeedbackLevel } from "../courses/policy.ts";
 import type { SubmissionRow } from "./row.ts";
@@ -46,6 +46,11 @@ export interface SubmissionShape {
   testsTotal: number | null;
   /** Per-test results; only the sample's when the feedback policy shows only the verdict. */
   tests: SubmissionTestShape[];
+  /** A scoring problem's score and its maximum (e.g. 40 of 100); null on a pass-fail problem or until judged. */
+  score: number | null;
+  maxScore: number | null;
+  /** A scoring problem's groups as judged (verdict null: not run); null when the feedback policy shows only the verdict. */
+  groups: GroupResultRow[] | null;
   /** The assignment this submission counts for, or null. */
   assignmentId: string | null;
   /** How much this response shows (src/courses/policy.ts): `tests` outside assignments. */
@@ -92,6 +97,9 @@ export function toSubmissionShape(
     testsPassed: row.testsPassed,
     testsTotal: row.testsTotal,
     tests: tests.map(toTestShape),
+    score: row.score,
+    maxScore: row.maxScore,
+    groups: row.groupResults ?? null,
     assignmentId: row.assignmentId,
     feedback: "tests",
     createdAt: row.createdAt.toISOString(),
@@ -109,6 +117,7 @@ export function applyFeedback(shape: SubmissionShape, level: FeedbackLevel, fail
     out.tests = shape.tests.filter((t) => t.isSample);
     out.testsPassed = null;
     out.testsTotal = null;
+    out.groups = null;
   }
   if (atLeast(level, "first-failure")) {
     out.firstFailure = failure
