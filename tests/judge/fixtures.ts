@@ -17,6 +17,7 @@ import { loadConfig, type Config } from "../../src/config.ts";
 import { createLogger, type Logger } from "../../src/log.ts";
 import { problemRow } from "../fixtures/problem.ts";
 import type { ValidatorSpec } from "../../src/problems/validator-spec.ts";
+import type { ScoringSpec } from "../../src/problems/scoring-spec.ts";
 
 /**
  * First box id of judge tests (disjoint from the dev server's 0.. and other suites). Offsets in use:
@@ -149,6 +150,7 @@ export interface ProblemSpec {
   validator?: ValidatorSpec;
   interactive?: boolean;
   validationPasses?: number;
+  scoring?: ScoringSpec;
 }
 
 /** Inserts a problem with its hidden tests; returns its id. */
@@ -166,6 +168,7 @@ export async function insertProblem(db: Database, userId: string, spec: ProblemS
         ...(spec.validator ? { validator: spec.validator } : {}),
         ...(spec.interactive ? { interactive: true } : {}),
         ...(spec.validationPasses ? { validationPasses: spec.validationPasses } : {}),
+        ...(spec.scoring ? { scoring: spec.scoring } : {}),
       }),
     )
     .returning({ id: problems.id });

@@ -21,6 +21,7 @@ import { waitForVerdict } from "../../src/submissions/watch.ts";
 import { isolateCandidates } from "../../isolate/test-backends.ts";
 import { LANGUAGE_IDS } from "../../isolate/languages/index.ts";
 import { validatorMain, type ValidatorSpec } from "../../src/problems/validator-spec.ts";
+import type { ScoringSpec } from "../../src/problems/scoring-spec.ts";
 
 const ROOT = import.meta.dir;
 const VERDICT = z.enum(["AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "IE"]);
@@ -33,6 +34,8 @@ const caseSchema = z.object({
     verdict: VERDICT,
     tests: z.array(VERDICT).optional(),
     compileOutputContains: z.string().optional(),
+    /** A scoring problem's [score, maxScore]. */
+    score: z.tuple([z.number(), z.number()]).optional(),
   }),
   /**
    * What the contract names for backends that limit memory as address space (isolate in rlimit mode):
@@ -52,6 +55,8 @@ const problemSchema = z.object({
   validator: z.array(z.string()).optional(),
   interactive: z.boolean().optional(),
   validationPasses: z.number().optional(),
+  /** A scoring problem's groups (src/problems/scoring-spec.ts), their tests the problem's tests in order. */
+  scoring: z.custom<ScoringSpec>().optional(),
 });
 
 /** A validator of _problems/validators/ as the problem stores it. */
@@ -156,6 +161,7 @@ for (const variant of variants) {
         expect(`${s.verdict}${detail}`).toBe(expected.verdict);
         expect(s.isPassed).toBe(expected.verdict === "AC");
         if (expected.tests) expect(s.tests.map((x) => x.verdict)).toEqual(expected.tests);
+        if (c.spec.expect.score) expect([s.score, s.maxScore]).toEqual(c.spec.expect.score);
         if (c.spec.expect.verdict === "CE") {
           expect(s.tests).toEqual([]);
           expect(s.compileOutput ?? "").toContain(c.spec.expect.compileOutputContains ?? "");
