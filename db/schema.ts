@@ -227,9 +227,11 @@ export const judgeFinishes = sqliteTable(
 /** An example submission of a package, as stored. */
 export interface PackageExample {
   path: string;
-  expected: "AC" | "WA" | "TLE" | "RE" | "rejected";
+  expected: "AC" | "WA" | "TLE" | "RE" | "rejected" | "PAC";
   language: LanguageId;
   code: string;
+  /** A scoring package's expected score range. */
+  expectedScore?: [number, number];
 }
 
 export { VERDICTS };

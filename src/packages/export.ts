@@ -24,6 +24,7 @@ import { requireEditableProblem } from "../problems/access.ts";
 import { toProblemShape } from "../problems/shape.ts";
 import { readHiddenTests } from "../problems/store.ts";
 import { readPackageMeta } from "./verify-service.ts";
+import { scoringFiles } from "./scoring.ts";
 import { LANGUAGES, languageByExtension } from "../../isolate/languages/index.ts";
 
 /**
@@ -88,8 +89,8 @@ export function exportPackage(
         ...(kept ? { time_multipliers: { ac_to_time_limit: kept.acToTimeLimit, time_limit_to_tle: kept.timeLimitToTle } } : {}),
         ...(problem.validationPasses > 1 ? { validation_passes: problem.validationPasses } : {}),
       },
-      ...(problem.interactive || problem.validationPasses > 1
-        ? { type: [...(problem.interactive ? ["interactive"] : []), ...(problem.validationPasses > 1 ? ["multi-pass"] : [])] }
+      ...(problem.interactive || problem.validationPasses > 1 || problem.scoring
+        ? { type: [...(problem.scoring ? ["scoring"] : []), ...(problem.interactive ? ["interactive"] : []), ...(problem.validationPasses > 1 ? ["multi-pass"] : [])] }
         : {}),
     }),
   );
@@ -100,26 +101,32 @@ export function exportPackage(
   files["data/sample/001.in"] = enc(problem.sampleInput);
   files["data/sample/001.ans"] = enc(problem.sampleOutput);
   const width = Math.max(3, String(problem.hiddenTestCases.length).length);
+  // A scoring problem's tests go to their groups' folders (data/secret/<group>/), numbered in order.
+  const folderOf = (i: number) => (problem.scoring ? `${problem.hiddenTestCases[i]?.group ?? "ungrouped"}/` : "");
   problem.hiddenTestCases.forEach((tc, i) => {
     const name = String(i + 1).padStart(width, "0");
-    files[`data/secret/${name}.in`] = enc(tc.input);
-    files[`data/secret/${name}.ans`] = enc(tc.expectedOutput);
+    files[`data/secret/${folderOf(i)}${name}.in`] = enc(tc.input);
+    files[`data/secret/${folderOf(i)}${name}.ans`] = enc(tc.expectedOutput);
   });
+  if (problem.scoring) for (const [path, config] of Object.entries(scoringFiles(problem.scoring))) files[path] = enc(stringify(config));
   const { flags, note } = flagsForChecker(problem.checker, problem.checkerFlags);
   if (note) notes.push(note);
   const v = problem.checker === "custom" ? problem.validator : null;
   if (v) for (const [name, content] of Object.entries(v.files)) files[`output_validator/${name}`] = enc(content);
   const args = v ? v.args.split(/\s+/).filter(Boolean) : flags.split(" ").filter(Boolean);
   if (args.length) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: args }));
-  const folders: Record<PackageExample["expected"], string> = { AC: "accepted", WA: "wrong_answer", TLE: "time_limit_exceeded", RE: "run_time_error", rejected: "rejected" };
-  const named: Record<string, { language: string }> = {};
+  const folders: Record<PackageExample["expected"], string> = { AC: "accepted", WA: "wrong_answer", TLE: "time_limit_exceeded", RE: "run_time_error", rejected: "rejected", PAC: "partially_accepted" };
+  const named: Record<string, { language?: string; score?: number | [number, number] }> = {};
   for (const e of kept?.examples ?? []) {
     // Kept under their package path; one that strayed from its folder's name is put back in it.
     const [, folder, ...rest] = e.path.split("/");
     const path = folder === folders[e.expected] ? e.path : `submissions/${folders[e.expected]}/${rest.join("/") || e.path.split("/").pop()}`;
     files[path] = enc(e.code);
     // A language its extension does not say (PyPy for a .py) is named, as the importer reads it.
-    if (languageByExtension(path.split(".").pop()!) !== e.language) named[path.slice("submissions/".length)] = { language: LANGUAGES[e.language].package.code };
+    const key = path.slice("submissions/".length);
+    if (languageByExtension(path.split(".").pop()!) !== e.language) named[key] = { language: LANGUAGES[e.language].package.code };
+    // A scoring example's expected score, as submissions.yaml says it.
+    if (e.expectedScore) named[key] = { ...named[key], score: e.expectedScore[0] === e.expectedScore[1] ? e.expectedScore[0] : e.expectedScore };
   }
   if (Object.keys(named).length) files["submissions/submissions.yaml"] = enc(stringify(named));
   const slug = problem.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "problem";
@@ -136,6 +143,7 @@ export async function exportProblem(db: Database, user: Caller, problemId: strin
   const row = await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_EXPORT", now);
   const hidden = (await readHiddenTests(db, [row.id])).get(row.id) ?? [];
   const [kept, assets] = await Promise.all([readPackageMeta(db, row.id), readAssets(db, row.id)]);
-  const { zip, filename, notes } = exportPackage({ ...toProblemShape(row, hidden.length, hidden), hiddenTestCases: hidden }, kept, assets);
+  const shape = toProblemShape(row, hidden.length, hidden);
+  const { zip, filename, notes } = exportPackage({ ...shape, hiddenTestCases: shape.hiddenTestCases ?? hidden }, kept, assets);
   return { filename, zipBase64: Buffer.from(zip).toString("base64"), notes };
 }

@@ -5,13 +5,17 @@
  * in the order the format runs it, the statement, and the example submissions
  * with the verdicts their folders expect. Errors name the file and line.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
+import { parseDocument } from "yaml";
+import { readYaml, type Yaml } from "./yaml.ts";
 import { parseValidatorFlags, formatValidatorFlags } from "../problems/validator-flags.ts";
 import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts";
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
 import { readKind } from "./kinds.ts";
+import { readScoring, scoresNamedBySubmissionsYaml } from "./scoring.ts";
+import { expectedScoreInCode } from "./verify-scoring.ts";
+import type { ScoringSpec } from "../problems/scoring-spec.ts";
 import { LANGUAGE_IDS, LANGUAGES, languageByExtension, languageByPackageCode, type LanguageId } from "../../isolate/languages/index.ts";
 
 /** "C++, C, Java, Python, PyPy, JavaScript, Go and Rust", for messages. */
@@ -29,7 +33,7 @@ export interface PackageTest {
 }
 
 /** What an example submission's folder expects (../shared/packages.md §1). */
-export type ExpectedOutcome = "AC" | "WA" | "TLE" | "RE" | "rejected";
+export type ExpectedOutcome = "AC" | "WA" | "TLE" | "RE" | "rejected" | "PAC";
 
 export interface PackageSubmission {
   /** Package path of the source file, e.g. "submissions/accepted/sol.cpp". */
@@ -37,6 +41,8 @@ export interface PackageSubmission {
   expected: ExpectedOutcome;
   language: LanguageId;
   code: string;
+  /** A scoring package's expected score range: submissions.yaml `score`, or `@EXPECTED_SCORE@` in the source. */
+  expectedScore?: [number, number];
 }
 
 export interface ProblemPackage {
@@ -62,6 +68,8 @@ export interface ProblemPackage {
   interactive: boolean;
   /** Runs per test: 1, or `limits.validation_passes` (default 2) for `type: multi-pass`. */
   validationPasses: number;
+  /** `type: scoring`: the test groups with their points (./scoring.ts); null for pass-fail. */
+  scoring: ScoringSpec | null;
   tests: PackageTest[];
   submissions: PackageSubmission[];
   /** Images of the statement's folder, served with the statement. */
@@ -77,6 +85,7 @@ const FOLDER_VERDICTS: Record<string, ExpectedOutcome> = {
   run_time_error: "RE",
   runtime_error: "RE",
   rejected: "rejected",
+  partially_accepted: "PAC",
 };
 
 /**
@@ -125,45 +134,6 @@ const MAX_GLOB_CHARS = 256;
 /** "cpp, c, java, python3, pypy3, javascript, go, rust", for messages. */
 const JUDGED_CODES = LANGUAGE_IDS.map((id) => LANGUAGES[id].package.code).join(", ");
 
-interface Yaml {
-  get(key: string): unknown;
-  line(key: string): number | undefined;
-}
-
-/** Parses a YAML file into a plain-object reader with line numbers; null when absent. */
-function readYaml(files: PackageFiles, name: string): Yaml | null {
-  const source = text(files, name);
-  if (source === null) return null;
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter, prettyErrors: false });
-  if (doc.errors.length) {
-    const e = doc.errors[0]!;
-    throw new PackageError(name, `not valid YAML: ${e.message.split("\n")[0]}`, e.linePos?.[0]?.line);
-  }
-  const root = doc.contents;
-  if (root !== null && !isMap(root)) throw new PackageError(name, "must be a mapping of keys to values", 1);
-  const node = (key: string): YamlNode | null => {
-    let cur: unknown = root;
-    for (const part of key.split(".")) {
-      if (!isMap(cur)) return null;
-      cur = cur.get(part, true);
-    }
-    return (cur as YamlNode | undefined) ?? null;
-  };
-  return {
-    get: (key) => {
-      const n = node(key);
-      if (n === null) return undefined;
-      return isScalar(n) || isMap(n) || isSeq(n) ? n.toJSON() : undefined;
-    },
-    line: (key) => {
-      const n = node(key);
-      const offset = n?.range?.[0];
-      return offset === undefined ? undefined : lineCounter.linePos(offset).line;
-    },
-  };
-}
-
 function positiveNumber(y: Yaml, file: string, key: string): number | null {
   const v = y.get(key);
   if (v === undefined || v === null) return null;
@@ -198,7 +168,7 @@ const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * Reads a package.
  * @throws PackageError naming the file (and line) of the first problem, including
- *   "not supported yet" for scoring packages (./kinds.ts).
+ *   the unsupported kinds (./kinds.ts) and scoring rules (./scoring.ts).
  */
 export async function readPackage(files: PackageFiles): Promise<ProblemPackage> {
   const yaml = readYaml(files, "problem.yaml");
@@ -320,6 +290,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     }
   }
   if (!tests.length) throw new PackageError("data/", "no test data (data/sample/*.in and .ans, data/secret/*.in and .ans)");
+  const scoring = kind.scoring ? readScoring(files, tests, formatVersion) : null;
 
   // Statement.
   const { markdown, file: statementFile, others } = await statementMarkdown(files, formatVersion, warnings);
@@ -333,6 +304,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
   // Their language: what submissions.yaml names, else the file's extension.
   const submissions: PackageSubmission[] = [];
   const namedLanguage = languagesNamedBySubmissionsYaml(files, warnings);
+  const scoreNamed = scoresNamedBySubmissionsYaml(files);
   let exampleBytes = 0;
   for (const path of [...files.keys()].filter((k) => k.startsWith("submissions/")).sort(byPath)) {
     const [, folder, ...rest] = path.split("/");
@@ -361,7 +333,8 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
       warnings.push(`${path}: left out, the example submissions are over ${EXAMPLE_LIMITS.totalMaxBytes / (1024 * 1024)} MiB together`);
       continue;
     }
-    submissions.push({ path, expected, language, code });
+    const expectedScore = scoreNamed(path) ?? expectedScoreInCode(code);
+    submissions.push({ path, expected, language, code, ...(expectedScore ? { expectedScore } : {}) });
   }
 
   return {
@@ -377,6 +350,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     validator,
     interactive: kind.interactive,
     validationPasses: kind.validationPasses,
+    scoring,
     tests,
     submissions,
     assets: statementAssets(files, statementFile),

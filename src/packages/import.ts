@@ -71,7 +71,7 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
     sampleInput: sample.input,
     sampleOutput: sample.answer,
     difficulty: opts.difficulty ?? "medium",
-    hiddenTestCases: rest.map((tc) => ({ input: tc.input, expectedOutput: tc.answer })),
+    hiddenTestCases: hiddenOf(pkg, rest, warnings),
     timeLimitMs,
     memoryLimitKib,
     checker: pkg.validator ? "custom" : "kattis",
@@ -80,6 +80,8 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
     timeScaledByLanguage: false,
     interactive: pkg.interactive,
     validationPasses: pkg.validationPasses,
+    // The groups' sizes come with the spec; the hidden tests are the secret ones in order (other samples go first, to no group).
+    ...(pkg.scoring ? { scoring: pkg.scoring } : {}),
     ...(opts.courseId ? { courseId: opts.courseId } : {}),
   };
   const parsed = problemInput.safeParse(raw);
@@ -89,6 +91,17 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
     throw new AppError("BAD_INPUT", { message: `package: ${field}: ${issue.message}`, field });
   }
   return { input: parsed.data, warnings };
+}
+
+/**
+ * The hidden tests of an imported problem: every test after the first sample,
+ * in the format's order; on a scoring problem only the secret ones (its
+ * groups' tests: other samples score nothing and are left out, with a warning).
+ */
+function hiddenOf(pkg: ProblemPackage, rest: ProblemPackage["tests"], warnings: string[]): { input: string; expectedOutput: string }[] {
+  const kept = pkg.scoring ? rest.filter((t) => !t.sample) : rest;
+  if (kept.length < rest.length) warnings.push(`${rest.length - kept.length} more sample(s) left out: a scoring problem's hidden tests are its groups' tests`);
+  return kept.map((tc) => ({ input: tc.input, expectedOutput: tc.answer }));
 }
 
 /**

@@ -10,8 +10,8 @@
  * - multi-pass: `limits.validation_passes` (default 2).
  *
  * Interactive and multi-pass problems are judged by the package's own
- * validator, so it must have one. Scoring and submit-answer problems are
- * refused here for now, with the reason.
+ * validator, so it must have one. Submit-answer problems are refused here,
+ * with the reason; a scoring problem's groups are read by ./scoring.ts.
  */
 import { PROBLEM_LIMITS } from "../problems/limits.ts";
 import { PackageError } from "./files.ts";
@@ -19,6 +19,8 @@ import { PackageError } from "./files.ts";
 /** The kind of a package's problem. */
 export interface PackageKind {
   interactive: boolean;
+  /** `type: scoring` (legacy: `type: scoring`, or `validation: custom score`): test groups with points (./scoring.ts). */
+  scoring: boolean;
   /** Runs per test: 1, or `limits.validation_passes` (default 2) for multi-pass. */
   validationPasses: number;
 }
@@ -59,7 +61,6 @@ export function readKind(yaml: YamlReader, formatVersion: "legacy" | "2023-07-dr
     if (words.includes("interactive")) interactive = true;
     if (words.includes("score")) scoring = true;
   }
-  if (scoring) throw new PackageError(file, "type scoring: scoring problems (test groups with points) are not supported yet", yaml.line(yaml.get("type") !== undefined ? "type" : "validation"));
   const multiPass = types.includes("multi-pass");
   const what = interactive && multiPass ? "interactive multi-pass" : interactive ? "interactive" : "multi-pass";
   if ((interactive || multiPass) && !hasValidator) {
@@ -82,5 +83,5 @@ export function readKind(yaml: YamlReader, formatVersion: "legacy" | "2023-07-dr
   } else if (passesRaw !== undefined) {
     warnings.push("limits.validation_passes is ignored: the problem is not multi-pass");
   }
-  return { interactive, validationPasses };
+  return { interactive, scoring, validationPasses };
 }

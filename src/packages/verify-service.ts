@@ -69,7 +69,7 @@ export async function readPackageMeta(db: Database, problemId: string) {
 
 /** Keeps a package's examples and time multipliers for later verifies. */
 export async function keepPackageMeta(db: Database, problemId: string, pkg: ProblemPackage): Promise<void> {
-  const examples: PackageExample[] = pkg.submissions.map((s) => ({ path: s.path, expected: s.expected, language: s.language, code: s.code }));
+  const examples: PackageExample[] = pkg.submissions.map((s) => ({ path: s.path, expected: s.expected, language: s.language, code: s.code, ...(s.expectedScore ? { expectedScore: s.expectedScore } : {}) }));
   await db.insert(problemPackages).values({
     problemId,
     examples,
@@ -96,6 +96,7 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
     validator: problem.checker === "custom" ? (problem.validator ?? null) : null,
     interactive: problem.interactive,
     validationPasses: problem.validationPasses,
+    scoring: problem.scoring ?? null,
     tests: [
       { name: "sample", sample: true, input: problem.sampleInput, answer: problem.sampleOutput },
       ...hidden.map((t, i) => ({ name: `test ${i + 1}`, sample: false, input: t.input, answer: t.expectedOutput })),

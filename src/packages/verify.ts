@@ -22,6 +22,7 @@ import { compileSource, runProgram } from "../../isolate/exec.ts";
 import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "../judge/validator.ts";
 import { judgePassedTest } from "../judge/interactive.ts";
+import { judgeScored, scoreMatches } from "./verify-scoring.ts";
 import { OUTPUT_LIMIT_BYTES } from "../judge/limits.ts";
 import { decideVerdict } from "../judge/verdict.ts";
 import { PROBLEM_LIMITS } from "../problems/limits.ts";
@@ -54,6 +55,10 @@ export interface VerifyRow {
   ok: boolean;
   /** Why it did not pass, or a warning (sensitive to the time limit). */
   note?: string;
+  /** A scoring package: the score it got, of the maximum, and the range it was expected in (if the package says). */
+  score?: number;
+  maxScore?: number;
+  expectedScore?: [number, number];
 }
 
 export interface VerifyReport {
@@ -69,6 +74,7 @@ export interface VerifyReport {
 
 function matches(expected: ExpectedOutcome, verdict: VerifyVerdict): boolean {
   if (expected === "rejected") return verdict === "WA" || verdict === "TLE" || verdict === "RE";
+  if (expected === "PAC") return verdict !== "AC" && verdict !== "CE" && verdict !== "IE";
   return expected === verdict;
 }
 
@@ -77,6 +83,9 @@ interface Judged {
   verdictHigh: VerifyVerdict;
   maxTimeMs: number;
   detail?: string;
+  /** A scoring package's score and maximum. */
+  score?: number;
+  maxScore?: number;
 }
 
 /** Compiles in the box itself (verify keeps no compile cache). */
@@ -106,6 +115,11 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSub
     }
     let verdict: VerifyVerdict | null = null;
     let maxTimeMs = 0;
+    if (pkg.scoring) {
+      const j = await judgeScored({ box, ...(vbox ? { vbox } : {}), validator }, { ...pkg, scoring: pkg.scoring }, s.language, compiled, tlMs, tlHighMs, memoryLimitKib);
+      const v = verifyVerdict(j.verdict);
+      return { verdict: v, verdictHigh: v, maxTimeMs: j.maxTimeMs, score: j.score, maxScore: j.maxScore, ...(j.detail ? { detail: j.detail } : {}) };
+    }
     if (validator && vbox && (pkg.interactive || pkg.validationPasses > 1)) {
       // Interactive or multi-pass: each test through the validator as the judge runs it (src/judge/interactive.ts).
       for (const test of pkg.tests) {
@@ -193,7 +207,11 @@ export async function verifyPackage(
     const j = prior ? reread(prior, tl, tlHigh) : await judge(backend, pkg, s, tl, tlHigh, memoryLimitKib);
     let ok = matches(s.expected, j.verdict);
     let note: string | undefined;
-    if (!ok) note = `expected ${s.expected}, got ${j.verdict}${j.detail ? ` (${j.detail})` : ""}`;
+    if (j.score !== undefined && j.maxScore !== undefined) {
+      // A scoring package: the expected score range, else the folder (partially_accepted: strictly between 0 and full).
+      ok = s.expectedScore ? scoreMatches(j.score, s.expectedScore) : s.expected === "PAC" ? j.score > 0 && j.score < j.maxScore : ok;
+      if (!ok) note = `expected ${s.expectedScore ? `a score in [${s.expectedScore.join(", ")}]` : s.expected}, got ${j.verdict} ${j.score}/${j.maxScore}${j.detail ? ` (${j.detail})` : ""}`;
+    } else if (!ok) note = `expected ${s.expected}, got ${j.verdict}${j.detail ? ` (${j.detail})` : ""}`;
     else if (s.expected === "TLE" && j.verdictHigh !== "TLE") {
       ok = false;
       note = `TLE only within the safety margin: finished under ${tlHigh} ms (time_limit_to_tle ${pkg.timeMultipliers.timeLimitToTle})`;
@@ -202,7 +220,11 @@ export async function verifyPackage(
     if (s.expected === "AC" && ok && j.maxTimeMs * pkg.timeMultipliers.acToTimeLimit > tl) {
       note = `slowest test ${j.maxTimeMs} ms is within ac_to_time_limit ${pkg.timeMultipliers.acToTimeLimit} of the ${tl} ms limit`;
     }
-    const row: VerifyRow = { path: s.path, language: s.language, expected: s.expected, verdict: j.verdict, verdictHigh: j.verdictHigh, maxTimeMs: j.maxTimeMs, ok, ...(note ? { note } : {}) };
+    const row: VerifyRow = {
+      path: s.path, language: s.language, expected: s.expected, verdict: j.verdict, verdictHigh: j.verdictHigh, maxTimeMs: j.maxTimeMs, ok,
+      ...(note ? { note } : {}),
+      ...(j.score !== undefined ? { score: j.score, maxScore: j.maxScore!, ...(s.expectedScore ? { expectedScore: s.expectedScore } : {}) } : {}),
+    };
     rows.push(row);
     onRow?.(row);
   }

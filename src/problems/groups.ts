@@ -6,7 +6,11 @@
  */
 import { AppError } from "../errors.ts";
 import { scoringProblem, type ScoringInput, type ScoringSpec } from "./scoring-spec.ts";
-import type { HiddenTestCase } from "./shape.ts";
+/** A hidden test (src/problems/shape.ts HiddenTestCase; not imported: shape.ts labels with this module). */
+interface HiddenTestCase {
+  input: string;
+  expectedOutput: string;
+}
 
 /** A hidden test as written: with its group's name on a scoring problem. */
 export type LabelledTest = HiddenTestCase & { group?: string };

@@ -1,7 +1,8 @@
 /**
- * Interactive and multi-pass packages, written here as problemtools expects
- * them (2025-09 `type: interactive` / `multi-pass`, legacy
- * `validation: custom interactive`): read, verified (their example
+ * Interactive, multi-pass and scoring packages, written here as problemtools
+ * expects them (2025-09 `type: interactive` / `multi-pass` / `scoring` with
+ * test groups, legacy `validation: custom interactive` and `testdata.yaml`
+ * graders): read, verified (their example
  * submissions judged as their folders say, through the real sandbox), imported
  * through the REST door, exported and imported again unchanged.
  */
@@ -182,5 +183,102 @@ describe("a multi-pass package", () => {
     expect(new TextDecoder().decode(filesFromZip(exported).get("problem.yaml")!)).toContain("multi-pass");
     const second = await importZip(exported);
     expect(await ownView(second._id)).toEqual(await ownView(first._id));
+  });
+});
+
+const SUM_FULL = "a, b = map(int, input().split())\nprint(a + b)\n";
+const SUM_SMALL = "# @EXPECTED_SCORE@: 45\na, b = map(int, input().split())\nprint(a + b if a <= 100 else 0)\n";
+const SUM_NONE = "print(0)\n";
+
+function scoringPackage(): Files {
+  return {
+    "problem.yaml": "problem_format_version: 2025-09\nname: A Plus B by Subtasks\nuuid: 3f0f2b5c-0000-4000-8000-000000000025\ntype: scoring\nlimits:\n  time_limit: 1\n",
+    "statement/problem.en.md": "Add $a$ and $b$.\n\n## Input\n\nTwo integers.\n\n## Output\n\nTheir sum.\n",
+    "data/sample/1.in": "1 2\n",
+    "data/sample/1.ans": "3\n",
+    "data/secret/test_group.yaml": "max_score: 100\n",
+    "data/secret/1-small/test_group.yaml": "max_score: 20\n",
+    "data/secret/1-small/a.in": "3 4\n",
+    "data/secret/1-small/a.ans": "7\n",
+    "data/secret/2-medium/test_group.yaml": "max_score: 30\nrequire_pass: secret/1-small\n",
+    "data/secret/2-medium/a.in": "1000 2000\n",
+    "data/secret/2-medium/a.ans": "3000\n",
+    "data/secret/3-large/test_group.yaml": "max_score: 50\nscore_aggregation: sum\n",
+    "data/secret/3-large/a.in": "2000000000 2000000000\n",
+    "data/secret/3-large/a.ans": "4000000000\n",
+    "data/secret/3-large/b.in": "-2000000000 -2000000000\n",
+    "data/secret/3-large/b.ans": "-4000000000\n",
+    "submissions/accepted/full.py": SUM_FULL,
+    "submissions/partially_accepted/small.py": SUM_SMALL,
+    "submissions/wrong_answer/none.py": SUM_NONE,
+    "submissions/submissions.yaml": "wrong_answer/none.py:\n  score: 0\n",
+  };
+}
+
+describe("a scoring package (2025-09 test groups)", () => {
+  test("reads its groups, verifies the expected scores, imports, exports and imports again unchanged", async () => {
+    const pkg = await readPackage(filesFromZip(zipOf(scoringPackage())));
+    expect(pkg.scoring).toEqual({
+      maxScore: 100,
+      aggregation: "sum",
+      requirePass: [],
+      groups: [
+        { name: "1-small", maxScore: 20, aggregation: "pass-fail", requirePass: [], testCount: 1 },
+        { name: "2-medium", maxScore: 30, aggregation: "pass-fail", requirePass: ["1-small"], testCount: 1 },
+        { name: "3-large", maxScore: 50, aggregation: "sum", requirePass: [], testCount: 2 },
+      ],
+    });
+    expect(pkg.submissions.map((s) => [s.path, s.expected, s.expectedScore])).toEqual([
+      ["submissions/accepted/full.py", "AC", undefined],
+      ["submissions/partially_accepted/small.py", "PAC", [45, 45]],
+      ["submissions/wrong_answer/none.py", "WA", [0, 0]],
+    ]);
+    const report = await verifyPackage(ja.sandbox.backend!, pkg);
+    expect(report.rows.map((r) => [r.path, r.verdict, r.score, r.ok])).toEqual([
+      ["submissions/accepted/full.py", "AC", 100, true],
+      ["submissions/partially_accepted/small.py", "WA", 45, true],
+      ["submissions/wrong_answer/none.py", "WA", 0, true],
+    ]);
+    const first = await importZip(zipOf(scoringPackage()));
+    expect(first.scoring.groups.map((g: { name: string }) => g.name)).toEqual(["1-small", "2-medium", "3-large"]);
+    const exported = await exportZip(first._id);
+    const files = filesFromZip(exported);
+    expect(new TextDecoder().decode(files.get("data/secret/2-medium/test_group.yaml")!)).toContain("secret/1-small");
+    const second = await importZip(exported);
+    expect(await ownView(second._id)).toEqual(await ownView(first._id));
+    const sub = await request(ja.app, "POST", "/api/submissions", { token, body: { problemId: second._id, code: SUM_SMALL, language: "py" } });
+    expect(sub.body).toMatchObject({ verdict: "WA", score: 45, maxScore: 100 });
+  });
+
+  test("a wrong expected score fails verify, naming the score", async () => {
+    const files = scoringPackage();
+    files["submissions/submissions.yaml"] = "wrong_answer/none.py:\n  score: 10\n";
+    const report = await verifyPackage(ja.sandbox.backend!, await readPackage(filesFromZip(zipOf(files))));
+    const row = report.rows.find((r) => r.path.endsWith("none.py"))!;
+    expect(row.ok).toBe(false);
+    expect(row.note).toContain("expected a score in [10, 10], got WA 0/100");
+  });
+});
+
+describe("a scoring package (legacy testdata.yaml graders)", () => {
+  test("min groups are all-or-nothing worth accept_score; the default sums accept_score per test", async () => {
+    const files: Files = {
+      "problem.yaml": "name: Legacy Subtasks\ntype: scoring\n",
+      "problem_statement/problem.tex": "Add two numbers.\n",
+      "data/sample/1.in": "1 2\n",
+      "data/sample/1.ans": "3\n",
+      "data/secret/g1/testdata.yaml": "grader_flags: min\naccept_score: 40\n",
+      "data/secret/g1/1.in": "3 4\n",
+      "data/secret/g1/1.ans": "7\n",
+      "data/secret/g2/testdata.yaml": "accept_score: 30\n",
+      "data/secret/g2/1.in": "1000 2000\n",
+      "data/secret/g2/1.ans": "3000\n",
+      "data/secret/g2/2.in": "5 5\n",
+      "data/secret/g2/2.ans": "10\n",
+    };
+    const pkg = await readPackage(filesFromZip(zipOf(files)));
+    expect(pkg.scoring).toMatchObject({ maxScore: 100, groups: [{ name: "g1", maxScore: 40, aggregation: "pass-fail" }, { name: "g2", maxScore: 60, aggregation: "sum" }] });
+    const bad = { ...files, "data/secret/g2/testdata.yaml": "grader_flags: avg\n" };
+    await expect(readPackage(filesFromZip(zipOf(bad)))).rejects.toThrow("grader_flags avg: not supported");
   });
 });
