@@ -47,6 +47,16 @@ export interface SubmissionProgress {
   ahead?: number;
   /** The first failing hidden test, when the assignment's feedback policy shows it. */
   firstFailure?: { test: number; input: string; expectedOutput: string; actualOutput: string; stderr?: string } | null;
+  /** A scoring problem: the score of the maximum, and each test group (verdict null: not run). */
+  score?: number | null;
+  maxScore?: number | null;
+  groups?: { name: string; score: number; maxScore: number; verdict: string | null; testsRun: number }[] | null;
+}
+
+/** "45/100" with at most two decimals. */
+export function scoreText(score: number, maxScore: number): string {
+  const f = (n: number) => String(Math.round(n * 100) / 100);
+  return `${f(score)}/${f(maxScore)}`;
 }
 
 export type OutputState =
@@ -236,6 +246,7 @@ function renderState(state: OutputState) {
           {done && p.verdict && (
             <p className={`final-verdict ${p.verdict === "AC" ? "ok" : "bad"}`} data-testid="final-verdict">
               {p.verdict === "AC" ? "✅" : "❌"} {verdictName(p.verdict)}
+              {p.score != null && p.maxScore != null && <strong data-testid="score">, {scoreText(p.score, p.maxScore)}</strong>}
               {p.testsTotal > 0 && (
                 <span className="muted">
                   {" "}
@@ -243,6 +254,27 @@ function renderState(state: OutputState) {
                 </span>
               )}
             </p>
+          )}
+          {done && p.groups && p.groups.length > 0 && (
+            <table className="test-table" data-testid="group-table">
+              <caption>Test groups (subtasks)</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Group</th>
+                  <th scope="col">Result</th>
+                  <th scope="col">Points</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.groups.map((g) => (
+                  <tr key={g.name}>
+                    <td>{g.name}</td>
+                    <td>{g.verdict === null ? "Not run (a required group failed)" : verdictName(g.verdict)}</td>
+                    <td>{scoreText(g.score, g.maxScore)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           )}
           {done && p.firstFailure && (
             <div className="first-failure" data-testid="first-failure">

@@ -7,6 +7,7 @@
  * Remove). Native <dialog> gives focus trapping and Escape (= Cancel).
  */
 import { useEffect, useRef, type FormEvent } from "react";
+import { GroupsEditor, type GroupFormValues } from "../problems/GroupsEditor.tsx";
 import { CHECKER_LABELS, CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS, type Checker, type Difficulty } from "../lib/types.ts";
 import { parseValidatorFlags } from "../../../src/problems/validator-flags.ts";
 import { Spinner } from "./Loading.tsx";
@@ -35,7 +36,10 @@ export interface ProblemFormValues {
   interactive: boolean;
   /** Runs of the submission per test: 1, or more for a multi-pass problem (custom checker only). */
   validationPasses: number;
-  hiddenTestCases: { input: string; expectedOutput: string }[];
+  hiddenTestCases: { input: string; expectedOutput: string; group?: string }[];
+  /** Test groups with points (a scoring problem); off: pass-fail. */
+  scoringOn: boolean;
+  groups: GroupFormValues[];
 }
 
 export interface ValidatorFormValues {
@@ -104,6 +108,8 @@ export function blankProblemForm(): ProblemFormValues {
     interactive: false,
     validationPasses: PROBLEM_LIMITS.validationPasses.min,
     hiddenTestCases: [{ input: "", expectedOutput: "" }],
+    scoringOn: false,
+    groups: [],
   };
 }
 
@@ -142,7 +148,7 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
   }, [open]);
 
   const set = <K extends keyof ProblemFormValues>(key: K, value: ProblemFormValues[K]) => onChange({ ...values, [key]: value });
-  const setCase = (index: number, key: "input" | "expectedOutput", value: string) =>
+  const setCase = (index: number, key: "input" | "expectedOutput" | "group", value: string) =>
     set(
       "hiddenTestCases",
       values.hiddenTestCases.map((tc, i) => (i === index ? { ...tc, [key]: value } : tc)),
@@ -339,6 +345,13 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
             </fieldset>
           )}
 
+          <GroupsEditor
+            on={values.scoringOn}
+            groups={values.groups}
+            onToggle={(on) => onChange({ ...values, scoringOn: on, groups: on && values.groups.length === 0 ? [{ name: "group1", points: 100, aggregation: "pass-fail", requires: "" }] : values.groups })}
+            onChange={(groups) => set("groups", groups)}
+          />
+
           <fieldset className="test-cases">
             <legend>Hidden Test Cases</legend>
             {values.hiddenTestCases.map((tc, i) => (
@@ -366,6 +379,19 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
                     <textarea id={`pf-tc-${i}-output`} className="mono" rows={3} value={tc.expectedOutput} onChange={(e) => setCase(i, "expectedOutput", e.target.value)} />
                   </div>
                 </div>
+                {values.scoringOn && (
+                  <div className="field">
+                    <label htmlFor={`pf-tc-${i}-group`}>Group</label>
+                    <select id={`pf-tc-${i}-group`} value={tc.group ?? ""} onChange={(e) => setCase(i, "group", e.target.value)}>
+                      <option value="">Choose a group</option>
+                      {values.groups.map((g) => (
+                        <option key={g.name} value={g.name}>
+                          {g.name}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                )}
               </div>
             ))}
             <button

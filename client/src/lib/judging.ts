@@ -78,6 +78,9 @@ export function progressOfSubmission(s: Submission): SubmissionProgress {
     verdict: done ? s.verdict : null,
     compileOutput: s.compileOutput,
     firstFailure: s.firstFailure ?? null,
+    score: s.score,
+    maxScore: s.maxScore,
+    groups: s.groups,
   };
 }
 

@@ -11,6 +11,7 @@ import { useQuery } from "@tanstack/react-query";
 import { AppHeader, BackButton } from "../components/AppHeader.tsx";
 import { CodeBlock } from "../components/CodeBlock.tsx";
 import { TestTable } from "../components/TestTable.tsx";
+import { scoreText } from "../components/OutputPanel.tsx";
 import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { languageName } from "../lib/languages.ts";
@@ -105,7 +106,10 @@ function SubmissionCard({ submission: s, delayS }: { submission: Submission; del
         <time className="muted" dateTime={s.createdAt}>
           {dayjs(s.createdAt).format("MMM DD, YYYY • HH:mm")}
         </time>
-        <span className={`verdict-badge ${badgeClass}`}>{judged ? verdictName(s.verdict!) : "Judging..."}</span>
+        <span className={`verdict-badge ${badgeClass}`}>
+          {judged ? verdictName(s.verdict!) : "Judging..."}
+          {judged && s.score != null && s.maxScore != null ? `, ${scoreText(s.score, s.maxScore)}` : ""}
+        </span>
       </div>
       <div className="submission-meta muted">
         <span>{languageName(s.language)}</span>

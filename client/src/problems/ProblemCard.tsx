@@ -33,6 +33,7 @@ export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEd
         <h2 className="problem-card-title">{p.title}</h2>
         {p.interactive && <span className="badge badge-kind">INTERACTIVE</span>}
         {p.validationPasses > 1 && <span className="badge badge-kind">MULTI-PASS</span>}
+        {p.scoring && <span className="badge badge-kind" title={p.scoring.groups.map((g) => `${g.name}: ${g.maxScore}`).join(", ")}>SUBTASKS · {p.scoring.maxScore} PTS</span>}
         <span className={`badge badge-${p.difficulty}`}>{p.difficulty.toUpperCase()}</span>
       </div>
       <Suspense fallback={<p className="clamp-2 muted">{p.description}</p>}>

@@ -6,6 +6,7 @@
 import { useState } from "react";
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { blankProblemForm, validatorFlags, validatorFromFlags, type ProblemFormValues } from "../components/ProblemFormModal.tsx";
+import { groupsFromScoring, scoringFromGroups } from "./GroupsEditor.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { httpStatusOf, serverMessageOf, useTRPC } from "../lib/trpc.ts";
@@ -35,7 +36,9 @@ export function formFromProblem(p: Problem): ProblemFormValues {
     customValidator: { files: p.validator?.files ?? {}, args: p.validator?.args ?? "" },
     interactive: p.interactive,
     validationPasses: p.validationPasses,
-    hiddenTestCases: cases.map((c) => ({ input: c.input, expectedOutput: c.expectedOutput })),
+    scoringOn: p.scoring !== null,
+    groups: groupsFromScoring(p.scoring),
+    hiddenTestCases: cases.map((c) => ({ input: c.input, expectedOutput: c.expectedOutput, ...(c.group ? { group: c.group } : {}) })),
   };
 }
 
@@ -58,7 +61,9 @@ export function payloadFromForm(v: ProblemFormValues) {
     // Interactive and multi-pass need the custom checker; with another checker they are off.
     interactive: v.checker === "custom" && v.interactive,
     validationPasses: v.checker === "custom" ? v.validationPasses : 1,
-    hiddenTestCases: v.hiddenTestCases,
+    // Test groups: each test names its group; off, the tests carry none and the problem is pass-fail.
+    scoring: v.scoringOn ? scoringFromGroups(v.groups) : null,
+    hiddenTestCases: v.hiddenTestCases.map((tc) => (v.scoringOn ? { input: tc.input, expectedOutput: tc.expectedOutput, ...(tc.group ? { group: tc.group } : {}) } : { input: tc.input, expectedOutput: tc.expectedOutput })),
   };
 }
 

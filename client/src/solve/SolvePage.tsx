@@ -124,6 +124,20 @@ export default function SolvePage({ problemId }: { problemId: string }) {
                 standard input. Run plays the sample interaction.
               </p>
             )}
+            {problem.scoring && (
+              <section data-testid="subtasks">
+                <h2>Subtasks ({problem.scoring.maxScore} points)</h2>
+                <ul className="limits muted">
+                  {problem.scoring.groups.map((g) => (
+                    <li key={g.name}>
+                      {g.name}: {g.maxScore} points, {g.testCount} test{g.testCount === 1 ? "" : "s"}
+                      {g.aggregation === "pass-fail" ? " (all must pass)" : g.aggregation === "sum" ? " (points per test passed)" : " (the lowest test's score)"}
+                      {g.requirePass.length ? `; needs ${g.requirePass.join(", ")}` : ""}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
             {!problem.interactive && problem.validationPasses > 1 && (
               <p className="limits muted">Multi-pass problem: your program runs up to {problem.validationPasses} times on each test, each run starting afresh with the input the validator gives it.</p>
             )}
