@@ -157,7 +157,7 @@ export async function judgeSubmission(
       const plan = problem.scoring ? new GroupPlan(problem.scoring) : null;
       const ctx: TestContext = {
         box, vbox, validator, problem, language: row.language, compiled: compiled.entry, opts,
-        onRetry: (message, attempt) => log.warn("judge: sandbox failure, retrying a test", { submissionId: id, attempt, message }),
+        onRetry: (message, attempt, test) => log.warn("judge: sandbox failure, retrying the test", { submissionId: id, test, attempt, message }),
       };
       for (const test of tests) {
         checkAbort();

@@ -37,14 +37,15 @@ export interface TestContext {
   language: LanguageId;
   compiled: CompiledEntry;
   opts: ReturnType<typeof runOptions>;
-  onRetry: (message: string | undefined, attempt: number) => void;
+  /** Logs a retried sandbox failure of test `test`. */
+  onRetry: (message: string | undefined, attempt: number, test: number) => void;
 }
 
 /**
  * Runs one test.
  * @param artifacts the compiled files to write first (undefined: the box holds them already).
  */
-export async function runTest(c: TestContext, test: { input: string; expected: string; isSample: boolean }, artifacts: CompiledEntry["files"] | undefined): Promise<TestRun> {
+export async function runTest(c: TestContext, test: { index: number; input: string; expected: string; isSample: boolean }, artifacts: CompiledEntry["files"] | undefined): Promise<TestRun> {
   const { problem, validator, vbox } = c;
   const scoring = problem.scoring != null;
   if ((problem.interactive || problem.validationPasses > 1) && validator && vbox) {
@@ -59,7 +60,7 @@ export async function runTest(c: TestContext, test: { input: string; expected: s
   const result = await retryOnSandboxFailure(
     () => runProgram(c.box, c.language, { entry: c.compiled.sourceFile, artifacts, stdin: test.input, ...c.opts }),
     (r) => r,
-    c.onRetry,
+    (message, attempt) => c.onRetry(message, attempt, test.index),
   );
   let validated = false;
   const { verdict, reason } = await testVerdict(

@@ -13,8 +13,7 @@ import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
 import { readKind } from "./kinds.ts";
-import { readScoring, scoresNamedBySubmissionsYaml } from "./scoring.ts";
-import { expectedScoreInCode } from "./verify-scoring.ts";
+import { expectedScoreInCode, readScoring, scoresNamedBySubmissionsYaml } from "./scoring.ts";
 import type { ScoringSpec } from "../problems/scoring-spec.ts";
 import { LANGUAGE_IDS, LANGUAGES, languageByExtension, languageByPackageCode, type LanguageId } from "../../isolate/languages/index.ts";
 

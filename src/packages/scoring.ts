@@ -163,3 +163,15 @@ export function scoresNamedBySubmissionsYaml(files: PackageFiles): (path: string
     return found;
   };
 }
+
+/**
+ * `@EXPECTED_SCORE@: 40` (or `40-60`) in a source file, as DOMjudge writes
+ * expected results in one.
+ * @returns the range, or null.
+ */
+export function expectedScoreInCode(code: string): [number, number] | null {
+  const m = /@EXPECTED_SCORE@\s*:?\s*([0-9]+(?:\.[0-9]+)?)(?:\s*-\s*([0-9]+(?:\.[0-9]+)?))?/.exec(code);
+  if (!m) return null;
+  const a = Number(m[1]);
+  return [a, m[2] === undefined ? a : Number(m[2])];
+}

@@ -31,18 +31,6 @@ export function scoreMatches(score: number, range: readonly [number, number]): b
 }
 
 /**
- * `@EXPECTED_SCORE@: 40` (or `40-60`) in a source file, as DOMjudge writes
- * expected results in one.
- * @returns the range, or null.
- */
-export function expectedScoreInCode(code: string): [number, number] | null {
-  const m = /@EXPECTED_SCORE@\s*:?\s*([0-9]+(?:\.[0-9]+)?)(?:\s*-\s*([0-9]+(?:\.[0-9]+)?))?/.exec(code);
-  if (!m) return null;
-  const a = Number(m[1]);
-  return [a, m[2] === undefined ? a : Number(m[2])];
-}
-
-/**
  * Judges a compiled example submission on a scoring package.
  * @param compiled what compileSource gave (the box holds it).
  */
@@ -76,7 +64,7 @@ export async function judgeScored(
   for (const test of pkg.tests) {
     const index = test.sample ? -1 : hidden++;
     if (!test.sample && !plan.shouldRun(index)) continue;
-    const r = await runTest(ctx, { input: test.input, expected: test.answer, isSample: test.sample }, undefined);
+    const r = await runTest(ctx, { index: test.sample ? 0 : index + 1, input: test.input, expected: test.answer, isSample: test.sample }, undefined);
     maxTimeMs = Math.max(maxTimeMs, Math.round(r.result.cpuTimeMs));
     // problemtools: slower than the time limit is TLE, whatever the output.
     const verdict = r.verdict === "AC" && r.result.cpuTimeMs > tlMs ? "TLE" : r.verdict;
