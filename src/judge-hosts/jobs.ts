@@ -315,10 +315,12 @@ function checkReport(loaded: JudgedProblemData, values: Partial<SubmissionRow>):
   if (values.hiddenTotal != null && values.hiddenTotal !== hidden) throw bad("hiddenTotal", `this job has ${hidden} hidden tests`);
   if (values.hiddenPassed != null && values.hiddenPassed > hidden) throw bad("hiddenPassed", `more than the job's ${hidden} hidden tests`);
   if (values.verdict !== undefined && values.isPassed !== undefined && values.isPassed !== (values.verdict === "AC")) throw bad("isPassed", "true exactly when the verdict is AC");
-  if (values.verdict === "AC" && (values.testsPassed !== tests || values.hiddenPassed !== hidden)) {
+  const spec = loaded.problem.scoring;
+  // A scoring problem's AC is its full score (the sample scores nothing: src/judge/groups.ts), checked below.
+  if (!spec && values.verdict === "AC" && (values.testsPassed !== tests || values.hiddenPassed !== hidden)) {
     throw bad("verdict", `AC needs every test passed (${tests}, of them ${hidden} hidden)`);
   }
-  const spec = loaded.problem.scoring;
+  if (spec && values.verdict === "AC" && values.score == null) throw bad("score", "a scoring problem's AC needs its score");
   if (values.score != null || values.maxScore != null || values.groupResults != null) {
     if (!spec) throw bad("score", "the problem is not a scoring problem");
     if (values.maxScore !== spec.maxScore) throw bad("maxScore", `this problem's maximum is ${spec.maxScore}`);

@@ -149,6 +149,40 @@ describe("judge API", () => {
 });
 
 describe("a judge host is trusted only for its own claims", () => {
+  test("a scoring problem's report must fit its groups: the maximum, a score within it, AC only at full score, the groups by name", async () => {
+    const p = await request(app, "POST", "/api/problems", {
+      token: user.token,
+      body: problemBody({
+        title: "Add by subtasks", sampleInput: "1 2\n", sampleOutput: "3\n",
+        hiddenTestCases: [{ input: "5 5\n", expectedOutput: "10\n", group: "a" }, { input: "6 6\n", expectedOutput: "12\n", group: "b" }],
+        scoring: { groups: [{ name: "a", maxScore: 40 }, { name: "b", maxScore: 60 }] },
+      }),
+    });
+    expect(p.status).toBe(201);
+    const r = await request(app, "POST", "/api/submissions?wait=false", { token: user.token, body: { problemId: p.body._id, code: "print(3)", language: "py" } });
+    const job = (await host(hostA, "POST", "/claim", { waitMs: 2000 })).body;
+    expect(job.problem.scoring.maxScore).toBe(100);
+    const finish = (values: Record<string, unknown>) => host(hostA, "POST", `/jobs/${r.body.id}/finish`, { claimToken: job.claimToken, values });
+    const groups = (a: number, b: number) => [
+      { name: "a", score: a, maxScore: 40, verdict: a === 40 ? "AC" : "WA", testsRun: 1 },
+      { name: "b", score: b, maxScore: 60, verdict: b === 60 ? "AC" : "WA", testsRun: 1 },
+    ];
+    const cases: [Record<string, unknown>, string][] = [
+      [{ verdict: "WA", isPassed: false, score: 40, maxScore: 50, groupResults: groups(40, 0) }, "maxScore"],
+      [{ verdict: "WA", isPassed: false, score: 140, maxScore: 100, groupResults: groups(40, 60) }, "score"],
+      [{ verdict: "AC", isPassed: true, testsPassed: 3, hiddenPassed: 2, hiddenTotal: 2, score: 40, maxScore: 100, groupResults: groups(40, 0) }, "verdict"],
+      [{ verdict: "AC", isPassed: true, testsPassed: 3, hiddenPassed: 2, hiddenTotal: 2 }, "score"],
+      [{ verdict: "WA", isPassed: false, score: 40, maxScore: 100, groupResults: groups(40, 0).slice(0, 1) }, "groupResults"],
+    ];
+    for (const [values, field] of cases) {
+      const res = await finish(values);
+      expect({ field, status: res.status, named: res.body.field }).toEqual({ field, status: 400, named: field });
+    }
+    expect((await finish({ verdict: "WA", isPassed: false, testsPassed: 2, hiddenPassed: 1, hiddenTotal: 2, score: 40, maxScore: 100, groupResults: groups(40, 0) })).status).toBe(200);
+    const done = (await request(app, "GET", `/api/submissions/${p.body._id}`, { token: user.token })).body[0];
+    expect(done).toMatchObject({ verdict: "WA", score: 40, maxScore: 100 });
+  });
+
   test("a report must fit the job: counts past its tests, AC without every test passed, isPassed without AC are 400 and change nothing", async () => {
     const id = await submit();
     const job = (await host(hostA, "POST", "/claim", { waitMs: 2000 })).body;
@@ -159,6 +193,7 @@ describe("a judge host is trusted only for its own claims", () => {
       [{ verdict: "WA", isPassed: false, testsPassed: 1, hiddenPassed: 0, hiddenTotal: 7 }, "hiddenTotal"],
       [{ verdict: "WA", isPassed: true, testsPassed: 1 }, "isPassed"],
       [{ verdict: "WA", isPassed: false, testsPassed: 9 }, "testsPassed"],
+      [{ verdict: "WA", isPassed: false, testsPassed: 1, score: 10, maxScore: 100, groupResults: [] }, "score"],
     ];
     for (const [values, field] of cases) {
       const r = await finish(values);
