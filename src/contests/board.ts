@@ -76,7 +76,10 @@ function deltaOf(c: Cached, sinceVersion: number): ScoreboardDelta | null {
 }
 
 /** A board submission from a row, with contest time from the team's window start. */
-function toBoard(s: { teamId: string | null; problemId: string; createdAt: Date; status: string; verdict: VerdictCode | null; hiddenPassed: number; hiddenTotal: number }, startMs: number): BoardSubmission {
+function toBoard(
+  s: { teamId: string | null; problemId: string; createdAt: Date; status: string; verdict: VerdictCode | null; hiddenPassed: number; hiddenTotal: number; score: number | null; maxScore: number | null },
+  startMs: number,
+): BoardSubmission {
   return {
     teamId: s.teamId!,
     problemId: s.problemId,
@@ -84,6 +87,7 @@ function toBoard(s: { teamId: string | null; problemId: string; createdAt: Date;
     verdict: s.status === "done" ? s.verdict : null,
     hiddenPassed: s.hiddenPassed,
     hiddenTotal: s.hiddenTotal,
+    ...(s.score !== null && s.maxScore ? { score: s.score, maxScore: s.maxScore } : {}),
   };
 }
 
@@ -95,6 +99,8 @@ const boardColumns = {
   verdict: submissions.verdict,
   hiddenPassed: submissions.hiddenPassed,
   hiddenTotal: submissions.hiddenTotal,
+  score: submissions.score,
+  maxScore: submissions.maxScore,
 };
 
 /**

@@ -97,6 +97,9 @@ describe("IOI", () => {
   test("per problem the best score of any submission (AC 100, else the share of hidden tests); rows rank by total", () => {
     expect(submissionScore({ verdict: "WA", hiddenPassed: 1, hiddenTotal: 3 })).toBe(33.33);
     expect(submissionScore({ verdict: "CE", hiddenPassed: 0, hiddenTotal: 3 })).toBe(0);
+    // A scoring problem (test groups with points): its score's share of the maximum, not the tests' share.
+    expect(submissionScore({ verdict: "WA", hiddenPassed: 1, hiddenTotal: 3, score: 45, maxScore: 100 })).toBe(45);
+    expect(submissionScore({ verdict: "WA", hiddenPassed: 3, hiddenTotal: 3, score: 7, maxScore: 20 })).toBe(35);
     const subs = [sub("a", "A", 1, "WA", 2, 4), sub("a", "A", 2, "WA", 1, 4), sub("a", "B", 3, "AC", 4, 4), sub("b", "A", 1, "TLE", 3, 4), sub("b", "B", 2, "WA", 3, 4)];
     const rows = rankRows("ioi", ["a", "b"].map((t) => rowOf(t, ["A", "B"], subs.filter((s) => s.teamId === t), ioi)), (id) => id);
     expect(rows.map((r) => [r.teamId, r.rank, r.score])).toEqual([

@@ -12,7 +12,8 @@
  *   (less first); equal rows share a rank.
  * - `ioi` (IOI/CMS rules, the Contest API's `score` scoreboard): per problem
  *   the best score of any submission, 0–100 (an accepted submission is 100;
- *   otherwise the share of hidden tests passed); rows rank by total score,
+ *   on a scoring problem its score's share of the maximum; otherwise the
+ *   share of hidden tests passed); rows rank by total score,
  *   equal totals share a rank. No penalty.
  *
  * Freeze: a submission made at or after `freezeAtMs` (contest time) shows as
@@ -34,6 +35,9 @@ export interface BoardSubmission {
   /** Hidden tests passed and their count (IOI's partial score). */
   hiddenPassed: number;
   hiddenTotal: number;
+  /** A scoring problem's score and maximum (test groups with points): IOI's partial score instead of the tests' share. */
+  score?: number;
+  maxScore?: number;
 }
 
 export interface BoardRules {
@@ -81,10 +85,16 @@ export interface BoardRow {
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
-/** A submission's IOI score, 0–100: AC is 100; otherwise the share of hidden tests passed. */
-export function submissionScore(s: Pick<BoardSubmission, "verdict" | "hiddenPassed" | "hiddenTotal">): number {
+/**
+ * A submission's IOI score, 0–100: AC is 100; on a scoring problem its score's
+ * share of the maximum (points per test group); otherwise the share of hidden
+ * tests passed.
+ */
+export function submissionScore(s: Pick<BoardSubmission, "verdict" | "hiddenPassed" | "hiddenTotal" | "score" | "maxScore">): number {
   if (s.verdict === "AC") return 100;
-  if (s.verdict === null || s.hiddenTotal <= 0) return 0;
+  if (s.verdict === null) return 0;
+  if (s.score !== undefined && s.maxScore) return round2((100 * Math.min(s.score, s.maxScore)) / s.maxScore);
+  if (s.hiddenTotal <= 0) return 0;
   return round2((100 * Math.min(s.hiddenPassed, s.hiddenTotal)) / s.hiddenTotal);
 }
 
