@@ -5,7 +5,6 @@
  * in the order the format runs it, the statement, and the example submissions
  * with the verdicts their folders expect. Errors name the file and line.
  */
-import { parseDocument } from "yaml";
 import { readYaml, type Yaml } from "./yaml.ts";
 import { parseValidatorFlags, formatValidatorFlags } from "../problems/validator-flags.ts";
 import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts";
@@ -13,7 +12,8 @@ import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
 import { readKind } from "./kinds.ts";
-import { expectedScoreInCode, readScoring, scoresNamedBySubmissionsYaml } from "./scoring.ts";
+import { expectedScoreInCode, readScoring, scoresNamed } from "./scoring.ts";
+import { lastMatching, readSubmissionsYaml, SUBMISSIONS_YAML, type SubmissionsRule } from "./submissions-yaml.ts";
 import type { ScoringSpec } from "../problems/scoring-spec.ts";
 import { LANGUAGE_IDS, LANGUAGES, languageByExtension, languageByPackageCode, type LanguageId } from "../../isolate/languages/index.ts";
 
@@ -88,47 +88,25 @@ const FOLDER_VERDICTS: Record<string, ExpectedOutcome> = {
 };
 
 /**
- * The languages `submissions/submissions.yaml` (2025-09) names per glob of
- * submission paths (relative to `submissions/`, e.g. `accepted/fast.py` or
- * `accepted/*.py`): its `language` key, by package code (`python3`, `pypy3`,
- * `rust`, ...; isolate/languages' `package`). The last glob that matches and
- * names a language wins. Unknown codes are warned about and their files left
- * out (null).
+ * The languages `submissions/submissions.yaml` names (./submissions-yaml.ts):
+ * its `language` key, by package code (`python3`, `pypy3`, `rust`, ...;
+ * isolate/languages' `package`). Unknown codes are warned about and their
+ * files left out (null).
  * @returns path → language (or null: named, but not judged here); paths no glob names are absent.
+ * @throws PackageError naming the file and the glob of a language that is not a code.
  */
-function languagesNamedBySubmissionsYaml(files: PackageFiles, warnings: string[]): (path: string) => LanguageId | null | undefined {
-  const file = "submissions/submissions.yaml";
-  const source = text(files, file);
-  if (source === null) return () => undefined;
-  const doc = parseDocument(source, { prettyErrors: false });
-  if (doc.errors.length) throw new PackageError(file, `not valid YAML: ${doc.errors[0]!.message.split("\n")[0]}`, doc.errors[0]!.linePos?.[0]?.line);
-  const root: unknown = doc.toJSON();
-  if (root === null || root === undefined) return () => undefined;
-  if (typeof root !== "object" || Array.isArray(root)) throw new PackageError(file, "must be a mapping of globs to settings", 1);
-  const rules: { glob: InstanceType<typeof Bun.Glob>; language: LanguageId | null }[] = [];
-  for (const [pattern, settings] of Object.entries(root as Record<string, unknown>).slice(0, 1000)) {
-    const code = settings && typeof settings === "object" ? (settings as Record<string, unknown>).language : undefined;
+function languagesNamed(rules: readonly SubmissionsRule[], warnings: string[]): (path: string) => LanguageId | null | undefined {
+  const byRule = new Map<SubmissionsRule, LanguageId | null>();
+  for (const r of rules) {
+    const code = r.settings.language;
     if (code === undefined) continue;
-    if (pattern.length > MAX_GLOB_CHARS) throw new PackageError(file, `${pattern.slice(0, 40)}...: a glob of at most ${MAX_GLOB_CHARS} characters`);
-    if (typeof code !== "string") throw new PackageError(file, `${pattern}: language must be a language code (${JUDGED_CODES})`);
+    if (typeof code !== "string") throw new PackageError(SUBMISSIONS_YAML, `${r.pattern}: language must be a language code (${JUDGED_CODES})`);
     const language = languageByPackageCode(code);
-    if (!language) warnings.push(`${file}: ${pattern}: language ${JSON.stringify(code.slice(0, 40))} is not judged here (codes: ${JUDGED_CODES}); its files are left out`);
-    rules.push({ glob: new Bun.Glob(pattern.replace(/\/$/, "")), language });
+    if (!language) warnings.push(`${SUBMISSIONS_YAML}: ${r.pattern}: language ${JSON.stringify(code.slice(0, 40))} is not judged here (codes: ${JUDGED_CODES}); its files are left out`);
+    byRule.set(r, language);
   }
-  return (path) => {
-    const rel = path.slice("submissions/".length);
-    let found: LanguageId | null | undefined;
-    for (const r of rules) {
-      // A glob may name the file or the directory that holds it (a multi-file submission).
-      const parts = rel.split("/");
-      if (parts.some((_, i) => r.glob.match(parts.slice(0, i + 1).join("/")))) found = r.language;
-    }
-    return found;
-  };
+  return (path) => lastMatching(rules, path, (r) => byRule.get(r));
 }
-
-/** Longest submissions.yaml glob read (a package's paths are shorter; longer ones are refused, not matched). */
-const MAX_GLOB_CHARS = 256;
 
 /** "cpp, c, java, python3, pypy3, javascript, go, rust", for messages. */
 const JUDGED_CODES = LANGUAGE_IDS.map((id) => LANGUAGES[id].package.code).join(", ");
@@ -302,8 +280,9 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
   // Example submissions: submissions/<folder>/<file> or <folder>/<dir>/ (the directory's one source).
   // Their language: what submissions.yaml names, else the file's extension.
   const submissions: PackageSubmission[] = [];
-  const namedLanguage = languagesNamedBySubmissionsYaml(files, warnings);
-  const scoreNamed = scoresNamedBySubmissionsYaml(files);
+  const submissionsYaml = readSubmissionsYaml(files);
+  const namedLanguage = languagesNamed(submissionsYaml, warnings);
+  const scoreNamed = scoresNamed(submissionsYaml);
   let exampleBytes = 0;
   for (const path of [...files.keys()].filter((k) => k.startsWith("submissions/")).sort(byPath)) {
     const [, folder, ...rest] = path.split("/");

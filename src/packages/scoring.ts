@@ -17,9 +17,9 @@
  * are refused, naming the file.
  */
 import { scoringProblem, type Aggregation, type ScoringSpec, type TestGroupSpec } from "../problems/scoring-spec.ts";
-import { PackageError, text, type PackageFiles } from "./files.ts";
-import { parseDocument } from "yaml";
+import { PackageError, type PackageFiles } from "./files.ts";
 import { readYaml, type Yaml } from "./yaml.ts";
+import { lastMatching, SUBMISSIONS_YAML, type SubmissionsRule } from "./submissions-yaml.ts";
 
 
 const AGG: Record<string, Aggregation> = { "pass-fail": "pass-fail", sum: "sum", min: "min" };
@@ -137,31 +137,22 @@ export function scoringFiles(spec: ScoringSpec): Record<string, Record<string, u
 }
 
 /**
- * The score ranges `submissions/submissions.yaml` gives per glob of
- * submission paths (relative to `submissions/`): `score: 40` or
- * `score: [30, 50]`. The last matching glob wins.
+ * The score ranges `submissions/submissions.yaml` gives (./submissions-yaml.ts):
+ * `score: 40` or `score: [30, 50]`.
  * @returns path → range, or undefined where none is given.
+ * @throws PackageError naming the file and the glob of a score that is neither.
  */
-export function scoresNamedBySubmissionsYaml(files: PackageFiles): (path: string) => [number, number] | undefined {
-  const file = "submissions/submissions.yaml";
-  const source = text(files, file);
-  if (source === null) return () => undefined;
-  const doc = parseDocument(source).toJSON() as Record<string, { score?: unknown }> | null;
-  const rules: { glob: InstanceType<typeof Bun.Glob>; range: [number, number] }[] = [];
-  for (const [pattern, settings] of Object.entries(doc ?? {}).slice(0, 1000)) {
-    const score = settings && typeof settings === "object" ? settings.score : undefined;
-    if (score === undefined || pattern.length > 256) continue;
+export function scoresNamed(rules: readonly SubmissionsRule[]): (path: string) => [number, number] | undefined {
+  const byRule = new Map<SubmissionsRule, [number, number]>();
+  for (const r of rules) {
+    const score = r.settings.score;
+    if (score === undefined) continue;
     const range: [number, number] | null =
       typeof score === "number" ? [score, score] : Array.isArray(score) && score.length === 2 && score.every((x) => typeof x === "number") ? [score[0] as number, score[1] as number] : null;
-    if (!range) throw new PackageError(file, `${pattern}: score must be a number or [min, max]`);
-    rules.push({ glob: new Bun.Glob(pattern.replace(/\/$/, "")), range });
+    if (!range) throw new PackageError(SUBMISSIONS_YAML, `${r.pattern}: score must be a number or [min, max]`);
+    byRule.set(r, range);
   }
-  return (path) => {
-    const parts = path.slice("submissions/".length).split("/");
-    let found: [number, number] | undefined;
-    for (const r of rules) if (parts.some((_, i) => r.glob.match(parts.slice(0, i + 1).join("/")))) found = r.range;
-    return found;
-  };
+  return (path) => lastMatching(rules, path, (r) => byRule.get(r));
 }
 
 /**

@@ -6,22 +6,22 @@
  */
 import { AppError } from "../errors.ts";
 import { scoringProblem, type ScoringInput, type ScoringSpec } from "./scoring-spec.ts";
-/** A hidden test (src/problems/shape.ts HiddenTestCase; not imported: shape.ts labels with this module). */
-interface HiddenTestCase {
+
+/** A hidden test (re-exported by ./shape.ts, which labels tests with this module). */
+export interface HiddenTestCase {
   input: string;
   expectedOutput: string;
+  /** A scoring problem's test, as written and in the owner's view: its group's name. */
+  group?: string;
 }
-
-/** A hidden test as written: with its group's name on a scoring problem. */
-export type LabelledTest = HiddenTestCase & { group?: string };
 
 /**
  * Orders `tests` by their groups and counts them into the spec.
  * @returns the stored spec (null for a pass-fail problem) and the tests in judging order, unlabelled.
  * @throws AppError BAD_INPUT naming `hiddenTestCases.N.group` (missing or unknown) or `scoring...` (a rule of the format, an empty group).
  */
-export function arrangeGroups(scoring: ScoringInput | ScoringSpec | null, tests: LabelledTest[]): { scoring: ScoringSpec | null; tests: HiddenTestCase[] } {
-  const plain = (t: LabelledTest): HiddenTestCase => ({ input: t.input, expectedOutput: t.expectedOutput });
+export function arrangeGroups(scoring: ScoringInput | ScoringSpec | null, tests: HiddenTestCase[]): { scoring: ScoringSpec | null; tests: HiddenTestCase[] } {
+  const plain = (t: HiddenTestCase): HiddenTestCase => ({ input: t.input, expectedOutput: t.expectedOutput });
   if (!scoring) return { scoring: null, tests: tests.map(plain) };
   const index = new Map(scoring.groups.map((g, i) => [g.name, i]));
   const buckets: HiddenTestCase[][] = scoring.groups.map(() => []);
@@ -57,7 +57,7 @@ export function arrangeGroups(scoring: ScoringInput | ScoringSpec | null, tests:
 }
 
 /** The owner's view: each hidden test labelled with its group. */
-export function labelTests(scoring: ScoringSpec | null, tests: HiddenTestCase[]): LabelledTest[] {
+export function labelTests(scoring: ScoringSpec | null, tests: HiddenTestCase[]): HiddenTestCase[] {
   if (!scoring) return tests;
   const names = scoring.groups.flatMap((g) => Array.from({ length: g.testCount }, () => g.name));
   return tests.map((t, i) => (names[i] === undefined ? t : { ...t, group: names[i] }));

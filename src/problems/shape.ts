@@ -4,16 +4,11 @@
  */
 import type { ValidatorSpec } from "./validator-spec.ts";
 import type { ScoringSpec } from "./scoring-spec.ts";
-import { labelTests } from "./groups.ts";
+import { labelTests, type HiddenTestCase } from "./groups.ts";
 import type { problems } from "../../db/schema.ts";
 import type { CheckerName, Difficulty } from "./limits.ts";
 
-export interface HiddenTestCase {
-  input: string;
-  expectedOutput: string;
-  /** A scoring problem's test, in the owner's view: its group's name. */
-  group?: string;
-}
+export type { HiddenTestCase };
 
 /** A problem as every route returns it. `hiddenTestCases` only on the caller's own problems in `list`. */
 export interface ProblemShape {
