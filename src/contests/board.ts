@@ -77,7 +77,7 @@ function deltaOf(c: Cached, sinceVersion: number): ScoreboardDelta | null {
 
 /** A board submission from a row, with contest time from the team's window start. */
 function toBoard(
-  s: { teamId: string | null; problemId: string; createdAt: Date; status: string; verdict: VerdictCode | null; hiddenPassed: number; hiddenTotal: number; score: number | null; maxScore: number | null },
+  s: { teamId: string | null; problemId: string; createdAt: Date; status: string; verdict: VerdictCode | null; hiddenPassed: number; hiddenTotal: number; score: number | null; maxScore: number | null; groupResults: { score: number }[] | null },
   startMs: number,
 ): BoardSubmission {
   return {
@@ -88,6 +88,7 @@ function toBoard(
     hiddenPassed: s.hiddenPassed,
     hiddenTotal: s.hiddenTotal,
     ...(s.score !== null && s.maxScore ? { score: s.score, maxScore: s.maxScore } : {}),
+    ...(s.score !== null && s.maxScore && s.groupResults?.length ? { groupScores: s.groupResults.map((g) => g.score) } : {}),
   };
 }
 
@@ -101,6 +102,7 @@ const boardColumns = {
   hiddenTotal: submissions.hiddenTotal,
   score: submissions.score,
   maxScore: submissions.maxScore,
+  groupResults: submissions.groupResults,
 };
 
 /**

@@ -108,6 +108,28 @@ describe("IOI", () => {
     ]);
     expect(rows[0]!.cells.map((c) => c.score)).toEqual([50, 100]);
   });
+
+  test("a scoring problem sums each group's best score over all submissions (IOI since 2017); the freeze hides what came after", () => {
+    const scored = (minute: number, groupScores: number[], verdict: VerdictCode = "WA"): BoardSubmission => ({
+      ...sub("t", "S", minute, verdict, 0, 6),
+      score: groupScores.reduce((a, b) => a + b, 0),
+      maxScore: 100,
+      groupScores,
+    });
+    // Groups worth 20, 30, 50: one submission solves the first and third, a later one the second only.
+    const first = scored(10, [20, 0, 50]);
+    const second = scored(20, [0, 30, 0]);
+    expect(cellOf("S", [first], ioi)).toMatchObject({ score: 70, scoreAtMs: 10 * MIN + 30_000 });
+    expect(cellOf("S", [second, first], ioi)).toMatchObject({ score: 100, scoreAtMs: 20 * MIN + 30_000, solved: false });
+    // A partial group score counts by its best too (sum groups).
+    expect(cellOf("S", [scored(1, [20, 12.5, 0]), scored(2, [0, 7.5, 10])], ioi).score).toBe(42.5);
+    // Submissions made during the freeze stay hidden on the public board: the group's best is the one before.
+    expect(cellOf("S", [first, second], { ...ioi, freezeAtMs: 15 * MIN })).toMatchObject({ score: 70, numPending: 1 });
+    // A problem whose groups changed shape (the author edited them) starts over with the new shape's submission.
+    expect(cellOf("S", [first, { ...scored(30, [10, 10]), maxScore: 20 }], ioi).score).toBe(100);
+    // A compile error scores nothing and changes nothing.
+    expect(cellOf("S", [first, scored(40, [0, 0, 0], "CE")], ioi).score).toBe(70);
+  });
 });
 
 describe("virtual participation", () => {

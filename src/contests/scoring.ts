@@ -11,10 +11,13 @@
  *   ignored. Rows rank by solved count (more first), then total penalty
  *   (less first); equal rows share a rank.
  * - `ioi` (IOI/CMS rules, the Contest API's `score` scoreboard): per problem
- *   the best score of any submission, 0–100 (an accepted submission is 100;
- *   on a scoring problem its score's share of the maximum; otherwise the
- *   share of hidden tests passed); rows rank by total score,
- *   equal totals share a rank. No penalty.
+ *   0–100. A scoring problem (test groups with points) takes, for every
+ *   group, the best score any submission reached in it, summed and taken as
+ *   a share of the maximum (IOI's rule since 2017, CMS's "sum of the best
+ *   subtask scores": two submissions that each solve half the subtasks
+ *   make the whole). Any other problem takes the best submission's score:
+ *   100 when accepted, else the share of hidden tests passed. Rows rank by
+ *   total score, equal totals share a rank. No penalty.
  *
  * Freeze: a submission made at or after `freezeAtMs` (contest time) shows as
  * pending, its result hidden. Submissions at or after `untilMs` are not on
@@ -38,6 +41,8 @@ export interface BoardSubmission {
   /** A scoring problem's score and maximum (test groups with points): IOI's partial score instead of the tests' share. */
   score?: number;
   maxScore?: number;
+  /** A scoring problem's points per group, in the problem's group order (IOI's best-per-group rule). */
+  groupScores?: readonly number[];
 }
 
 export interface BoardRules {
@@ -98,6 +103,37 @@ export function submissionScore(s: Pick<BoardSubmission, "verdict" | "hiddenPass
   return round2((100 * Math.min(s.hiddenPassed, s.hiddenTotal)) / s.hiddenTotal);
 }
 
+/**
+ * A problem's IOI score over a team's submissions so far, 0–100: the best
+ * submission's score, or on a scoring problem the sum of each group's best
+ * score (points) over the maximum. Submissions are added in time order.
+ */
+export class BestScore {
+  private bestWhole = 0;
+  private groups: number[] | null = null;
+  private maxScore = 0;
+
+  /** Adds a judged submission. @returns the problem's score with it, 0–100 (two decimals). */
+  add(s: Pick<BoardSubmission, "verdict" | "hiddenPassed" | "hiddenTotal" | "score" | "maxScore" | "groupScores">): number {
+    this.bestWhole = Math.max(this.bestWhole, submissionScore(s));
+    if (s.groupScores && s.maxScore) {
+      // A problem's groups are fixed while its submissions count; a changed shape (the author edited the groups) starts over at that submission's.
+      if (!this.groups || this.groups.length !== s.groupScores.length || this.maxScore !== s.maxScore) {
+        this.groups = s.groupScores.map(() => 0);
+        this.maxScore = s.maxScore;
+      }
+      s.groupScores.forEach((g, i) => (this.groups![i] = Math.max(this.groups![i]!, g)));
+    }
+    return this.score();
+  }
+
+  score(): number {
+    if (!this.groups || !this.maxScore) return this.bestWhole;
+    const sum = this.groups.reduce((a, b) => a + b, 0);
+    return Math.max(this.bestWhole, round2((100 * Math.min(sum, this.maxScore)) / this.maxScore));
+  }
+}
+
 /** Whether a judged verdict counts as an attempt (compile and internal errors do not). */
 export function countsAsAttempt(verdict: VerdictCode): boolean {
   return verdict !== "CE" && verdict !== "IE";
@@ -111,6 +147,7 @@ export function cellOf(problemId: string, subs: readonly BoardSubmission[], rule
   const cell: BoardCell = { problemId, numJudged: 0, numPending: 0, solved: false, solvedAtMs: null, penaltyMinutes: 0, score: 0, scoreAtMs: null, firstToSolve: false };
   const ordered = [...subs].filter((s) => rules.untilMs === null || s.contestTimeMs < rules.untilMs).sort((a, b) => a.contestTimeMs - b.contestTimeMs);
   let rejected = 0;
+  const best = new BestScore();
   for (const s of ordered) {
     const hidden = s.verdict === null || (rules.freezeAtMs !== null && s.contestTimeMs >= rules.freezeAtMs);
     if (hidden) {
@@ -121,7 +158,7 @@ export function cellOf(problemId: string, subs: readonly BoardSubmission[], rule
     if (!countsAsAttempt(verdict)) continue;
     cell.numJudged++;
     if (rules.scoring === "ioi") {
-      const score = submissionScore(s);
+      const score = best.add(s);
       if (score > cell.score) {
         cell.score = score;
         cell.scoreAtMs = s.contestTimeMs;
