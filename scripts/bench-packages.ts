@@ -21,6 +21,7 @@ import { createBwrapBackend } from "../isolate/backends/bwrap.ts";
 import { check } from "../src/judge/checker.ts";
 import { filesFromZip } from "../src/packages/files.ts";
 import { readPackage } from "../src/packages/format.ts";
+import { DEFAULT_CEILINGS } from "../src/problems/ceilings.ts";
 import { importPackage, problemFromPackage } from "../src/packages/import.ts";
 import { verifyPackage } from "../src/packages/verify.ts";
 import { createProblem } from "../src/problems/store.ts";
@@ -89,7 +90,7 @@ const packageLines: string[] = [];
       if (i >= 2) imp.push(performance.now() - t0);
       const { input } = problemFromPackage(pkg);
       t0 = performance.now();
-      await createProblem(db, userId, input);
+      await createProblem(db, userId, input, DEFAULT_CEILINGS);
       if (i >= 2) base.push(performance.now() - t0);
     }
     client.close();

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { parseProxyList, type ProxyList } from "./lib/proxies.ts";
 import { loadSsoConfig, SsoConfigIssue, type SsoConfig } from "./sso/config.ts";
 import { isLanguageId, LANGUAGE_IDS } from "../isolate/languages/index.ts";
+import { CEILING_DEFAULTS_MIB, CEILING_MAX_MIB, ceilingsFromMib, type ProblemCeilings } from "./problems/ceilings.ts";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -20,6 +21,15 @@ const bool = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
+
+/** A ceiling setting in MiB: at least 16, at most the hard bound (src/problems/ceilings.ts). */
+const ceilingMib = (key: keyof ProblemCeilings) =>
+  z.coerce
+    .number({ error: "expected a number of MiB" })
+    .int({ error: "expected a whole number of MiB" })
+    .min(16, { error: "must be at least 16 (MiB)" })
+    .max(CEILING_MAX_MIB[key], { error: `must be at most ${CEILING_MAX_MIB[key]} (MiB)` })
+    .default(CEILING_DEFAULTS_MIB[key]);
 
 const csv = z
   .string()
@@ -86,6 +96,12 @@ const schema = z.object({
       if (unknown.length || !ids.length) ctx.addIssue({ code: "custom", message: `unknown language ${unknown.join(", ") || "(none)"}: the ids are ${LANGUAGE_IDS.join(", ")}` });
     }),
 
+  /** Ceilings of one problem (src/problems/ceilings.ts), MiB: its highest memory limit, one test, all its tests, a package read from disk. */
+  PROBLEM_MEMORY_MAX_MIB: ceilingMib("memoryLimitKib"),
+  PROBLEM_TEST_MAX_MIB: ceilingMib("testCaseBytes"),
+  PROBLEM_TESTS_MAX_MIB: ceilingMib("testsTotalBytes"),
+  PACKAGE_MAX_MIB: ceilingMib("packageBytes"),
+
   /** Compile cache size bound in MiB. */
   COMPILE_CACHE_MIB: positiveInt.default(512),
   /** Runs (/api/compiler) per user per minute, and at most this many in flight per user. */
@@ -123,7 +139,7 @@ const schema = z.object({
  * The validated settings; `sso` holds the ways in besides a password (src/sso/config.ts); `proxies` the parsed
  * TRUSTED_PROXIES (loopback when unset).
  */
-export type Config = Readonly<Omit<z.infer<typeof schema>, "HOST"> & { HOST: string; sso: SsoConfig; proxies: ProxyList }>;
+export type Config = Readonly<Omit<z.infer<typeof schema>, "HOST"> & { HOST: string; sso: SsoConfig; proxies: ProxyList; ceilings: ProblemCeilings }>;
 
 /**
  * A bad configuration value. Thrown by `loadConfig`, and by start-up code that
@@ -194,5 +210,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (boxes === data || boxes.startsWith(data + sep)) {
     throw new ConfigError(`${CONFIG_HEADLINE}\n  SANDBOX_ROOT: ${boxes} is inside DATA_DIR ${data}, which only the server's user may enter; put the boxes elsewhere (default /tmp/oj-boxes)`);
   }
-  return Object.freeze({ ...parsed.data, HOST, sso, proxies });
+  const d = parsed.data;
+  const ceilings = ceilingsFromMib({ memoryLimitKib: d.PROBLEM_MEMORY_MAX_MIB, testCaseBytes: d.PROBLEM_TEST_MAX_MIB, testsTotalBytes: d.PROBLEM_TESTS_MAX_MIB, packageBytes: d.PACKAGE_MAX_MIB });
+  return Object.freeze({ ...d, HOST, sso, proxies, ceilings: Object.freeze(ceilings) });
 }

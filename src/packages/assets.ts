@@ -21,9 +21,13 @@ export const ASSET_TYPES: Record<string, string> = {
   webp: "image/webp",
   svg: "image/svg+xml",
 };
-/** One image, and all of a problem's, bytes. */
-export const ASSET_MAX_BYTES = 2 * 1024 * 1024;
-export const ASSETS_TOTAL_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * One image, and all of a problem's, bytes. Stored as they are (not resized):
+ * contest statements carry photographs and scanned figures of a few MiB
+ * (NWERC/BAPC packages reach 3-5 MiB per image), served with a long cache.
+ */
+export const ASSET_MAX_BYTES = 8 * 1024 * 1024;
+export const ASSETS_TOTAL_MAX_BYTES = 32 * 1024 * 1024;
 
 export interface Asset {
   name: string;

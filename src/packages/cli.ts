@@ -20,7 +20,7 @@ import { userIdByEmail } from "../accounts/user.ts";
 import { exitOnConfigError, loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { DIFFICULTIES, type Difficulty } from "../problems/limits.ts";
-import { filesFromFolder, filesFromZip, PackageError } from "./files.ts";
+import { filesFromFolder, filesFromZip, packageLimits, PackageError } from "./files.ts";
 import { readPackage, type ProblemPackage } from "./format.ts";
 import { importPackage } from "./import.ts";
 import { formatReport, verifyPackage, type VerifyReport } from "./verify.ts";
@@ -72,15 +72,16 @@ export async function problemCli(argv: string[]): Promise<number> {
     console.error(PROBLEM_USAGE);
     return 1;
   }
+  const config = await exitOnConfigError(() => loadConfig(process.env));
   let pkg: ProblemPackage;
   try {
-    const files = statSync(path).isDirectory() ? filesFromFolder(path) : filesFromZip(readFileSync(path));
+    const limits = packageLimits(config.ceilings, "disk");
+    const files = statSync(path).isDirectory() ? filesFromFolder(path, limits) : filesFromZip(readFileSync(path), limits);
     pkg = await readPackage(files);
   } catch (err) {
     console.error(`problem: ${err instanceof PackageError ? err.message : String(err)}`);
     return 1;
   }
-  const config = await exitOnConfigError(() => loadConfig(process.env));
   if (command === "verify") {
     if (!pkg.submissions.length) {
       console.error("problem: the package has no example submissions to verify (submissions/accepted, wrong_answer, ...)");
@@ -104,7 +105,7 @@ export async function problemCli(argv: string[]): Promise<number> {
       return 1;
     }
     const course = option(argv, "--course");
-    const r = await importPackage(db, userId, pkg, { ...(course ? { courseId: course } : {}), ...(difficulty ? { difficulty: difficulty as Difficulty } : {}) });
+    const r = await importPackage(db, userId, pkg, { ...(course ? { courseId: course } : {}), ...(difficulty ? { difficulty: difficulty as Difficulty } : {}), ceilings: config.ceilings });
     console.log(`problem: imported "${r.problem.title}" as ${r.problem._id} (${r.problem.hiddenTestCount + 1} tests, ${r.problem.timeLimitMs} ms for every language, checker kattis${r.problem.checkerFlags ? ` ${r.problem.checkerFlags}` : ""})`);
     for (const w of r.warnings) console.log(`problem: note: ${w}`);
     const subs = Object.entries(r.submissions).map(([k, n]) => `${n} ${k}`);

@@ -9,20 +9,47 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { Unzip, UnzipInflate } from "fflate";
+import { CEILING_SETTINGS, DEFAULT_CEILINGS, type ProblemCeilings } from "../problems/ceilings.ts";
 
-/** Limits of one package, bytes and files. */
+/** Limits of one package, bytes and files, on a server with the default ceilings (`packageLimits` gives a server's own). */
 export const PACKAGE_LIMITS = {
-  /** The zip as uploaded. */
+  /** The zip as uploaded over HTTP (held in memory as the request body; larger ones import with the CLI). */
   zipMaxBytes: 64 * 1024 * 1024,
   /** All files after decompression. */
-  totalMaxBytes: 256 * 1024 * 1024,
-  /** One file after decompression. */
-  fileMaxBytes: 64 * 1024 * 1024,
+  totalMaxBytes: DEFAULT_CEILINGS.packageBytes,
+  /** One file after decompression (a test's input or answer). */
+  fileMaxBytes: DEFAULT_CEILINGS.testCaseBytes,
   maxFiles: 5000,
 } as const;
 
-/** Limits a reader applies (PACKAGE_LIMITS unless a test passes smaller ones). */
-export type PackageLimits = { [K in keyof typeof PACKAGE_LIMITS]: number };
+/** Limits a reader applies, with what a refusal says would allow more. */
+export type PackageLimits = { [K in keyof typeof PACKAGE_LIMITS]: number } & { allowMore?: Partial<Record<"zipMaxBytes" | "totalMaxBytes" | "fileMaxBytes", string>> };
+
+/**
+ * A server's package limits: unpacked size and file size from its ceilings
+ * (src/problems/ceilings.ts); an upload's zip size stays PACKAGE_LIMITS'
+ * (a package read from disk by the CLI has no zip limit but the unpacked one).
+ */
+export function packageLimits(ceilings: ProblemCeilings, via: "upload" | "disk"): PackageLimits {
+  const setting = (key: keyof ProblemCeilings) => `the setting ${CEILING_SETTINGS[key]} allows more`;
+  return {
+    zipMaxBytes: via === "upload" ? PACKAGE_LIMITS.zipMaxBytes : ceilings.packageBytes,
+    totalMaxBytes: ceilings.packageBytes,
+    fileMaxBytes: ceilings.testCaseBytes,
+    maxFiles: PACKAGE_LIMITS.maxFiles,
+    allowMore: {
+      zipMaxBytes: via === "upload" ? "a larger package imports on the server with `bun run problem -- import <folder or zip>`" : setting("packageBytes"),
+      totalMaxBytes: setting("packageBytes"),
+      fileMaxBytes: setting("testCaseBytes"),
+    },
+  };
+}
+
+/** " (what allows more)", or nothing. */
+function more(limits: PackageLimits, key: "zipMaxBytes" | "totalMaxBytes" | "fileMaxBytes"): string {
+  const hint = limits.allowMore?.[key];
+  return hint ? ` (${hint})` : "";
+}
 
 /** A package problem, naming the file (and line, when known) that causes it. */
 export class PackageError extends Error {
@@ -64,7 +91,7 @@ function stripCommonRoot(files: PackageFiles): PackageFiles {
  * @throws PackageError for an unsafe entry name, a limit passed, or a broken zip.
  */
 export function filesFromZip(zip: Uint8Array, limits: PackageLimits = PACKAGE_LIMITS): PackageFiles {
-  if (zip.length > limits.zipMaxBytes) throw new PackageError("(zip)", `the zip is larger than ${limits.zipMaxBytes / (1024 * 1024)} MiB`);
+  if (zip.length > limits.zipMaxBytes) throw new PackageError("(zip)", `the zip is larger than ${limits.zipMaxBytes / (1024 * 1024)} MiB${more(limits, "zipMaxBytes")}`);
   if (zip.length < 4 || zip[0] !== 0x50 || zip[1] !== 0x4b) throw new PackageError("(zip)", "not a zip file");
   // The streaming reader takes entries as they come: a cut-off upload would otherwise import what arrived,
   // a package missing its last test files. The end of the central directory must be there, naming as many entries.
@@ -100,12 +127,12 @@ export function filesFromZip(zip: Uint8Array, limits: PackageLimits = PACKAGE_LI
       size += data.length;
       total += data.length;
       if (size > limits.fileMaxBytes) {
-        failure = new PackageError(name, `larger than ${limits.fileMaxBytes / (1024 * 1024)} MiB once decompressed`);
+        failure = new PackageError(name, `larger than ${limits.fileMaxBytes / (1024 * 1024)} MiB once decompressed${more(limits, "fileMaxBytes")}`);
         file.terminate();
         return;
       }
       if (total > limits.totalMaxBytes) {
-        failure = new PackageError(name, `the package is larger than ${limits.totalMaxBytes / (1024 * 1024)} MiB once decompressed`);
+        failure = new PackageError(name, `the package is larger than ${limits.totalMaxBytes / (1024 * 1024)} MiB once decompressed${more(limits, "totalMaxBytes")}`);
         file.terminate();
         return;
       }
@@ -166,9 +193,9 @@ export function filesFromFolder(dir: string, limits: PackageLimits = PACKAGE_LIM
       if (st.isDirectory()) walk(path);
       else if (st.isFile()) {
         if (files.size >= limits.maxFiles) throw new PackageError(rel, `more than ${limits.maxFiles} files in the package`);
-        if (st.size > limits.fileMaxBytes) throw new PackageError(rel, `larger than ${limits.fileMaxBytes / (1024 * 1024)} MiB`);
+        if (st.size > limits.fileMaxBytes) throw new PackageError(rel, `larger than ${limits.fileMaxBytes / (1024 * 1024)} MiB${more(limits, "fileMaxBytes")}`);
         total += st.size;
-        if (total > limits.totalMaxBytes) throw new PackageError(rel, `the package is larger than ${limits.totalMaxBytes / (1024 * 1024)} MiB`);
+        if (total > limits.totalMaxBytes) throw new PackageError(rel, `the package is larger than ${limits.totalMaxBytes / (1024 * 1024)} MiB${more(limits, "totalMaxBytes")}`);
         files.set(rel, readFileSync(real));
       }
     }

@@ -12,6 +12,7 @@ import { DEFAULT_TIME_LIMIT_MS, PROBLEM_LIMITS, type Difficulty } from "../probl
 import type { ProblemShape } from "../problems/shape.ts";
 import { createProblem } from "../problems/store.ts";
 import { PackageError } from "./files.ts";
+import { ceilingMessage, CEILING_SETTINGS, DEFAULT_CEILINGS, type ProblemCeilings } from "../problems/ceilings.ts";
 import type { ProblemPackage } from "./format.ts";
 import { splitStatement } from "./statement.ts";
 import { keepPackageMeta } from "./verify-service.ts";
@@ -20,6 +21,17 @@ import { saveAssets } from "./assets.ts";
 export interface ImportOptions {
   courseId?: string;
   difficulty?: Difficulty;
+  /** This server's ceilings (config.ceilings); DEFAULT_CEILINGS when not given. */
+  ceilings?: ProblemCeilings;
+}
+
+/**
+ * The format's memory limit of a package that sets none, KiB: 1024 MiB for
+ * legacy packages, 2048 MiB from 2023-07 on (spec/legacy.md and
+ * spec/2025-09.md, `limits.memory`).
+ */
+export function formatDefaultMemoryKib(version: ProblemPackage["formatVersion"]): number {
+  return (version === "legacy" ? 1024 : 2048) * 1024;
 }
 
 export interface ImportResult {
@@ -49,11 +61,7 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
   if (timeLimitMs < t.min || timeLimitMs > t.max) {
     throw new PackageError("problem.yaml", `limits.time_limit ${timeLimitMs / 1000} s is outside this judge's ${t.min / 1000}–${t.max / 1000} s`);
   }
-  const m = PROBLEM_LIMITS.memoryLimitKib;
-  const memoryLimitKib = pkg.memoryLimitKib ?? m.default;
-  if (memoryLimitKib < m.min || memoryLimitKib > m.max) {
-    throw new PackageError("problem.yaml", `limits.memory ${memoryLimitKib / 1024} MiB is outside this judge's ${m.min / 1024}–${m.max / 1024} MiB`);
-  }
+  const memoryLimitKib = packageMemoryKib(pkg, opts.ceilings ?? DEFAULT_CEILINGS, warnings);
   if (rest.length > PROBLEM_LIMITS.maxTestCases) {
     throw new PackageError("data/", `${rest.length + 1} test cases; this judge keeps at most ${PROBLEM_LIMITS.maxTestCases + 1} (the sample and ${PROBLEM_LIMITS.maxTestCases} more)`);
   }
@@ -94,6 +102,29 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
 }
 
 /**
+ * The memory limit a package gets: its `limits.memory`, else the format's
+ * default for its version; a default above this server's ceiling becomes the
+ * ceiling (with a warning), a stated limit above it is refused naming the
+ * setting that would allow it.
+ * @throws PackageError (problem.yaml, limits.memory).
+ */
+function packageMemoryKib(pkg: ProblemPackage, ceilings: ProblemCeilings, warnings: string[]): number {
+  const m = PROBLEM_LIMITS.memoryLimitKib;
+  if (pkg.memoryLimitKib === null) {
+    const byFormat = formatDefaultMemoryKib(pkg.formatVersion);
+    if (byFormat <= ceilings.memoryLimitKib) return byFormat;
+    warnings.push(
+      `limits.memory is not set: the ${pkg.formatVersion} format's default is ${byFormat / 1024} MiB, above this server's ceiling; ${ceilings.memoryLimitKib / 1024} MiB instead (the setting ${CEILING_SETTINGS.memoryLimitKib} allows more)`,
+    );
+    return ceilings.memoryLimitKib;
+  }
+  const kib = pkg.memoryLimitKib;
+  if (kib < m.min) throw new PackageError("problem.yaml", `limits.memory ${kib / 1024} MiB: a problem's memory limit is at least ${m.min / 1024} MiB`);
+  if (kib > ceilings.memoryLimitKib) throw new PackageError("problem.yaml", `limits.memory ${kib / 1024} MiB: a problem's memory limit is ${ceilingMessage("memoryLimitKib", ceilings)}`);
+  return kib;
+}
+
+/**
  * The hidden tests of an imported problem: every test after the first sample,
  * in the format's order; on a scoring problem only the secret ones (its
  * groups' tests: other samples score nothing and are left out, with a warning).
@@ -111,7 +142,7 @@ function hiddenOf(pkg: ProblemPackage, rest: ProblemPackage["tests"], warnings: 
  */
 export async function importPackage(db: Database, userId: string, pkg: ProblemPackage, opts: ImportOptions = {}): Promise<ImportResult> {
   const { input, warnings } = problemFromPackage(pkg, opts);
-  const problem = await createProblem(db, userId, input);
+  const problem = await createProblem(db, userId, input, opts.ceilings ?? DEFAULT_CEILINGS);
   await keepPackageMeta(db, problem._id, pkg);
   await saveAssets(db, problem._id, pkg.assets);
   const submissions: Record<string, number> = {};

@@ -5,7 +5,8 @@ import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
 import { authorizeProblemWrite } from "../problems/access.ts";
-import { filesFromZip } from "./files.ts";
+import { filesFromZip, packageLimits } from "./files.ts";
+import type { ProblemCeilings } from "../problems/ceilings.ts";
 import { readPackage } from "./format.ts";
 import { importPackage, type ImportResult } from "./import.ts";
 import { idField } from "../lib/fields.ts";
@@ -43,10 +44,16 @@ export async function readPackageOrExplain<T>(step: () => T | Promise<T>): Promi
 /**
  * Imports a package (the zip, base64) as a new problem of `user` (in
  * `courseId` when given: problem.edit there).
- * @throws BAD_INPUT (400) naming the package file and line, FORBIDDEN (403), RATE_LIMITED (429).
+ * @throws BAD_INPUT (400) naming the package file and line (and the setting that would allow what a ceiling refused), FORBIDDEN (403), RATE_LIMITED (429).
  */
-export async function importPackageAs(db: Database, user: Caller, input: z.infer<typeof packageImportInput>, limiter: RateLimiter): Promise<ImportResult> {
+export async function importPackageAs(
+  db: Database,
+  user: Caller,
+  input: z.infer<typeof packageImportInput>,
+  limiter: RateLimiter,
+  ceilings: ProblemCeilings,
+): Promise<ImportResult> {
   await authorizeProblemWrite(db, user, input.courseId, limiter);
-  const pkg = await readPackageOrExplain(() => readPackage(filesFromZip(Buffer.from(input.package, "base64"))));
-  return readPackageOrExplain(() => importPackage(db, user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty }));
+  const pkg = await readPackageOrExplain(() => readPackage(filesFromZip(Buffer.from(input.package, "base64"), packageLimits(ceilings, "upload"))));
+  return readPackageOrExplain(() => importPackage(db, user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty, ceilings }));
 }

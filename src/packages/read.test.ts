@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { filesFromFolder, filesFromZip, PACKAGE_LIMITS, PackageError } from "./files.ts";
+import { filesFromFolder, filesFromZip, PACKAGE_LIMITS, packageLimits, PackageError } from "./files.ts";
 import { readPackage, type ProblemPackage } from "./format.ts";
 import { problemFromPackage } from "./import.ts";
+import { loadConfig } from "../config.ts";
 import { latexToMarkdown, splitStatement } from "./statement.ts";
 import { legacyPackage, modernPackage, writeFolder, zipOf, type Files } from "../../tests/packages/fixtures.ts";
 
@@ -218,9 +219,29 @@ describe("errors name the file (and line)", () => {
     expect(await failureOf(() => read(files))).toContain(message);
   });
 
-  test("limits outside this judge's bounds are refused when importing", async () => {
+  test("limits above this server's ceilings are refused when importing, naming the file, the rule and the setting", async () => {
     const pkg = await read(modernPackage({ "problem.yaml": "problem_format_version: 2025-09\nname: Big\nlimits:\n  memory: 4096\n" }));
-    expect(failure(() => problemFromPackage(pkg))).toContain("limits.memory 4096 MiB is outside this judge's 16–1024 MiB");
+    expect(failure(() => problemFromPackage(pkg))).toContain(
+      "problem.yaml: limits.memory 4096 MiB: a problem's memory limit is at most 2048 MiB on this server (the setting PROBLEM_MEMORY_MAX_MIB allows more",
+    );
+    // A server that allows more imports it as it is.
+    const roomy = loadConfig({ PROBLEM_MEMORY_MAX_MIB: "8192" }).ceilings;
+    expect(problemFromPackage(pkg, { ceilings: roomy }).input.memoryLimitKib).toBe(4096 * 1024);
+  });
+
+  test("a package silent on memory gets its format's default: 2048 MiB from 2023-07 on, 1024 MiB legacy; above the ceiling, the ceiling with a note", async () => {
+    const modern = await read(modernPackage({ "problem.yaml": "problem_format_version: 2025-09\nname: Quiet\n" }));
+    expect(modern.memoryLimitKib).toBeNull();
+    expect(problemFromPackage(modern).input.memoryLimitKib).toBe(2048 * 1024);
+    const draft = await read(modernPackage({ "problem.yaml": "problem_format_version: 2023-07-draft\nname: Quiet\n" }));
+    expect(problemFromPackage(draft).input.memoryLimitKib).toBe(2048 * 1024);
+    const legacy = await read(modernPackage({ "problem.yaml": "name: Quiet\n" }));
+    expect(legacy.formatVersion).toBe("legacy");
+    expect(problemFromPackage(legacy).input.memoryLimitKib).toBe(1024 * 1024);
+    const tight = loadConfig({ PROBLEM_MEMORY_MAX_MIB: "512" }).ceilings;
+    const capped = problemFromPackage(modern, { ceilings: tight });
+    expect(capped.input.memoryLimitKib).toBe(512 * 1024);
+    expect(capped.warnings.join("\n")).toContain("the 2025-09 format's default is 2048 MiB, above this server's ceiling; 512 MiB instead (the setting PROBLEM_MEMORY_MAX_MIB allows more)");
   });
 });
 
@@ -238,6 +259,12 @@ describe("hostile zips and folders", () => {
     expect(zip.length).toBeLessThan(64 * 1024);
     expect(failure(() => filesFromZip(zip, { ...PACKAGE_LIMITS, fileMaxBytes: 1024 * 1024 }))).toContain("data/secret/huge.in: larger than 1 MiB once decompressed");
     expect(failure(() => filesFromZip(zip, { ...PACKAGE_LIMITS, totalMaxBytes: 2 * 1024 * 1024 }))).toContain("the package is larger than 2 MiB once decompressed");
+    // A server's own limits name what allows more: the setting, or for an upload the CLI.
+    const server = packageLimits({ ...loadConfig({}).ceilings, testCaseBytes: 1024 * 1024 }, "disk");
+    expect(failure(() => filesFromZip(zip, server))).toContain("larger than 1 MiB once decompressed (the setting PROBLEM_TEST_MAX_MIB allows more)");
+    const upload = packageLimits(loadConfig({}).ceilings, "upload");
+    expect(upload).toMatchObject({ zipMaxBytes: 64 * 1024 * 1024, totalMaxBytes: 1024 * 1024 * 1024, fileMaxBytes: 128 * 1024 * 1024 });
+    expect(failure(() => filesFromZip(zip, { ...upload, zipMaxBytes: 1024 }))).toContain("the zip is larger than 0.0009765625 MiB (a larger package imports on the server with `bun run problem -- import <folder or zip>`)");
     // Forge the sizes in every header to claim 1 byte: the count is still of what inflates.
     const forged = new Uint8Array(zip);
     const view = new DataView(forged.buffer);

@@ -58,7 +58,7 @@ const fields = {
     .number({ error: "Must be a number of KiB" })
     .int({ error: "Must be a whole number of KiB" })
     .min(PROBLEM_LIMITS.memoryLimitKib.min, { error: "At least 16 MiB (16384 KiB)" })
-    .max(PROBLEM_LIMITS.memoryLimitKib.max, { error: "At most 1024 MiB (1048576 KiB)" }),
+    .max(PROBLEM_LIMITS.memoryLimitKib.max, { error: `At most ${PROBLEM_LIMITS.memoryLimitKib.max / 1024} MiB (${PROBLEM_LIMITS.memoryLimitKib.max} KiB)` }),
   checker: z.enum(CHECKERS, { error: `Must be ${listInWords(CHECKERS)}` }),
   /** The validator talks with the submission over pipes (requires the custom checker). */
   interactive: z.boolean({ error: "Must be true or false" }),

@@ -12,14 +12,14 @@ export const PROBLEM_LIMITS = {
   titleMaxChars: 200,
   /** description, inputFormat, outputFormat, constraints, sampleInput, sampleOutput. */
   statementMaxBytes: 64 * 1024,
-  /** One hidden test case: input plus expected output. */
-  testCaseMaxBytes: 16 * 1024 * 1024,
-  /** All hidden test cases of one problem together. */
-  testsTotalMaxBytes: 64 * 1024 * 1024,
   maxTestCases: 200,
   /** Per-problem judge limits: bounds accepted on create/update, and the default of a new problem. */
   timeLimitMs: { min: 100, max: 10_000, default: 2000 },
-  memoryLimitKib: { min: 16 * MIB_IN_KIB, max: 1024 * MIB_IN_KIB, default: 256 * MIB_IN_KIB },
+  /**
+   * `max` is the hard outer bound; a server's own ceiling (PROBLEM_MEMORY_MAX_MIB, default 2048 MiB,
+   * src/problems/ceilings.ts) is checked where a problem is stored.
+   */
+  memoryLimitKib: { min: 16 * MIB_IN_KIB, max: 65536 * MIB_IN_KIB, default: 256 * MIB_IN_KIB },
   /**
    * Runs of the submission per test (multi-pass problems): 1 is an ordinary problem. The
    * package format's default for a multi-pass problem is 2 (`limits.validation_passes`); it

@@ -9,6 +9,7 @@ import type { RateLimiter } from "../lib/rate-limit.ts";
 import { authorizeProblemWrite, requireEditableProblem, requireVisibleProblem } from "./access.ts";
 import type { ProblemInput, ProblemUpdate } from "./input.ts";
 import type { ProblemShape } from "./shape.ts";
+import type { ProblemCeilings } from "./ceilings.ts";
 import { createProblem, limitProblemWrites, publicShape, softDeleteProblem, updateProblem } from "./store.ts";
 
 /**
@@ -21,21 +22,29 @@ export async function viewProblem(db: Database, user: Caller | null, problemId: 
 
 /**
  * Creates a problem owned by `user`; with `courseId`, a course-private one (problem.edit there).
- * @throws RATE_LIMITED (429); COURSE_NOT_FOUND (404), FORBIDDEN (403), COURSE_ARCHIVED (403) with `courseId`.
+ * @throws RATE_LIMITED (429); COURSE_NOT_FOUND (404), FORBIDDEN (403), COURSE_ARCHIVED (403) with `courseId`;
+ *   BAD_INPUT / PAYLOAD_TOO_LARGE beyond this server's `ceilings` (naming the setting).
  */
-export async function createProblemAs(db: Database, user: Caller, input: ProblemInput, limiter: RateLimiter): Promise<ProblemShape> {
+export async function createProblemAs(db: Database, user: Caller, input: ProblemInput, limiter: RateLimiter, ceilings: ProblemCeilings): Promise<ProblemShape> {
   await authorizeProblemWrite(db, user, input.courseId, limiter);
-  return createProblem(db, user.id, input);
+  return createProblem(db, user.id, input, ceilings);
 }
 
 /**
  * Updates a problem its owner (or its course's staff) may edit; bumps `__v`.
  * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403), RATE_LIMITED (429), BAD_INPUT (400).
  */
-export async function editProblem(db: Database, user: Caller, input: ProblemUpdate & { id: string }, now: number, limiter: RateLimiter): Promise<ProblemShape> {
+export async function editProblem(
+  db: Database,
+  user: Caller,
+  input: ProblemUpdate & { id: string },
+  now: number,
+  limiter: RateLimiter,
+  ceilings: ProblemCeilings,
+): Promise<ProblemShape> {
   const current = await requireEditableProblem(db, user, input.id, "NOT_PROBLEM_OWNER_UPDATE", now);
   limitProblemWrites(limiter, user.id);
-  return updateProblem(db, current, input);
+  return updateProblem(db, current, input, ceilings);
 }
 
 /**

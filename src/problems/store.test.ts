@@ -5,7 +5,9 @@ import { createTestDb } from "../../tests/db.ts";
 import { insertUser } from "../../tests/judge/fixtures.ts";
 import type { Database } from "../../db/index.ts";
 import { problemInput } from "./input.ts";
-import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS, PROBLEM_LIMITS } from "./limits.ts";
+import { DEFAULT_CEILINGS } from "./ceilings.ts";
+import { loadConfig } from "../config.ts";
+import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "./limits.ts";
 import { ownProblemIds, publicProblemList } from "./list-cache.ts";
 import {
   checkTestCases,
@@ -44,7 +46,7 @@ const statement = {
 };
 
 async function make(extra: Record<string, unknown> = {}) {
-  return createProblem(db, owner, problemInput.parse({ ...statement, ...extra }));
+  return createProblem(db, owner, problemInput.parse({ ...statement, ...extra }), DEFAULT_CEILINGS);
 }
 
 /** The AppError kind a promise rejects with. */
@@ -105,10 +107,10 @@ describe("problems store", () => {
   test("update bumps the version, keeps tests unless given, and replaces them all when given", async () => {
     const p = await make({ hiddenTestCases: [{ input: "1", expectedOutput: "1" }] });
     const row = await requireOwned(db, p._id, owner, "NOT_PROBLEM_OWNER_UPDATE");
-    const renamed = await updateProblem(db, row, { id: p._id, title: "Echo 2" });
+    const renamed = await updateProblem(db, row, { id: p._id, title: "Echo 2" }, DEFAULT_CEILINGS);
     expect(renamed).toMatchObject({ title: "Echo 2", __v: 1, hiddenTestCount: 1 });
     const row2 = await requireOwned(db, p._id, owner, "NOT_PROBLEM_OWNER_UPDATE");
-    const retested = await updateProblem(db, row2, { id: p._id, hiddenTestCases: [{ input: "2", expectedOutput: "2" }, { input: "3", expectedOutput: "3" }] });
+    const retested = await updateProblem(db, row2, { id: p._id, hiddenTestCases: [{ input: "2", expectedOutput: "2" }, { input: "3", expectedOutput: "3" }] }, DEFAULT_CEILINGS);
     expect(retested.__v).toBe(2);
     expect(retested.hiddenTestCases).toEqual([
       { input: "2", expectedOutput: "2" },
@@ -116,22 +118,29 @@ describe("problems store", () => {
     ]);
   });
 
-  test("checkTestCases: 413 naming the test past the per-test size, and the field past the total", () => {
-    const big = "x".repeat(PROBLEM_LIMITS.testCaseMaxBytes);
+  test("checkTestCases: 413 naming the test past the per-test ceiling, and the field past the total, with the setting that allows more", () => {
+    // A server configured with small ceilings (PROBLEM_TEST_MAX_MIB=16, PROBLEM_TESTS_MAX_MIB=40): the same rule as the defaults, smaller.
+    const small = loadConfig({ PROBLEM_TEST_MAX_MIB: "16", PROBLEM_TESTS_MAX_MIB: "40" }).ceilings;
+    expect(small).toMatchObject({ testCaseBytes: 16 * 1024 * 1024, testsTotalBytes: 40 * 1024 * 1024, memoryLimitKib: 2048 * 1024 });
+    const big = "x".repeat(small.testCaseBytes);
     try {
-      checkTestCases([{ input: "1", expectedOutput: "1" }, { input: big, expectedOutput: "y" }]);
+      checkTestCases([{ input: "1", expectedOutput: "1" }, { input: big, expectedOutput: "y" }], small);
       throw new Error("passed");
     } catch (err) {
       expect((err as AppError).kind).toBe("PAYLOAD_TOO_LARGE");
       expect((err as AppError).field).toBe("hiddenTestCases.1");
+      expect((err as AppError).message).toContain("PROBLEM_TEST_MAX_MIB allows more");
     }
-    const half = "x".repeat(PROBLEM_LIMITS.testCaseMaxBytes - 1);
-    const many = Array.from({ length: 5 }, () => ({ input: half, expectedOutput: "" }));
+    // The same test fits the default ceilings (128 MiB per test).
+    expect(checkTestCases([{ input: big, expectedOutput: "y" }], DEFAULT_CEILINGS)).toHaveLength(1);
+    const half = "x".repeat(small.testCaseBytes - 1);
+    const many = Array.from({ length: 3 }, () => ({ input: half, expectedOutput: "" }));
     try {
-      checkTestCases(many);
+      checkTestCases(many, small);
       throw new Error("passed");
     } catch (err) {
       expect((err as AppError).field).toBe("hiddenTestCases");
+      expect((err as AppError).message).toContain("PROBLEM_TESTS_MAX_MIB allows more");
     }
   });
 
@@ -151,7 +160,18 @@ describe("problems store", () => {
 describe("limits are checked where they are stored", () => {
   test("a write that bypassed the form's validation (an importer, a script) is refused naming the field", async () => {
     const good = problemInput.parse({ ...statement });
-    await expect(createProblem(db, owner, { ...good, timeLimitMs: 60_000 })).rejects.toMatchObject({ kind: "BAD_INPUT", field: "timeLimitMs" });
-    await expect(createProblem(db, owner, { ...good, memoryLimitKib: 64 * 1024 * 1024 })).rejects.toMatchObject({ kind: "BAD_INPUT", field: "memoryLimitKib" });
+    await expect(createProblem(db, owner, { ...good, timeLimitMs: 60_000 }, DEFAULT_CEILINGS)).rejects.toMatchObject({ kind: "BAD_INPUT", field: "timeLimitMs" });
+    await expect(createProblem(db, owner, { ...good, memoryLimitKib: 128 * 1024 * 1024 }, DEFAULT_CEILINGS)).rejects.toMatchObject({ kind: "BAD_INPUT", field: "memoryLimitKib" });
+  });
+
+  test("the memory limit's ceiling is the server's setting (2048 MiB by default), and the refusal names it", async () => {
+    const good = problemInput.parse({ ...statement });
+    expect((await createProblem(db, owner, { ...good, memoryLimitKib: 2048 * 1024 }, DEFAULT_CEILINGS)).memoryLimitKib).toBe(2048 * 1024);
+    const refused = createProblem(db, owner, { ...good, memoryLimitKib: 3072 * 1024 }, DEFAULT_CEILINGS);
+    await expect(refused).rejects.toMatchObject({ kind: "BAD_INPUT", field: "memoryLimitKib" });
+    await expect(refused).rejects.toThrow("PROBLEM_MEMORY_MAX_MIB allows more");
+    const roomy = loadConfig({ PROBLEM_MEMORY_MAX_MIB: "4096" }).ceilings;
+    expect((await createProblem(db, owner, { ...good, memoryLimitKib: 3072 * 1024 }, roomy)).memoryLimitKib).toBe(3072 * 1024);
+    expect(() => loadConfig({ PROBLEM_MEMORY_MAX_MIB: "100000" })).toThrow("PROBLEM_MEMORY_MAX_MIB: must be at most 65536");
   });
 });

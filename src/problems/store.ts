@@ -16,6 +16,7 @@ import type { RateLimiter } from "../lib/rate-limit.ts";
 import { validatorNeeded, type ProblemInput, type ProblemUpdate } from "./input.ts";
 import { arrangeGroups, labelTests } from "./groups.ts";
 import { PROBLEM_LIMITS } from "./limits.ts";
+import { ceilingMessage, DEFAULT_CEILINGS, type ProblemCeilings } from "./ceilings.ts";
 import { toProblemShape, type HiddenTestCase, type ProblemRow, type ProblemShape } from "./shape.ts";
 
 /** A live (not deleted) problem row, or null. */
@@ -97,26 +98,27 @@ export async function readValidators(db: Database, problemIds: string[]): Promis
 
 /**
  * Drops test cases left completely blank (the product's form starts with one
- * empty row) and enforces the byte limits with 413s naming the field.
+ * empty row) and enforces this server's byte ceilings with 413s naming the
+ * field and the setting that allows more (./ceilings.ts).
  * @throws AppError PAYLOAD_TOO_LARGE naming `hiddenTestCases.N` or `hiddenTestCases`.
  */
-export function checkTestCases(cases: HiddenTestCase[]): HiddenTestCase[] {
+export function checkTestCases(cases: HiddenTestCase[], ceilings: ProblemCeilings): HiddenTestCase[] {
   const kept = cases.filter((tc) => tc.input.trim() !== "" || tc.expectedOutput.trim() !== "");
   let total = 0;
   cases.forEach((tc, i) => {
     const bytes = utf8Bytes(tc.input) + utf8Bytes(tc.expectedOutput);
-    if (bytes > PROBLEM_LIMITS.testCaseMaxBytes) {
+    if (bytes > ceilings.testCaseBytes) {
       throw new AppError("PAYLOAD_TOO_LARGE", {
         field: `hiddenTestCases.${i}`,
-        message: `hiddenTestCases.${i}: a test case may hold at most ${formatBytes(PROBLEM_LIMITS.testCaseMaxBytes)}`,
+        message: `hiddenTestCases.${i}: ${formatBytes(bytes)}; a test case (input and expected output) may hold ${ceilingMessage("testCaseBytes", ceilings)}`,
       });
     }
     total += bytes;
   });
-  if (total > PROBLEM_LIMITS.testsTotalMaxBytes) {
+  if (total > ceilings.testsTotalBytes) {
     throw new AppError("PAYLOAD_TOO_LARGE", {
       field: "hiddenTestCases",
-      message: `hiddenTestCases: a problem's tests may hold at most ${formatBytes(PROBLEM_LIMITS.testsTotalMaxBytes)} in all`,
+      message: `hiddenTestCases: ${formatBytes(total)}; a problem's tests may hold ${ceilingMessage("testsTotalBytes", ceilings)} in all`,
     });
   }
   return kept;
@@ -150,13 +152,17 @@ export async function publicShape(db: Database, row: ProblemRow): Promise<Proble
  * door or importer the values came through): PROBLEM_LIMITS' bounds.
  * @throws AppError BAD_INPUT naming timeLimitMs or memoryLimitKib.
  */
-export function assertLimits(values: { timeLimitMs?: number; memoryLimitKib?: number }): void {
+export function assertLimits(values: { timeLimitMs?: number; memoryLimitKib?: number }, ceilings: ProblemCeilings): void {
   for (const key of ["timeLimitMs", "memoryLimitKib"] as const) {
     const v = values[key];
     const { min, max } = PROBLEM_LIMITS[key];
     if (v !== undefined && (!Number.isInteger(v) || v < min || v > max)) {
       throw new AppError("BAD_INPUT", { field: key, message: `${key}: must be a whole number from ${min} to ${max}` });
     }
+  }
+  const memory = values.memoryLimitKib;
+  if (memory !== undefined && memory > ceilings.memoryLimitKib) {
+    throw new AppError("BAD_INPUT", { field: "memoryLimitKib", message: `memoryLimitKib: ${memory / 1024} MiB; a problem's memory limit is ${ceilingMessage("memoryLimitKib", ceilings)}` });
   }
 }
 
@@ -165,7 +171,7 @@ export function assertLimits(values: { timeLimitMs?: number; memoryLimitKib?: nu
  * @throws AppError BAD_INPUT (timeLimitMs) outside PROBLEM_LIMITS.
  */
 export async function setTimeLimit(db: Database, problemId: string, timeLimitMs: number): Promise<void> {
-  assertLimits({ timeLimitMs });
+  assertLimits({ timeLimitMs }, DEFAULT_CEILINGS);
   await db
     .update(problems)
     .set({ timeLimitMs, version: sql`${problems.version} + 1`, updatedAt: new Date() })
@@ -187,9 +193,9 @@ export async function copyProblem(db: Database, source: ProblemRow, owner: { use
   return toProblemShape((inserted as ProblemRow[])[0]!, tests.length, tests);
 }
 
-export async function createProblem(db: Database, userId: string, input: ProblemInput): Promise<ProblemShape> {
-  assertLimits(input);
-  const arranged = arrangeGroups(input.scoring ?? null, checkTestCases(input.hiddenTestCases));
+export async function createProblem(db: Database, userId: string, input: ProblemInput, ceilings: ProblemCeilings): Promise<ProblemShape> {
+  assertLimits(input, ceilings);
+  const arranged = arrangeGroups(input.scoring ?? null, checkTestCases(input.hiddenTestCases, ceilings));
   const tests = arranged.tests;
   const { hiddenTestCases: _ignored, courseId, scoring: _s, ...values } = input;
   const id = newId();
@@ -211,9 +217,9 @@ export async function createProblem(db: Database, userId: string, input: Problem
  * @returns the updated shape with its hidden tests.
  * @throws AppError PROBLEM_NOT_FOUND (404) when it was deleted meanwhile, PAYLOAD_TOO_LARGE (413).
  */
-export async function updateProblem(db: Database, current: ProblemRow, input: ProblemUpdate): Promise<ProblemShape> {
+export async function updateProblem(db: Database, current: ProblemRow, input: ProblemUpdate, ceilings: ProblemCeilings): Promise<ProblemShape> {
   const { id, hiddenTestCases, ...changes } = input;
-  assertLimits(changes);
+  assertLimits(changes, ceilings);
   const checker = changes.checker ?? current.checker;
   const validator = changes.validator === undefined ? current.validator : changes.validator;
   if (checker === "custom" && !validator) {
@@ -222,7 +228,7 @@ export async function updateProblem(db: Database, current: ProblemRow, input: Pr
   const needed = validatorNeeded({ interactive: changes.interactive ?? current.interactive, validationPasses: changes.validationPasses ?? current.validationPasses });
   if (needed && checker !== "custom") throw new AppError("BAD_INPUT", { field: "checker", message: `checker: ${needed}` });
   // Test groups: new ones, or new tests under the current ones, are arranged together.
-  let tests = hiddenTestCases ? checkTestCases(hiddenTestCases) : undefined;
+  let tests = hiddenTestCases ? checkTestCases(hiddenTestCases, ceilings) : undefined;
   const { scoring: newScoring, ...plainChanges } = changes;
   let scoring = current.scoring ?? null;
   if (newScoring !== undefined || tests) {

@@ -40,7 +40,7 @@ export const problemsRouter = router({
    * problem (the course's teachers only).
    * @throws BAD_INPUT (400), PAYLOAD_TOO_LARGE (413), RATE_LIMITED (429); COURSE_NOT_FOUND (404), FORBIDDEN (403), COURSE_ARCHIVED (403) with `courseId`.
    */
-  create: protectedProcedure.input(problemInput).mutation(({ ctx, input }): Promise<ProblemShape> => createProblemAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser)),
+  create: protectedProcedure.input(problemInput).mutation(({ ctx, input }): Promise<ProblemShape> => createProblemAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser, ctx.config.ceilings)),
 
   /**
    * Imports a Kattis / ICPC problem package (a zip, base64) as a new problem of
@@ -50,7 +50,7 @@ export const problemsRouter = router({
    */
   importPackage: protectedProcedure
     .input(packageImportInput)
-    .mutation(({ ctx, input }): Promise<ImportResult> => importPackageAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser)),
+    .mutation(({ ctx, input }): Promise<ImportResult> => importPackageAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser, ctx.config.ceilings)),
 
   /**
    * Exports a problem as a Kattis / ICPC package (2025-09 layout, hidden tests
@@ -106,7 +106,7 @@ export const problemsRouter = router({
    */
   update: protectedProcedure
     .input(problemUpdateInput)
-    .mutation(({ ctx, input }): Promise<ProblemShape> => editProblem(ctx.db, ctx.user, input, ctx.now(), ctx.limiters.problemWritesByUser)),
+    .mutation(({ ctx, input }): Promise<ProblemShape> => editProblem(ctx.db, ctx.user, input, ctx.now(), ctx.limiters.problemWritesByUser, ctx.config.ceilings)),
 
   /**
    * Soft-deletes the caller's problem: it leaves every list and byId, while

@@ -1,0 +1,78 @@
+/**
+ * This server's ceilings on what one problem may ask for and hold: the
+ * highest memory limit, and the size of its hidden tests and of a package
+ * read from disk. They are settings (src/config.ts) because what a host can
+ * give differs; the zod bounds of PROBLEM_LIMITS (./limits.ts) are the hard
+ * outer bounds no setting passes. A refusal names the setting that would
+ * allow it (`ceilingMessage`).
+ *
+ * Defaults: memory 2048 MiB, the 2023-07/2025-09 package format's default
+ * memory limit (a real contest package fits without a setting); tests
+ * 128 MiB each and 512 MiB per problem (NWERC/BAPC test data is tens to a few
+ * hundred MiB); a package read from disk (`bun run problem -- import`) up to
+ * 1024 MiB unpacked. Uploads over HTTP keep their own smaller limit
+ * (PACKAGE_LIMITS.zipMaxBytes, src/packages/files.ts): the request body is
+ * held in memory.
+ */
+import { PROBLEM_LIMITS } from "./limits.ts";
+
+const MIB = 1024 * 1024;
+
+export interface ProblemCeilings {
+  /** Highest memory limit a problem may set, KiB. */
+  memoryLimitKib: number;
+  /** One hidden test case, input plus expected output, bytes. */
+  testCaseBytes: number;
+  /** All hidden tests of one problem, bytes. */
+  testsTotalBytes: number;
+  /** A package read from a folder or zip on disk, all files unpacked, bytes (one file: `testCaseBytes`). */
+  packageBytes: number;
+}
+
+/** The settings (environment variables, MiB) behind each ceiling, named in refusals. */
+export const CEILING_SETTINGS: Record<keyof ProblemCeilings, string> = {
+  memoryLimitKib: "PROBLEM_MEMORY_MAX_MIB",
+  testCaseBytes: "PROBLEM_TEST_MAX_MIB",
+  testsTotalBytes: "PROBLEM_TESTS_MAX_MIB",
+  packageBytes: "PACKAGE_MAX_MIB",
+};
+
+/** Defaults of the settings, MiB (see the module comment for where they come from). */
+export const CEILING_DEFAULTS_MIB: Record<keyof ProblemCeilings, number> = {
+  memoryLimitKib: 2048,
+  testCaseBytes: 128,
+  testsTotalBytes: 512,
+  packageBytes: 1024,
+};
+
+/** Hard outer bounds of the settings, MiB: memory PROBLEM_LIMITS' zod bound; data what one process holds in memory while judging. */
+export const CEILING_MAX_MIB: Record<keyof ProblemCeilings, number> = {
+  memoryLimitKib: PROBLEM_LIMITS.memoryLimitKib.max / 1024,
+  testCaseBytes: 1024,
+  testsTotalBytes: 4096,
+  packageBytes: 8192,
+};
+
+/** Ceilings from settings in MiB. */
+export function ceilingsFromMib(mib: Record<keyof ProblemCeilings, number>): ProblemCeilings {
+  return {
+    memoryLimitKib: mib.memoryLimitKib * 1024,
+    testCaseBytes: mib.testCaseBytes * MIB,
+    testsTotalBytes: mib.testsTotalBytes * MIB,
+    packageBytes: mib.packageBytes * MIB,
+  };
+}
+
+/** The ceilings of a server that sets none. */
+export const DEFAULT_CEILINGS: ProblemCeilings = ceilingsFromMib(CEILING_DEFAULTS_MIB);
+
+/** "at most 2048 MiB on this server (PROBLEM_MEMORY_MAX_MIB allows more, up to 65536)": the refusal's tail. */
+export function ceilingMessage(key: keyof ProblemCeilings, ceilings: ProblemCeilings): string {
+  const mib = key === "memoryLimitKib" ? ceilings.memoryLimitKib / 1024 : ceilings[key] / MIB;
+  const hard = CEILING_MAX_MIB[key];
+  return mib >= hard
+    ? `at most ${fmt(mib)} MiB, this judge's hard bound`
+    : `at most ${fmt(mib)} MiB on this server (the setting ${CEILING_SETTINGS[key]} allows more, up to ${hard} MiB)`;
+}
+
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
