@@ -203,3 +203,47 @@ describe("feedback levels", () => {
     expect(author.status).toBe(200);
   });
 });
+
+describe("an interactive problem's hidden tests", () => {
+  test("first-failure shows the failing test's interaction (transcript), tests shows none of it", async () => {
+    const guessPy = await Bun.file(new URL("../../tests/judge/_problems/validators/guess.py", import.meta.url)).text();
+    // A linear search: wins on the sample (secret 3) and on 9, loses on the hidden secret 777 (more than 10 guesses).
+    const linear = "g = 1\nwhile True:\n    print('?', g, flush=True)\n    if input().strip() == '=': break\n    g += 1\n";
+    const made = await request(a.app, "POST", "/api/problems", {
+      token: w.owner.token,
+      body: addOneProblem({
+        courseId: w.courseId,
+        title: "Guess in class",
+        sampleInput: "3\n",
+        sampleOutput: "3\n",
+        hiddenTestCases: [{ input: "9\n", expectedOutput: "9\n" }, { input: "777\n", expectedOutput: "777\n" }],
+        checker: "custom",
+        validator: { files: { "guess.py": guessPy } },
+        interactive: true,
+        timeLimitMs: 1000,
+      }),
+    });
+    expect(made.status).toBe(201);
+    const assignment = async (title: string, feedback: string) =>
+      (
+        await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
+          token: w.owner.token,
+          body: { title, opensAt: "2026-09-01T00:00:00Z", dueAt: "2026-09-30T00:00:00Z", feedback, problems: [{ problemId: made.body._id }] },
+        })
+      ).body.id as string;
+    const first = await assignment("guess first", "first-failure");
+    const tests = await assignment("guess tests", "tests");
+    const shown = await request(a.app, "POST", `/api/assignments/${first}/submissions`, { token: w.student.token, body: { problemId: made.body._id, code: linear, language: "py" } });
+    expect(shown.body).toMatchObject({ verdict: "WA", feedback: "first-failure" });
+    expect(shown.body.firstFailure).toMatchObject({ test: 2, input: "777\n", expectedOutput: "777\n" });
+    const transcript: string = shown.body.firstFailure.actualOutput;
+    // As the format's .interaction files write it: `>` the program's lines, `<` the validator's.
+    expect(transcript.startsWith(">? 1\n<>\n>? 2\n<>\n")).toBe(true);
+    expect(transcript).toContain(">? 10\n<>\n");
+    expect(transcript).not.toContain("? 12");
+    const hidden = await request(a.app, "POST", `/api/assignments/${tests}/submissions`, { token: w.student.token, body: { problemId: made.body._id, code: linear, language: "py" } });
+    expect(hidden.body).toMatchObject({ verdict: "WA", feedback: "tests" });
+    expect(hidden.body.firstFailure ?? null).toBeNull();
+    expect(JSON.stringify(hidden.body)).not.toContain("? 10");
+  });
+});

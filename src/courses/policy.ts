@@ -8,7 +8,7 @@
  * |-----------------|------------------|
  * | `verdict`       | the final verdict, the sample's result (its own test data), compiler output |
  * | `tests`         | also every test's verdict, time and memory |
- * | `first-failure` | also the first failing hidden test's input, expected and actual output, cut to a few KiB |
+ * | `first-failure` | also the first failing hidden test's input, expected and actual output (interactive: the interaction's transcript), cut to a few KiB |
  * | `full`          | also the program's stderr on that test |
  *
  * Staff always see everything their role allows; the policy is the student's.

@@ -157,6 +157,8 @@ export async function judgeSubmission(
       const plan = problem.scoring ? new GroupPlan(problem.scoring) : null;
       const ctx: TestContext = {
         box, vbox, validator, problem, language: row.language, compiled: compiled.entry, opts,
+        // An interactive test's output is its interaction: recorded while a failure may still be kept for feedback.
+        transcriptHidden: Boolean(row.assignmentId) && problem.interactive,
         onRetry: (message, attempt, test) => log.warn("judge: sandbox failure, retrying the test", { submissionId: id, test, attempt, message }),
       };
       for (const test of tests) {
@@ -193,7 +195,9 @@ export async function judgeSubmission(
         if (final === "AC") final = verdict;
         if (row.assignmentId && !test.isSample && !failureKept) {
           failureKept = true;
-          await port.keepFailure(test, result);
+          ctx.transcriptHidden = false;
+          // `shown` is the program's output, or on an interactive problem the transcript (./interactive.ts).
+          await port.keepFailure(test, { stdout: shown, stderr: result.stderr });
         }
         // Groups score independently: a scoring problem runs on (its plan skips what need not run).
         if (!row.runAllTests && !plan) break;

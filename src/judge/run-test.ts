@@ -37,6 +37,11 @@ export interface TestContext {
   language: LanguageId;
   compiled: CompiledEntry;
   opts: ReturnType<typeof runOptions>;
+  /**
+   * Records the interaction of hidden tests too (relayed through the runner): an assignment
+   * submission's first failing test may be kept for feedback, its transcript as the program's output.
+   */
+  transcriptHidden?: boolean;
   /** Logs a retried sandbox failure of test `test`. */
   onRetry: (message: string | undefined, attempt: number, test: number) => void;
 }
@@ -52,7 +57,7 @@ export async function runTest(c: TestContext, test: { index: number; input: stri
     const t = await judgePassedTest({
       box: c.box, vbox, validator, language: c.language, entry: c.compiled.sourceFile, files: c.compiled.files, filesInBox: artifacts === undefined,
       limits: { timeLimitMs: c.opts.timeLimitMs, memoryLimitKib: c.opts.memoryLimitKib, outputLimitBytes: c.opts.outputLimitBytes },
-      input: test.input, answer: test.expected, interactive: problem.interactive, passes: problem.validationPasses, transcript: test.isSample,
+      input: test.input, answer: test.expected, interactive: problem.interactive, passes: problem.validationPasses, transcript: test.isSample || c.transcriptHidden === true,
     });
     const scoreFile = scoring && !test.isSample && t.validatorRan ? await readScoreFile(vbox) : undefined;
     return { verdict: t.verdict, ...(t.reason ? { reason: t.reason } : {}), result: reportedRun(t.runs), shown: t.transcript ? transcriptText(t.transcript) : t.output, ...(scoreFile ? { scoreFile } : {}) };

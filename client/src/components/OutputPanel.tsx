@@ -117,7 +117,8 @@ export function revealElement(el: Element): void {
   el.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
 }
 
-export function OutputPanel({ state }: { state: OutputState }) {
+/** @param interactive the problem is interactive: a failing test's output is the interaction's transcript. */
+export function OutputPanel({ state, interactive = false }: { state: OutputState; interactive?: boolean }) {
   const panel = useRef<HTMLDivElement>(null);
   // Run and Submit are below the editor: bring the panel into view when they start, so the result is seen.
   const pending = state.kind === "pending";
@@ -281,15 +282,15 @@ function renderState(state: OutputState) {
               <h3>First failing test: #{p.firstFailure.test}</h3>
               <div className="io-grid">
                 <div className="io-block">
-                  <h4>Input</h4>
+                  <h4>{interactive ? "The validator's input" : "Input"}</h4>
                   <pre className="pre-box">{p.firstFailure.input}</pre>
                 </div>
                 <div className="io-block">
-                  <h4>Expected output</h4>
+                  <h4>{interactive ? "The validator's answer file" : "Expected output"}</h4>
                   <pre className="pre-box">{p.firstFailure.expectedOutput}</pre>
                 </div>
-                <div className="io-block">
-                  <h4>Your output</h4>
+                <div className="io-block" data-testid="first-failure-output">
+                  <h4>{interactive ? "Interaction (lines from the validator start with <, your program's with >)" : "Your output"}</h4>
                   <pre className="pre-box">{p.firstFailure.actualOutput || "(nothing)"}</pre>
                 </div>
                 {p.firstFailure.stderr !== undefined && (

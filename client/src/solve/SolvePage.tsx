@@ -198,7 +198,7 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               </button>
             </div>
 
-            <OutputPanel state={output} />
+            <OutputPanel state={output} interactive={problem.interactive} />
 
             {aiOpen && (
               <AiReviewPanel
