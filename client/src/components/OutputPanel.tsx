@@ -133,12 +133,12 @@ export function OutputPanel({ state, interactive = false }: { state: OutputState
   }, [state]);
   return (
     <div ref={panel} className="output-panel" aria-live="polite" aria-label="Output" role="region" tabIndex={0}>
-      {renderState(state)}
+      {renderState(state, interactive)}
     </div>
   );
 }
 
-function renderState(state: OutputState) {
+function renderState(state: OutputState, interactive: boolean) {
   switch (state.kind) {
     case "empty":
       return <p className="muted">Your output will appear here...</p>;
