@@ -111,6 +111,11 @@ export const problems = sqliteTable(
      */
     validationPasses: integer("validation_passes").notNull().default(1),
     /**
+     * What runs a Python 3 submission: `cpython` (python3), or `pypy` (PyPy, as DOMjudge runs
+     * Python 3 by default and many contests judged it). The submission keeps its language.
+     */
+    pythonImplementation: text("python_implementation", { enum: ["cpython", "pypy"] }).notNull().default("cpython"),
+    /**
      * A scoring problem's test groups (src/problems/scoring-spec.ts: points, aggregation,
      * require_pass, and how many of the hidden tests, in order, each holds); null for a
      * pass-fail problem.

@@ -242,7 +242,7 @@ async function jobOf(deps: JudgeApiDeps, queue: JudgeQueue, row: SubmissionRow):
   }
   const { problem, hidden } = loaded;
   const tests = testsOf(loaded);
-  const { id, sampleInput, sampleOutput, timeLimitMs, memoryLimitKib, timeScaledByLanguage, checker, checkerFlags, validator, interactive, validationPasses, scoring } = problem;
+  const { id, sampleInput, sampleOutput, timeLimitMs, memoryLimitKib, timeScaledByLanguage, checker, checkerFlags, validator, interactive, validationPasses, scoring, pythonImplementation } = problem;
   return {
     submissionId: row.id,
     claimToken: row.claimToken!,
@@ -251,7 +251,7 @@ async function jobOf(deps: JudgeApiDeps, queue: JudgeQueue, row: SubmissionRow):
     code: row.code,
     runAllTests: row.runAllTests,
     assignmentId: row.assignmentId,
-    problem: { id, sampleInput, sampleOutput, timeLimitMs, memoryLimitKib, timeScaledByLanguage, checker, checkerFlags, validator, interactive, validationPasses, scoring },
+    problem: { id, sampleInput, sampleOutput, timeLimitMs, memoryLimitKib, timeScaledByLanguage, checker, checkerFlags, validator, interactive, validationPasses, scoring, pythonImplementation },
     tests,
     hiddenTotal: hidden.length,
   };

@@ -19,7 +19,7 @@ import type { JudgeQueue } from "../submissions/queue.ts";
 /** The problem as the judge needs it. */
 export type JudgedProblem = Pick<
   ProblemRow,
-  "id" | "sampleInput" | "sampleOutput" | "timeLimitMs" | "memoryLimitKib" | "timeScaledByLanguage" | "checker" | "checkerFlags" | "validator" | "interactive" | "validationPasses" | "scoring"
+  "id" | "sampleInput" | "sampleOutput" | "timeLimitMs" | "memoryLimitKib" | "timeScaledByLanguage" | "checker" | "checkerFlags" | "validator" | "interactive" | "validationPasses" | "scoring" | "pythonImplementation"
 >;
 
 /** One finished test, as recorded. */

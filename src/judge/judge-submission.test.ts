@@ -81,7 +81,7 @@ describe("judgeSubmission", () => {
     const row = { id: "job-1", claimToken: "t", problemId: "p", userId, language: "cpp", code: "int main(){}", assignmentId: null, runAllTests: false } as unknown as SubmissionRow;
     const port: JobPort = {
       load: async () => ({
-        problem: { id: "p", sampleInput: "1 2\n", sampleOutput: "3\n", timeLimitMs: 1000, memoryLimitKib: 65536, timeScaledByLanguage: true, checker: "lines", checkerFlags: "", validator: null, interactive: false, validationPasses: 1, scoring: null },
+        problem: { id: "p", sampleInput: "1 2\n", sampleOutput: "3\n", timeLimitMs: 1000, memoryLimitKib: 65536, timeScaledByLanguage: true, checker: "lines", checkerFlags: "", validator: null, interactive: false, validationPasses: 1, scoring: null, pythonImplementation: "cpython" },
         hidden: [
           { input: "2 2", expectedOutput: "4" },
           { input: "5 5", expectedOutput: "10" },

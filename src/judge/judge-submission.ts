@@ -28,6 +28,7 @@ import type { JudgeQueue } from "../submissions/queue.ts";
 import { GroupPlan } from "./groups.ts";
 import { runTest, type TestContext } from "./run-test.ts";
 import { prepareValidator, type ReadyValidator } from "./validator.ts";
+import { judgingLanguage } from "./languages.ts";
 
 /** What judging needs besides the job itself. */
 export interface JudgingDeps {
@@ -129,7 +130,9 @@ export async function judgeSubmission(
         validator = ready;
       }
       checkAbort();
-      const compiled = await compileCached(deps.cache, box, row.language, row.code, log);
+      // Python 3 on a PyPy problem is compiled and run by PyPy (its limits and multiplier too).
+      const language = judgingLanguage(row.language, problem);
+      const compiled = await compileCached(deps.cache, box, language, row.code, log);
       checkAbort();
       if (compiled.kind === "ie") {
         log.warn("judge: sandbox failure while compiling", { submissionId: id, detail: compiled.detail });
@@ -143,7 +146,7 @@ export async function judgeSubmission(
       }
       await guard(port.update({ status: "running" }));
 
-      const opts = runOptions(row.language, problem.timeLimitMs, problem.memoryLimitKib, problem.timeScaledByLanguage);
+      const opts = runOptions(language, problem.timeLimitMs, problem.memoryLimitKib, problem.timeScaledByLanguage);
       // Compiled in this very box: the artifacts are already there.
       let artifacts: CompiledEntry["files"] | undefined = compiled.cached ? compiled.entry.files : undefined;
       let passed = 0;
@@ -156,7 +159,7 @@ export async function judgeSubmission(
       // A scoring problem is judged group by group (src/judge/groups.ts); a pass-fail one stops at its first failure.
       const plan = problem.scoring ? new GroupPlan(problem.scoring) : null;
       const ctx: TestContext = {
-        box, vbox, validator, problem, language: row.language, compiled: compiled.entry, opts,
+        box, vbox, validator, problem, language, compiled: compiled.entry, opts,
         // An interactive test's output is its interaction: recorded while a failure may still be kept for feedback.
         transcriptHidden: Boolean(row.assignmentId) && problem.interactive,
         onRetry: (message, attempt, test) => log.warn("judge: sandbox failure, retrying the test", { submissionId: id, test, attempt, message }),

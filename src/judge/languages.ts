@@ -9,6 +9,7 @@
 import { LANGUAGE_IDS, LANGUAGES, type LanguageId } from "../../isolate/languages/index.ts";
 import { missingTools } from "../../isolate/languages/host.ts";
 import type { Config } from "../config.ts";
+import type { PythonImplementation } from "../problems/limits.ts";
 import { AppError } from "../errors.ts";
 
 export interface OfferedLanguages {
@@ -42,6 +43,29 @@ export function requireOffered(offered: readonly LanguageId[], id: LanguageId): 
   throw new AppError("LANGUAGE_UNAVAILABLE", {
     field: "language",
     message: `${LANGUAGES[id].name} is not offered on this server; offered: ${offered.map((l) => LANGUAGES[l].name).join(", ") || "none"}`,
+  });
+}
+
+/**
+ * The language that judges a submission on a problem: Python 3 runs on PyPy
+ * where the problem says so (`pythonImplementation`, from a package's
+ * `languages` or the import; DOMjudge runs Python 3 on PyPy by default). The
+ * submission keeps the language its author chose.
+ */
+export function judgingLanguage(language: LanguageId, problem: { pythonImplementation: PythonImplementation }): LanguageId {
+  return language === "py" && problem.pythonImplementation === "pypy" ? "pypy" : language;
+}
+
+/**
+ * `requireOffered` for what actually judges `language` on `problem`.
+ * @throws AppError LANGUAGE_UNAVAILABLE (400, field `language`): Python 3 on a PyPy problem where PyPy is not offered.
+ */
+export function requireJudgeable(offered: readonly LanguageId[], language: LanguageId, problem: { pythonImplementation: PythonImplementation }): void {
+  const judging = judgingLanguage(language, problem);
+  if (judging === language || offered.includes(judging)) return;
+  throw new AppError("LANGUAGE_UNAVAILABLE", {
+    field: "language",
+    message: `this problem runs ${LANGUAGES[language].name} on ${LANGUAGES[judging].name}, which is not offered on this server (apt install ${LANGUAGES[judging].requires.map((t) => t.debianPackage).join(" ")})`,
   });
 }
 

@@ -8,6 +8,7 @@
 import type { Database } from "../../db/index.ts";
 import { COMPILER_FLAGS, capUtf8, runProgram } from "../../isolate/exec.ts";
 import { getLanguage, type LanguageId } from "../../isolate/languages/index.ts";
+import { judgingLanguage, requireJudgeable } from "./languages.ts";
 import type { Box, RunResult, SandboxBackend } from "../../isolate/types.ts";
 import type { Caller } from "../accounts/user.ts";
 import { requireVisibleProblem } from "../problems/access.ts";
@@ -156,6 +157,8 @@ export interface RunDeps {
   backend: SandboxBackend;
   log: Logger;
   now: () => number;
+  /** The languages offered here: Python 3 on a PyPy problem needs PyPy among them. */
+  languages: readonly LanguageId[];
 }
 
 /**
@@ -174,14 +177,17 @@ export async function runCustomInput(deps: RunDeps, viewer: Caller, input: RunIn
   let checkerFlags = "";
   let timeScaledByLanguage = true;
   let validatorSpec: ValidatorSpec | null = null;
+  let language = input.language;
   if (input.problemId !== undefined) {
     const problem = await requireVisibleProblem(deps.db, viewer, input.problemId, deps.now());
+    requireJudgeable(deps.languages, input.language, problem);
+    language = judgingLanguage(input.language, problem);
     ({ timeLimitMs, memoryLimitKib } = problem);
     checker = problem.checker;
     checkerFlags = problem.checkerFlags;
     timeScaledByLanguage = problem.timeScaledByLanguage;
     validatorSpec = problem.validator ?? null;
-    if (runsWithValidator(problem)) return runSampleWithValidator(deps, problem, input.language, input.code);
+    if (runsWithValidator(problem)) return runSampleWithValidator(deps, problem, language, input.code);
   }
   // The problem's own validator gets a box of its own, taken with the program's (see src/judge/validator.ts).
   const validates = checker === "custom" && input.expectedOutput !== undefined;
@@ -190,7 +196,7 @@ export async function runCustomInput(deps: RunDeps, viewer: Caller, input: RunIn
     const step = await compileAndRun(
       deps.cache,
       box,
-      input.language,
+      language,
       input.code,
       { stdin: input.input, timeLimitMs, memoryLimitKib, timeScaledByLanguage },
       deps.log,

@@ -182,7 +182,7 @@ export class JudgeService {
     // must each see the others, or all of them pass the check above together.
     this.runsInFlight.set(userId, inFlight + 1);
     try {
-      return await runCustomInput({ cache: this.cache, log: this.log, db: this.db, backend, now: () => this.now() }, viewer, input);
+      return await runCustomInput({ cache: this.cache, log: this.log, db: this.db, backend, now: () => this.now(), languages: this.languages }, viewer, input);
     } finally {
       const n = (this.runsInFlight.get(userId) ?? 1) - 1;
       if (n <= 0) this.runsInFlight.delete(userId);

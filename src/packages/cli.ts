@@ -1,7 +1,7 @@
 /**
  * Problem packages from the command line, with the server's configuration:
  *
- * - `import PATH --owner EMAIL [--course ID] [--difficulty easy|medium|hard]`:
+ * - `import PATH --owner EMAIL [--course ID] [--difficulty easy|medium|hard] [--python cpython|pypy]`:
  *   imports a package (a folder or a .zip) as a problem owned by an existing
  *   account; prints the new problem's id, what the problem does not keep, and
  *   the example submissions. A package without a time limit is verified first
@@ -19,7 +19,7 @@ import { migrateDatabase, openDatabase } from "../../db/index.ts";
 import { userIdByEmail } from "../accounts/user.ts";
 import { exitOnConfigError, loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { DIFFICULTIES, type Difficulty } from "../problems/limits.ts";
+import { DIFFICULTIES, PYTHON_IMPLEMENTATIONS, type Difficulty, type PythonImplementation } from "../problems/limits.ts";
 import { filesFromFolder, filesFromZip, packageLimits, PackageError } from "./files.ts";
 import { readPackage, type ProblemPackage } from "./format.ts";
 import { importPackage } from "./import.ts";
@@ -29,7 +29,7 @@ import { lockSandbox, sandboxOptions } from "../sandbox.ts";
 import type { Config } from "../config.ts";
 
 export const PROBLEM_USAGE =
-  "usage: bun run problem -- import PATH --owner EMAIL [--course COURSE_ID] [--difficulty easy|medium|hard]\n       bun run problem -- verify PATH";
+  "usage: bun run problem -- import PATH --owner EMAIL [--course COURSE_ID] [--difficulty easy|medium|hard] [--python cpython|pypy]\n       bun run problem -- verify PATH";
 
 /** Verifies `pkg` in this process's sandbox, printing rows as they come. @returns the report, or null (printed why) without a sandbox. */
 async function verifyHere(config: Config, pkg: ProblemPackage): Promise<VerifyReport | null> {
@@ -66,8 +66,11 @@ export async function problemCli(argv: string[]): Promise<number> {
   const [command, path] = argv;
   const owner = option(argv, "--owner");
   const difficulty = option(argv, "--difficulty");
+  // What runs Python 3 submissions, where the contest ran Python on PyPy (else the package's `languages` decides).
+  const python = option(argv, "--python");
   const usable =
-    (command === "verify" && path) || (command === "import" && path && owner && (difficulty === undefined || DIFFICULTIES.includes(difficulty as Difficulty)));
+    (command === "verify" && path) ||
+    (command === "import" && path && owner && (difficulty === undefined || DIFFICULTIES.includes(difficulty as Difficulty)) && (python === undefined || PYTHON_IMPLEMENTATIONS.includes(python as PythonImplementation)));
   if (!usable) {
     console.error(PROBLEM_USAGE);
     return 1;
@@ -78,6 +81,7 @@ export async function problemCli(argv: string[]): Promise<number> {
     const limits = packageLimits(config.ceilings, "disk");
     const files = statSync(path).isDirectory() ? filesFromFolder(path, limits) : filesFromZip(readFileSync(path), limits);
     pkg = await readPackage(files);
+    if (python) pkg = { ...pkg, pythonImplementation: python as PythonImplementation };
   } catch (err) {
     console.error(`problem: ${err instanceof PackageError ? err.message : String(err)}`);
     return 1;
@@ -105,7 +109,7 @@ export async function problemCli(argv: string[]): Promise<number> {
       return 1;
     }
     const course = option(argv, "--course");
-    const r = await importPackage(db, userId, pkg, { ...(course ? { courseId: course } : {}), ...(difficulty ? { difficulty: difficulty as Difficulty } : {}), ceilings: config.ceilings });
+    const r = await importPackage(db, userId, pkg, { ...(course ? { courseId: course } : {}), ...(difficulty ? { difficulty: difficulty as Difficulty } : {}), ceilings: config.ceilings, ...(python ? { pythonImplementation: python as PythonImplementation } : {}) });
     console.log(`problem: imported "${r.problem.title}" as ${r.problem._id} (${r.problem.hiddenTestCount + 1} tests, ${r.problem.timeLimitMs} ms for every language, checker kattis${r.problem.checkerFlags ? ` ${r.problem.checkerFlags}` : ""})`);
     for (const w of r.warnings) console.log(`problem: note: ${w}`);
     const subs = Object.entries(r.submissions).map(([k, n]) => `${n} ${k}`);

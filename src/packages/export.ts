@@ -25,7 +25,7 @@ import { toProblemShape } from "../problems/shape.ts";
 import { readHiddenTests } from "../problems/store.ts";
 import { readPackageMeta } from "./verify-service.ts";
 import { scoringFiles } from "./scoring.ts";
-import { LANGUAGES, languageByExtension } from "../../isolate/languages/index.ts";
+import { LANGUAGE_IDS, LANGUAGES, languageByExtension } from "../../isolate/languages/index.ts";
 
 /**
  * The default validator's flags closest to a checker: exact for `kattis`
@@ -89,6 +89,8 @@ export function exportPackage(
         ...(kept ? { time_multipliers: { ac_to_time_limit: kept.acToTimeLimit, time_limit_to_tle: kept.timeLimitToTle } } : {}),
         ...(problem.validationPasses > 1 ? { validation_passes: problem.validationPasses } : {}),
       },
+      // Python 3 on PyPy: the format says it by allowing pypy3 and not python3 (./kinds.ts reads it back).
+      ...(problem.pythonImplementation === "pypy" ? { languages: LANGUAGE_IDS.filter((id) => id !== "py").map((id) => LANGUAGES[id].package.code) } : {}),
       ...(problem.interactive || problem.validationPasses > 1 || problem.scoring
         ? { type: [...(problem.scoring ? ["scoring"] : []), ...(problem.interactive ? ["interactive"] : []), ...(problem.validationPasses > 1 ? ["multi-pass"] : [])] }
         : {}),

@@ -11,7 +11,8 @@ import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
-import { readKind } from "./kinds.ts";
+import { readKind, readPythonImplementation } from "./kinds.ts";
+import type { PythonImplementation } from "../problems/limits.ts";
 import { expectedScoreInCode, readScoring, scoresNamed } from "./scoring.ts";
 import { lastMatching, readSubmissionsYaml, SUBMISSIONS_YAML, type SubmissionsRule } from "./submissions-yaml.ts";
 import type { ScoringSpec } from "../problems/scoring-spec.ts";
@@ -67,6 +68,8 @@ export interface ProblemPackage {
   interactive: boolean;
   /** Runs per test: 1, or `limits.validation_passes` (default 2) for `type: multi-pass`. */
   validationPasses: number;
+  /** What runs Python 3 submissions: PyPy when `languages` allows pypy3 and not python3 (./kinds.ts). */
+  pythonImplementation: PythonImplementation;
   /** `type: scoring`: the test groups with their points (./scoring.ts); null for pass-fail. */
   scoring: ScoringSpec | null;
   tests: PackageTest[];
@@ -172,6 +175,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     if (names.size === 1) validatorDir = `output_validators/${[...names][0]}/`;
   }
   const kind = readKind(yaml, formatVersion, validatorDir !== null, warnings);
+  const pythonImplementation = readPythonImplementation(yaml);
   let validator: ValidatorSpec | null = null;
   if (validatorDir) {
     const vfiles: Record<string, string> = {};
@@ -296,6 +300,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
       continue;
     }
     // A named language replaces the extension's for source files only (never a README beside them).
+    // (Python 3 on a PyPy package is judged by PyPy: verify maps it as the judge does, src/judge/languages.ts.)
     const language = named ?? byExtension;
     const code = text(files, path)!;
     if (submissions.length >= EXAMPLE_LIMITS.maxCount) {
@@ -328,6 +333,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     validator,
     interactive: kind.interactive,
     validationPasses: kind.validationPasses,
+    pythonImplementation,
     scoring,
     tests,
     submissions,

@@ -8,7 +8,7 @@
 import type { Database } from "../../db/index.ts";
 import { AppError } from "../errors.ts";
 import { problemInput, type ProblemInput } from "../problems/input.ts";
-import { DEFAULT_TIME_LIMIT_MS, PROBLEM_LIMITS, type Difficulty } from "../problems/limits.ts";
+import { DEFAULT_TIME_LIMIT_MS, PROBLEM_LIMITS, type Difficulty, type PythonImplementation } from "../problems/limits.ts";
 import type { ProblemShape } from "../problems/shape.ts";
 import { createProblem } from "../problems/store.ts";
 import { PackageError } from "./files.ts";
@@ -23,6 +23,8 @@ export interface ImportOptions {
   difficulty?: Difficulty;
   /** This server's ceilings (config.ceilings); DEFAULT_CEILINGS when not given. */
   ceilings?: ProblemCeilings;
+  /** What runs Python 3 submissions, chosen by the importer (where the contest ran Python on PyPy); else the package's `languages` decides. */
+  pythonImplementation?: PythonImplementation;
 }
 
 /**
@@ -88,6 +90,7 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
     timeScaledByLanguage: false,
     interactive: pkg.interactive,
     validationPasses: pkg.validationPasses,
+    pythonImplementation: opts.pythonImplementation ?? pkg.pythonImplementation,
     // The groups' sizes come with the spec; the hidden tests are the secret ones in order (other samples go first, to no group).
     ...(pkg.scoring ? { scoring: pkg.scoring } : {}),
     ...(opts.courseId ? { courseId: opts.courseId } : {}),

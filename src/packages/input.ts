@@ -11,7 +11,7 @@ import { readPackage } from "./format.ts";
 import { importPackage, type ImportResult } from "./import.ts";
 import { idField } from "../lib/fields.ts";
 import { listInWords } from "../lib/words.ts";
-import { DIFFICULTIES } from "../problems/limits.ts";
+import { DIFFICULTIES, PYTHON_IMPLEMENTATIONS } from "../problems/limits.ts";
 import { PACKAGE_LIMITS, PackageError } from "./files.ts";
 
 /** Base64 of the zip, at most PACKAGE_LIMITS.zipMaxBytes once decoded. */
@@ -26,6 +26,8 @@ export const packageImportInput = z.object({
     .regex(/^[A-Za-z0-9+/]*={0,2}$/, { error: "Must be the zip as base64 text" }),
   courseId: idField().optional(),
   difficulty: z.enum(DIFFICULTIES, { error: `Must be ${listInWords(DIFFICULTIES)}` }).optional(),
+  /** What runs Python 3 submissions (where the contest ran Python on PyPy); absent: the package's `languages` decides. */
+  pythonImplementation: z.enum(PYTHON_IMPLEMENTATIONS, { error: `Must be ${listInWords(PYTHON_IMPLEMENTATIONS)}` }).optional(),
 });
 
 /**
@@ -55,5 +57,5 @@ export async function importPackageAs(
 ): Promise<ImportResult> {
   await authorizeProblemWrite(db, user, input.courseId, limiter);
   const pkg = await readPackageOrExplain(() => readPackage(filesFromZip(Buffer.from(input.package, "base64"), packageLimits(ceilings, "upload"))));
-  return readPackageOrExplain(() => importPackage(db, user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty, ceilings }));
+  return readPackageOrExplain(() => importPackage(db, user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty, ceilings, ...(input.pythonImplementation ? { pythonImplementation: input.pythonImplementation } : {}) }));
 }

@@ -13,7 +13,8 @@
  * validator, so it must have one. Submit-answer problems are refused here,
  * with the reason; a scoring problem's groups are read by ./scoring.ts.
  */
-import { PROBLEM_LIMITS } from "../problems/limits.ts";
+import { languageByPackageCode } from "../../isolate/languages/index.ts";
+import { PROBLEM_LIMITS, type PythonImplementation } from "../problems/limits.ts";
 import { PackageError } from "./files.ts";
 
 /** The kind of a package's problem. */
@@ -84,4 +85,21 @@ export function readKind(yaml: YamlReader, formatVersion: "legacy" | "2023-07-dr
     warnings.push("limits.validation_passes is ignored: the problem is not multi-pass");
   }
   return { interactive, scoring, validationPasses };
+}
+
+/**
+ * What runs Python 3 submissions, from problem.yaml's `languages` (a list, or
+ * a string of codes, or `all`): PyPy when the package allows `pypy3` but not
+ * `python3` (the contest judged Python on PyPy, as DOMjudge does by default),
+ * else CPython.
+ * @throws PackageError naming problem.yaml and the line when `languages` is neither a list nor a string.
+ */
+export function readPythonImplementation(yaml: YamlReader): PythonImplementation {
+  const raw = yaml.get("languages");
+  if (raw === undefined || raw === null) return "cpython";
+  const codes = Array.isArray(raw) ? raw.map((c) => String(c).trim().toLowerCase()) : typeof raw === "string" ? raw.split(/[\s,]+/).filter(Boolean).map((c) => c.toLowerCase()) : null;
+  if (!codes) throw new PackageError("problem.yaml", "languages: must be a list of language codes (or all)", yaml.line("languages"));
+  if (codes.includes("all")) return "cpython";
+  const ids = new Set(codes.map(languageByPackageCode));
+  return ids.has("pypy") && !ids.has("py") ? "pypy" : "cpython";
 }

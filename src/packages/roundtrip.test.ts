@@ -31,8 +31,9 @@ async function importZip(token: string, zip: Uint8Array) {
   const form = new FormData();
   form.set("package", new Blob([Buffer.from(zip)], { type: "application/zip" }), "p.zip");
   const res = await app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-  expect(res.status).toBe(201);
-  return (await res.json()).problem;
+  const body = await res.json();
+  expect([res.status, body.error]).toEqual([201, undefined]);
+  return body.problem;
 }
 
 /** The owner's view of a problem (hidden tests included). */
@@ -122,6 +123,35 @@ describe("export and import again", () => {
       "submissions/accepted/sol.py": "pypy",
       "submissions/wrong_answer/no.py": "py",
     });
+  });
+
+  test("a package that allows pypy3 and not python3 judges Python 3 on PyPy, exports so, and imports again the same; the importer may choose too", async () => {
+    const me = await signUp(app);
+    const yaml = "problem_format_version: 2025-09\nname: On PyPy\nlanguages: [cpp, java, pypy3]\nlimits:\n  time_limit: 2\n";
+    const first = await importZip(me.token, zipOf(modernPackage({ "problem.yaml": yaml })));
+    expect(first.pythonImplementation).toBe("pypy");
+    const bytes = (await exportZip(me.token, first._id)).bytes;
+    const exported = filesFromZip(bytes);
+    expect(new TextDecoder().decode(exported.get("problem.yaml")!)).toContain("- pypy3");
+    expect(new TextDecoder().decode(exported.get("problem.yaml")!)).not.toContain("python3");
+    const second = await importZip(me.token, bytes);
+    expect(await ownView(me.token, second._id)).toEqual(await ownView(me.token, first._id));
+    // A Python 3 submission there runs on PyPy.
+    const which = "import sys\ninput()\nprint('YES' if sys.implementation.name == 'pypy' else 'NO')\nprint('0.3333333')\n";
+    const judged = await request(app, "POST", "/api/submissions", { token: me.token, body: { problemId: second._id, code: which, language: "py" } });
+    expect(judged.body.tests?.[0]?.verdict ?? judged.body.verdict).not.toBe("IE");
+    expect(judged.body.testsPassed).toBeGreaterThan(0);
+    // Packages that allow both, or say nothing, stay on CPython; the importer may choose PyPy for one.
+    for (const languages of ["[python3, pypy3]", "all", "cpp python3"]) {
+      const p = await importZip(me.token, zipOf(modernPackage({ "problem.yaml": `problem_format_version: 2025-09\nname: X\nlanguages: ${languages}\n` })));
+      expect([languages, p.pythonImplementation]).toEqual([languages, "cpython"]);
+    }
+    const form = new FormData();
+    form.set("package", new Blob([Buffer.from(zipOf(modernPackage()))], { type: "application/zip" }), "p.zip");
+    form.set("pythonImplementation", "pypy");
+    const chosen = await app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${me.token}` }, body: form });
+    expect(chosen.status).toBe(201);
+    expect((await chosen.json()).problem.pythonImplementation).toBe("pypy");
   });
 
   test("checkers other than kattis export as their closest flags, saying when that is not exact", async () => {

@@ -51,7 +51,7 @@ export async function judgeScored(
     problem: {
       id: "verify", sampleInput: "", sampleOutput: "", timeLimitMs: tlHighMs, memoryLimitKib, timeScaledByLanguage: false,
       checker: pkg.validator ? ("custom" as const) : ("kattis" as const), checkerFlags: pkg.validatorFlags, validator: pkg.validator,
-      interactive: pkg.interactive, validationPasses: pkg.validationPasses, scoring: pkg.scoring,
+      interactive: pkg.interactive, validationPasses: pkg.validationPasses, scoring: pkg.scoring, pythonImplementation: pkg.pythonImplementation,
     },
     language,
     compiled: { ok: true, diagnostics: "", files: compiled.artifacts, sourceFile: compiled.entry },

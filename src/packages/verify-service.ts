@@ -96,6 +96,7 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
     validator: problem.checker === "custom" ? (problem.validator ?? null) : null,
     interactive: problem.interactive,
     validationPasses: problem.validationPasses,
+    pythonImplementation: problem.pythonImplementation,
     scoring: problem.scoring ?? null,
     tests: [
       { name: "sample", sample: true, input: problem.sampleInput, answer: problem.sampleOutput },

@@ -22,6 +22,7 @@ import { compileSource, runProgram } from "../../isolate/exec.ts";
 import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "../judge/validator.ts";
 import { judgePassedTest } from "../judge/interactive.ts";
+import { judgingLanguage } from "../judge/languages.ts";
 import { judgeScored, scoreMatches } from "./verify-scoring.ts";
 import { OUTPUT_LIMIT_BYTES } from "../judge/limits.ts";
 import { decideVerdict } from "../judge/verdict.ts";
@@ -98,7 +99,9 @@ function compileDirectly(box: Box): CompileValidator {
 }
 
 /** Compiles and runs one submission on every test (stopping at the first failure at TL_high). */
-async function judge(backend: SandboxBackend, pkg: ProblemPackage, s: PackageSubmission, tlMs: number, tlHighMs: number, memoryLimitKib: number): Promise<Judged> {
+async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: PackageSubmission, tlMs: number, tlHighMs: number, memoryLimitKib: number): Promise<Judged> {
+  // Python 3 on a PyPy package runs on PyPy, as the judge will run it.
+  const s = { ...example, language: judgingLanguage(example.language, pkg) };
   // The package's own validator runs in a box of its own, taken with the program's.
   const [box, vbox] = pkg.validator ? await backend.acquireMany(2) : [await backend.acquire(), undefined];
   try {

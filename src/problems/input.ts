@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { idField, requiredBlock, requiredText, textBlock } from "../lib/fields.ts";
 import { listInWords } from "../lib/words.ts";
-import { CHECKERS, DIFFICULTIES, PROBLEM_LIMITS } from "./limits.ts";
+import { CHECKERS, DIFFICULTIES, PROBLEM_LIMITS, PYTHON_IMPLEMENTATIONS } from "./limits.ts";
 import { formatValidatorFlags, parseValidatorFlags, VALIDATOR_FLAGS_MAX_CHARS } from "./validator-flags.ts";
 import { validatorInput } from "./validator-spec.ts";
 import { SCORING_LIMITS, scoringInput } from "./scoring-spec.ts";
@@ -69,6 +69,8 @@ const fields = {
     .min(PROBLEM_LIMITS.validationPasses.min, { error: `At least ${PROBLEM_LIMITS.validationPasses.min}` })
     .max(PROBLEM_LIMITS.validationPasses.max, { error: `At most ${PROBLEM_LIMITS.validationPasses.max}` }),
   timeScaledByLanguage: z.boolean({ error: "Must be true or false" }),
+  /** What runs Python 3 submissions: CPython or PyPy. */
+  pythonImplementation: z.enum(PYTHON_IMPLEMENTATIONS, { error: `Must be ${listInWords(PYTHON_IMPLEMENTATIONS)}` }),
   /** The `kattis` checker's flags as the package format spells them; stored in canonical form. */
   checkerFlags: z
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text") })
@@ -98,6 +100,7 @@ export const problemInput = z.object({
   validator: validatorInput.nullable().optional(),
   interactive: fields.interactive.optional(),
   validationPasses: fields.validationPasses.optional(),
+  pythonImplementation: fields.pythonImplementation.optional(),
   /** Test groups with points (a scoring problem); null or absent: pass-fail. */
   scoring: scoringInput.nullable().optional(),
 }).superRefine((v, ctx) => {
@@ -138,6 +141,7 @@ export const problemUpdateInput = z.object({
   validator: validatorInput.nullable().optional(),
   interactive: fields.interactive.optional(),
   validationPasses: fields.validationPasses.optional(),
+  pythonImplementation: fields.pythonImplementation.optional(),
   /** New test groups (null: the problem becomes pass-fail); absent keeps them (new hidden tests then need their group). */
   scoring: scoringInput.nullable().optional(),
 });

@@ -33,6 +33,10 @@ export const DEFAULT_TIME_LIMIT_MS: number = PROBLEM_LIMITS.timeLimitMs.default;
 /** Memory limit of a problem that sets none, and of a run without a problem, KiB. */
 export const DEFAULT_MEMORY_LIMIT_KIB: number = PROBLEM_LIMITS.memoryLimitKib.default;
 
+/** What runs a Python 3 submission on a problem: CPython (python3) or PyPy. */
+export const PYTHON_IMPLEMENTATIONS = ["cpython", "pypy"] as const;
+export type PythonImplementation = (typeof PYTHON_IMPLEMENTATIONS)[number];
+
 export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
 

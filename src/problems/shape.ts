@@ -6,7 +6,7 @@ import type { ValidatorSpec } from "./validator-spec.ts";
 import type { ScoringSpec } from "./scoring-spec.ts";
 import { labelTests, type HiddenTestCase } from "./groups.ts";
 import type { problems } from "../../db/schema.ts";
-import type { CheckerName, Difficulty } from "./limits.ts";
+import type { CheckerName, Difficulty, PythonImplementation } from "./limits.ts";
 
 export type { HiddenTestCase };
 
@@ -34,6 +34,8 @@ export interface ProblemShape {
   interactive: boolean;
   /** Runs of the submission per test at most: 1, or more for a multi-pass problem. */
   validationPasses: number;
+  /** What runs Python 3 submissions: CPython, or PyPy (the language stays Python 3). */
+  pythonImplementation: PythonImplementation;
   /** A scoring problem's test groups (points, aggregation, require_pass, sizes); null: pass-fail. Public, as a statement's subtasks are. */
   scoring: ScoringSpec | null;
   /** Number of hidden test cases (their content stays hidden). */
@@ -74,6 +76,7 @@ export function toProblemShape(row: ProblemRow, hiddenTestCount: number, hidden?
     timeScaledByLanguage: row.timeScaledByLanguage,
     interactive: row.interactive,
     validationPasses: row.validationPasses,
+    pythonImplementation: row.pythonImplementation,
     scoring: row.scoring ?? null,
     hiddenTestCount,
     __v: row.version,

@@ -16,7 +16,7 @@ async function packageBody(c: Context<AppEnv>): Promise<Record<string, unknown>>
   const type = c.req.header("content-type") ?? "";
   const options = (get: (k: string) => unknown) => {
     const out: Record<string, unknown> = {};
-    for (const k of ["courseId", "difficulty"]) {
+    for (const k of ["courseId", "difficulty", "pythonImplementation"]) {
       const v = get(k);
       if (typeof v === "string" && v !== "") out[k] = v;
     }
@@ -41,7 +41,7 @@ export const problemsRoutes = new Hono<AppEnv>()
   .get("/", async (c) => sendJson(c, await call(c, (api) => api.problems.list())))
   .post("/", async (c) => c.json(await call(c, async (api) => api.problems.create((await jsonBody(c)) as never)), 201))
   // A problem package: multipart/form-data with the zip in `package` (plus optional `courseId`,
-  // `difficulty`), or the zip itself as the body (application/zip, options in the query).
+  // `difficulty`, `pythonImplementation`), or the zip itself as the body (application/zip, options in the query).
   .post("/import", async (c) => c.json(await call(c, async (api) => api.problems.importPackage((await packageBody(c)) as never)), 201))
   .get("/:id", async (c) => c.json(await call(c, (api) => api.problems.byId({ id: c.req.param("id") }))))
   .post("/:id/verify", async (c) => c.json(await call(c, (api) => api.problems.verify({ id: c.req.param("id") })), 202))

@@ -15,7 +15,7 @@ import { AppError } from "../errors.ts";
 import type { JudgeEvents } from "../judge/events.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
 import { requireLiveProblem } from "../problems/store.ts";
-import { requireOffered } from "../judge/languages.ts";
+import { requireJudgeable, requireOffered } from "../judge/languages.ts";
 
 /** What the submission functions need (built once by the judge service: `JudgeService.submissions`). */
 export interface SubmissionDeps {
@@ -63,6 +63,7 @@ export async function createSubmission(deps: SubmissionDeps, caller: SubmissionC
     input.assignmentId !== undefined
       ? await requireLiveProblem(deps.db, input.problemId, "problemId")
       : await requireVisibleProblem(deps.db, viewer, input.problemId, now, "problemId");
+  requireJudgeable(deps.languages, input.language, problem);
   const target = await submissionTarget(deps.db, viewer, problem, input.assignmentId, now);
   return queue(deps, viewer.id, input, { assignmentId: target.assignmentId, runAllTests: target.runAllTests });
 }
@@ -90,7 +91,7 @@ export async function createContestSubmission(
   const viewer = callerOf(caller);
   deps.requireJudge?.();
   requireOffered(deps.languages, input.language);
-  await requireLiveProblem(deps.db, input.problemId, "problemId");
+  requireJudgeable(deps.languages, input.language, await requireLiveProblem(deps.db, input.problemId, "problemId"));
   return queue(deps, viewer.id, input, { contestId: target.contestId, teamId: target.teamId, runAllTests: target.runAllTests });
 }
 

@@ -100,7 +100,7 @@ async function createProblem(a: JudgeApp, token: string, overrides: Record<strin
     },
   });
   if (res.status !== 200 && res.status !== 201) throw new Error(`create problem: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as { _id: string };
+  return res.body as { _id: string; pythonImplementation: string };
 }
 
 describe("POST /api/compiler", () => {
@@ -305,6 +305,32 @@ describe("limits and availability", () => {
     expect([run.status, run.body.field]).toEqual([400, "language"]);
     const rows = await a.t.services.db.run(sql`select count(*) as n from submissions`);
     expect(Number((rows.rows[0] as Record<string, unknown>).n)).toBe(0);
+  });
+
+  test("Python 3 on a PyPy problem is judged by PyPy (Run and Submit); where PyPy is not offered, 400 naming language", async () => {
+    const a = await judgeApp();
+    const me = await signUp(a.app);
+    // The implementation's name decides the answer: only PyPy passes.
+    const which = "import sys\nn = int(input())\nprint(n + 1 if sys.implementation.name == 'pypy' else -1)\n";
+    const pypy = await createProblem(a, me.token, { pythonImplementation: "pypy" });
+    expect(pypy.pythonImplementation).toBe("pypy");
+    const sub = await request(a.app, "POST", "/api/submissions", { token: me.token, body: { problemId: pypy._id, code: which, language: "py" } });
+    expect(sub.body).toMatchObject({ verdict: "AC", language: "py" });
+    const run = await request(a.app, "POST", "/api/compiler", { token: me.token, body: { language: "py", code: which, input: "1\n", expectedOutput: "2\n", problemId: pypy._id } });
+    expect(run.body).toMatchObject({ output: "2\n", correct: true });
+    // The same code on an ordinary problem runs on CPython.
+    const plain = await createProblem(a, me.token);
+    expect(plain.pythonImplementation).toBe("cpython");
+    const cpython = await request(a.app, "POST", "/api/submissions", { token: me.token, body: { problemId: plain._id, code: which, language: "py" } });
+    expect(cpython.body.verdict).toBe("WA");
+    await expect(createProblem(a, me.token, { pythonImplementation: "jython" })).rejects.toThrow('"field":"pythonImplementation"');
+    // A server without PyPy refuses a Python 3 submission to such a problem instead of judging it on CPython.
+    const noPypy = await judgeApp({ LANGUAGES: "cpp,py" }, { start: false });
+    const owner = await signUp(noPypy.app);
+    const there = await createProblem(noPypy, owner.token, { pythonImplementation: "pypy" });
+    const refused = await request(noPypy.app, "POST", "/api/submissions?wait=false", { token: owner.token, body: { problemId: there._id, code: which, language: "py" } });
+    expect([refused.status, refused.body.field]).toEqual([400, "language"]);
+    expect(refused.body.error).toContain("this problem runs Python on PyPy, which is not offered on this server");
   });
 
   test("submitting to an unknown problem: 404", async () => {

@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, type FormEvent } from "react";
 import { GroupsEditor, type GroupFormValues } from "../problems/GroupsEditor.tsx";
-import { CHECKER_LABELS, CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS, type Checker, type Difficulty } from "../lib/types.ts";
+import { CHECKER_LABELS, CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS, type Checker, type Difficulty, type PythonImplementation } from "../lib/types.ts";
 import { parseValidatorFlags } from "../../../src/problems/validator-flags.ts";
 import { Spinner } from "./Loading.tsx";
 
@@ -27,6 +27,8 @@ export interface ProblemFormValues {
   memoryLimitMib: number;
   /** Java and Python get their multipliers on top of the time limit. */
   timeScaledByLanguage: boolean;
+  /** What runs Python 3 submissions. */
+  pythonImplementation: PythonImplementation;
   checker: Checker;
   /** Options of the `kattis` checker; tolerances as typed ("" = none), sent as its flags. */
   validator: ValidatorFormValues;
@@ -102,6 +104,7 @@ export function blankProblemForm(): ProblemFormValues {
     timeLimitMs: TIME_LIMIT_MS.default,
     memoryLimitMib: MEMORY_LIMIT_MIB.default,
     timeScaledByLanguage: true,
+    pythonImplementation: "cpython",
     checker: DEFAULT_CHECKER,
     validator: BLANK_VALIDATOR,
     customValidator: { files: {}, args: "" },
@@ -242,6 +245,13 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
             />{" "}
             Give Java 2× and Python 3× the time limit (untick for one limit for every language, as contest packages mean it)
           </label>
+          <div className="field">
+            <label htmlFor="pf-python">Python 3 runs on</label>
+            <select id="pf-python" value={values.pythonImplementation} onChange={(e) => set("pythonImplementation", e.target.value as PythonImplementation)}>
+              <option value="cpython">CPython (python3)</option>
+              <option value="pypy">PyPy (faster loops; as DOMjudge judges Python by default)</option>
+            </select>
+          </div>
           <div className="field">
             <label htmlFor="pf-checker">Output Checker</label>
             <select id="pf-checker" value={values.checker} onChange={(e) => set("checker", e.target.value as Checker)}>

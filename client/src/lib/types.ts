@@ -6,3 +6,4 @@ export { CHECKER_LABELS, CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS
 export type Problem = RouterOutputs["problems"]["list"][number];
 export type Difficulty = Problem["difficulty"];
 export type Checker = Problem["checker"];
+export type PythonImplementation = Problem["pythonImplementation"];

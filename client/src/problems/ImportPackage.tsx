@@ -116,7 +116,11 @@ export function ImportPackageButton({
       onOutcome({
         kind: "success",
         title: `Imported "${r.problem.title}": ${r.problem.hiddenTestCount + 1} tests, ${r.problem.timeLimitMs} ms for every language.`,
-        details: [...r.warnings, ...(subs.length ? [`Example submissions in the package: ${subs.join(", ")}.`] : [])],
+        details: [
+          ...r.warnings,
+          ...(r.problem.pythonImplementation === "pypy" ? ["Python 3 submissions run on PyPy, as the package's languages say (the problem's form can change it)."] : []),
+          ...(subs.length ? [`Example submissions in the package: ${subs.join(", ")}.`] : []),
+        ],
         ...(subs.length ? { verifiable: { problemId: r.problem._id, examples: Object.values(r.submissions).reduce((a, b) => a + b, 0) } } : {}),
       });
       onImported(r.problem.difficulty);

@@ -138,6 +138,11 @@ export default function SolvePage({ problemId }: { problemId: string }) {
                 </ul>
               </section>
             )}
+            {problem.pythonImplementation === "pypy" && (
+              <p className="limits muted" data-testid="pypy-note">
+                Python 3 submissions to this problem run on PyPy.
+              </p>
+            )}
             {!problem.interactive && problem.validationPasses > 1 && (
               <p className="limits muted">Multi-pass problem: your program runs up to {problem.validationPasses} times on each test, each run starting afresh with the input the validator gives it.</p>
             )}

@@ -1,0 +1,1 @@
+ALTER TABLE `problems` ADD `python_implementation` text DEFAULT 'cpython' NOT NULL;
