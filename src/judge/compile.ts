@@ -82,9 +82,26 @@ export async function compileInBox(
 
 /** The judge's compile (through its cache, retrying sandbox failures) as a validator needs it. */
 export function validatorCompiler(cache: CompileCache, box: Box, log?: Logger): CompileValidator {
-  return async (language, code, keyText) => {
-    const step = await compileCached(cache, box, language, code, log, keyText);
-    return step.kind === "ok" ? { kind: "ok", files: step.entry.files } : step;
+  return {
+    async compile(language, code, keyText) {
+      const step = await compileCached(cache, box, language, code, log, keyText);
+      return step.kind === "ok" ? { kind: "ok", files: step.entry.files } : step;
+    },
+    async cached(keyText, make) {
+      const key = cache.key("validator-build", [], keyText);
+      const { entry } = await cache.getOrCompile(key, async () => {
+        const { step, cacheable } = await make();
+        const entry: CompiledEntry =
+          step.kind === "ok"
+            ? { ok: true, diagnostics: "", files: step.files, sourceFile: "run" }
+            : step.kind === "ce"
+              ? { ok: false, diagnostics: step.diagnostics, files: [], sourceFile: "run" }
+              : { ok: false, diagnostics: "", files: [], sourceFile: "run", systemError: step.detail };
+        return { entry, cacheable: cacheable && step.kind !== "ie" };
+      });
+      if (entry.systemError !== undefined) return { kind: "ie", detail: entry.systemError };
+      return entry.ok ? { kind: "ok", files: entry.files } : { kind: "ce", diagnostics: entry.diagnostics };
+    },
   };
 }
 

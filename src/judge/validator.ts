@@ -26,13 +26,17 @@ import type { Box, RunLimits, RunRequest, RunResult } from "../../isolate/types.
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
 import type { ArtifactFile } from "./compile-cache.ts";
 import type { ScoreFile } from "./groups.ts";
+import { buildScripted, type BuildStep } from "./validator-build.ts";
 
-/** How the judge compiles (its compile cache, keyed by `keyText`): given by the caller. */
-export type CompileValidator = (
-  language: ValidatorSpec["language"],
-  code: string,
-  keyText: string,
-) => Promise<{ kind: "ok"; files: ArtifactFile[] } | { kind: "ce"; diagnostics: string } | { kind: "ie"; detail: string }>;
+/**
+ * How the judge compiles a validator (its compile cache, keyed by `keyText`): given by the caller.
+ * `compile` builds one C++ or Python source; `cached` keeps a program folder's build
+ * (./validator-build.ts) under `keyText`, running `make` on a miss.
+ */
+export interface CompileValidator {
+  compile(language: "cpp" | "py", code: string, keyText: string): Promise<BuildStep>;
+  cached(keyText: string, make: () => Promise<{ step: BuildStep; cacheable: boolean }>): Promise<BuildStep>;
+}
 
 /** Exit codes of the protocol. */
 export const VALIDATOR_ACCEPT = 42;
@@ -85,28 +89,39 @@ export type ValidatorOutcome = { verdict: "AC" | "WA" } | { verdict: "IE"; reaso
  * compile in `vbox` too; the submission's box is never given here.
  * @returns the validator, or an IE reason (a validator that does not compile is the setter's fault).
  */
-export async function prepareValidator(compile: CompileValidator, vbox: Box, spec: ValidatorSpec): Promise<ReadyValidator | { error: string }> {
+export async function prepareValidator(compiler: CompileValidator, vbox: Box, spec: ValidatorSpec): Promise<ReadyValidator | { error: string }> {
   const main = spec.main;
+  const args = spec.args.split(/\s+/).filter(Boolean);
+  if (spec.language === "script") {
+    // A program folder with build/run scripts: built once in this box (cached by its files), then `./run`.
+    const built = await compiler.cached(keyTextOf("validator-build", spec.files), () => buildScripted(vbox, spec));
+    if (built.kind === "ie") return { error: `output validator: ${built.detail}` };
+    if (built.kind === "ce") return { error: `output validator does not build: ${built.diagnostics.split("\n").slice(0, 3).join(" ")}` };
+    return { spec, files: built.files, argv: ["./run", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args] };
+  }
   const others: ArtifactFile[] = Object.entries(spec.files)
     .filter(([name]) => name !== main)
     .map(([name, content]) => ({ name, content: new TextEncoder().encode(content), mode: 0o644 }));
   for (const f of others) await vbox.writeFile(f.name, f.content, f.mode);
-  const keyText = `validator\0${Object.entries(spec.files)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([n, c]) => `${n}\0${c}`)
-    .join("\0\0")}`;
-  const step = await compile(spec.language, spec.files[main]!, keyText);
+  const step = await compiler.compile(spec.language, spec.files[main]!, keyTextOf("validator", spec.files));
   if (step.kind === "ie") return { error: `output validator: ${step.detail}` };
   if (step.kind === "ce") return { error: `output validator does not compile: ${step.diagnostics.split("\n").slice(0, 3).join(" ")}` };
   const renamed = step.files.map((f) =>
     spec.language === "cpp" ? { ...f, name: "validator" } : { ...f, name: "validator.py" },
   );
-  const args = spec.args.split(/\s+/).filter(Boolean);
   const argv =
     spec.language === "cpp"
       ? ["./validator", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args]
       : ["/usr/bin/python3", "-I", "-B", "-c", PY_BOOTSTRAP, "validator.py", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args];
   return { spec, files: [...others, ...renamed], argv };
+}
+
+/** What a validator's cache key hashes: a kind, then every file by name. */
+function keyTextOf(kind: string, files: Record<string, string>): string {
+  return `${kind}\0${Object.entries(files)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([n, c]) => `${n}\0${c}`)
+    .join("\0\0")}`;
 }
 
 /**

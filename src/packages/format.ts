@@ -7,7 +7,7 @@
  */
 import { readYaml, type Yaml } from "./yaml.ts";
 import { parseValidatorFlags, formatValidatorFlags } from "../problems/validator-flags.ts";
-import { validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts";
+import { VALIDATOR_FILE_NAME, VALIDATOR_MAX_BYTES, validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts";
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
@@ -179,12 +179,17 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
   let validator: ValidatorSpec | null = null;
   if (validatorDir) {
     const vfiles: Record<string, string> = {};
-    for (const k of files.keys()) {
-      if (!k.startsWith(validatorDir)) continue;
-      const name = k.slice(validatorDir.length);
-      if (name.includes("/")) throw new PackageError(k, "output validator files in subfolders are not supported yet");
-      if (/\.(cpp|cc|cxx|h|hpp|hh|py)$/.test(name)) vfiles[name] = text(files, k)!;
+    const names = [...files.keys()].filter((k) => k.startsWith(validatorDir)).map((k) => k.slice(validatorDir!.length));
+    // A folder with build/run scripts keeps every file (the scripts pick among them); else the sources and headers.
+    const scripted = names.includes("build") || names.includes("run");
+    for (const name of names) {
+      const k = validatorDir + name;
+      if (name.includes("/")) throw new PackageError(k, "a validator's files must sit in its folder itself (this judge's validator box holds no subfolders): move it beside the others");
+      if (scripted && !VALIDATOR_FILE_NAME.test(name)) throw new PackageError(k, "a validator file's name is letters, digits and _ . + - (at most 64 characters)");
+      if (scripted || /\.(cpp|cc|cxx|h|hpp|hh|py)$/.test(name)) vfiles[name] = text(files, k)!;
     }
+    const vbytes = Object.values(vfiles).reduce((n, c) => n + Buffer.byteLength(c), 0);
+    if (vbytes > VALIDATOR_MAX_BYTES) throw new PackageError(validatorDir, `the output validator's files are larger than ${VALIDATOR_MAX_BYTES / (1024 * 1024)} MiB together`);
     const main = validatorMain(vfiles);
     if ("error" in main) throw new PackageError(validatorDir, `output validator: ${main.error}`);
     validator = { ...main, files: vfiles, args: "" };

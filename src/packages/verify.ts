@@ -91,10 +91,13 @@ interface Judged {
 
 /** Compiles in the box itself (verify keeps no compile cache). */
 function compileDirectly(box: Box): CompileValidator {
-  return async (language, code) => {
-    const c = await compileSource(box, language, code);
-    if (c.ok) return { kind: "ok", files: c.artifacts };
-    return c.result.status === "XX" ? { kind: "ie", detail: c.result.message ?? "sandbox failure" } : { kind: "ce", diagnostics: c.diagnostics };
+  return {
+    async compile(language, code) {
+      const c = await compileSource(box, language, code);
+      if (c.ok) return { kind: "ok", files: c.artifacts };
+      return c.result.status === "XX" ? { kind: "ie", detail: c.result.message ?? "sandbox failure" } : { kind: "ce", diagnostics: c.diagnostics };
+    },
+    cached: async (_keyText, make) => (await make()).step,
   };
 }
 

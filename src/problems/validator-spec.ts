@@ -9,10 +9,12 @@ import { z } from "zod";
 
 /** Size of all of a validator's files together, UTF-8 bytes. */
 export const VALIDATOR_MAX_BYTES = 1024 * 1024;
-const FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}$/;
+/** A validator file's name: plain, no folders (its box holds one flat folder). */
+export const VALIDATOR_FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}$/;
 
 export interface ValidatorSpec {
-  language: "cpp" | "py";
+  /** `script`: a program folder with `build` and/or `run` scripts (the format's "Programs"), run as `./run`. */
+  language: "cpp" | "py" | "script";
   /** File name → content. */
   files: Record<string, string>;
   /** The source with the program's entry (a key of `files`). */
@@ -21,9 +23,14 @@ export interface ValidatorSpec {
   args: string;
 }
 
-/** The source file a validator starts from: the one .cpp/.cc (C++) or .py whose text has an entry point. */
-export function validatorMain(files: Record<string, string>): { language: "cpp" | "py"; main: string } | { error: string } {
+/**
+ * The source file a validator starts from: `run` for a program folder with
+ * `build`/`run` scripts (they pick among its sources), else the one .cpp/.cc
+ * (C++) or .py whose text has an entry point.
+ */
+export function validatorMain(files: Record<string, string>): { language: ValidatorSpec["language"]; main: string } | { error: string } {
   const names = Object.keys(files);
+  if ("build" in files || "run" in files) return { language: "script", main: "run" };
   const cpp = names.filter((n) => /\.(cpp|cc|cxx)$/.test(n));
   const py = names.filter((n) => n.endsWith(".py"));
   if (cpp.length) {
@@ -44,7 +51,7 @@ export function validatorMain(files: Record<string, string>): { language: "cpp" 
 export const validatorInput = z
   .object({
     files: z.record(
-      z.string().regex(FILE_NAME, { error: "File names are letters, digits, _ . + - (no folders)" }),
+      z.string().regex(VALIDATOR_FILE_NAME, { error: "File names are letters, digits, _ . + - (no folders)" }),
       z.string({ error: "Must be text" }),
       { error: "Must be an object of file name to text" },
     ),

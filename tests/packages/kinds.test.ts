@@ -168,6 +168,86 @@ describe("an interactive package (legacy: validation: custom interactive)", () =
   });
 });
 
+/** The guessing game with its validator as a program folder: build and run scripts, and two sources of which build picks one. */
+function scriptedGuessPackage(build: string): Files {
+  const files = guessPackage();
+  delete files["output_validator/guess.cpp"];
+  return {
+    ...files,
+    "problem.yaml": (files["problem.yaml"] as string).replace("3f0f2b5c-0000-4000-8000-000000000023", "3f0f2b5c-0000-4000-8000-000000000025"),
+    "output_validator/guess.cpp": source("guess.cpp"),
+    // A second source with a main() that accepts everything: built, a wrong answer would pass.
+    "output_validator/lenient.cpp": "int main() { return 42; }\n",
+    "output_validator/build": build,
+    "output_validator/run": "#!/bin/sh\nexec ./guess \"$@\"\n",
+  };
+}
+
+describe("a validator folder with build and run scripts (the format's Programs)", () => {
+  const BUILD = "#!/bin/sh\nset -e\ng++ -O2 -std=gnu++17 -o guess guess.cpp\n";
+
+  test("reads as a scripted validator; verify builds it once in the validator's box and judges the examples as their folders say", async () => {
+    const pkg = await readPackage(filesFromZip(zipOf(scriptedGuessPackage(BUILD))));
+    expect(pkg.validator).toMatchObject({ language: "script", main: "run" });
+    expect(Object.keys(pkg.validator!.files).sort()).toEqual(["build", "guess.cpp", "lenient.cpp", "run"]);
+    const report = await verifyPackage(ja.sandbox.backend!, pkg);
+    expect(report.rows.map((r) => [r.path, r.verdict, r.ok])).toEqual([
+      ["submissions/accepted/search.cpp", "AC", true],
+      ["submissions/accepted/search.py", "AC", true],
+      ["submissions/run_time_error/crash.cpp", "RE", true],
+      ["submissions/time_limit_exceeded/silent.cpp", "TLE", true],
+      // The build picked guess.cpp: lenient.cpp would have accepted it.
+      ["submissions/wrong_answer/linear.py", "WA", true],
+    ]);
+  });
+
+  test("imports, judges through the compile cache (one build for many submissions), exports the folder and imports again unchanged", async () => {
+    const first = await importZip(zipOf(scriptedGuessPackage(BUILD)));
+    expect(first).toMatchObject({ interactive: true, checker: "custom" });
+    const ac = await request(ja.app, "POST", "/api/submissions", { token, body: { problemId: first._id, code: SEARCH_CPP, language: "cpp" } });
+    expect(ac.body.verdict).toBe("AC");
+    const wa = await request(ja.app, "POST", "/api/submissions", { token, body: { problemId: first._id, code: LINEAR_PY, language: "py" } });
+    expect(wa.body.verdict).toBe("WA");
+    // A new submission compiles itself only: the validator's build is cached like a compile.
+    const before = ja.judge.cache.stats.compiles;
+    const fresh = await request(ja.app, "POST", "/api/submissions", { token, body: { problemId: first._id, code: `${SEARCH_CPP}// ${crypto.randomUUID()}\n`, language: "cpp" } });
+    expect(fresh.body.verdict).toBe("AC");
+    expect(ja.judge.cache.stats.compiles - before).toBe(1);
+    const exported = await exportZip(first._id);
+    const files = filesFromZip(exported);
+    expect([...files.keys()].filter((k) => k.startsWith("output_validator/")).sort()).toEqual(["output_validator/build", "output_validator/guess.cpp", "output_validator/lenient.cpp", "output_validator/run"]);
+    const second = await importZip(exported);
+    expect(await ownView(second._id)).toEqual(await ownView(first._id));
+  });
+
+  test("a build that fails is the problem's fault: IE with the build's own words, never a verdict for the submission", async () => {
+    const broken = scriptedGuessPackage("#!/bin/sh\necho 'no compiler flags today' >&2\nexit 3\n");
+    const report = await verifyPackage(ja.sandbox.backend!, await readPackage(filesFromZip(zipOf(broken))));
+    expect(report.rows.every((r) => r.verdict === "IE")).toBe(true);
+    expect(report.rows[0]!.note).toContain("does not build: build failed (exit 3): no compiler flags today");
+    const problem = await importZip(zipOf(broken));
+    const sub = await request(ja.app, "POST", "/api/submissions", { token, body: { problemId: problem._id, code: SEARCH_CPP, language: "cpp" } });
+    expect(sub.body.verdict).toBe("IE");
+    // A folder whose build leaves no run file is refused the same way.
+    const noRun = { ...scriptedGuessPackage("#!/bin/sh\ng++ -o guess guess.cpp\n") };
+    delete noRun["output_validator/run"];
+    const r2 = await verifyPackage(ja.sandbox.backend!, await readPackage(filesFromZip(zipOf(noRun))));
+    expect(r2.rows[0]!.note).toContain("build did not leave a run file");
+  });
+
+  test("a run script alone (no build): a Python validator started by its script (legacy layout)", async () => {
+    const files = legacyGuessPackage();
+    files["output_validators/guess/run"] = "#!/bin/sh\nexec python3 guess.py \"$@\"\n";
+    const pkg = await readPackage(filesFromZip(zipOf(files)));
+    expect(pkg.validator).toMatchObject({ language: "script" });
+    const report = await verifyPackage(ja.sandbox.backend!, pkg);
+    expect(report.rows.map((r) => [r.path, r.verdict])).toEqual([
+      ["submissions/accepted/search.py", "AC"],
+      ["submissions/wrong_answer/linear.py", "WA"],
+    ]);
+  });
+});
+
 describe("a multi-pass package", () => {
   test("reads with its passes, verifies (state kept in the box between passes does not help), round-trips", async () => {
     const pkg = await readPackage(filesFromZip(zipOf(relayPackage())));

@@ -1,0 +1,76 @@
+/**
+ * Validators given as a program folder with `build` and `run` scripts (the
+ * problem package format, appendix "Programs"): "Validators, but not
+ * submissions, in the form of a directory may include two POSIX-compliant
+ * scripts build and run. If build is present it is run, the working
+ * directory being (a copy of) the program directory; the run file must exist
+ * after build is done. Then run, which must be executable, is invoked as a
+ * single-file program." The folder may hold several sources; the scripts pick.
+ *
+ * The build runs in the validator's own box (never the submission's), under
+ * BUILD_LIMITS, with the box's minimal environment (the compilers of the
+ * sandbox image on PATH, no network). Its result, every regular file left in
+ * the box, is what the validator's box gets before each run; a judge caches
+ * it by the folder's content like any compile (src/judge/compile.ts).
+ */
+import type { Box, RunResult } from "../../isolate/types.ts";
+import type { ValidatorSpec } from "../problems/validator-spec.ts";
+import type { ArtifactFile } from "./compile-cache.ts";
+
+/** Limits of a `build` script: a compile of a few sources (GCC's compile limits, with room for several). */
+export const BUILD_LIMITS = {
+  cpuTimeLimitMs: 30_000,
+  wallTimeLimitMs: 60_000,
+  memoryLimitKib: 1024 * 1024,
+  processLimit: 32,
+  outputLimitBytes: 64 * 1024,
+  fileSizeLimitKib: 64 * 1024,
+} as const;
+
+/** Bytes of the built folder kept (all files together): a validator, not a toolchain. */
+export const BUILT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A build's outcome: the files to run from, or what went wrong (the author's fault: ce; the system's: ie). */
+export type BuildStep = { kind: "ok"; files: ArtifactFile[] } | { kind: "ce"; diagnostics: string } | { kind: "ie"; detail: string };
+
+/** Whether a validator's files are a program folder with scripts (`build` and/or `run`). */
+export function hasScripts(files: Record<string, string>): boolean {
+  return "build" in files || "run" in files;
+}
+
+/** The mode a validator's own file gets in its box: the scripts executable. */
+function modeOf(name: string): number {
+  return name === "build" || name === "run" ? 0o755 : 0o644;
+}
+
+/**
+ * Runs the folder's `build` (when present) in `vbox` and collects what the
+ * validator runs from. `cacheable` is false when the sandbox failed (XX).
+ */
+export async function buildScripted(vbox: Box, spec: ValidatorSpec): Promise<{ step: BuildStep; cacheable: boolean }> {
+  for (const [name, content] of Object.entries(spec.files)) await vbox.writeFile(name, content, modeOf(name));
+  if ("build" in spec.files) {
+    const result: RunResult = await vbox.run({ ...BUILD_LIMITS, argv: ["/bin/sh", "./build"] });
+    if (result.status === "XX") return { step: { kind: "ie", detail: `build: sandbox failure: ${result.message ?? "unknown"}` }, cacheable: false };
+    if (result.status !== "OK" || result.exitCode !== 0) {
+      const how = result.status === "OK" || result.status === "RE" ? `exit ${result.exitCode}` : result.status;
+      const said = `${result.stderr}\n${result.stdout}`.trim().split("\n").slice(0, 5).join("\n");
+      return { step: { kind: "ce", diagnostics: `build failed (${how})${said ? `: ${said}` : ""}` }, cacheable: result.status !== "TLE" };
+    }
+  }
+  const names = vbox.listFiles ? await vbox.listFiles() : Object.keys(spec.files);
+  if (!names.includes("run")) return { step: { kind: "ce", diagnostics: "build did not leave a run file (the format requires one after build)" }, cacheable: true };
+  const files: ArtifactFile[] = [];
+  let total = 0;
+  for (const name of names.sort()) {
+    const content = await vbox.readFile(name, BUILT_MAX_BYTES);
+    if (!content) continue;
+    total += content.byteLength;
+    if (total > BUILT_MAX_BYTES) return { step: { kind: "ce", diagnostics: `the built validator is larger than ${BUILT_MAX_BYTES / (1024 * 1024)} MiB` }, cacheable: true };
+    // What build made (not among the author's files) is taken as a program: executable, as `run` is.
+    files.push({ name, content, mode: name in spec.files ? modeOf(name) : 0o755 });
+  }
+  const run = files.find((f) => f.name === "run")!;
+  run.mode = 0o755;
+  return { step: { kind: "ok", files }, cacheable: true };
+}
