@@ -101,6 +101,13 @@ const schema = z.object({
   PROBLEM_TEST_MAX_MIB: ceilingMib("testCaseBytes"),
   PROBLEM_TESTS_MAX_MIB: ceilingMib("testsTotalBytes"),
   PACKAGE_MAX_MIB: ceilingMib("packageBytes"),
+  /** Hidden tests of one problem at most. */
+  PROBLEM_TEST_COUNT_MAX: z.coerce
+    .number({ error: "expected a number of tests" })
+    .int({ error: "expected a whole number of tests" })
+    .min(1, { error: "must be at least 1" })
+    .max(CEILING_MAX_MIB.testCount, { error: `must be at most ${CEILING_MAX_MIB.testCount}` })
+    .default(CEILING_DEFAULTS_MIB.testCount),
 
   /** Compile cache size bound in MiB. */
   COMPILE_CACHE_MIB: positiveInt.default(512),
@@ -211,6 +218,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${CONFIG_HEADLINE}\n  SANDBOX_ROOT: ${boxes} is inside DATA_DIR ${data}, which only the server's user may enter; put the boxes elsewhere (default /tmp/oj-boxes)`);
   }
   const d = parsed.data;
-  const ceilings = ceilingsFromMib({ memoryLimitKib: d.PROBLEM_MEMORY_MAX_MIB, testCaseBytes: d.PROBLEM_TEST_MAX_MIB, testsTotalBytes: d.PROBLEM_TESTS_MAX_MIB, packageBytes: d.PACKAGE_MAX_MIB });
+  const ceilings = ceilingsFromMib({ memoryLimitKib: d.PROBLEM_MEMORY_MAX_MIB, testCaseBytes: d.PROBLEM_TEST_MAX_MIB, testsTotalBytes: d.PROBLEM_TESTS_MAX_MIB, packageBytes: d.PACKAGE_MAX_MIB, testCount: d.PROBLEM_TEST_COUNT_MAX });
   return Object.freeze({ ...d, HOST, sso, proxies, ceilings: Object.freeze(ceilings) });
 }

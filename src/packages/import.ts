@@ -63,9 +63,10 @@ export function problemFromPackage(pkg: ProblemPackage, opts: ImportOptions = {}
   if (timeLimitMs < t.min || timeLimitMs > t.max) {
     throw new PackageError("problem.yaml", `limits.time_limit ${timeLimitMs / 1000} s is outside this judge's ${t.min / 1000}–${t.max / 1000} s`);
   }
-  const memoryLimitKib = packageMemoryKib(pkg, opts.ceilings ?? DEFAULT_CEILINGS, warnings);
-  if (rest.length > PROBLEM_LIMITS.maxTestCases) {
-    throw new PackageError("data/", `${rest.length + 1} test cases; this judge keeps at most ${PROBLEM_LIMITS.maxTestCases + 1} (the sample and ${PROBLEM_LIMITS.maxTestCases} more)`);
+  const ceilings = opts.ceilings ?? DEFAULT_CEILINGS;
+  const memoryLimitKib = packageMemoryKib(pkg, ceilings, warnings);
+  if (rest.length > ceilings.testCount) {
+    throw new PackageError("data/", `${rest.length + 1} test cases; the sample and ${ceilingMessage("testCount", ceilings)} more`);
   }
   // An interactive sample's transcript (.interaction) is shown with the statement, once.
   let shownDescription = description || pkg.statement.trim() || pkg.name;

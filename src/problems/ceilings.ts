@@ -9,7 +9,8 @@
  * Defaults: memory 2048 MiB, the 2023-07/2025-09 package format's default
  * memory limit (a real contest package fits without a setting); tests
  * 128 MiB each and 512 MiB per problem (NWERC/BAPC test data is tens to a few
- * hundred MiB); a package read from disk (`bun run problem -- import`) up to
+ * hundred MiB), 1000 tests per problem (IOI-style subtask packages reach a
+ * few hundred); a package read from disk (`bun run problem -- import`) up to
  * 1024 MiB unpacked. Uploads over HTTP keep their own smaller limit
  * (PACKAGE_LIMITS.zipMaxBytes, src/packages/files.ts): the request body is
  * held in memory.
@@ -27,18 +28,22 @@ export interface ProblemCeilings {
   testsTotalBytes: number;
   /** A package read from a folder or zip on disk, all files unpacked, bytes (one file: `testCaseBytes`). */
   packageBytes: number;
+  /** Hidden tests of one problem (each is a sandbox run per submission). */
+  testCount: number;
 }
 
 /** The settings (environment variables, MiB) behind each ceiling, named in refusals. */
 export const CEILING_SETTINGS: Record<keyof ProblemCeilings, string> = {
+  testCount: "PROBLEM_TEST_COUNT_MAX",
   memoryLimitKib: "PROBLEM_MEMORY_MAX_MIB",
   testCaseBytes: "PROBLEM_TEST_MAX_MIB",
   testsTotalBytes: "PROBLEM_TESTS_MAX_MIB",
   packageBytes: "PACKAGE_MAX_MIB",
 };
 
-/** Defaults of the settings, MiB (see the module comment for where they come from). */
+/** Defaults of the settings, MiB (tests: a count; see the module comment for where they come from). */
 export const CEILING_DEFAULTS_MIB: Record<keyof ProblemCeilings, number> = {
+  testCount: 1000,
   memoryLimitKib: 2048,
   testCaseBytes: 128,
   testsTotalBytes: 512,
@@ -47,6 +52,7 @@ export const CEILING_DEFAULTS_MIB: Record<keyof ProblemCeilings, number> = {
 
 /** Hard outer bounds of the settings, MiB: memory PROBLEM_LIMITS' zod bound; data what one process holds in memory while judging. */
 export const CEILING_MAX_MIB: Record<keyof ProblemCeilings, number> = {
+  testCount: PROBLEM_LIMITS.maxTestCases,
   memoryLimitKib: PROBLEM_LIMITS.memoryLimitKib.max / 1024,
   testCaseBytes: 1024,
   testsTotalBytes: 4096,
@@ -60,6 +66,7 @@ export function ceilingsFromMib(mib: Record<keyof ProblemCeilings, number>): Pro
     testCaseBytes: mib.testCaseBytes * MIB,
     testsTotalBytes: mib.testsTotalBytes * MIB,
     packageBytes: mib.packageBytes * MIB,
+    testCount: mib.testCount,
   };
 }
 
@@ -68,11 +75,12 @@ export const DEFAULT_CEILINGS: ProblemCeilings = ceilingsFromMib(CEILING_DEFAULT
 
 /** "at most 2048 MiB on this server (PROBLEM_MEMORY_MAX_MIB allows more, up to 65536)": the refusal's tail. */
 export function ceilingMessage(key: keyof ProblemCeilings, ceilings: ProblemCeilings): string {
-  const mib = key === "memoryLimitKib" ? ceilings.memoryLimitKib / 1024 : ceilings[key] / MIB;
+  const unit = key === "testCount" ? "" : " MiB";
+  const n = key === "testCount" ? ceilings.testCount : key === "memoryLimitKib" ? ceilings.memoryLimitKib / 1024 : ceilings[key] / MIB;
   const hard = CEILING_MAX_MIB[key];
-  return mib >= hard
-    ? `at most ${fmt(mib)} MiB, this judge's hard bound`
-    : `at most ${fmt(mib)} MiB on this server (the setting ${CEILING_SETTINGS[key]} allows more, up to ${hard} MiB)`;
+  return n >= hard
+    ? `at most ${fmt(n)}${unit}, this judge's hard bound`
+    : `at most ${fmt(n)}${unit} on this server (the setting ${CEILING_SETTINGS[key]} allows more, up to ${hard}${unit})`;
 }
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));

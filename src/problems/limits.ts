@@ -12,7 +12,8 @@ export const PROBLEM_LIMITS = {
   titleMaxChars: 200,
   /** description, inputFormat, outputFormat, constraints, sampleInput, sampleOutput. */
   statementMaxBytes: 64 * 1024,
-  maxTestCases: 200,
+  /** Hidden tests of one problem: the hard outer bound; a server's own ceiling (PROBLEM_TEST_COUNT_MAX, default 1000) is checked where tests are stored. */
+  maxTestCases: 10_000,
   /** Per-problem judge limits: bounds accepted on create/update, and the default of a new problem. */
   timeLimitMs: { min: 100, max: 10_000, default: 2000 },
   /**

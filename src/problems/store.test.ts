@@ -131,6 +131,11 @@ describe("problems store", () => {
       expect((err as AppError).field).toBe("hiddenTestCases.1");
       expect((err as AppError).message).toContain("PROBLEM_TEST_MAX_MIB allows more");
     }
+    // The number of tests is a ceiling too (1000 by default).
+    const few = loadConfig({ PROBLEM_TEST_COUNT_MAX: "3" }).ceilings;
+    const four = Array.from({ length: 4 }, (_, i) => ({ input: `${i}`, expectedOutput: `${i}` }));
+    expect(() => checkTestCases(four, few)).toThrow("hiddenTestCases: 4 tests; a problem holds at most 3 on this server (the setting PROBLEM_TEST_COUNT_MAX allows more, up to 10000)");
+    expect(checkTestCases(four, DEFAULT_CEILINGS)).toHaveLength(4);
     // The same test fits the default ceilings (128 MiB per test).
     expect(checkTestCases([{ input: big, expectedOutput: "y" }], DEFAULT_CEILINGS)).toHaveLength(1);
     const half = "x".repeat(small.testCaseBytes - 1);

@@ -104,6 +104,9 @@ export async function readValidators(db: Database, problemIds: string[]): Promis
  */
 export function checkTestCases(cases: HiddenTestCase[], ceilings: ProblemCeilings): HiddenTestCase[] {
   const kept = cases.filter((tc) => tc.input.trim() !== "" || tc.expectedOutput.trim() !== "");
+  if (kept.length > ceilings.testCount) {
+    throw new AppError("PAYLOAD_TOO_LARGE", { field: "hiddenTestCases", message: `hiddenTestCases: ${kept.length} tests; a problem holds ${ceilingMessage("testCount", ceilings)}` });
+  }
   let total = 0;
   cases.forEach((tc, i) => {
     const bytes = utf8Bytes(tc.input) + utf8Bytes(tc.expectedOutput);
