@@ -75,7 +75,14 @@ export function ownerIsDeadLocally(owner: string): boolean {
  */
 function fairSharePick(languages: readonly string[] | null) {
   // Only jobs in these languages (a judge host without a JDK, say): every read of queued jobs is filtered.
-  const only = (alias: string) => (languages ? sql`AND ${sql.raw(alias)}.language IN (${sql.join(languages.map((l) => sql`${l}`), sql`, `)})` : sql``);
+  // Python 3 on a PyPy problem is judged by PyPy (src/judge/languages.ts): a host without it is not given those.
+  const noPypy = languages !== null && languages.includes("py") && !languages.includes("pypy");
+  const only = (alias: string) =>
+    languages
+      ? sql`AND ${sql.raw(alias)}.language IN (${sql.join(languages.map((l) => sql`${l}`), sql`, `)})${
+          noPypy ? sql` AND NOT (${sql.raw(alias)}.language = 'py' AND EXISTS (SELECT 1 FROM problems pp WHERE pp.id = ${sql.raw(alias)}.problem_id AND pp.python_implementation = 'pypy'))` : sql``
+        }`
+      : sql``;
   return sql`(
   -- The distinct waiting users by a loose index scan: one seek per user, however many jobs wait.
   WITH RECURSIVE waiting(user_id) AS (

@@ -134,6 +134,19 @@ describe("judge API", () => {
     expect((await host(hostA, "POST", `/jobs/${id}/finish`, { claimToken: again.claimToken, values: { verdict: "WA", isPassed: false } })).status).toBe(200);
   });
 
+  test("Python 3 on a PyPy problem goes only to a host that has PyPy, and the job says so", async () => {
+    const p = await request(app, "POST", "/api/problems", {
+      token: user.token,
+      body: problemBody({ title: "On PyPy", sampleInput: "1 2\n", sampleOutput: "3\n", pythonImplementation: "pypy" }),
+    });
+    const r = await request(app, "POST", "/api/submissions?wait=false", { token: user.token, body: { problemId: p.body._id, code: "print(3)", language: "py" } });
+    expect(r.status).toBe(202);
+    expect((await host(hostA, "POST", "/claim", { waitMs: 0, languages: ["cpp", "py"] })).status).toBe(204);
+    const job = (await host(hostB, "POST", "/claim", { waitMs: 0, languages: ["py", "pypy"] })).body;
+    expect(job).toMatchObject({ submissionId: r.body.id, language: "py", problem: { pythonImplementation: "pypy" } });
+    expect((await host(hostB, "POST", `/jobs/${r.body.id}/finish`, { claimToken: job.claimToken, values: { verdict: "WA", isPassed: false } })).status).toBe(200);
+  });
+
   test("only host tokens: none, a user's session or a revoked host get 401; bad bodies 400 naming the field", async () => {
     expect((await app.request("/api/judge/claim", { method: "POST" })).status).toBe(401);
     expect((await host(user.token, "POST", "/claim", { waitMs: 0 })).status).toBe(401);
