@@ -13,7 +13,8 @@ let owner: Awaited<ReturnType<typeof signUp>>;
 let other: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
-  t = await createTestServices();
+  // The test-size ceilings at 16 and 64 MiB (the defaults are 128 and 512): the 413s are reachable with small bodies.
+  t = await createTestServices({ env: { PROBLEM_TEST_MAX_MIB: "16", PROBLEM_TESTS_MAX_MIB: "64" } });
   app = createApp(t.services);
   owner = await signUp(app);
   other = await signUp(app);
@@ -109,7 +110,9 @@ describe("POST /api/problems", () => {
       [{ timeLimitMs: 20_000 }, "timeLimitMs"],
       [{ timeLimitMs: 1500.5 }, "timeLimitMs"],
       [{ memoryLimitKib: 1024 }, "memoryLimitKib"],
-      [{ memoryLimitKib: 2 * 1024 * 1024 }, "memoryLimitKib"],
+      // Over the server's ceiling (PROBLEM_MEMORY_MAX_MIB, 2048 MiB by default).
+      [{ memoryLimitKib: 3 * 1024 * 1024 }, "memoryLimitKib"],
+      [{ memoryLimitKib: 128 * 1024 * 1024 }, "memoryLimitKib"],
       [{ checker: "regex" }, "checker"],
     ];
     for (const [overrides, field] of cases) {
@@ -123,7 +126,7 @@ describe("POST /api/problems", () => {
     expect([p.timeLimitMs, p.memoryLimitKib, p.checker]).toEqual([1000, 65536, "float"]);
   });
 
-  test("a test case over 16 MiB, or tests over 64 MiB in all, are 413s naming the field", async () => {
+  test("a test case over the server's ceiling (here 16 MiB), or tests over its total (here 64 MiB), are 413s naming the field and the setting", async () => {
     const big = "1".repeat(16 * 1024 * 1024);
     const one = await request(app, "POST", "/api/problems", {
       token: owner.token,
@@ -131,6 +134,7 @@ describe("POST /api/problems", () => {
     });
     expect(one.status).toBe(413);
     expect(one.body.field).toBe("hiddenTestCases.1");
+    expect(one.body.message).toContain("PROBLEM_TEST_MAX_MIB allows more");
     const chunk = "2".repeat(15 * 1024 * 1024);
     const many = await request(app, "POST", "/api/problems", {
       token: owner.token,
@@ -138,7 +142,7 @@ describe("POST /api/problems", () => {
     });
     expect(many.status).toBe(413);
     expect(many.body.field).toBe("hiddenTestCases");
-    expect(many.body.message).toContain("64 MiB");
+    expect(many.body.message).toContain("at most 64 MiB on this server (the setting PROBLEM_TESTS_MAX_MIB allows more");
   });
 
   test("completely blank test case rows (the form's initial row) are dropped", async () => {
