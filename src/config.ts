@@ -13,7 +13,7 @@ import { z } from "zod";
 import { parseProxyList, type ProxyList } from "./lib/proxies.ts";
 import { loadSsoConfig, SsoConfigIssue, type SsoConfig } from "./sso/config.ts";
 import { isLanguageId, LANGUAGE_IDS } from "../isolate/languages/index.ts";
-import { CEILING_DEFAULTS_MIB, CEILING_MAX_MIB, ceilingsFromMib, type ProblemCeilings } from "./problems/ceilings.ts";
+import { CEILING_DEFAULTS, CEILING_MAX, ceilingsFromSettings, type ProblemCeilings } from "./problems/ceilings.ts";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -22,14 +22,14 @@ const bool = z
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 
-/** A ceiling setting in MiB: at least 16, at most the hard bound (src/problems/ceilings.ts). */
-const ceilingMib = (key: keyof ProblemCeilings) =>
+/** A ceiling setting (src/problems/ceilings.ts): a whole number from `min` to the hard bound, in `unit`. */
+const ceiling = (key: keyof ProblemCeilings, min = 16, unit = "MiB") =>
   z.coerce
-    .number({ error: "expected a number of MiB" })
-    .int({ error: "expected a whole number of MiB" })
-    .min(16, { error: "must be at least 16 (MiB)" })
-    .max(CEILING_MAX_MIB[key], { error: `must be at most ${CEILING_MAX_MIB[key]} (MiB)` })
-    .default(CEILING_DEFAULTS_MIB[key]);
+    .number({ error: `expected a number of ${unit}` })
+    .int({ error: `expected a whole number of ${unit}` })
+    .min(min, { error: `must be at least ${min} (${unit})` })
+    .max(CEILING_MAX[key], { error: `must be at most ${CEILING_MAX[key]} (${unit})` })
+    .default(CEILING_DEFAULTS[key]);
 
 const csv = z
   .string()
@@ -97,17 +97,12 @@ const schema = z.object({
     }),
 
   /** Ceilings of one problem (src/problems/ceilings.ts), MiB: its highest memory limit, one test, all its tests, a package read from disk. */
-  PROBLEM_MEMORY_MAX_MIB: ceilingMib("memoryLimitKib"),
-  PROBLEM_TEST_MAX_MIB: ceilingMib("testCaseBytes"),
-  PROBLEM_TESTS_MAX_MIB: ceilingMib("testsTotalBytes"),
-  PACKAGE_MAX_MIB: ceilingMib("packageBytes"),
+  PROBLEM_MEMORY_MAX_MIB: ceiling("memoryLimitKib"),
+  PROBLEM_TEST_MAX_MIB: ceiling("testCaseBytes"),
+  PROBLEM_TESTS_MAX_MIB: ceiling("testsTotalBytes"),
+  PACKAGE_MAX_MIB: ceiling("packageBytes"),
   /** Hidden tests of one problem at most. */
-  PROBLEM_TEST_COUNT_MAX: z.coerce
-    .number({ error: "expected a number of tests" })
-    .int({ error: "expected a whole number of tests" })
-    .min(1, { error: "must be at least 1" })
-    .max(CEILING_MAX_MIB.testCount, { error: `must be at most ${CEILING_MAX_MIB.testCount}` })
-    .default(CEILING_DEFAULTS_MIB.testCount),
+  PROBLEM_TEST_COUNT_MAX: ceiling("testCount", 1, "tests"),
 
   /** Compile cache size bound in MiB. */
   COMPILE_CACHE_MIB: positiveInt.default(512),
@@ -218,6 +213,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${CONFIG_HEADLINE}\n  SANDBOX_ROOT: ${boxes} is inside DATA_DIR ${data}, which only the server's user may enter; put the boxes elsewhere (default /tmp/oj-boxes)`);
   }
   const d = parsed.data;
-  const ceilings = ceilingsFromMib({ memoryLimitKib: d.PROBLEM_MEMORY_MAX_MIB, testCaseBytes: d.PROBLEM_TEST_MAX_MIB, testsTotalBytes: d.PROBLEM_TESTS_MAX_MIB, packageBytes: d.PACKAGE_MAX_MIB, testCount: d.PROBLEM_TEST_COUNT_MAX });
+  const ceilings = ceilingsFromSettings({ memoryLimitKib: d.PROBLEM_MEMORY_MAX_MIB, testCaseBytes: d.PROBLEM_TEST_MAX_MIB, testsTotalBytes: d.PROBLEM_TESTS_MAX_MIB, packageBytes: d.PACKAGE_MAX_MIB, testCount: d.PROBLEM_TEST_COUNT_MAX });
   return Object.freeze({ ...d, HOST, sso, proxies, ceilings: Object.freeze(ceilings) });
 }

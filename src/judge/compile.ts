@@ -89,7 +89,7 @@ export function validatorCompiler(cache: CompileCache, box: Box, log?: Logger): 
     },
     async cached(keyText, make) {
       const key = cache.key("validator-build", [], keyText);
-      const { entry } = await cache.getOrCompile(key, async () => {
+      const { entry, hit } = await cache.getOrCompile(key, async () => {
         const { step, cacheable } = await make();
         const entry: CompiledEntry =
           step.kind === "ok"
@@ -99,8 +99,8 @@ export function validatorCompiler(cache: CompileCache, box: Box, log?: Logger): 
               : { ok: false, diagnostics: "", files: [], sourceFile: "run", systemError: step.detail };
         return { entry, cacheable: cacheable && step.kind !== "ie" };
       });
-      if (entry.systemError !== undefined) return { kind: "ie", detail: entry.systemError };
-      return entry.ok ? { kind: "ok", files: entry.files } : { kind: "ce", diagnostics: entry.diagnostics };
+      const step = compileStep(entry, hit);
+      return step.kind === "ok" ? { kind: "ok", files: step.entry.files } : step;
     },
   };
 }

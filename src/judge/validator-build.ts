@@ -14,7 +14,7 @@
  * it by the folder's content like any compile (src/judge/compile.ts).
  */
 import type { Box, RunResult } from "../../isolate/types.ts";
-import type { ValidatorSpec } from "../problems/validator-spec.ts";
+import { VALIDATOR_SCRIPTS, type ValidatorSpec } from "../problems/validator-spec.ts";
 import type { ArtifactFile } from "./compile-cache.ts";
 
 /** Limits of a `build` script: a compile of a few sources (GCC's compile limits, with room for several). */
@@ -33,14 +33,9 @@ export const BUILT_MAX_BYTES = 64 * 1024 * 1024;
 /** A build's outcome: the files to run from, or what went wrong (the author's fault: ce; the system's: ie). */
 export type BuildStep = { kind: "ok"; files: ArtifactFile[] } | { kind: "ce"; diagnostics: string } | { kind: "ie"; detail: string };
 
-/** Whether a validator's files are a program folder with scripts (`build` and/or `run`). */
-export function hasScripts(files: Record<string, string>): boolean {
-  return "build" in files || "run" in files;
-}
-
 /** The mode a validator's own file gets in its box: the scripts executable. */
 function modeOf(name: string): number {
-  return name === "build" || name === "run" ? 0o755 : 0o644;
+  return (VALIDATOR_SCRIPTS as readonly string[]).includes(name) ? 0o755 : 0o644;
 }
 
 /**

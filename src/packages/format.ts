@@ -7,7 +7,7 @@
  */
 import { readYaml, type Yaml } from "./yaml.ts";
 import { parseValidatorFlags, formatValidatorFlags } from "../problems/validator-flags.ts";
-import { VALIDATOR_FILE_NAME, VALIDATOR_MAX_BYTES, validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts";
+import { isScripted, VALIDATOR_FILE_NAME, VALIDATOR_MAX_BYTES, validatorMain, type ValidatorSpec } from "../problems/validator-spec.ts";
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
@@ -181,7 +181,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     const vfiles: Record<string, string> = {};
     const names = [...files.keys()].filter((k) => k.startsWith(validatorDir)).map((k) => k.slice(validatorDir!.length));
     // A folder with build/run scripts keeps every file (the scripts pick among them); else the sources and headers.
-    const scripted = names.includes("build") || names.includes("run");
+    const scripted = isScripted(names);
     for (const name of names) {
       const k = validatorDir + name;
       if (name.includes("/")) throw new PackageError(k, "a validator's files must sit in its folder itself (this judge's validator box holds no subfolders): move it beside the others");

@@ -41,8 +41,8 @@ export const CEILING_SETTINGS: Record<keyof ProblemCeilings, string> = {
   packageBytes: "PACKAGE_MAX_MIB",
 };
 
-/** Defaults of the settings, MiB (tests: a count; see the module comment for where they come from). */
-export const CEILING_DEFAULTS_MIB: Record<keyof ProblemCeilings, number> = {
+/** Defaults of the settings, in their units: MiB, a number of tests for `testCount` (the module comment says where they come from). */
+export const CEILING_DEFAULTS: Record<keyof ProblemCeilings, number> = {
   testCount: 1000,
   memoryLimitKib: 2048,
   testCaseBytes: 128,
@@ -50,8 +50,8 @@ export const CEILING_DEFAULTS_MIB: Record<keyof ProblemCeilings, number> = {
   packageBytes: 1024,
 };
 
-/** Hard outer bounds of the settings, MiB: memory PROBLEM_LIMITS' zod bound; data what one process holds in memory while judging. */
-export const CEILING_MAX_MIB: Record<keyof ProblemCeilings, number> = {
+/** Hard outer bounds of the settings, in their units: memory and tests PROBLEM_LIMITS' zod bounds; data what one process holds in memory while judging. */
+export const CEILING_MAX: Record<keyof ProblemCeilings, number> = {
   testCount: PROBLEM_LIMITS.maxTestCases,
   memoryLimitKib: PROBLEM_LIMITS.memoryLimitKib.max / 1024,
   testCaseBytes: 1024,
@@ -59,8 +59,8 @@ export const CEILING_MAX_MIB: Record<keyof ProblemCeilings, number> = {
   packageBytes: 8192,
 };
 
-/** Ceilings from settings in MiB. */
-export function ceilingsFromMib(mib: Record<keyof ProblemCeilings, number>): ProblemCeilings {
+/** Ceilings from the settings' values (MiB; a count for `testCount`). */
+export function ceilingsFromSettings(mib: Record<keyof ProblemCeilings, number>): ProblemCeilings {
   return {
     memoryLimitKib: mib.memoryLimitKib * 1024,
     testCaseBytes: mib.testCaseBytes * MIB,
@@ -71,13 +71,13 @@ export function ceilingsFromMib(mib: Record<keyof ProblemCeilings, number>): Pro
 }
 
 /** The ceilings of a server that sets none. */
-export const DEFAULT_CEILINGS: ProblemCeilings = ceilingsFromMib(CEILING_DEFAULTS_MIB);
+export const DEFAULT_CEILINGS: ProblemCeilings = ceilingsFromSettings(CEILING_DEFAULTS);
 
 /** "at most 2048 MiB on this server (PROBLEM_MEMORY_MAX_MIB allows more, up to 65536)": the refusal's tail. */
 export function ceilingMessage(key: keyof ProblemCeilings, ceilings: ProblemCeilings): string {
   const unit = key === "testCount" ? "" : " MiB";
   const n = key === "testCount" ? ceilings.testCount : key === "memoryLimitKib" ? ceilings.memoryLimitKib / 1024 : ceilings[key] / MIB;
-  const hard = CEILING_MAX_MIB[key];
+  const hard = CEILING_MAX[key];
   return n >= hard
     ? `at most ${fmt(n)}${unit}, this judge's hard bound`
     : `at most ${fmt(n)}${unit} on this server (the setting ${CEILING_SETTINGS[key]} allows more, up to ${hard}${unit})`;

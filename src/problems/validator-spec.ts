@@ -23,6 +23,15 @@ export interface ValidatorSpec {
   args: string;
 }
 
+/** The format's scripts of a validator program folder ("Programs"): with either, the scripts build and run it. */
+export const VALIDATOR_SCRIPTS = ["build", "run"] as const;
+
+/** Whether a validator's file names make a program folder with scripts (`build` and/or `run`). */
+export function isScripted(names: Iterable<string>): boolean {
+  for (const n of names) if ((VALIDATOR_SCRIPTS as readonly string[]).includes(n)) return true;
+  return false;
+}
+
 /**
  * The source file a validator starts from: `run` for a program folder with
  * `build`/`run` scripts (they pick among its sources), else the one .cpp/.cc
@@ -30,7 +39,7 @@ export interface ValidatorSpec {
  */
 export function validatorMain(files: Record<string, string>): { language: ValidatorSpec["language"]; main: string } | { error: string } {
   const names = Object.keys(files);
-  if ("build" in files || "run" in files) return { language: "script", main: "run" };
+  if (isScripted(names)) return { language: "script", main: "run" };
   const cpp = names.filter((n) => /\.(cpp|cc|cxx)$/.test(n));
   const py = names.filter((n) => n.endsWith(".py"));
   if (cpp.length) {

@@ -174,7 +174,7 @@ function scriptedGuessPackage(build: string): Files {
   delete files["output_validator/guess.cpp"];
   return {
     ...files,
-    "problem.yaml": (files["problem.yaml"] as string).replace("3f0f2b5c-0000-4000-8000-000000000023", "3f0f2b5c-0000-4000-8000-000000000025"),
+    "problem.yaml": (files["problem.yaml"] as string).replace("3f0f2b5c-0000-4000-8000-000000000023", "3f0f2b5c-0000-4000-8000-000000000026"),
     "output_validator/guess.cpp": source("guess.cpp"),
     // A second source with a main() that accepts everything: built, a wrong answer would pass.
     "output_validator/lenient.cpp": "int main() { return 42; }\n",
