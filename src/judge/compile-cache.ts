@@ -52,6 +52,9 @@ interface IndexEntry {
 /** Bumped whenever the layout or what a key covers changes. */
 const FORMAT = "oj-compile-cache-v1";
 
+/** Whose program a cache entry holds: each kind has a key space of its own (`CompileCache.key`). */
+export type CompileKind = "submission" | "validator" | "validator-build";
+
 /**
  * @example
  * const cache = await CompileCache.open(join(config.DATA_DIR, "compile-cache"), config.COMPILE_CACHE_MIB * 1024 * 1024);
@@ -102,11 +105,16 @@ export class CompileCache {
   }
 
   /**
-   * The cache key: SHA-256 (hex) over the format version, language id, exact
-   * compiler flags and the code.
+   * The cache key: SHA-256 (hex) over the format version, the kind of program,
+   * language id, exact compiler flags and the code. The kind keeps the key
+   * spaces apart: a submission's code may be any text (NUL included), so
+   * without it a Run whose code spelled a validator's key text would store
+   * its own compile under the validator's key (review N10, 2026-11-26).
+   * @param kind "submission" for any user's code (Run, submissions, verify's examples);
+   *             "validator" / "validator-build" for a problem's own programs.
    */
-  key(language: string, compilerFlags: readonly string[], code: string): string {
-    return createHash("sha256").update(JSON.stringify([FORMAT, language, compilerFlags, code])).digest("hex");
+  key(language: string, compilerFlags: readonly string[], code: string, kind: CompileKind = "submission"): string {
+    return createHash("sha256").update(JSON.stringify([FORMAT, kind, language, compilerFlags, code])).digest("hex");
   }
 
   /** Bytes currently accounted to entries. */

@@ -10,7 +10,7 @@ import type { LanguageId } from "../../isolate/languages/index.ts";
 import type { Box, RunRequest, RunResult } from "../../isolate/types.ts";
 import type { Logger } from "../log.ts";
 import { recordSandboxFailure, recordSandboxRetry } from "../ops/metrics.ts";
-import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
+import type { CompileCache, CompiledEntry, CompileKind } from "./compile-cache.ts";
 import { OUTPUT_LIMIT_BYTES, effectiveTimeLimitMs } from "./limits.ts";
 import type { CompileValidator } from "./validator.ts";
 
@@ -36,10 +36,10 @@ export async function compileCached(
   language: LanguageId,
   code: string,
   log?: Logger,
-  /** What the cache key hashes instead of `code` (a validator: all its files). */
-  keyText: string = code,
+  /** A problem's own program (a validator) and what its key hashes instead of `code` (all its files); default: a submission's code. */
+  own?: { kind: Exclude<CompileKind, "submission">; keyText: string },
 ): Promise<CompileStep> {
-  const key = cache.key(language, COMPILER_FLAGS[language], keyText);
+  const key = own ? cache.key(language, COMPILER_FLAGS[language], own.keyText, own.kind) : cache.key(language, COMPILER_FLAGS[language], code);
   const { entry, hit } = await cache.getOrCompile(key, () => compileInBox(box, language, code, log));
   return compileStep(entry, hit);
 }
@@ -84,11 +84,11 @@ export async function compileInBox(
 export function validatorCompiler(cache: CompileCache, box: Box, log?: Logger): CompileValidator {
   return {
     async compile(language, code, keyText) {
-      const step = await compileCached(cache, box, language, code, log, keyText);
+      const step = await compileCached(cache, box, language, code, log, { kind: "validator", keyText });
       return step.kind === "ok" ? { kind: "ok", files: step.entry.files } : step;
     },
     async cached(keyText, make) {
-      const key = cache.key("validator-build", [], keyText);
+      const key = cache.key("script", [], keyText, "validator-build");
       const { entry, hit } = await cache.getOrCompile(key, async () => {
         const { step, cacheable } = await make();
         const entry: CompiledEntry =
