@@ -22,6 +22,20 @@ export const RUN_DEFAULTS = {
   fileSizeLimitKib: 16 * 1024,
 } as const;
 
+/**
+ * A run's wall-clock limit for a CPU time limit, ms: the CPU limit plus
+ * DOMjudge's default overshoot (`timelimit_overshoot` "1s|10%": the larger of
+ * 1 s and 10 %), room for I/O waits and the sandbox's start, never for
+ * sleeping. It was 2 × limit + 1 s (CMS's wall clock), which let a program
+ * that sleeps hold a box more than twice as long as one that computes
+ * (review N1, 2026-11-26).
+ * @param cpuTimeLimitMs the run's CPU time limit (after the language's multiplier), ms.
+ * @example runWallLimitMs(1000) === 2000; runWallLimitMs(30_000) === 33_000
+ */
+export function runWallLimitMs(cpuTimeLimitMs: number): number {
+  return cpuTimeLimitMs + Math.max(1000, Math.ceil(cpuTimeLimitMs / 10));
+}
+
 /** One file the run step needs, as read back from the compile box. */
 export interface Artifact {
   /** Plain file name inside the box, e.g. "prog", "Solution.class", "main.py". */
@@ -116,7 +130,7 @@ export interface RunProgramOptions {
   stdin: string | Uint8Array;
   /** CPU time limit, ms (the problem's time limit). */
   timeLimitMs: number;
-  /** Wall-clock limit, ms; default 2 × timeLimitMs + 1000 (room for I/O waits, never for sleeping past it). */
+  /** Wall-clock limit, ms; default `runWallLimitMs(timeLimitMs)`. */
   wallTimeLimitMs?: number;
   /** The problem's memory limit, KiB; the language may add runtime overhead (JVM). */
   memoryLimitKib: number;
@@ -162,7 +176,7 @@ export async function prepareProgram(
   const entry = opts.entry ?? (await defaultEntry(box, lang, opts.artifacts));
   const requested: RunLimits = {
     cpuTimeLimitMs: opts.timeLimitMs,
-    wallTimeLimitMs: opts.wallTimeLimitMs ?? opts.timeLimitMs * 2 + 1000,
+    wallTimeLimitMs: opts.wallTimeLimitMs ?? runWallLimitMs(opts.timeLimitMs),
     memoryLimitKib: opts.memoryLimitKib,
     processLimit: opts.processLimit ?? RUN_DEFAULTS.processLimit,
     outputLimitBytes: opts.outputLimitBytes ?? RUN_DEFAULTS.outputLimitBytes,

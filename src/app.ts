@@ -194,7 +194,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   // Judge hosts (bearer host tokens, no user sessions): before the /api judge doors.
   app.route(
     "/api/judge",
-    judgeApiRoutes((s) => (s.judge ? { db: s.db, events: s.judge.events, leaseMs: s.config.JUDGE_LEASE_SECONDS * 1000 } : null)),
+    judgeApiRoutes((s) => (s.judge ? { db: s.db, events: s.judge.events, leaseMs: s.config.JUDGE_LEASE_SECONDS * 1000, jobsPerUser: s.config.JUDGE_JOBS_PER_USER, budgetCeilingMs: s.config.JUDGE_SUBMISSION_BUDGET_SECONDS * 1000 } : null)),
   );
   app.route("/api", judgeRoutes);
   app.route("/api/ai", aiRoutes);

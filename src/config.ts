@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import { resolve, sep } from "node:path";
 import { z } from "zod";
 import { parseProxyList, type ProxyList } from "./lib/proxies.ts";
+import { parseDurationMs, parseRate, type Rate } from "./lib/rate-limit.ts";
 import { loadSsoConfig, SsoConfigIssue, type SsoConfig } from "./sso/config.ts";
 import { isLanguageId, LANGUAGE_IDS } from "../isolate/languages/index.ts";
 import { CEILING_DEFAULTS, CEILING_MAX, ceilingsFromSettings, type ProblemCeilings } from "./problems/ceilings.ts";
@@ -30,6 +31,34 @@ const ceiling = (key: keyof ProblemCeilings, min = 16, unit = "MiB") =>
     .min(min, { error: `must be at least ${min} (${unit})` })
     .max(CEILING_MAX[key], { error: `must be at most ${CEILING_MAX[key]} (${unit})` })
     .default(CEILING_DEFAULTS[key]);
+
+/** A rate-limit setting: `<count>/<window>` such as `600/1h` (`parseRate`), `fallback` when unset. */
+const rate = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx): Rate => {
+      try {
+        return parseRate(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
+/** A duration setting: a whole number and a unit s, m, h or d such as `15m` (`parseDurationMs`), read as ms. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx): number => {
+      try {
+        return parseDurationMs(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
 
 const csv = z
   .string()
@@ -114,6 +143,29 @@ const schema = z.object({
   JUDGE_LEASE_SECONDS: positiveInt.default(60),
   /** Run the judge queue consumer inside the web process. */
   JUDGE_IN_PROCESS: bool.default(true),
+
+  /**
+   * Rate limits, `<count>/<window>` (src/lib/rate-limit.ts `parseRate`); per-address defaults sized for a
+   * 300-seat lab behind one address (docs/decisions/049-rate-limits-as-settings.md).
+   */
+  RATE_LIMIT_SIGNUP_PER_ADDRESS: rate("600/1h"),
+  RATE_LIMIT_SIGNIN_FAILURES_PER_ADDRESS: rate("1000/15m"),
+  RATE_LIMIT_SIGNIN_STARTS_PER_ADDRESS: rate("1000/10m"),
+  RATE_LIMIT_CONTACT_PER_ADDRESS: rate("30/10m"),
+  RATE_LIMIT_PROBLEM_WRITES_PER_USER: rate("60/1h"),
+  RATE_LIMIT_VERIFIES_PER_USER: rate("6/1h"),
+  RATE_LIMIT_COURSE_JOINS_PER_USER: rate("10/10m"),
+  RATE_LIMIT_CLARIFICATIONS_PER_USER: rate("30/1h"),
+  /** Failed password sign-ins per account, from any address: free ones, then a delay doubling from FIRST to MAX. */
+  SIGNIN_BACKOFF_AFTER_FAILURES: z.coerce
+    .number({ error: "expected a number of failures" })
+    .int({ error: "expected a whole number of failures" })
+    .min(1, { error: "must be from 1 to 1000 (failures)" })
+    .max(1000, { error: "must be from 1 to 1000 (failures)" })
+    .default(5),
+  SIGNIN_BACKOFF_FIRST: duration("1m"),
+  SIGNIN_BACKOFF_MAX: duration("15m"),
+  SIGNIN_BACKOFF_FORGET_AFTER: duration("24h"),
 
   AI_PROVIDER: z.enum(["auto", "gemini", "openai", "offline"]).default("auto"),
   GEMINI_API_KEY: z.string().optional(),

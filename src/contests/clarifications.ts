@@ -14,12 +14,9 @@ import type { ContestDeps } from "./contests.ts";
 import { appendEvents } from "./feed.ts";
 import { canInContest } from "./permissions.ts";
 import type { clarificationInput } from "./shape.ts";
-import type { RateLimiter } from "../lib/rate-limit.ts";
+import { describeRate, type RateLimiter } from "../lib/rate-limit.ts";
 
 export type ClarificationRow = typeof contestClarifications.$inferSelect;
-
-/** A participant's questions: 30 an hour (each is a row the jury must read); the jury's answers are not limited. */
-export const CLARIFICATIONS_PER_HOUR = 30;
 
 export interface ClarificationItem {
   id: string;
@@ -36,7 +33,7 @@ export interface ClarificationItem {
 
 /**
  * Sends a clarification: a participant's question, or the jury's answer/announcement.
- * @throws CONTEST_NOT_FOUND (404); FORBIDDEN (403); RATE_LIMITED (429) past CLARIFICATIONS_PER_HOUR questions; CONTEST_PROBLEM_NOT_FOUND (404, field `problemId`);
+ * @throws CONTEST_NOT_FOUND (404); FORBIDDEN (403); RATE_LIMITED (429) past a participant's questions (RATE_LIMIT_CLARIFICATIONS_PER_USER, 30 an hour by default; the jury's answers are not limited); CONTEST_PROBLEM_NOT_FOUND (404, field `problemId`);
  *   CLARIFICATION_NOT_FOUND (404, field `replyToId`); CONTEST_TEAM_NOT_FOUND (404, field `toTeamId`).
  */
 export async function sendClarification(deps: ContestDeps & { clarifyLimiter: RateLimiter }, user: Caller, input: z.infer<typeof clarificationInput>): Promise<ClarificationItem> {
@@ -55,7 +52,7 @@ export async function sendClarification(deps: ContestDeps & { clarifyLimiter: Ra
   if (!jury) {
     if (input.replyToId || input.toTeamId || input.toAll) throw new AppError("FORBIDDEN", { message: "Only the jury answers or sends to teams" });
     const rate = deps.clarifyLimiter.hit(user.id);
-    if (!rate.ok) throw new AppError("RATE_LIMITED", { message: `At most ${CLARIFICATIONS_PER_HOUR} questions an hour. Try again in ${rate.retryAfterSeconds} s.`, retryAfterSeconds: rate.retryAfterSeconds });
+    if (!rate.ok) throw new AppError("RATE_LIMITED", { message: `At most ${describeRate(deps.clarifyLimiter.options, "questions")}. Try again in ${rate.retryAfterSeconds} s.`, retryAfterSeconds: rate.retryAfterSeconds });
     fromTeamId = access.team!.id;
   } else {
     if (input.replyToId) {

@@ -127,7 +127,7 @@ export class HostWorker {
     }, Math.max(250, Math.floor(job.leaseMs / 3)));
     try {
       const row = { id: job.submissionId, claimToken: job.claimToken, language: job.language, code: job.code, runAllTests: job.runAllTests, assignmentId: job.assignmentId } as SubmissionRow;
-      const verdict = await judgeSubmission({ backend: this.opts.backend, cache: this.cache, events: new JudgeEvents(), log: this.opts.log }, row, ctl.signal, this.portOf(job));
+      const verdict = await judgeSubmission({ backend: this.opts.backend, cache: this.cache, events: new JudgeEvents(), log: this.opts.log, ...(job.budgetCeilingMs ? { budgetCeilingMs: job.budgetCeilingMs } : {}) }, row, ctl.signal, this.portOf(job));
       if (verdict) this.judged++;
       else if (this.stopping.signal.aborted) await this.call("POST", `/jobs/${job.submissionId}/release`, { claimToken: job.claimToken }).catch(() => {});
     } catch (err) {

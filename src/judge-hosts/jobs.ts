@@ -74,6 +74,10 @@ export interface JudgeApiDeps {
   /** The lease a host's claim gets, ms (JUDGE_LEASE_SECONDS). */
   leaseMs: number;
   now?: () => number;
+  /** Jobs of one user judged at once, on every judge together (JUDGE_JOBS_PER_USER); default unbounded. */
+  jobsPerUser?: number;
+  /** The most wall-clock time one submission's tests may take, ms (JUDGE_SUBMISSION_BUDGET_SECONDS), told to the host with each job. */
+  budgetCeilingMs?: number;
 }
 
 export interface HostTest {
@@ -88,6 +92,8 @@ export interface HostJob {
   submissionId: string;
   claimToken: string;
   leaseMs: number;
+  /** This server's JUDGE_SUBMISSION_BUDGET_SECONDS, ms: the host judges within it (src/judge/budget.ts). */
+  budgetCeilingMs?: number;
   language: SubmissionRow["language"];
   code: string;
   runAllTests: boolean;
@@ -153,10 +159,10 @@ const queues = new Map<string, JudgeQueue>();
 const RECOVER_EVERY_MS = 1000;
 let lastRecovery = 0;
 function hostQueue(deps: JudgeApiDeps, host: string): JudgeQueue {
-  const key = `${host}:${deps.leaseMs}`;
+  const key = `${host}:${deps.leaseMs}:${deps.jobsPerUser ?? ""}`;
   let q = queues.get(key);
   if (!q) {
-    q = new JudgeQueue(deps.db, { owner: `judge-host/${host}`, leaseMs: deps.leaseMs, now: deps.now });
+    q = new JudgeQueue(deps.db, { owner: `judge-host/${host}`, leaseMs: deps.leaseMs, now: deps.now, jobsPerUser: deps.jobsPerUser });
     queues.set(key, q);
   }
   return q;
@@ -247,6 +253,7 @@ async function jobOf(deps: JudgeApiDeps, queue: JudgeQueue, row: SubmissionRow):
     submissionId: row.id,
     claimToken: row.claimToken!,
     leaseMs: deps.leaseMs,
+    ...(deps.budgetCeilingMs ? { budgetCeilingMs: deps.budgetCeilingMs } : {}),
     language: row.language,
     code: row.code,
     runAllTests: row.runAllTests,

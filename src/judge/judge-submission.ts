@@ -29,6 +29,7 @@ import { GroupPlan } from "./groups.ts";
 import { runTest, type TestContext } from "./run-test.ts";
 import { prepareValidator, type ReadyValidator } from "./validator.ts";
 import { judgingLanguage } from "./languages.ts";
+import { DEFAULT_BUDGET_CEILING_MS, JudgingBudget, submissionBudgetMs } from "./budget.ts";
 
 /** What judging needs besides the job itself. */
 export interface JudgingDeps {
@@ -36,6 +37,8 @@ export interface JudgingDeps {
   cache: CompileCache;
   events: JudgeEvents;
   log: Logger;
+  /** The most wall-clock time one submission's tests may take, ms (JUDGE_SUBMISSION_BUDGET_SECONDS; default DEFAULT_BUDGET_CEILING_MS). */
+  budgetCeilingMs?: number;
 }
 
 /** JudgingDeps plus the database and queue of the default JobPort (the in-process consumer). */
@@ -158,6 +161,13 @@ export async function judgeSubmission(
       let errorDetail: string | null = null;
       // A scoring problem is judged group by group (src/judge/groups.ts); a pass-fail one stops at its first failure.
       const plan = problem.scoring ? new GroupPlan(problem.scoring) : null;
+      // Every run at its full limit fits the budget; a program that sleeps through its runs does not (./budget.ts).
+      const budget = new JudgingBudget(
+        submissionBudgetMs(
+          { tests: tests.length, passes: problem.validationPasses, timeLimitMs: opts.timeLimitMs, validator: validator !== null, interactive: problem.interactive },
+          deps.budgetCeilingMs ?? DEFAULT_BUDGET_CEILING_MS,
+        ),
+      );
       const ctx: TestContext = {
         box, vbox, validator, problem, language, compiled: compiled.entry, opts,
         // An interactive test's output is its interaction: recorded while a failure may still be kept for feedback.
@@ -167,6 +177,17 @@ export async function judgeSubmission(
       for (const test of tests) {
         checkAbort();
         if (plan && !test.isSample && !plan.shouldRun(test.index - 1)) continue;
+        if (budget.exhausted) {
+          // The test that could not start counts as TLE: the first failure's verdict stands, groups score what they had.
+          if (final === "AC") final = "TLE";
+          errorDetail = budget.detail(test.index);
+          if (plan) {
+            if (test.isSample) plan.sample("TLE");
+            else plan.record(test.index - 1, { verdict: "TLE" });
+          }
+          log.info("judge: submission budget used up", { submissionId: id, test: test.index, budgetMs: budget.budgetMs });
+          break;
+        }
         const { verdict, reason, result, shown, scoreFile } = await runTest(ctx, test, artifacts);
         if (plan) {
           if (test.isSample) plan.sample(verdict);

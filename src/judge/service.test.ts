@@ -68,7 +68,8 @@ describe("queue consumer", () => {
       backend.push(...Array.from({ length: 2 * n }, slow));
       const { judge } = await service({ SANDBOX_POOL_SIZE: String(poolSize) });
       const ids: string[] = [];
-      for (let i = 0; i < n; i++) ids.push((await createSubmission(judge.submissions, userId, { problemId, language: "py", code: `print(3) # ${i}` })).id);
+      // From as many users: one user's jobs are judged one at a time (JUDGE_JOBS_PER_USER).
+      for (let i = 0; i < n; i++) ids.push((await createSubmission(judge.submissions, await insertUser(t.db), { problemId, language: "py", code: `print(3) # ${i}` })).id);
       await judge.start();
       await eventually(async () => {
         const rows = await t.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));

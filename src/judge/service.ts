@@ -61,7 +61,7 @@ export class JudgeService {
     this.db = opts.db;
     this.config = opts.config;
     this.log = opts.log;
-    this.queue = new JudgeQueue(opts.db, { owner: opts.owner ?? newOwnerId(), leaseMs: opts.config.JUDGE_LEASE_SECONDS * 1000 });
+    this.queue = new JudgeQueue(opts.db, { owner: opts.owner ?? newOwnerId(), leaseMs: opts.config.JUDGE_LEASE_SECONDS * 1000, jobsPerUser: opts.config.JUDGE_JOBS_PER_USER });
     this.runLimiter = new RateLimiter({ limit: opts.config.RUN_RATE_PER_MINUTE, windowMs: 60_000 });
     this.languages = opts.languages ?? offeredLanguages(opts.config).ids;
     this.submissions = {
@@ -126,6 +126,7 @@ export class JudgeService {
       log: this.log,
       concurrency: this.config.SANDBOX_POOL_SIZE,
       pollMs: this.opts.pollMs,
+      budgetCeilingMs: this.config.JUDGE_SUBMISSION_BUDGET_SECONDS * 1000,
     });
     await this.consumer.start();
     this.log.info("judge: consuming the queue", { owner: this.queue.owner, concurrency: this.config.SANDBOX_POOL_SIZE });

@@ -30,6 +30,14 @@ export interface ProblemCeilings {
   packageBytes: number;
   /** Hidden tests of one problem (each is a sandbox run per submission). */
   testCount: number;
+  /**
+   * The judging work a public problem of an ordinary user may ask of every
+   * submission: hidden tests × passes × time limit, ms. Staff problems
+   * (course problems, problems of admins and course creators) are bounded by
+   * the other ceilings only; anyone may create a public problem, so its
+   * author may not set it up to hold a judge slot for hours (review N1).
+   */
+  publicWorkMs: number;
 }
 
 /** The settings (environment variables, MiB) behind each ceiling, named in refusals. */
@@ -39,11 +47,17 @@ export const CEILING_SETTINGS: Record<keyof ProblemCeilings, string> = {
   testCaseBytes: "PROBLEM_TEST_MAX_MIB",
   testsTotalBytes: "PROBLEM_TESTS_MAX_MIB",
   packageBytes: "PACKAGE_MAX_MIB",
+  publicWorkMs: "PUBLIC_PROBLEM_WORK_MAX_SECONDS",
 };
 
-/** Defaults of the settings, in their units: MiB, a number of tests for `testCount` (the module comment says where they come from). */
+/**
+ * Defaults of the settings, in their units (`CEILING_UNITS`; the module comment says where they come from).
+ * Public work: 300 s, e.g. 150 tests at 2 s, or 100 tests at 1 s with 3 passes (Codeforces
+ * problems have tens to a couple of hundred tests at 1–2 s).
+ */
 export const CEILING_DEFAULTS: Record<keyof ProblemCeilings, number> = {
   testCount: 1000,
+  publicWorkMs: 300,
   memoryLimitKib: 2048,
   testCaseBytes: 128,
   testsTotalBytes: 512,
@@ -57,9 +71,20 @@ export const CEILING_MAX: Record<keyof ProblemCeilings, number> = {
   testCaseBytes: 1024,
   testsTotalBytes: 4096,
   packageBytes: 8192,
+  publicWorkMs: 1_000_000,
 };
 
-/** Ceilings from the settings' values (MiB; a count for `testCount`). */
+/** The unit of each setting as refusals and config errors name it. */
+export const CEILING_UNITS: Record<keyof ProblemCeilings, string> = {
+  testCount: "tests",
+  memoryLimitKib: "MiB",
+  testCaseBytes: "MiB",
+  testsTotalBytes: "MiB",
+  packageBytes: "MiB",
+  publicWorkMs: "s",
+};
+
+/** Ceilings from the settings' values (in `CEILING_UNITS`). */
 export function ceilingsFromSettings(mib: Record<keyof ProblemCeilings, number>): ProblemCeilings {
   return {
     memoryLimitKib: mib.memoryLimitKib * 1024,
@@ -67,6 +92,7 @@ export function ceilingsFromSettings(mib: Record<keyof ProblemCeilings, number>)
     testsTotalBytes: mib.testsTotalBytes * MIB,
     packageBytes: mib.packageBytes * MIB,
     testCount: mib.testCount,
+    publicWorkMs: mib.publicWorkMs * 1000,
   };
 }
 
@@ -75,8 +101,9 @@ export const DEFAULT_CEILINGS: ProblemCeilings = ceilingsFromSettings(CEILING_DE
 
 /** "at most 2048 MiB on this server (PROBLEM_MEMORY_MAX_MIB allows more, up to 65536)": the refusal's tail. */
 export function ceilingMessage(key: keyof ProblemCeilings, ceilings: ProblemCeilings): string {
-  const unit = key === "testCount" ? "" : " MiB";
-  const n = key === "testCount" ? ceilings.testCount : key === "memoryLimitKib" ? ceilings.memoryLimitKib / 1024 : ceilings[key] / MIB;
+  const unit = key === "testCount" ? "" : ` ${CEILING_UNITS[key]}`;
+  const n =
+    key === "testCount" ? ceilings.testCount : key === "memoryLimitKib" ? ceilings.memoryLimitKib / 1024 : key === "publicWorkMs" ? ceilings.publicWorkMs / 1000 : ceilings[key] / MIB;
   const hard = CEILING_MAX[key];
   return n >= hard
     ? `at most ${fmt(n)}${unit}, this judge's hard bound`

@@ -16,6 +16,7 @@ import type { RateLimiter } from "../lib/rate-limit.ts";
 import { validatorNeeded, type ProblemInput, type ProblemUpdate } from "./input.ts";
 import { arrangeGroups, labelTests } from "./groups.ts";
 import { PROBLEM_LIMITS } from "./limits.ts";
+import { assertPublicWork } from "./work.ts";
 import { ceilingMessage, DEFAULT_CEILINGS, type ProblemCeilings } from "./ceilings.ts";
 import { toProblemShape, type HiddenTestCase, type ProblemRow, type ProblemShape } from "./shape.ts";
 
@@ -200,6 +201,7 @@ export async function createProblem(db: Database, userId: string, input: Problem
   assertLimits(input, ceilings);
   const arranged = arrangeGroups(input.scoring ?? null, checkTestCases(input.hiddenTestCases, ceilings));
   const tests = arranged.tests;
+  await assertPublicWork(db, { ownerId: userId, courseId: input.courseId ?? null, timeLimitMs: input.timeLimitMs, validationPasses: input.validationPasses, testCount: tests.length }, ceilings);
   const { hiddenTestCases: _ignored, courseId, scoring: _s, ...values } = input;
   const id = newId();
   const insert = db
@@ -240,6 +242,11 @@ export async function updateProblem(db: Database, current: ProblemRow, input: Pr
     const arranged = arrangeGroups(spec, source);
     scoring = arranged.scoring;
     tests = arranged.tests;
+  }
+  if (tests || changes.timeLimitMs !== undefined || changes.validationPasses !== undefined) {
+    const testCount = tests ? tests.length : ((await countTests(db, [id])).get(id) ?? 0);
+    const limits = { timeLimitMs: changes.timeLimitMs ?? current.timeLimitMs, validationPasses: changes.validationPasses ?? current.validationPasses };
+    await assertPublicWork(db, { ownerId: current.userId, courseId: current.courseId, ...limits, testCount }, ceilings);
   }
   const updated = db
     .update(problems)

@@ -67,6 +67,27 @@ describe("JudgeQueue", () => {
     expect(new Set(ids).size).toBe(24);
   });
 
+  test("a user holding JUDGE_JOBS_PER_USER jobs waits: the free slot goes to another user (review N1)", async () => {
+    const attacker = await insertUser(t.db);
+    const victim = await insertUser(t.db);
+    const [first, second, third] = await enqueue(attacker, 3);
+    const q = new JudgeQueue(t.db, { owner: "w1", leaseMs: 60_000, jobsPerUser: 1 });
+    expect((await q.claim())?.id).toBe(first!);
+    // Nobody else waits, yet the attacker's backlog does not take the second slot.
+    expect(await q.claim()).toBeNull();
+    const [mine] = await enqueue(victim, 1);
+    expect((await q.claim())?.id).toBe(mine!);
+    expect(await q.claim()).toBeNull();
+    // A host's claim counts the same jobs: the cap is per user on every judge together.
+    const host = new JudgeQueue(t.db, { owner: "judge-host/h1", leaseMs: 60_000, jobsPerUser: 1 });
+    expect(await host.claim()).toBeNull();
+    await q.finish({ id: first!, claimToken: (await row(first!)).claimToken }, { verdict: "AC", isPassed: true });
+    expect((await host.claim())?.id).toBe(second!);
+    // Two at a time when the setting says so.
+    const roomy = new JudgeQueue(t.db, { owner: "w2", leaseMs: 60_000, jobsPerUser: 2 });
+    expect((await roomy.claim())?.id).toBe(third!);
+  });
+
   test("fair share: one user's burst does not starve another", async () => {
     const alice = await insertUser(t.db, "alice");
     const bob = await insertUser(t.db, "bob");

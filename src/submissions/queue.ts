@@ -16,7 +16,11 @@
  * Order: live submissions before rejudges (src/submissions/rejudge.ts), then
  * fair share: the user with the fewest jobs being judged, then the least
  * recently served user, then the oldest job — round-robin across users, so
- * one user's burst cannot starve the others.
+ * one user's burst cannot starve the others. A user already holding
+ * `jobsPerUser` jobs (on every judge together) is not given another until
+ * one ends (JUDGE_JOBS_PER_USER): ordering alone let one user's backlog take
+ * every free slot whenever nobody else was waiting at that moment, and keep
+ * them for as long as its jobs ran (review N1, 2026-11-26).
  */
 import { hostname } from "node:os";
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -92,14 +96,16 @@ function fairSharePick(languages: readonly string[] | null) {
       FROM waiting WHERE waiting.user_id IS NOT NULL
   ),
   ranked AS (
-    SELECT w.user_id AS user_id,
+    SELECT * FROM (SELECT w.user_id AS user_id,
       -- Live submissions before rejudges (a rejudge keeps the verdict it had in previous_verdict).
       NOT EXISTS (SELECT 1 FROM submissions q WHERE q.status = 'queued' ${only("q")} AND q.user_id = w.user_id AND q.previous_verdict IS NULL) AS rejudge_only,
       (SELECT count(*) FROM submissions b WHERE b.status IN ('compiling', 'running') AND b.user_id = w.user_id) AS busy,
       coalesce((SELECT max(c.claimed_at) FROM submissions c WHERE c.user_id = w.user_id), 0) AS last,
       (SELECT min(f.created_at) FROM submissions f WHERE f.status = 'queued' ${only("f")} AND f.user_id = w.user_id) AS first
-      FROM waiting w WHERE w.user_id IS NOT NULL
-     ORDER BY rejudge_only, busy, last, first, w.user_id
+      FROM waiting w WHERE w.user_id IS NOT NULL)
+     -- A user already holding their share of the judges waits: fair share by what is running.
+     WHERE busy < ${sql.placeholder("jobsPerUser")}
+     ORDER BY rejudge_only, busy, last, first, user_id
      LIMIT 1),
   pick AS (
     SELECT s.id FROM submissions s JOIN ranked r ON s.user_id = r.user_id
@@ -136,12 +142,15 @@ export interface QueueOptions {
   leaseMs: number;
   /** Clock, ms since the epoch (tests inject one). */
   now?: () => number;
+  /** Jobs of one user being judged at once, on every judge together (JUDGE_JOBS_PER_USER); default unbounded. */
+  jobsPerUser?: number;
 }
 
 export class JudgeQueue {
   readonly owner: string;
   readonly leaseMs: number;
   private readonly now: () => number;
+  private readonly jobsPerUser: number;
 
   constructor(
     private readonly db: Database,
@@ -150,10 +159,12 @@ export class JudgeQueue {
     this.owner = opts.owner;
     this.leaseMs = opts.leaseMs;
     this.now = opts.now ?? Date.now;
+    // SQLite compares integers: "unbounded" is the largest 32-bit one.
+    this.jobsPerUser = Math.min(opts.jobsPerUser ?? Number.MAX_SAFE_INTEGER, 2 ** 31 - 1);
   }
 
   /**
-   * Claims the next job by fair share, atomically (one UPDATE … RETURNING, so
+   * Claims the next job by fair share (a user at `jobsPerUser` jobs in flight waits), atomically (one UPDATE … RETURNING, so
    * two workers never claim the same row).
    * @param languages only jobs in these languages (a judge host that cannot run the others); all when absent.
    * @returns the claimed row (status `compiling`, leased to this owner), or null when the queue is empty.
@@ -164,7 +175,7 @@ export class JudgeQueue {
     if (some && some.length === 0) return null;
     // Fair share (fairSharePick): one statement claims and returns the row.
     const statement = some ? claimQuery(this.db, some) : claimAnyLanguage(this.db);
-    const [row] = await statement.all({ owner: this.owner, expires: now + this.leaseMs, now, token: newClaimToken() });
+    const [row] = await statement.all({ owner: this.owner, expires: now + this.leaseMs, now, token: newClaimToken(), jobsPerUser: this.jobsPerUser });
     return (row as SubmissionRow | undefined) ?? null;
   }
 
