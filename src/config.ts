@@ -132,6 +132,8 @@ const schema = z.object({
   PACKAGE_MAX_MIB: ceiling("packageBytes"),
   /** Hidden tests of one problem at most. */
   PROBLEM_TEST_COUNT_MAX: ceiling("testCount", 1, "tests"),
+  /** Public problems of ordinary users: hidden tests × passes × time limit, seconds (src/problems/work.ts). */
+  PUBLIC_PROBLEM_WORK_MAX_SECONDS: ceiling("publicWorkMs", 10, "s"),
 
   /** Compile cache size bound in MiB. */
   COMPILE_CACHE_MIB: positiveInt.default(512),
@@ -166,6 +168,16 @@ const schema = z.object({
   SIGNIN_BACKOFF_FIRST: duration("1m"),
   SIGNIN_BACKOFF_MAX: duration("15m"),
   SIGNIN_BACKOFF_FORGET_AFTER: duration("24h"),
+  /**
+   * Submissions of one user judged at once, on all judges together (src/submissions/queue.ts):
+   * one user's backlog never holds more slots than this (review N1).
+   */
+  JUDGE_JOBS_PER_USER: positiveInt.default(1),
+  /**
+   * The most wall-clock time one submission's tests may take, seconds (src/judge/budget.ts):
+   * its budget is derived from its limits and tests, and never above this.
+   */
+  JUDGE_SUBMISSION_BUDGET_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).int({ error: "expected a whole number of seconds" }).min(5, { error: "must be at least 5 (seconds)" }).max(86_400, { error: "must be at most 86400 (seconds)" }).default(600),
 
   AI_PROVIDER: z.enum(["auto", "gemini", "openai", "offline"]).default("auto"),
   GEMINI_API_KEY: z.string().optional(),
@@ -265,6 +277,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${CONFIG_HEADLINE}\n  SANDBOX_ROOT: ${boxes} is inside DATA_DIR ${data}, which only the server's user may enter; put the boxes elsewhere (default /tmp/oj-boxes)`);
   }
   const d = parsed.data;
-  const ceilings = ceilingsFromSettings({ memoryLimitKib: d.PROBLEM_MEMORY_MAX_MIB, testCaseBytes: d.PROBLEM_TEST_MAX_MIB, testsTotalBytes: d.PROBLEM_TESTS_MAX_MIB, packageBytes: d.PACKAGE_MAX_MIB, testCount: d.PROBLEM_TEST_COUNT_MAX });
+  const ceilings = ceilingsFromSettings({ memoryLimitKib: d.PROBLEM_MEMORY_MAX_MIB, testCaseBytes: d.PROBLEM_TEST_MAX_MIB, testsTotalBytes: d.PROBLEM_TESTS_MAX_MIB, packageBytes: d.PACKAGE_MAX_MIB, testCount: d.PROBLEM_TEST_COUNT_MAX, publicWorkMs: d.PUBLIC_PROBLEM_WORK_MAX_SECONDS });
   return Object.freeze({ ...d, HOST, sso, proxies, ceilings: Object.freeze(ceilings) });
 }

@@ -12,8 +12,7 @@ import type { JudgeService } from "./judge/service.ts";
 import { createAiService, type AiService } from "./ai/service.ts";
 import { registerCourseHooks } from "./courses/invites.ts";
 import { contestRuntimeFor, type ContestRuntime } from "./contests/runtime.ts";
-import { CLARIFICATIONS_PER_HOUR } from "./contests/clarifications.ts";
-import { RateLimiter } from "./lib/rate-limit.ts";
+import { FailureBackoff, RateLimiter } from "./lib/rate-limit.ts";
 import { createOpsState, type OpsState } from "./ops/state.ts";
 import { readSessionToken, validateSessionToken } from "./auth/session.ts";
 import type { SessionUser } from "./accounts/user.ts";
@@ -23,32 +22,54 @@ import { isLoopback, isTrustedProxy } from "./lib/proxies.ts";
 export type { SandboxSelection } from "../isolate/index.ts";
 
 /**
- * Per-process rate limiters of the account, contact and problem-writing routes. Numbers and
- * reasons: docs/decisions/022-login-throttling.md.
+ * Per-process rate limiters of the account, contact and problem-writing routes, each from its setting
+ * (src/config.ts; defaults in brackets). Numbers and reasons: docs/decisions/022-login-throttling.md and
+ * docs/decisions/049-rate-limits-as-settings.md.
  */
 export interface Limiters {
-  /** Failed sign-ins per normalised email: 5 per 15 minutes. */
-  loginByEmail: RateLimiter;
-  /** Failed sign-ins per client address: 100 per 15 minutes (campus NAT shares one address). */
+  /**
+   * Failed password sign-ins per account (normalised email, or directory and username), from any address:
+   * growing delays after SIGNIN_BACKOFF_AFTER_FAILURES [5], from SIGNIN_BACKOFF_FIRST [1 minute] doubling to
+   * SIGNIN_BACKOFF_MAX [15 minutes].
+   */
+  loginByEmail: FailureBackoff;
+  /** Failed sign-ins per client address: RATE_LIMIT_SIGNIN_FAILURES_PER_ADDRESS [1000/15m] (a lab shares one address). */
   loginByIp: RateLimiter;
-  /** Accounts created per client address: 20 per hour. */
+  /** Accounts created per client address: RATE_LIMIT_SIGNUP_PER_ADDRESS [600/1h: a 300-seat lab twice over]. */
   registerByIp: RateLimiter;
-  /** Contact messages per client address: 5 per 10 minutes. */
+  /** Contact messages per client address: RATE_LIMIT_CONTACT_PER_ADDRESS [30/10m]. */
   contactByIp: RateLimiter;
-  /** Problem creations and updates per user: 60 per hour (each may carry up to 64 MiB of tests). */
+  /** Problem creations and updates per user: RATE_LIMIT_PROBLEM_WRITES_PER_USER [60/1h] (each may carry up to 64 MiB of tests). */
   problemWritesByUser: RateLimiter;
   /**
-   * Sign-ins started at an identity provider or an LMS per client address: 300 per 10 minutes (each stores a
-   * flow row for 10 minutes; a class behind one campus NAT starting together stays well inside).
+   * Sign-ins started at an identity provider or an LMS per client address: RATE_LIMIT_SIGNIN_STARTS_PER_ADDRESS
+   * [1000/10m] (each stores a flow row for 10 minutes; a 300-seat lab starting together, some twice, stays inside).
    */
   signInStartsByIp: RateLimiter;
-  /** Verifies of a package's example submissions started per user: 6 per hour (each judges every example on every test). */
+  /** Verifies of a package's example submissions started per user: RATE_LIMIT_VERIFIES_PER_USER [6/1h] (each judges every example on every test). */
   verifiesByUser: RateLimiter;
-  /** Course joins by invite code per user: 10 per 10 minutes (codes are 8 characters: guessing them takes far more). */
+  /** Course joins by invite code per user: RATE_LIMIT_COURSE_JOINS_PER_USER [10/10m] (codes are 8 characters: guessing them takes far more). */
   joinsByUser: RateLimiter;
-  /** Contest questions per participant: CLARIFICATIONS_PER_HOUR (src/contests/clarifications.ts). */
+  /** Contest questions per participant: RATE_LIMIT_CLARIFICATIONS_PER_USER [30/1h] (each is a row the jury must read). */
   clarificationsByUser: RateLimiter;
 }
+
+/** The settings `createLimiters` reads. */
+export type LimiterSettings = Pick<
+  Config,
+  | "RATE_LIMIT_SIGNUP_PER_ADDRESS"
+  | "RATE_LIMIT_SIGNIN_FAILURES_PER_ADDRESS"
+  | "RATE_LIMIT_SIGNIN_STARTS_PER_ADDRESS"
+  | "RATE_LIMIT_CONTACT_PER_ADDRESS"
+  | "RATE_LIMIT_PROBLEM_WRITES_PER_USER"
+  | "RATE_LIMIT_VERIFIES_PER_USER"
+  | "RATE_LIMIT_COURSE_JOINS_PER_USER"
+  | "RATE_LIMIT_CLARIFICATIONS_PER_USER"
+  | "SIGNIN_BACKOFF_AFTER_FAILURES"
+  | "SIGNIN_BACKOFF_FIRST"
+  | "SIGNIN_BACKOFF_MAX"
+  | "SIGNIN_BACKOFF_FORGET_AFTER"
+>;
 
 /** Long-lived services, built once at start; a new capability that needs one adds a field here (and a line in `buildServices`' callers). */
 export interface Services {
@@ -79,19 +100,25 @@ export interface Services {
   contests: ContestRuntime;
 }
 
-/** Builds the default limiters; `now` lets tests drive the clock. */
-export function createLimiters(now?: () => number): Limiters {
-  const min = 60_000;
+/** Builds the limiters from their settings (usually the Config); `now` lets tests drive the clock. */
+export function createLimiters(settings: LimiterSettings, now?: () => number): Limiters {
+  const s = settings;
   return {
-    loginByEmail: new RateLimiter({ limit: 5, windowMs: 15 * min, now }),
-    loginByIp: new RateLimiter({ limit: 100, windowMs: 15 * min, now }),
-    registerByIp: new RateLimiter({ limit: 20, windowMs: 60 * min, now }),
-    contactByIp: new RateLimiter({ limit: 5, windowMs: 10 * min, now }),
-    problemWritesByUser: new RateLimiter({ limit: 60, windowMs: 60 * min, now }),
-    signInStartsByIp: new RateLimiter({ limit: 300, windowMs: 10 * min, now }),
-    verifiesByUser: new RateLimiter({ limit: 6, windowMs: 60 * min, now }),
-    joinsByUser: new RateLimiter({ limit: 10, windowMs: 10 * min, now }),
-    clarificationsByUser: new RateLimiter({ limit: CLARIFICATIONS_PER_HOUR, windowMs: 60 * min, now }),
+    loginByEmail: new FailureBackoff({
+      freeFailures: s.SIGNIN_BACKOFF_AFTER_FAILURES,
+      firstDelayMs: s.SIGNIN_BACKOFF_FIRST,
+      maxDelayMs: s.SIGNIN_BACKOFF_MAX,
+      forgetAfterMs: s.SIGNIN_BACKOFF_FORGET_AFTER,
+      now,
+    }),
+    loginByIp: new RateLimiter({ ...s.RATE_LIMIT_SIGNIN_FAILURES_PER_ADDRESS, now }),
+    registerByIp: new RateLimiter({ ...s.RATE_LIMIT_SIGNUP_PER_ADDRESS, now }),
+    contactByIp: new RateLimiter({ ...s.RATE_LIMIT_CONTACT_PER_ADDRESS, now }),
+    problemWritesByUser: new RateLimiter({ ...s.RATE_LIMIT_PROBLEM_WRITES_PER_USER, now }),
+    signInStartsByIp: new RateLimiter({ ...s.RATE_LIMIT_SIGNIN_STARTS_PER_ADDRESS, now }),
+    verifiesByUser: new RateLimiter({ ...s.RATE_LIMIT_VERIFIES_PER_USER, now }),
+    joinsByUser: new RateLimiter({ ...s.RATE_LIMIT_COURSE_JOINS_PER_USER, now }),
+    clarificationsByUser: new RateLimiter({ ...s.RATE_LIMIT_CLARIFICATIONS_PER_USER, now }),
   };
 }
 
@@ -107,7 +134,7 @@ export function buildServices(
   const { ai, ...rest } = parts;
   const services = {
     ...rest,
-    limiters: parts.limiters ?? createLimiters(),
+    limiters: parts.limiters ?? createLimiters(parts.config),
     now: parts.now ?? Date.now,
     ops: parts.ops ?? createOpsState(),
     contests: contestRuntimeFor(parts.db),

@@ -28,7 +28,7 @@ export interface TestServices {
 
 /**
  * @param opts.env     extra environment entries for loadConfig (strings, as in process.env).
- * @param opts.now     clock for the rate limiters (ms since the epoch).
+ * @param opts.now     clock for the rate limiters (ms since the epoch); their limits are the config's (`env`).
  * @param opts.clock   the services' clock for deadlines (ms since the epoch; default Date.now).
  * @param opts.sandbox the sandbox selection (default: none).
  * @param opts.log     a logger (default: silent).
@@ -52,7 +52,7 @@ export async function createTestServices(
     log: opts.log ?? createLogger(config.LOG_LEVEL),
     sessionKey: new TextEncoder().encode(config.SESSION_SECRET!),
     sandbox: opts.sandbox ?? { backend: null, name: "none", reason: "no sandbox in this test" },
-    limiters: createLimiters(opts.now),
+    limiters: createLimiters(config, opts.now),
     now: opts.clock,
   });
   return { services, config, url, dir, cleanup };

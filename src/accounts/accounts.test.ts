@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "../../db/index.ts";
 import { users } from "../../db/schema.ts";
 import { createTestDb } from "../../tests/db.ts";
+import { loadConfig } from "../config.ts";
 import { createLimiters } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { authenticate } from "./login.ts";
@@ -37,7 +38,7 @@ describe("accounts", () => {
 
   test("authenticate: the right password signs in; a wrong one and an unknown email are the same 401", async () => {
     await createUser(db, { firstName: "Bo", lastName: "B", email: "bo@example.com", passwordHash: await hashPassword("secret-pass") });
-    const deps = { db, limiters: createLimiters() };
+    const deps = { db, limiters: createLimiters(loadConfig({})) };
     expect((await authenticate(deps, "10.0.0.1", "BO@example.com", "secret-pass")).email).toBe("bo@example.com");
     expect(await kindOf(authenticate(deps, "10.0.0.1", "bo@example.com", "wrong-pass"))).toBe("INVALID_CREDENTIALS");
     expect(await kindOf(authenticate(deps, "10.0.0.1", "nobody@example.com", "secret-pass"))).toBe("INVALID_CREDENTIALS");
@@ -46,14 +47,14 @@ describe("accounts", () => {
   test("an account without a password, and the system account, cannot sign in", async () => {
     await createUser(db, { firstName: "Ext", lastName: "X", email: "ext@example.com", passwordHash: null });
     await db.insert(users).values({ firstName: "Sys", lastName: "S", email: "sys@example.com", emailNormalized: "sys@example.com", passwordHash: await hashPassword("system-pass"), isSystem: true });
-    const deps = { db, limiters: createLimiters() };
+    const deps = { db, limiters: createLimiters(loadConfig({})) };
     expect(await kindOf(authenticate(deps, "10.0.0.2", "ext@example.com", "anything-at-all"))).toBe("INVALID_CREDENTIALS");
     expect(await kindOf(authenticate(deps, "10.0.0.2", "sys@example.com", "system-pass"))).toBe("INVALID_CREDENTIALS");
   });
 
   test("after 5 failures for one email the 6th attempt is refused before the password is checked; a success resets the count", async () => {
     await createUser(db, { firstName: "Cy", lastName: "C", email: "cy@example.com", passwordHash: await hashPassword("cy-password") });
-    const deps = { db, limiters: createLimiters() };
+    const deps = { db, limiters: createLimiters(loadConfig({})) };
     for (let i = 0; i < 4; i++) expect(await kindOf(authenticate(deps, "10.0.0.3", "cy@example.com", `guess-${i}-xx`))).toBe("INVALID_CREDENTIALS");
     expect((await authenticate(deps, "10.0.0.3", "cy@example.com", "cy-password")).email).toBe("cy@example.com");
     for (let i = 0; i < 5; i++) expect(await kindOf(authenticate(deps, "10.0.0.3", "cy@example.com", `guess-${i}-yy`))).toBe("INVALID_CREDENTIALS");

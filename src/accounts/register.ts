@@ -1,13 +1,14 @@
 /**
  * Password sign-up: refused when the operator turned it off (LOCAL_SIGNUP),
  * a taken email answers 409 without charging the per-address limit
- * (Limiters.registerByIp: 20 per hour), and the account is made with an
+ * (Limiters.registerByIp: RATE_LIMIT_SIGNUP_PER_ADDRESS, 600 an hour by
+ * default, a 300-seat lab behind one address twice over), and the account is made with an
  * argon2id hash (./user.ts). A password sign-up proves nothing about the
  * email: it takes up student invitations only (the account-created hooks).
  */
 import type { Database } from "../../db/index.ts";
 import { AppError } from "../errors.ts";
-import type { RateLimiter } from "../lib/rate-limit.ts";
+import { describeRate, type RateLimiter } from "../lib/rate-limit.ts";
 import { createUser, emailTaken, hashPassword } from "./user.ts";
 
 export interface RegisterDeps {
@@ -29,7 +30,12 @@ export async function registerAccount(
   if (!deps.config.sso.localSignup) throw new AppError("LOCAL_SIGNUP_OFF");
   if (await emailTaken(deps.db, input.email)) throw new AppError("EMAIL_TAKEN", { field: "email" });
   const gate = deps.limiters.registerByIp.hit(ip);
-  if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
+  if (!gate.ok) {
+    throw new AppError("RATE_LIMITED", {
+      message: `Too many accounts made from this address (${describeRate(deps.limiters.registerByIp.options, "accounts")}, the server's RATE_LIMIT_SIGNUP_PER_ADDRESS). Try again in ${gate.retryAfterSeconds} s.`,
+      retryAfterSeconds: gate.retryAfterSeconds,
+    });
+  }
   const passwordHash = await hashPassword(input.password);
   await createUser(deps.db, { firstName: input.firstName, lastName: input.lastName, email: input.email, passwordHash });
 }

@@ -15,7 +15,7 @@ export type ContactInput = z.infer<typeof contactInput>;
 
 /**
  * Stores a message (with the sender's user id when signed in).
- * @param limiter the per-address limiter (`contactByIp`: 5 per 10 minutes).
+ * @param limiter the per-address limiter (`contactByIp`: RATE_LIMIT_CONTACT_PER_ADDRESS, 30 per 10 minutes by default).
  * @returns the stored message's id.
  * @throws AppError RATE_LIMITED (429) past the limit.
  */

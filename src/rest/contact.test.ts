@@ -10,8 +10,9 @@ const logged: string[] = [];
 let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
-  // A trusted proxy (the loopback peer below, TRUSTED_PROXIES' default) lets each test pick its client address with X-Forwarded-For.
-  t = await createTestServices({ env: { TRUST_PROXY: "1" }, log: { debug() {}, info: (m: string) => logged.push(m), warn() {}, error() {} } });
+  // A trusted proxy (the loopback peer below, TRUSTED_PROXIES' default) lets each test pick its client address with X-Forwarded-For;
+  // the per-address limit is set to 5 per 10 minutes (the default is 30) so the limit's test stays short.
+  t = await createTestServices({ env: { TRUST_PROXY: "1", RATE_LIMIT_CONTACT_PER_ADDRESS: "5/10m" }, log: { debug() {}, info: (m: string) => logged.push(m), warn() {}, error() {} } });
   app = createApp(t.services);
 });
 afterAll(() => t.cleanup());
@@ -48,7 +49,7 @@ test("each field is required and checked, with a 400 naming it", async () => {
   }
 });
 
-test("the sixth message from one address within 10 minutes is a 429 with Retry-After", async () => {
+test("the sixth message from one address within 10 minutes (RATE_LIMIT_CONTACT_PER_ADDRESS=5/10m) is a 429 with Retry-After", async () => {
   const headers = { "x-forwarded-for": "10.0.0.3" };
   const peer = "127.0.0.1";
   for (let i = 0; i < 5; i++) expect((await request(app, "POST", "/api/contact", { body: msg, headers, peer })).status).toBe(201);

@@ -15,6 +15,7 @@ import type { HtmlEscapedString } from "hono/utils/html";
 import { cookieSite, createSession } from "../auth/session.ts";
 import { clientIp, createContext, isHttps, peerAddress, publicOrigin as originOf } from "../context.ts";
 import { AppError } from "../errors.ts";
+import { describeRate } from "../lib/rate-limit.ts";
 import { finishOidc, OIDC_FLOW_TTL_MS, OIDC_STATE_COOKIE, safeReturnTo, startOidc } from "../sso/oidc.ts";
 import { headerSignIn } from "../sso/trusted-header.ts";
 import type { AppEnv } from "./call.ts";
@@ -64,12 +65,18 @@ function oidcProvider(c: HonoContext<AppEnv>) {
 
 /**
  * Counts a sign-in start against the client address (each stores a flow row).
- * @throws AppError RATE_LIMITED (429) past Limiters.signInStartsByIp.
+ * @throws AppError RATE_LIMITED (429) past Limiters.signInStartsByIp (RATE_LIMIT_SIGNIN_STARTS_PER_ADDRESS), naming it.
  */
 export function countSignInStart(c: HonoContext<AppEnv>): void {
   const services = c.get("services");
-  const gate = services.limiters.signInStartsByIp.hit(clientIp(c, services.config));
-  if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
+  const limiter = services.limiters.signInStartsByIp;
+  const gate = limiter.hit(clientIp(c, services.config));
+  if (!gate.ok) {
+    throw new AppError("RATE_LIMITED", {
+      message: `Too many requests: sign-ins started from this address (${describeRate(limiter.options)}, the server's RATE_LIMIT_SIGNIN_STARTS_PER_ADDRESS). Try again in ${gate.retryAfterSeconds} s.`,
+      retryAfterSeconds: gate.retryAfterSeconds,
+    });
+  }
 }
 
 async function startAt(c: HonoContext<AppEnv>, linkUserId: string | null): Promise<Response> {

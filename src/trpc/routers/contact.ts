@@ -5,7 +5,7 @@ import { publicProcedure, router } from "../init.ts";
 export const contactRouter = router({
   /**
    * Stores a message (with the sender's user id when signed in).
-   * @throws BAD_INPUT (400), RATE_LIMITED (429, 5 per 10 minutes per address).
+   * @throws BAD_INPUT (400), RATE_LIMITED (429, RATE_LIMIT_CONTACT_PER_ADDRESS: 30 per 10 minutes per address by default).
    */
   send: publicProcedure.input(contactInput).mutation(async ({ ctx, input }) => {
     const id = await storeContactMessage({ db: ctx.db, limiter: ctx.limiters.contactByIp }, ctx.ip, ctx.user?.id ?? null, input);
