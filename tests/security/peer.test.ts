@@ -17,9 +17,9 @@ afterAll(() => {
   for (const t of services) t.cleanup();
 });
 
-/** A real server (socket peer 127.0.0.1 for every request from these tests) with these settings. */
+/** A real server (socket peer 127.0.0.1 for every request from these tests) with these settings; contact messages 5 per address (the default is 30). */
 async function serve(env: Record<string, string>): Promise<string> {
-  const t = await createTestServices({ env: { METRICS_TOKEN: "metrics-token-0123456789", ...env } });
+  const t = await createTestServices({ env: { METRICS_TOKEN: "metrics-token-0123456789", RATE_LIMIT_CONTACT_PER_ADDRESS: "5/10m", ...env } });
   services.push(t);
   const app = createApp(t.services);
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req, s) => app.fetch(req, s) });
