@@ -15,6 +15,7 @@ import { parseDurationMs, parseRate, type Rate } from "./lib/rate-limit.ts";
 import { loadSsoConfig, SsoConfigIssue, type SsoConfig } from "./sso/config.ts";
 import { isLanguageId, LANGUAGE_IDS } from "../isolate/languages/index.ts";
 import { CEILING_DEFAULTS, CEILING_MAX, ceilingsFromSettings, type ProblemCeilings } from "./problems/ceilings.ts";
+import { CCS_RELEASES } from "./contests/ccs/release.ts";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -178,6 +179,8 @@ const schema = z.object({
    * its budget is derived from its limits and tests, and never above this.
    */
   JUDGE_SUBMISSION_BUDGET_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).int({ error: "expected a whole number of seconds" }).min(5, { error: "must be at least 5 (seconds)" }).max(86_400, { error: "must be at most 86400 (seconds)" }).default(600),
+  /** The ICPC Contest API release served at /api/ccs/ (src/contests/ccs/release.ts): what the site's clients (resolver, CDS) are configured for. */
+  CCS_API_VERSION: z.enum(CCS_RELEASES, { error: `expected one of ${CCS_RELEASES.join(", ")} (a ccs-specs release)` }).default(CCS_RELEASES[0]),
 
   AI_PROVIDER: z.enum(["auto", "gemini", "openai", "offline"]).default("auto"),
   GEMINI_API_KEY: z.string().optional(),

@@ -1,7 +1,9 @@
 /**
- * The ICPC Contest API door (ccs-specs 2023-06), base URL /api/ccs/, GET only:
+ * The ICPC Contest API door, base URL /api/ccs/, GET only, in the release CCS_API_VERSION names
+ * (ccs-specs 2023-06 by default, or 2026-01; src/contests/ccs/release.ts says what differs):
  * - `/` (API information), `/contests`, `/contests/<id>`, and under it `state`, `access`, `account`,
- *   `accounts[/<id>]` (jury), `scoreboard`, `event-feed` (NDJSON; `since_token`, `stream=false`),
+ *   `accounts[/<id>]` (jury), `scoreboard` (a `group_id` is a 404: there are no groups), `event-feed`
+ *   (NDJSON; `since_token`, or `since_id` as clients and the spec's checker still send it; `stream=false`),
  *   `submissions/<id>/files` (zip), and each collection: `judgement-types`, `languages`, `problems`,
  *   `groups`, `organizations`, `teams`, `submissions`, `judgements`, `runs`, `clarifications`,
  *   `awards`, as `<collection>` (filtered by `<property>_id=` arguments) and `<collection>/<id>`.
@@ -28,6 +30,7 @@ import {
   accountsOf,
   apiInfo,
   collectionOf,
+  contestIn,
   contestsFor,
   filtered,
   isCollection,
@@ -38,7 +41,7 @@ import {
   submissionFiles,
 } from "../contests/ccs/api.ts";
 import { eventFeed, KEEP_ALIVE_MS, sinceOf } from "../contests/ccs/event-feed.ts";
-import { contestObject } from "../contests/ccs/objects.ts";
+import type { CcsRelease } from "../contests/ccs/release.ts";
 import type { ContestDeps } from "../contests/contests.ts";
 import { contestDeps } from "../trpc/routers/contests.ts";
 import { errorResponse, type AppEnv } from "./call.ts";
@@ -53,11 +56,20 @@ const verified = new Map<string, { user: SessionUser; untilMs: number }>();
 
 const keyOf = (header: string): string => createHash("sha256").update(header).digest("hex");
 
-/** The request's contest deps and caller: the Basic account when one signed in, else the session's user. */
-async function who(c: HonoContext<CcsEnv>): Promise<{ deps: ContestDeps; user: SessionUser | null }> {
+/** The release this server answers in (CCS_API_VERSION). */
+const releaseOf = (c: HonoContext): CcsRelease => c.get("services").config.CCS_API_VERSION;
+
+/** The request's contest deps and caller (the Basic account when one signed in, else the session's user), and the release. */
+async function who(c: HonoContext<CcsEnv>): Promise<{ deps: ContestDeps; user: SessionUser | null; release: CcsRelease }> {
   const ctx = await createContext(c.get("services"), c);
   const user = c.get("basicUser") ?? ctx.user;
-  return { deps: contestDeps({ ...ctx, user }), user };
+  return { deps: contestDeps({ ...ctx, user }), user, release: releaseOf(c) };
+}
+
+/** The contest of the path's `cid` as this request reads it. */
+async function contestFor(c: HonoContext<CcsEnv>) {
+  const { deps, user, release } = await who(c);
+  return { deps, caller: await openContest(deps, user, c.req.param("cid")!, release) };
 }
 
 const basic = basicAuth({
@@ -87,7 +99,7 @@ const basic = basicAuth({
 const json = (c: HonoContext<CcsEnv>, body: unknown) => c.json(body as object, 200);
 
 /** `GET /api/ccs/` (and `/api/ccs`): the API information object; public. The app mounts it for the trailing slash too. */
-export const ccsInfo = (c: HonoContext) => c.json(apiInfo("CodeArena"), 200, { "access-control-allow-origin": "*" });
+export const ccsInfo = (c: HonoContext) => c.json(apiInfo(releaseOf(c), "CodeArena"), 200, { "access-control-allow-origin": "*" });
 
 export const ccsRoutes = new Hono<CcsEnv>()
   .use("*", async (c, next) => {
@@ -97,43 +109,46 @@ export const ccsRoutes = new Hono<CcsEnv>()
   })
   .get("/", ccsInfo)
   .get("/contests", async (c) => {
-    const { deps, user } = await who(c);
-    return json(c, await contestsFor(deps, user));
+    const { deps, user, release } = await who(c);
+    return json(c, await contestsFor(deps, user, release));
   })
   .get("/contests/:cid", async (c) => {
-    const { deps, user } = await who(c);
-    return json(c, contestObject((await openContest(deps, user, c.req.param("cid"))).contest));
+    const { caller } = await contestFor(c);
+    return json(c, contestIn(caller.release, caller.contest));
   })
   .get("/contests/:cid/state", async (c) => {
-    const { deps, user } = await who(c);
-    return json(c, stateNow(deps, await openContest(deps, user, c.req.param("cid"))));
+    const { deps, caller } = await contestFor(c);
+    return json(c, stateNow(deps, caller));
   })
   .get("/contests/:cid/access", async (c) => {
-    const { deps, user } = await who(c);
-    return json(c, accessOf(await openContest(deps, user, c.req.param("cid"))));
+    const { caller } = await contestFor(c);
+    return json(c, accessOf(caller));
   })
   .get("/contests/:cid/account", async (c) => {
-    const { deps, user } = await who(c);
-    return json(c, accountOf(await openContest(deps, user, c.req.param("cid"))));
+    const { caller } = await contestFor(c);
+    return json(c, accountOf(caller));
   })
   .get("/contests/:cid/accounts", async (c) => {
-    const { deps, user } = await who(c);
-    return json(c, filtered(await accountsOf(deps, await openContest(deps, user, c.req.param("cid"))), c.req.query() as Record<string, string>));
+    const { deps, caller } = await contestFor(c);
+    return json(c, filtered(await accountsOf(deps, caller), c.req.query() as Record<string, string>));
   })
   .get("/contests/:cid/accounts/:id", async (c) => {
-    const { deps, user } = await who(c);
-    const found = (await accountsOf(deps, await openContest(deps, user, c.req.param("cid")))).find((a) => a.id === c.req.param("id"));
+    const { deps, caller } = await contestFor(c);
+    const found = (await accountsOf(deps, caller)).find((a) => a.id === c.req.param("id"));
     if (!found) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: `No account with id ${c.req.param("id")}` });
     return json(c, found);
   })
   .get("/contests/:cid/scoreboard", async (c) => {
-    const { deps, user } = await who(c);
-    return json(c, await scoreboardOf(deps, await openContest(deps, user, c.req.param("cid"))));
+    const { deps, caller } = await contestFor(c);
+    // The spec's group scoreboards: a group the groups endpoint does not list is a 4xx, and it lists none.
+    const group = c.req.query("group_id");
+    if (group !== undefined) throw new AppError("CCS_OBJECT_NOT_FOUND", { field: "group_id", message: `group_id: no group with id ${JSON.stringify(group.slice(0, 40))}` });
+    return json(c, await scoreboardOf(deps, caller));
   })
   .get("/contests/:cid/event-feed", async (c) => {
-    const { deps, user } = await who(c);
-    const caller = await openContest(deps, user, c.req.param("cid"));
-    const since = await sinceOf(deps, caller, c.req.query("since_token"));
+    const { deps, caller } = await contestFor(c);
+    const token = c.req.query("since_token");
+    const since = token !== undefined ? await sinceOf(deps, caller, token, "since_token") : await sinceOf(deps, caller, c.req.query("since_id"), "since_id");
     const signal = c.req.raw.signal;
     const feed = eventFeed(deps, caller, since, { follow: c.req.query("stream") !== "false", keepAliveMs: KEEP_ALIVE_MS, signal });
     const encoder = new TextEncoder();
@@ -150,21 +165,21 @@ export const ccsRoutes = new Hono<CcsEnv>()
     return new Response(body, { status: 200, headers: { "content-type": "application/x-ndjson", "cache-control": "no-store", "access-control-allow-origin": "*" } });
   })
   .get("/contests/:cid/submissions/:id/files", async (c) => {
-    const { deps, user } = await who(c);
-    const zip = await submissionFiles(deps, await openContest(deps, user, c.req.param("cid")), c.req.param("id"));
+    const { deps, caller } = await contestFor(c);
+    const zip = await submissionFiles(deps, caller, c.req.param("id"));
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, { "content-type": "application/zip", "cache-control": "private, max-age=3600" });
   })
   .get("/contests/:cid/:type", async (c) => {
     const type = c.req.param("type");
     if (!isCollection(type)) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: `No endpoint ${type}` });
-    const { deps, user } = await who(c);
-    return json(c, filtered(await collectionOf(deps, await openContest(deps, user, c.req.param("cid")), type), c.req.query() as Record<string, string>));
+    const { deps, caller } = await contestFor(c);
+    return json(c, filtered(await collectionOf(deps, caller, type), c.req.query() as Record<string, string>));
   })
   .get("/contests/:cid/:type/:id", async (c) => {
     const type = c.req.param("type");
     if (!isCollection(type)) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: `No endpoint ${type}` });
-    const { deps, user } = await who(c);
-    return json(c, await objectOf(deps, await openContest(deps, user, c.req.param("cid")), type, c.req.param("id")));
+    const { deps, caller } = await contestFor(c);
+    return json(c, await objectOf(deps, caller, type, c.req.param("id")));
   })
   .all("*", () => {
     throw new AppError("CCS_OBJECT_NOT_FOUND", { message: "No such endpoint" });

@@ -1,6 +1,8 @@
 /**
- * The ICPC Contest API's read side (ccs-specs 2023-06, "Interface
- * specification"), served under /api/ccs/ by src/rest/ccs.ts: who reads
+ * The ICPC Contest API's read side (ccs-specs 2023-06 or 2026-01, "Interface
+ * specification"; which one is the caller's `release`, from CCS_API_VERSION,
+ * and ./release.ts says what differs), served under /api/ccs/ by
+ * src/rest/ccs.ts: who reads
  * (`openContest`: the contest role decides the feed reader: the jury sees
  * everything, a team its own too, everyone else the public view), the
  * collections, `access`, `accounts`/`account`, the `scoreboard` and a
@@ -25,10 +27,7 @@ import { latestObjects, type FeedReader } from "../feed.ts";
 import { canInContest } from "../permissions.ts";
 import { absTime, relTime } from "./format.ts";
 import { contestObject, stateObject } from "./objects.ts";
-
-/** The Contest API version this server speaks, and where it is written down. */
-export const CCS_VERSION = "2023-06";
-export const CCS_VERSION_URL = "https://ccs-specs.icpc.io/2023-06/contest_api";
+import { CCS_VERSION_URL, inRelease, minutesIn, type CcsRelease } from "./release.ts";
 
 /** The collections served from the change log, as the event types name them. */
 export const CCS_COLLECTIONS = ["judgement-types", "languages", "problems", "groups", "organizations", "teams", "submissions", "judgements", "runs", "clarifications", "awards"] as const;
@@ -40,6 +39,8 @@ export const isCollection = (s: string): s is CcsCollection => (CCS_COLLECTIONS 
 export interface CcsCaller extends ContestAccess {
   user: SessionUser | null;
   reader: FeedReader;
+  /** The release whose shapes this caller is answered in. */
+  release: CcsRelease;
 }
 
 /** The feed reader of a contest role: a virtual participant reads as the public (their window is not the contest's). */
@@ -53,20 +54,28 @@ export function readerOf(a: ContestAccess): FeedReader {
  * A contest the caller may read, caught up with the clock's thresholds.
  * @throws AppError CONTEST_NOT_FOUND (404) when absent or hidden from the caller (a course contest outside the course).
  */
-export async function openContest(deps: ContestDeps, user: SessionUser | null, id: string): Promise<CcsCaller> {
+export async function openContest(deps: ContestDeps, user: SessionUser | null, id: string, release: CcsRelease = "2023-06"): Promise<CcsCaller> {
   const access = await requireContest(deps.db, user, id, "contest.view");
   const contest = await contestCaughtUp(deps, access.contest);
-  return { ...access, contest, user, reader: readerOf(access) };
+  return { ...access, contest, user, reader: readerOf(access), release };
 }
 
-/** `GET /`: the API information object. */
-export function apiInfo(name: string) {
-  return { version: CCS_VERSION, version_url: CCS_VERSION_URL, name };
+/**
+ * `GET /`: the API information object. The software's name is the `provider`'s
+ * (both releases' schemas allow no other top-level property but `version` and `version_url`).
+ */
+export function apiInfo(release: CcsRelease, providerName: string) {
+  return { version: release, version_url: CCS_VERSION_URL[release], provider: { name: providerName } };
+}
+
+/** A contest as the release shows it (`GET /contests/<id>`, and each of `GET /contests`). */
+export function contestIn(release: CcsRelease, c: ContestRow): Record<string, unknown> {
+  return inRelease(release, "contest", contestObject(c)) as Record<string, unknown>;
 }
 
 /** `GET /contests`: every contest the caller may see. */
-export async function contestsFor(deps: ContestDeps, user: Caller | null) {
-  return (await visibleContests(deps.db, user)).map(contestObject);
+export async function contestsFor(deps: ContestDeps, user: Caller | null, release: CcsRelease = "2023-06") {
+  return (await visibleContests(deps.db, user)).map((c) => contestIn(release, c));
 }
 
 /** `GET /contests/<id>/state` (also the scoreboard's `state`). */
@@ -79,10 +88,21 @@ function mayFetch(caller: CcsCaller, teamId: unknown): boolean {
   return caller.reader.kind === "jury" || (caller.reader.kind === "team" && caller.reader.teamId === teamId);
 }
 
-/** A stored submission object as this caller reads it: with its `files` (a zip reference relative to the base URL) when they may fetch them. */
+/**
+ * A stored submission object as this caller reads it: its `files` are the zip
+ * (a reference relative to the base URL) for those who may fetch it, and empty
+ * for everyone else (both releases require the property; an empty list is how
+ * the schema lets it say "none for you").
+ */
 export function withFiles(caller: CcsCaller, s: Record<string, unknown>): Record<string, unknown> {
-  if (!mayFetch(caller, s.team_id)) return s;
+  if (!mayFetch(caller, s.team_id)) return { ...s, files: [] };
   return { ...s, files: [{ href: `contests/${caller.contest.shortName}/submissions/${s.id}/files`, filename: "files.zip", mime: "application/zip" }] };
+}
+
+/** A logged object as this caller reads it: in their release's shape, a submission with its `files`. */
+export function asRead(caller: CcsCaller, type: string, data: unknown): unknown {
+  const shaped = inRelease(caller.release, type, data);
+  return type === "submissions" && shaped !== null ? withFiles(caller, shaped as Record<string, unknown>) : shaped;
 }
 
 /**
@@ -91,8 +111,8 @@ export function withFiles(caller: CcsCaller, s: Record<string, unknown>): Record
  */
 export async function collectionOf(deps: ContestDeps, caller: CcsCaller, type: CcsCollection): Promise<Record<string, unknown>[]> {
   if (type === "groups") return [];
-  const objects = [...(await latestObjects(deps.db, caller.contest.id, caller.reader, type)).values()] as Record<string, unknown>[];
-  return type === "submissions" ? objects.map((s) => withFiles(caller, s)) : objects;
+  const objects = [...(await latestObjects(deps.db, caller.contest.id, caller.reader, type)).values()];
+  return objects.map((o) => asRead(caller, type, o) as Record<string, unknown>);
 }
 
 /**
@@ -109,26 +129,47 @@ export function filtered<T extends Record<string, unknown>>(list: T[], query: Re
 export async function objectOf(deps: ContestDeps, caller: CcsCaller, type: CcsCollection, id: string): Promise<Record<string, unknown>> {
   const found = type === "groups" ? undefined : ((await latestObjects(deps.db, caller.contest.id, caller.reader, type, id)).get(id) as Record<string, unknown> | undefined);
   if (!found) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: `No ${type} object with id ${id}` });
-  return type === "submissions" ? withFiles(caller, found) : found;
+  return asRead(caller, type, found) as Record<string, unknown>;
 }
 
-/** The properties of each endpoint's objects, as the caller sees them (`access`). */
+/**
+ * The properties of each endpoint's objects, as the caller sees them (`access`).
+ * `type` is the event type (the schemas' list: `contest`, not `contests`);
+ * a property is listed when this server sends it to this caller (`rgb` only
+ * on problems given a colour; `files` to those who may fetch them: the
+ * others get an empty list).
+ */
 function endpointProperties(caller: CcsCaller): { type: string; properties: string[] }[] {
   const score = caller.contest.scoring === "ioi";
   const jury = caller.reader.kind === "jury";
+  const r2026 = caller.release === "2026-01";
   const list: { type: string; properties: string[] }[] = [
-    { type: "contests", properties: ["id", "name", "formal_name", "start_time", "countdown_pause_time", "duration", "scoreboard_freeze_duration", "scoreboard_type", "penalty_time"] },
+    {
+      type: "contest",
+      properties: ["id", "name", "formal_name", "start_time", "countdown_pause_time", "duration", "scoreboard_freeze_duration", "scoreboard_type", ...(score ? [] : ["penalty_time"])],
+    },
     { type: "judgement-types", properties: ["id", "name", "penalty", "solved"] },
-    { type: "languages", properties: ["id", "name", "entry_point_required", "entry_point_name", "extensions"] },
-    { type: "problems", properties: ["id", "label", "name", "ordinal", "rgb", "color", "time_limit", "test_data_count", ...(score ? ["max_score"] : [])] },
+    { type: "languages", properties: ["id", "name", "entry_point_required", "extensions"] },
+    { type: "problems", properties: ["id", "label", "name", "ordinal", "rgb", "time_limit", "test_data_count", ...(score ? ["max_score"] : [])] },
     { type: "groups", properties: ["id", "icpc_id", "name", "type"] },
     { type: "organizations", properties: ["id", "icpc_id", "name", "formal_name"] },
-    { type: "teams", properties: ["id", "icpc_id", "name", "display_name", "organization_id", "group_ids", "hidden"] },
+    { type: "teams", properties: ["id", "icpc_id", "name", "label", "display_name", "organization_id", "group_ids", "hidden"] },
     { type: "state", properties: ["started", "frozen", "ended", "thawed", "finalized", "end_of_updates"] },
     { type: "submissions", properties: ["id", "language_id", "problem_id", "team_id", "time", "contest_time", "entry_point", ...(caller.reader.kind === "public" ? [] : ["files"])] },
     {
       type: "judgements",
-      properties: ["id", "submission_id", "judgement_type_id", ...(score ? ["score"] : []), "start_time", "start_contest_time", "end_time", "end_contest_time", "max_run_time"],
+      properties: [
+        "id",
+        "submission_id",
+        "judgement_type_id",
+        ...(score ? ["score"] : []),
+        ...(r2026 ? ["current"] : []),
+        "start_time",
+        "start_contest_time",
+        "end_time",
+        "end_contest_time",
+        "max_run_time",
+      ],
     },
     { type: "runs", properties: ["id", "judgement_id", "ordinal", "judgement_type_id", "time", "contest_time", "run_time"] },
     { type: "clarifications", properties: ["id", "from_team_id", "to_team_id", "reply_to_id", "problem_id", "text", "time", "contest_time"] },
@@ -149,7 +190,8 @@ export function accessOf(caller: CcsCaller) {
 export type CcsAccount = {
   id: string;
   username: string;
-  type: string;
+  /** The schemas' list (team, judge, admin, analyst, staff) or null: a signed-in reader with no role in the contest. */
+  type: "team" | "judge" | "admin" | null;
   team_id?: string;
 };
 
@@ -175,14 +217,14 @@ export async function accountsOf(deps: ContestDeps, caller: CcsCaller): Promise<
   }
   const judgeRows = judges.size ? await deps.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, [...judges])) : [];
   return [
-    ...judgeRows.map((u) => ({ id: u.id, username: u.email, type: "judge" })),
-    ...members.filter((m) => !judges.has(m.userId)).map((m) => ({ id: m.userId, username: m.email, type: "team", team_id: m.teamId })),
+    ...judgeRows.map((u): CcsAccount => ({ id: u.id, username: u.email, type: "judge" })),
+    ...members.filter((m) => !judges.has(m.userId)).map((m): CcsAccount => ({ id: m.userId, username: m.email, type: "team", team_id: m.teamId })),
   ];
 }
 
 /**
  * `GET /contests/<id>/account`: the caller's own account (`admin`, `judge`,
- * `team` with its team, or `spectator`).
+ * `team` with its team, or a null type: the schemas have no spectator).
  * @throws AppError CCS_OBJECT_NOT_FOUND (404) when signed out (as the spec asks).
  */
 export function accountOf(caller: CcsCaller): CcsAccount {
@@ -190,39 +232,50 @@ export function accountOf(caller: CcsCaller): CcsAccount {
   if (!user) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: "Not signed in: no account" });
   if (caller.role === "jury") return { id: user.id, username: user.email, type: user.siteRole === "admin" ? "admin" : "judge" };
   if (caller.reader.kind === "team") return { id: user.id, username: user.email, type: "team", team_id: caller.reader.teamId };
-  return { id: user.id, username: user.email, type: "spectator" };
+  return { id: user.id, username: user.email, type: null };
 }
 
 /**
  * `GET /contests/<id>/scoreboard`: the board the caller's view shows (the
  * jury's live; everyone else's frozen during the freeze) in the spec's shape:
  * rows in rank order, `score` as num_solved/total_time (`pass-fail`) or score
- * (`score`), per problem judged/pending counts and the minute solved.
+ * (`score`), per problem judged/pending counts and the minute solved. Minutes
+ * are integers in 2023-06 and RELTIMEs in 2026-01, which also asks for the
+ * row's `score.time` (the last improvement's minute; null while there is none).
  */
 export async function scoreboardOf(deps: ContestDeps, caller: CcsCaller) {
   const c = caller.contest;
+  const release = caller.release;
   const nowMs = deps.now();
   const board = await deps.contests.boards.board(c, caller.reader.kind === "jury" ? "jury" : "public", nowMs);
   const icpc = c.scoring === "icpc";
+  const minute = (ms: number) => Math.floor(ms / 60_000);
   return {
     time: absTime(nowMs),
     contest_time: relTime(Math.max(0, nowMs - c.startsAt.getTime())),
     state: stateObject(c, nowMs),
-    rows: board.rows.map((r) => ({
-      rank: r.rank,
-      team_id: r.teamId,
-      score: icpc ? { num_solved: r.numSolved, total_time: r.penaltyMinutes } : { score: r.score },
-      problems: r.cells.map((cell) => {
-        const atMs = icpc ? (cell.solved ? cell.solvedAtMs : null) : cell.score > 0 ? cell.scoreAtMs : null;
-        return {
-          problem_id: cell.problemId,
-          num_judged: cell.numJudged,
-          num_pending: cell.numPending,
-          ...(icpc ? { solved: cell.solved } : { score: cell.score }),
-          ...(atMs !== null ? { time: Math.floor(atMs / 60_000) } : {}),
-        };
-      }),
-    })),
+    rows: board.rows.map((r) => {
+      const times = r.cells.map((cell) => (icpc ? (cell.solved ? cell.solvedAtMs : null) : cell.score > 0 ? cell.scoreAtMs : null));
+      const improved = times.reduce<number | null>((m, t) => (t === null ? m : Math.max(m ?? t, t)), null);
+      const last = icpc ? (r.numSolved > 0 ? (r.lastSolvedAtMs ?? improved) : null) : improved;
+      const score: Record<string, unknown> = icpc ? { num_solved: r.numSolved, total_time: minutesIn(release, r.penaltyMinutes) } : { score: r.score };
+      if (release === "2026-01") score.time = last === null ? null : minutesIn(release, minute(last));
+      return {
+        rank: r.rank,
+        team_id: r.teamId,
+        score,
+        problems: r.cells.map((cell, i) => {
+          const atMs = times[i]!;
+          return {
+            problem_id: cell.problemId,
+            num_judged: cell.numJudged,
+            num_pending: cell.numPending,
+            ...(icpc ? { solved: cell.solved } : { score: cell.score }),
+            ...(atMs !== null ? { time: minutesIn(release, minute(atMs)) } : {}),
+          };
+        }),
+      };
+    }),
   };
 }
 

@@ -1,19 +1,25 @@
 /**
- * The Contest API's NDJSON event feed (ccs-specs 2023-06, "Event feed"): the
+ * The Contest API's NDJSON event feed (ccs-specs 2023-06 and 2026-01, "Event feed"): the
  * contest's change log as its reader may see it, from the beginning or after
  * `since_token`, then live as changes happen (the one fan-out, ../feed.ts
  * `ContestBus`), with a newline after `keepAliveMs` without an event (the
  * spec requires one within 120 s; the server's idle timeout is 60 s, so the
  * door sends one every 30 s).
  *
- * Tokens are the log's sequence numbers: any token up to the newest is
- * valid and resumes exactly after it (the log keeps every event, so there
- * is no expiry); anything else is a 400.
+ * Tokens are the log's sequence numbers. A token is valid when this feed
+ * sent it to this reader (an event of this contest the reader may see) and
+ * resumes exactly after it; the log keeps every event, so none expires.
+ * Anything else is a 400, as both releases require ("If the token is invalid
+ * ... the request will fail with a 400 error"). `since_id`, the parameter's
+ * name before 2023-06 (still what the specification's checker sends, and
+ * what older clients send), is read the same way.
  */
+import { and, eq } from "drizzle-orm";
+import { contestEvents } from "../../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { contestCaughtUp, type ContestDeps } from "../contests.ts";
-import { lastSeq, readEvents, thresholds, type FeedLine } from "../feed.ts";
-import { withFiles, type CcsCaller } from "./api.ts";
+import { readable, readEvents, thresholds, type FeedLine } from "../feed.ts";
+import { asRead, type CcsCaller } from "./api.ts";
 
 /** Keep-alive newline period of the HTTP door, ms (under Bun's 60 s idle timeout and the spec's 120 s). */
 export const KEEP_ALIVE_MS = 30_000;
@@ -22,23 +28,28 @@ export const KEEP_ALIVE_MS = 30_000;
 const PAGE = 5000;
 
 /**
- * The sequence number a `since_token` resumes after.
+ * The sequence number a `since_token` (or the older `since_id`) resumes after.
  * @param token the query argument; undefined: from the start (0).
- * @throws AppError CCS_BAD_TOKEN (400) for anything but a token this contest's feed has sent.
+ * @param field the argument's name, for the error.
+ * @throws AppError CCS_BAD_TOKEN (400, naming `field`) for anything but a token this contest's feed has sent this reader.
  */
-export async function sinceOf(deps: ContestDeps, caller: CcsCaller, token: string | undefined): Promise<number> {
+export async function sinceOf(deps: ContestDeps, caller: CcsCaller, token: string | undefined, field: "since_token" | "since_id" = "since_token"): Promise<number> {
   if (token === undefined) return 0;
-  if (!/^\d{1,15}$/.test(token)) throw new AppError("CCS_BAD_TOKEN", { field: "since_token" });
+  const bad = () => new AppError("CCS_BAD_TOKEN", { field, message: `${field}: ${JSON.stringify(token.slice(0, 40))} is not a token of this event feed` });
+  if (!/^[1-9]\d{0,14}$/.test(token)) throw bad();
   const seq = Number(token);
-  if (seq > (await lastSeq(deps.db, caller.contest.id))) throw new AppError("CCS_BAD_TOKEN", { field: "since_token" });
+  const [sent] = await deps.db
+    .select({ seq: contestEvents.seq })
+    .from(contestEvents)
+    .where(and(eq(contestEvents.seq, seq), eq(contestEvents.contestId, caller.contest.id), readable(caller.reader)))
+    .limit(1);
+  if (!sent) throw bad();
   return seq;
 }
 
-/** A stored line as sent to this reader: submissions gain their `files` for those who may fetch them. */
+/** A stored line as sent to this reader: in its release's shape, submissions with their `files`. */
 function lineFor(caller: CcsCaller, line: FeedLine): string {
-  const stored = line.data as Record<string, unknown> | null;
-  const data = line.type === "submissions" && stored ? withFiles(caller, stored) : stored;
-  return `${JSON.stringify({ type: line.type, id: line.id, data, token: line.token })}\n`;
+  return `${JSON.stringify({ type: line.type, id: line.id, data: asRead(caller, line.type, line.data), token: line.token })}\n`;
 }
 
 /**

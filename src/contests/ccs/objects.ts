@@ -40,7 +40,8 @@ export function contestObject(c: ContestRow) {
     duration: relTime(durationMs(timesOf(c))),
     scoreboard_freeze_duration: freeze === null ? null : relTime(Math.min(freeze, durationMs(timesOf(c)))),
     scoreboard_type: c.scoring === "icpc" ? "pass-fail" : "score",
-    penalty_time: c.penaltyMinutes,
+    // Integer minutes in the log; ./release.ts writes it as the served release does.
+    ...(c.scoring === "icpc" ? { penalty_time: c.penaltyMinutes } : {}),
   };
 }
 
@@ -54,7 +55,7 @@ export function languageObjects(ids: readonly LanguageId[]) {
     const l = LANGUAGES[id];
     // A language sharing its extension with another (PyPy's .py) names the one its source files get.
     const extensions = l.package.extensions.length ? [...l.package.extensions] : [l.sourceFileName("").split(".").pop()!];
-    return { id: l.package.code, name: l.displayName, entry_point_required: false, entry_point_name: null, extensions };
+    return { id: l.package.code, name: l.displayName, entry_point_required: false, extensions };
   });
 }
 
@@ -75,9 +76,9 @@ export function problemObject(c: ContestRow, p: ContestProblemInfo) {
     label: p.label,
     name: p.title,
     ordinal: p.ordinal,
-    rgb: p.color,
-    color: null,
-    time_limit: p.timeLimitMs / 1000,
+    // The schema types rgb as a string: absent, not null, when the contest gives the problem no colour.
+    ...(p.color ? { rgb: p.color } : {}),
+    time_limit: Math.round(p.timeLimitMs) / 1000,
     test_data_count: p.testCount,
     ...(c.scoring === "ioi" ? { max_score: 100 } : {}),
   };
@@ -97,6 +98,8 @@ export function teamObject(t: TeamRow) {
     id: t.id,
     icpc_id: null,
     name: t.name,
+    // Required by both releases; our teams have no seat numbers, and the id is stable and unique.
+    label: t.id,
     display_name: t.name,
     organization_id: t.organization ? organizationId(t.organization) : null,
     group_ids: [] as string[],
@@ -172,7 +175,7 @@ export function judgementObject(c: ContestRow, s: CcsSubmissionRow, startMs: num
     start_contest_time: relTime(started - startMs),
     end_time: absTimeOrNull(end),
     end_contest_time: end === null ? null : relTime(end - startMs),
-    max_run_time: done && s.timeMs !== null ? s.timeMs / 1000 : null,
+    max_run_time: done && s.timeMs !== null ? Math.round(s.timeMs) / 1000 : null,
   };
 }
 
@@ -191,7 +194,7 @@ export function runObject(s: CcsSubmissionRow, r: CcsRunRow, startMs: number) {
     judgement_type_id: JUDGEMENT_TYPE_OF[r.verdict],
     time: absTime(at),
     contest_time: relTime(at - startMs),
-    run_time: r.timeMs / 1000,
+    run_time: Math.round(r.timeMs) / 1000,
   };
 }
 
