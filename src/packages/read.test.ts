@@ -14,6 +14,7 @@ import { problemFromPackage } from "./import.ts";
 import { loadConfig } from "../config.ts";
 import { latexToMarkdown, splitStatement } from "./statement.ts";
 import { legacyPackage, modernPackage, writeFolder, zipOf, type Files } from "../../tests/packages/fixtures.ts";
+import { bigZip } from "../../tests/packages/big-zip.ts";
 
 const work = mkdtempSync(join(tmpdir(), "oj-pkg-read-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -158,7 +159,7 @@ describe("a legacy package", () => {
     expect(plain.timeMultipliers).toEqual({ acToTimeLimit: 5, timeLimitToTle: 2 });
     const { input, warnings } = problemFromPackage(plain);
     expect(input.timeLimitMs).toBe(2000);
-    expect(warnings.join("\n")).toContain("gives no time limit");
+    expect(warnings.join("\n")).toContain("states no time limit");
     expect((await read(legacyPackage({ ".timelimit": "3\n" }))).timeLimitMs).toBe(3000);
   });
 
@@ -263,7 +264,9 @@ describe("hostile zips and folders", () => {
     const server = packageLimits({ ...loadConfig({}).ceilings, testCaseBytes: 1024 * 1024 }, "disk");
     expect(failure(() => filesFromZip(zip, server))).toContain("larger than 1 MiB once decompressed (the setting PROBLEM_TEST_MAX_MIB allows more)");
     const upload = packageLimits(loadConfig({}).ceilings, "upload");
-    expect(upload).toMatchObject({ zipMaxBytes: 64 * 1024 * 1024, totalMaxBytes: 1024 * 1024 * 1024, fileMaxBytes: 128 * 1024 * 1024 });
+    // An upload unpacks to one problem's tests (512 MiB) and 64 MiB more, not PACKAGE_MAX_MIB's 1024 (review N2).
+    expect(upload).toMatchObject({ zipMaxBytes: 64 * 1024 * 1024, totalMaxBytes: 576 * 1024 * 1024, fileMaxBytes: 128 * 1024 * 1024 });
+    expect(packageLimits(loadConfig({ PROBLEM_TESTS_MAX_MIB: "2048" }).ceilings, "upload").totalMaxBytes).toBe(1024 * 1024 * 1024);
     expect(failure(() => filesFromZip(zip, { ...upload, zipMaxBytes: 1024 }))).toContain("the zip is larger than 0.0009765625 MiB (a larger package imports on the server with `bun run problem -- import <folder or zip>`)");
     // Forge the sizes in every header to claim 1 byte: the count is still of what inflates.
     const forged = new Uint8Array(zip);
@@ -274,6 +277,26 @@ describe("hostile zips and folders", () => {
       if (sig === 0x02014b50) view.setUint32(i + 24, 1, true);
     }
     expect(() => filesFromZip(forged, { ...PACKAGE_LIMITS, fileMaxBytes: 1024 * 1024 })).toThrow(PackageError);
+  });
+
+  test("an upload stops inflating at its unpacked limit (one problem's tests and 64 MiB), whatever the headers claim, and never inflates the rest", () => {
+    const upload = packageLimits(loadConfig({}).ceilings, "upload");
+    const zeros = new Uint8Array(128 * 1024 * 1024);
+    // Eight files of 128 MiB each (1 GiB; PACKAGE_MAX_MIB would have let it all through), every header claiming 1 byte.
+    const names = Array.from({ length: 8 }, (_, i) => `data/secret/${i}.in`);
+    const zip = bigZip([{ name: "problem.yaml", content: new TextEncoder().encode("name: x\n") }, ...names.map((name) => ({ name, content: zeros }))], { claimedSize: 1 });
+    expect(zip.length).toBeLessThan(2 * 1024 * 1024);
+    const cpuBefore = process.cpuUsage();
+    expect(failure(() => filesFromZip(zip, upload))).toBe(
+      "data/secret/4.in: the package is larger than 576 MiB once decompressed (an upload unpacks to what one problem's tests may hold, PROBLEM_TESTS_MAX_MIB, and 64 MiB more; a larger package imports on the server with `bun run problem -- import <folder or zip>`)",
+    );
+    const cpu = process.cpuUsage(cpuBefore);
+    // Four files whole and the fifth up to the limit: ~0.6 GiB of zeros through native zlib is a few s of CPU at most;
+    // the whole gigabyte through fflate (before) took several times that.
+    expect((cpu.user + cpu.system) / 1e6).toBeLessThan(20);
+    // One file past its own limit stops at that limit, too.
+    const single = bigZip([{ name: "data/secret/big.in", content: new Uint8Array(256 * 1024 * 1024) }], { claimedSize: 1 });
+    expect(failure(() => filesFromZip(single, upload))).toBe("data/secret/big.in: larger than 128 MiB once decompressed (the setting PROBLEM_TEST_MAX_MIB allows more)");
   });
 
   test("not a zip, too many files", () => {
