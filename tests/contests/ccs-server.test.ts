@@ -16,7 +16,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 function spawnServer(extra: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), "oj-h2-ccs-server-"));
-  dirs.push(dir);
+  dirs.push(dir, `${dir}-boxes`);
   return Bun.spawn(["bun", "src/server.ts"], {
     cwd: root,
     env: {
