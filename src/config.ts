@@ -15,6 +15,7 @@ import { parseDurationMs, parseRate, type Rate } from "./lib/rate-limit.ts";
 import { loadSsoConfig, SsoConfigIssue, type SsoConfig } from "./sso/config.ts";
 import { isLanguageId, LANGUAGE_IDS } from "../isolate/languages/index.ts";
 import { CEILING_DEFAULTS, CEILING_MAX, ceilingsFromSettings, type ProblemCeilings } from "./problems/ceilings.ts";
+import { USER_STORAGE_DEFAULT_MIB, USER_STORAGE_MAX_MIB_BOUND, type StorageCeiling } from "./problems/quota-setting.ts";
 import { CCS_RELEASES } from "./contests/ccs/release.ts";
 
 const bool = z
@@ -133,6 +134,13 @@ const schema = z.object({
   PACKAGE_MAX_MIB: ceiling("packageBytes"),
   /** Hidden tests of one problem at most. */
   PROBLEM_TEST_COUNT_MAX: ceiling("testCount", 1, "tests"),
+  /** All of one user's live problems together (hidden tests, statements, images; course problems count for their owner), MiB; admins are exempt (src/problems/quota.ts). */
+  USER_STORAGE_MAX_MIB: z.coerce
+    .number({ error: "expected a number of MiB" })
+    .int({ error: "expected a whole number of MiB" })
+    .min(16, { error: "must be at least 16 (MiB)" })
+    .max(USER_STORAGE_MAX_MIB_BOUND, { error: `must be at most ${USER_STORAGE_MAX_MIB_BOUND} (MiB)` })
+    .default(USER_STORAGE_DEFAULT_MIB),
   /** Public problems of ordinary users: hidden tests × passes × time limit, seconds (src/problems/work.ts). */
   PUBLIC_PROBLEM_WORK_MAX_SECONDS: ceiling("publicWorkMs", 10, "s"),
 
@@ -208,7 +216,7 @@ const schema = z.object({
  * The validated settings; `sso` holds the ways in besides a password (src/sso/config.ts); `proxies` the parsed
  * TRUSTED_PROXIES (loopback when unset).
  */
-export type Config = Readonly<Omit<z.infer<typeof schema>, "HOST"> & { HOST: string; sso: SsoConfig; proxies: ProxyList; ceilings: ProblemCeilings }>;
+export type Config = Readonly<Omit<z.infer<typeof schema>, "HOST"> & { HOST: string; sso: SsoConfig; proxies: ProxyList; ceilings: ProblemCeilings & StorageCeiling }>;
 
 /**
  * A bad configuration value. Thrown by `loadConfig`, and by start-up code that
@@ -281,5 +289,5 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const d = parsed.data;
   const ceilings = ceilingsFromSettings({ memoryLimitKib: d.PROBLEM_MEMORY_MAX_MIB, testCaseBytes: d.PROBLEM_TEST_MAX_MIB, testsTotalBytes: d.PROBLEM_TESTS_MAX_MIB, packageBytes: d.PACKAGE_MAX_MIB, testCount: d.PROBLEM_TEST_COUNT_MAX, publicWorkMs: d.PUBLIC_PROBLEM_WORK_MAX_SECONDS });
-  return Object.freeze({ ...d, HOST, sso, proxies, ceilings: Object.freeze(ceilings) });
+  return Object.freeze({ ...d, HOST, sso, proxies, ceilings: Object.freeze({ ...ceilings, userStorageBytes: d.USER_STORAGE_MAX_MIB * 1024 * 1024 }) });
 }

@@ -5,10 +5,12 @@ import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
 import { authorizeProblemWrite } from "../problems/access.ts";
-import { filesFromZip, packageLimits } from "./files.ts";
+import { sql } from "drizzle-orm";
+import { packageLimits } from "./files.ts";
 import type { ProblemCeilings } from "../problems/ceilings.ts";
-import { readPackage } from "./format.ts";
+import type { StorageCeiling } from "../problems/quota-setting.ts";
 import { importPackage, type ImportResult } from "./import.ts";
+import { rebuildFailure, type ImportJob, type ImportReply } from "./import-job.ts";
 import { idField } from "../lib/fields.ts";
 import { listInWords } from "../lib/words.ts";
 import { DIFFICULTIES, PYTHON_IMPLEMENTATIONS } from "../problems/limits.ts";
@@ -45,17 +47,85 @@ export async function readPackageOrExplain<T>(step: () => T | Promise<T>): Promi
 
 /**
  * Imports a package (the zip, base64) as a new problem of `user` (in
- * `courseId` when given: problem.edit there).
- * @throws BAD_INPUT (400) naming the package file and line (and the setting that would allow what a ceiling refused), FORBIDDEN (403), RATE_LIMITED (429).
+ * `courseId` when given: problem.edit there). The unzip, the read and the
+ * write of its tests run in a worker (./import-worker.ts), one import at a
+ * time per server process, so the event loop keeps serving meanwhile and one
+ * package's few hundred MiB are held at most once (review N2).
+ * @param ceilings this server's (`config.ceilings`, which carry USER_STORAGE_MAX_MIB too).
+ * @returns the problem without its hidden tests (they may be hundreds of MiB), the warnings and example counts.
+ * @throws BAD_INPUT (400) naming the package file and line (and the setting that would allow what a ceiling refused),
+ *   PAYLOAD_TOO_LARGE (413) past the owner's storage quota or a ceiling, FORBIDDEN (403), RATE_LIMITED (429).
  */
 export async function importPackageAs(
   db: Database,
   user: Caller,
   input: z.infer<typeof packageImportInput>,
   limiter: RateLimiter,
-  ceilings: ProblemCeilings,
+  ceilings: ProblemCeilings & Partial<StorageCeiling>,
 ): Promise<ImportResult> {
   await authorizeProblemWrite(db, user, input.courseId, limiter);
-  const pkg = await readPackageOrExplain(() => readPackage(filesFromZip(Buffer.from(input.package, "base64"), packageLimits(ceilings, "upload"))));
-  return readPackageOrExplain(() => importPackage(db, user.id, pkg, { courseId: input.courseId, difficulty: input.difficulty, ceilings, ...(input.pythonImplementation ? { pythonImplementation: input.pythonImplementation } : {}) }));
+  const options = { courseId: input.courseId, difficulty: input.difficulty, ...(input.pythonImplementation ? { pythonImplementation: input.pythonImplementation } : {}) };
+  const databaseUrl = await databaseFileUrl(db);
+  const reply = await inImportWorker({ packageBase64: input.package, limits: packageLimits(ceilings, "upload"), ceilings: { ...ceilings }, userId: user.id, options, databaseUrl });
+  if (!reply.ok) return readPackageOrExplain(() => Promise.reject(rebuildFailure(reply.failure)));
+  if ("result" in reply) return reply.result;
+  // No database file the worker could open: the package it read is stored here.
+  const pkg = reply.package;
+  const result = await readPackageOrExplain(() => importPackage(db, user.id, pkg, { ...options, ceilings }));
+  const { hiddenTestCases: _tests, validator: _validator, ...problem } = result.problem;
+  return { ...result, problem };
+}
+
+/**
+ * The `file:` URL of the database `db` has open (`PRAGMA database_list`: the
+ * very file, whatever URL opened it), or null for an in-memory or remote one.
+ */
+async function databaseFileUrl(db: Database): Promise<string | null> {
+  try {
+    const rows = await db.all<{ name: string; file: string }>(sql`select name, file from pragma_database_list`);
+    const file = rows.find((r) => r.name === "main")?.file;
+    return file ? `file:${file}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where the worker's code is: beside this file, or inside the single binary,
+ * where scripts/release.ts compiles it in under its path from the repository root.
+ */
+function workerEntry(): string {
+  return import.meta.url.includes("$bunfs") ? "./src/packages/import-worker.ts" : new URL("./import-worker.ts", import.meta.url).href;
+}
+
+/** The import running now (imports wait for it: one package in memory at a time). */
+let importing: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `job` in a fresh worker (ended afterwards, its memory with it), after
+ * the imports already waiting.
+ * @returns the worker's reply; a worker that dies answers an internal failure.
+ */
+export function inImportWorker(job: ImportJob): Promise<ImportReply> {
+  const run = importing.then(() => runWorker(job));
+  importing = run.catch(() => {});
+  return run;
+}
+
+async function runWorker(job: ImportJob): Promise<ImportReply> {
+  // smol: JavaScriptCore's small heap, collected sooner; the package's bytes are the worker's to free.
+  const worker = new Worker(workerEntry(), { smol: true });
+  try {
+    return await new Promise<ImportReply>((resolve) => {
+      worker.onmessage = (event: MessageEvent<ImportReply>) => resolve(event.data);
+      worker.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        resolve({ ok: false, failure: { kind: "internal", message: String(event.message ?? "the import worker failed").split("\n")[0]! } });
+      };
+      worker.addEventListener("close", () => resolve({ ok: false, failure: { kind: "internal", message: "the import worker ended without an answer" } }));
+      worker.postMessage(job);
+    });
+  } finally {
+    worker.terminate();
+  }
 }

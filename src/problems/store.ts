@@ -19,6 +19,7 @@ import { PROBLEM_LIMITS } from "./limits.ts";
 import { assertPublicWork } from "./work.ts";
 import { ceilingMessage, DEFAULT_CEILINGS, type ProblemCeilings } from "./ceilings.ts";
 import { toProblemShape, type HiddenTestCase, type ProblemRow, type ProblemShape } from "./shape.ts";
+import { assertStorageQuota, freeDeletedProblems, rowBytesOf, storedTestBytes, testBytesOf } from "./quota.ts";
 
 /** A live (not deleted) problem row, or null. */
 export async function getLiveProblem(db: Database, id: string): Promise<ProblemRow | null> {
@@ -201,6 +202,7 @@ export async function createProblem(db: Database, userId: string, input: Problem
   assertLimits(input, ceilings);
   const arranged = arrangeGroups(input.scoring ?? null, checkTestCases(input.hiddenTestCases, ceilings));
   const tests = arranged.tests;
+  await assertStorageQuota(db, userId, testBytesOf(tests) + rowBytesOf(input), ceilings, "hiddenTestCases");
   await assertPublicWork(db, { ownerId: userId, courseId: input.courseId ?? null, timeLimitMs: input.timeLimitMs, validationPasses: input.validationPasses, testCount: tests.length }, ceilings);
   const { hiddenTestCases: _ignored, courseId, scoring: _s, ...values } = input;
   const id = newId();
@@ -248,6 +250,9 @@ export async function updateProblem(db: Database, current: ProblemRow, input: Pr
     const limits = { timeLimitMs: changes.timeLimitMs ?? current.timeLimitMs, validationPasses: changes.validationPasses ?? current.validationPasses };
     await assertPublicWork(db, { ownerId: current.userId, courseId: current.courseId, ...limits, testCount }, ceilings);
   }
+  // What the edit adds to the owner's storage: new tests for the stored ones, the row's text grown or shrunk.
+  const addedBytes = (tests ? testBytesOf(tests) - (await storedTestBytes(db, id)) : 0) + rowBytesOf({ ...current, ...plainChanges, validator }) - rowBytesOf(current);
+  await assertStorageQuota(db, current.userId, addedBytes, ceilings, tests ? "hiddenTestCases" : "description");
   const updated = db
     .update(problems)
     .set({ ...plainChanges, scoring, version: current.version + 1, updatedAt: new Date() })
@@ -270,9 +275,13 @@ export async function updateProblem(db: Database, current: ProblemRow, input: Pr
 
 /**
  * Soft-deletes a problem: it leaves every list and byId, while its
- * submissions stay readable by their authors.
+ * submissions stay readable by their authors. Its hidden tests and images are
+ * removed (./quota.ts `freeDeletedProblems`), now or, while a submission of it
+ * waits to be judged, at a later delete.
  */
 export async function softDeleteProblem(db: Database, id: string): Promise<void> {
   const now = new Date();
   await db.update(problems).set({ deletedAt: now, updatedAt: now }).where(eq(problems.id, id));
+  // Its tests and images go now (or at a later delete, once its waiting submissions are judged): the row stays for their history.
+  await freeDeletedProblems(db);
 }

@@ -1,0 +1,50 @@
+/**
+ * The worker that imports one uploaded package (./input.ts starts it, one at
+ * a time): base64 → zip → files (inflated natively, stopping at the upload's
+ * limits) → the package read (YAML, statements, tests as text) → the problem
+ * stored through its own connection to the server's database file, so the
+ * hundreds of MiB a package may hold are inflated, decoded and written here,
+ * never on the server's event loop. Without a database file to open (an
+ * in-memory or remote database) it answers with the package read, and the
+ * server stores it as before.
+ *
+ * Message in: `ImportJob`. Message out: `ImportReply`. Every failure is
+ * described (never thrown across): a PackageError or AppError is rebuilt by
+ * the server as the same 4xx the inline import gave.
+ */
+import { openDatabase } from "../../db/index.ts";
+import { assertStorageQuota } from "../problems/quota.ts";
+import { filesFromZip } from "./files.ts";
+import { readPackage } from "./format.ts";
+import { importPackage } from "./import.ts";
+import { describeFailure, packageStoredBytes, type ImportJob, type ImportReply } from "./import-job.ts";
+
+declare const self: Worker;
+
+async function run(job: ImportJob): Promise<ImportReply> {
+  let files: ReturnType<typeof filesFromZip> | null = filesFromZip(Buffer.from(job.packageBase64, "base64"), job.limits);
+  const pkg = await readPackage(files);
+  files = null;
+  if (!job.databaseUrl) return { ok: true, package: pkg };
+  const { db, client } = await openDatabase(job.databaseUrl);
+  try {
+    // The whole package against the quota (images and examples too); createProblem checks its tests and text again.
+    await assertStorageQuota(db, job.userId, packageStoredBytes(pkg), job.ceilings, "package");
+    const result = await importPackage(db, job.userId, pkg, { ...job.options, ceilings: job.ceilings });
+    // The answer names what was imported; its hidden tests (up to PROBLEM_TESTS_MAX_MIB) stay in the database.
+    const { hiddenTestCases: _tests, validator: _validator, ...problem } = result.problem;
+    return { ok: true, result: { ...result, problem } };
+  } finally {
+    client.close();
+  }
+}
+
+self.onmessage = async (event: MessageEvent<ImportJob>) => {
+  let reply: ImportReply;
+  try {
+    reply = await run(event.data);
+  } catch (err) {
+    reply = { ok: false, failure: describeFailure(err) };
+  }
+  self.postMessage(reply);
+};
