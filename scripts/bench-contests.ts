@@ -43,6 +43,7 @@ import { appendEvents, type ContestEvent } from "../src/contests/feed.ts";
 import { register } from "../src/contests/registration.ts";
 import { judgedEvents } from "../src/contests/runtime.ts";
 import { createLogger } from "../src/log.ts";
+import { RateLimiter } from "../src/lib/rate-limit.ts";
 import type { SessionUser } from "../src/accounts/user.ts";
 import { median, ms, percentile, timeIt, writeSection } from "./lib/bench-doc.ts";
 
@@ -110,7 +111,7 @@ try {
   }
   const teamIds: string[] = [];
   for (const [i, p] of people.entries()) {
-    const view = await register(deps, p, { id: made.id, teamName: `Team ${i}`, organization: `University ${i % 40}` } as never);
+    const view = await register({ ...deps, codeLimiter: new RateLimiter({ limit: 10, windowMs: 600_000 }) }, p, { id: made.id, teamName: `Team ${i}`, organization: `University ${i % 40}` } as never);
     teamIds.push(view.team!.id);
   }
   nowMs = startMs + 4.5 * 3_600_000;

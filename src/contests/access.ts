@@ -4,13 +4,13 @@
  */
 import { and, eq, isNull, or } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { contests } from "../../db/schema.ts";
+import { contests, courses } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
-import { memberRole } from "../courses/access.ts";
-import { isStaff } from "../courses/permissions.ts";
+import { memberRole, requireNotArchived } from "../courses/access.ts";
+import { can, isStaff } from "../courses/permissions.ts";
 import { AppError } from "../errors.ts";
 import { phaseAt, windowOf, type ContestTimes } from "./clock.ts";
-import { canInContest, type ContestAction, type ContestRole } from "./permissions.ts";
+import { canInContest, isContestWrite, type ContestAction, type ContestRole } from "./permissions.ts";
 import { ensureStudentTeam, teamOf, type TeamRow } from "./teams.ts";
 
 export type ContestRow = typeof contests.$inferSelect;
@@ -67,8 +67,41 @@ export async function requireContest(db: Database, user: Caller | null, idOrShor
   const contest = await findContest(db, idOrShortName);
   const standing = contest ? await roleIn(db, contest, user) : null;
   if (!contest || !standing) throw new AppError("CONTEST_NOT_FOUND", field ? { field } : undefined);
-  if (!canInContest(standing.role, action)) throw new AppError(standing.role === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
-  return { contest, ...standing };
+  const access = { contest, ...standing };
+  await requireContestAction(db, user, access, action);
+  return access;
+}
+
+/**
+ * Checks `action` for a caller whose standing is known (`requireContest` does
+ * this; a function that learns which action it does only from the role, such
+ * as a clarification, asks again here): the table, then two rules the
+ * table's roles cannot say:
+ * - in a course contest, `contest.edit` (edit, delete, unfreeze, finalize) is
+ *   its creator's, the course's teachers' (the course's `contest.edit`) and
+ *   site admins'; a TA is jury for judging only, so an unopened exam's
+ *   problem cannot be shown to students through a contest a TA moved;
+ * - a write (`writes` in the table) in a course contest whose course is
+ *   archived is refused, as the course refuses its own writes.
+ * @throws AppError UNAUTHENTICATED (401) signed out; FORBIDDEN (403) lacking the permission (naming the rule
+ *   for a TA); COURSE_ARCHIVED (403) for a write in an archived course's contest.
+ */
+export async function requireContestAction(db: Database, user: Caller | null, access: Pick<ContestAccess, "contest" | "role">, action: ContestAction): Promise<void> {
+  if (!canInContest(access.role, action)) throw new AppError(access.role === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
+  if (action === "contest.edit" && !(await mayChangeContest(db, user, access.contest))) {
+    throw new AppError("FORBIDDEN", { message: "In a course contest only its creator and the course's teachers change the contest; a TA judges it" });
+  }
+  if (isContestWrite(action) && access.contest.courseId !== null) {
+    const [course] = await db.select().from(courses).where(eq(courses.id, access.contest.courseId)).limit(1);
+    if (course) requireNotArchived(course);
+  }
+}
+
+/** Whether a jury member may change the contest (see `requireContestAction`): always, outside a course. */
+export async function mayChangeContest(db: Database, user: Caller | null, contest: ContestRow): Promise<boolean> {
+  if (!user) return false;
+  if (contest.courseId === null || user.siteRole === "admin" || contest.createdBy === user.id) return true;
+  return can({ siteRole: user.siteRole, courseRole: await memberRole(db, contest.courseId, user.id) }, "contest.edit");
 }
 
 /** Whether the caller may read the problems' statements now (the jury always; participants from their window's start; others once the contest is over). */

@@ -8,11 +8,10 @@ import { z } from "zod";
 import { contestClarifications, contestProblems, contestTeams } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
-import { requireContest, type ContestAccess } from "./access.ts";
+import { requireContest, requireContestAction, type ContestAccess } from "./access.ts";
 import { clarificationObject } from "./ccs/objects.ts";
 import type { ContestDeps } from "./contests.ts";
 import { appendEvents } from "./feed.ts";
-import { canInContest } from "./permissions.ts";
 import type { clarificationInput } from "./shape.ts";
 import { describeRate, type RateLimiter } from "../lib/rate-limit.ts";
 
@@ -33,14 +32,14 @@ export interface ClarificationItem {
 
 /**
  * Sends a clarification: a participant's question, or the jury's answer/announcement.
- * @throws CONTEST_NOT_FOUND (404); FORBIDDEN (403); RATE_LIMITED (429) past a participant's questions (RATE_LIMIT_CLARIFICATIONS_PER_USER, 30 an hour by default; the jury's answers are not limited); CONTEST_PROBLEM_NOT_FOUND (404, field `problemId`);
+ * @throws CONTEST_NOT_FOUND (404); FORBIDDEN (403); COURSE_ARCHIVED (403) in an archived course's contest; RATE_LIMITED (429) past a participant's questions (RATE_LIMIT_CLARIFICATIONS_PER_USER, 30 an hour by default; the jury's answers are not limited); CONTEST_PROBLEM_NOT_FOUND (404, field `problemId`);
  *   CLARIFICATION_NOT_FOUND (404, field `replyToId`); CONTEST_TEAM_NOT_FOUND (404, field `toTeamId`).
  */
 export async function sendClarification(deps: ContestDeps & { clarifyLimiter: RateLimiter }, user: Caller, input: z.infer<typeof clarificationInput>): Promise<ClarificationItem> {
   const access = await requireContest(deps.db, user, input.id, "contest.view");
   const c = access.contest;
   const jury = access.role === "jury";
-  if (!canInContest(access.role, jury ? "clarification.answer" : "clarification.ask")) throw new AppError(access.role === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
+  await requireContestAction(deps.db, user, access, jury ? "clarification.answer" : "clarification.ask");
   if (input.problemId !== undefined) {
     const [p] = await deps.db.select({ id: contestProblems.problemId }).from(contestProblems).where(and(eq(contestProblems.contestId, c.id), eq(contestProblems.problemId, input.problemId)));
     if (!p) throw new AppError("CONTEST_PROBLEM_NOT_FOUND", { field: "problemId" });

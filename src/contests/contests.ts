@@ -9,12 +9,13 @@ import { newId } from "../../db/ids.ts";
 import { contestProblems, contests, courseMembers } from "../../db/schema.ts";
 import type { Caller, SessionUser } from "../accounts/user.ts";
 import { requireCourse, requireNotArchived } from "../courses/access.ts";
+import { newInviteCode } from "../courses/courses.ts";
 import { AppError } from "../errors.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
 import { mayCopyWithTests } from "../problems/access.ts";
 import { requireLiveProblem } from "../problems/store.ts";
 import { catchUp, appendEvents, type ContestEvent } from "./feed.ts";
-import { mayReadProblems, requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
+import { mayChangeContest, mayReadProblems, requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
 import { endMs, freezeContestMs, isFrozenAt, phaseAt } from "./clock.ts";
 import { contestObject, judgementTypeObjects, languageObjects, stateObject } from "./ccs/objects.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
@@ -53,6 +54,8 @@ export interface ContestView {
   finalizedAt: string | null;
   /** The caller's role and team. */
   role: ContestAccess["role"];
+  /** Whether the caller may change the contest (edit, delete, unfreeze, finalize): the jury, but in a course contest not a TA. */
+  mayChange: boolean;
   team: { id: string; name: string; organization: string; joinCode: string | null; members: { userId: string; name: string }[]; virtualStartsAt: string | null } | null;
   /** Problems: labels and names once the caller may read them; empty before. */
   problems: { problemId: string; label: string; color: string | null; title: string }[];
@@ -120,7 +123,6 @@ export async function createContest(deps: ContestDeps, user: SessionUser, input:
   checkTimes(input.durationMinutes, input.freezeMinutes);
   const registration = courseId ? "roster" : (input.registration ?? "open");
   if (!courseId && registration === "roster") throw new AppError("BAD_INPUT", { field: "registration", message: "registration: roster needs a courseId" });
-  if (registration === "code" && !input.registrationCode) throw new AppError("BAD_INPUT", { field: "registrationCode", message: "registrationCode: Required when registration is code" });
   await checkProblems(deps.db, user, courseId, input.problems);
   const nowMs = deps.now();
   let row: ContestRow;
@@ -141,7 +143,7 @@ export async function createContest(deps: ContestDeps, user: SessionUser, input:
           penaltyMinutes: input.penaltyMinutes ?? 20,
           courseId,
           registration,
-          registrationCode: registration === "code" ? input.registrationCode! : null,
+          registrationCode: registration === "code" ? (input.registrationCode ?? newInviteCode()) : null,
           createdBy: user.id,
           createdAt: new Date(nowMs),
           updatedAt: new Date(nowMs),
@@ -194,6 +196,7 @@ export async function viewContest(deps: ContestDeps, user: Caller | null, id: st
     unfrozenAt: iso(contest.unfrozenAt),
     finalizedAt: iso(contest.finalizedAt),
     role: access.role,
+    mayChange: access.role === "jury" && (await mayChangeContest(deps.db, user, contest)),
     team: team
       ? {
           id: team.id,
@@ -263,8 +266,8 @@ export async function updateContest(deps: ContestDeps, user: Caller, input: Cont
   if (input.problems) await checkProblems(deps.db, user, contest.courseId, input.problems);
   const registration = contest.courseId ? "roster" : (input.registration ?? contest.registration);
   if (registration === "roster" && !contest.courseId) throw new AppError("BAD_INPUT", { field: "registration", message: "registration: roster needs a courseId" });
-  const code = input.registrationCode === undefined ? contest.registrationCode : input.registrationCode;
-  if (registration === "code" && !code) throw new AppError("BAD_INPUT", { field: "registrationCode", message: "registrationCode: Required when registration is code" });
+  // Switching to a code without naming one makes a random one.
+  const code = (input.registrationCode === undefined ? contest.registrationCode : input.registrationCode) ?? (registration === "code" ? newInviteCode() : null);
   const nowMs = deps.now();
   const before = input.problems ? (await problemsOf(deps.db, contest.id)).map((p) => p.problemId) : [];
   const update = deps.db

@@ -19,10 +19,10 @@ import type { BoardRow } from "./scoring.ts";
 /**
  * Puts a judged contest submission back in the queue; its team's cell shows it pending until judged again.
  * @param ring the judge's doorbell.
- * @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403) for anyone but the jury, SUBMISSION_NOT_FOUND (404).
+ * @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403) for anyone but the jury, COURSE_ARCHIVED (403), SUBMISSION_NOT_FOUND (404).
  */
 export async function rejudgeContestSubmission(deps: ContestDeps, user: Caller, id: string, submissionId: string, ring?: () => void): Promise<{ id: string; queued: boolean }> {
-  const { contest } = await requireContest(deps.db, user, id, "submission.readAll");
+  const { contest } = await requireContest(deps.db, user, id, "submission.rejudge");
   const [row] = await deps.db
     .select({ id: submissions.id, teamId: submissions.teamId })
     .from(submissions)
@@ -83,7 +83,7 @@ export async function listBalloons(deps: ContestDeps, user: Caller, id: string):
  * @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403) for anyone but the jury, CONTEST_TEAM_NOT_FOUND (404).
  */
 export async function markBalloon(deps: ContestDeps, user: Caller, input: { id: string; teamId: string; problemId: string; delivered: boolean }): Promise<{ delivered: boolean }> {
-  const { contest } = await requireContest(deps.db, user, input.id, "balloons.view");
+  const { contest } = await requireContest(deps.db, user, input.id, "balloons.mark");
   const key = and(eq(contestBalloons.contestId, contest.id), eq(contestBalloons.teamId, input.teamId), eq(contestBalloons.problemId, input.problemId));
   if (!input.delivered) {
     await deps.db.delete(contestBalloons).where(key);

@@ -7,6 +7,11 @@
  *
  * Contest roles, decided per caller by ./access.ts:
  * - `jury`: a site admin; the contest's creator; in a course contest, the course's staff.
+ *   Changing the contest (`contest.edit`: edit, delete, unfreeze, finalize) is
+ *   narrower in a course contest: its creator, the course's teachers
+ *   (the course's own `contest.edit`) and site admins; a TA judges it
+ *   (submissions, rejudges, answers, balloons) but does not change it
+ *   (`requireContestAction` in ./access.ts).
  * - `participant`: a member of a team of the contest (in a course contest, a
  *   student of the course: their one-person team is made on first use).
  * - `public`: signed in, neither (may register while registration is open).
@@ -14,6 +19,8 @@
  *
  * A course contest does not exist (404) for anyone outside the course.
  * Time rules (when submitting opens, when problems show) are ./access.ts's.
+ * Actions marked `writes` change the contest: a course contest whose course
+ * is archived refuses them (COURSE_ARCHIVED), as the course refuses its own.
  */
 
 export const CONTEST_ROLES = ["jury", "participant", "public", "anonymous"] as const;
@@ -23,28 +30,35 @@ const ALL: readonly ContestRole[] = CONTEST_ROLES;
 const JURY: readonly ContestRole[] = ["jury"];
 
 export const CONTEST_PERMISSIONS = {
-  "contest.view": { roles: ALL, says: "See the contest: title, times, problem labels and names, teams." },
-  "contest.edit": { roles: JURY, says: "Edit or delete the contest; unfreeze and finalize its scoreboard." },
-  "contest.register": { roles: ["public"], says: "Register (alone or as a team), with the code when one is asked." },
+  "contest.view": { roles: ALL, says: "See the contest: title, times, teams; problem labels and names from the start (the jury always)." },
+  "contest.edit": { roles: JURY, writes: true, says: "Edit or delete the contest; unfreeze and finalize its scoreboard (in a course contest: its creator and the course's teachers, not TAs)." },
+  "contest.register": { roles: ["public"], writes: true, says: "Register (alone or as a team), with the code when one is asked." },
   "problems.view": { roles: ALL, says: "Read the problems' statements (participants from the start, others once the contest is over; the jury always)." },
-  "submission.create": { roles: ["participant", "jury"], says: "Submit (participants inside their window; the jury any time, off the scoreboard)." },
+  "submission.create": { roles: ["participant", "jury"], writes: true, says: "Submit (participants inside their window; the jury any time, off the scoreboard)." },
   "submission.readOwn": { roles: ["participant"], says: "Read the team's own submissions, code and verdicts (during the freeze too)." },
-  "submission.readAll": { roles: JURY, says: "Read every submission and its code; rejudge." },
-  "scoreboard.view": { roles: ALL, says: "See the scoreboard (frozen during the freeze)." },
+  "submission.readAll": { roles: JURY, says: "Read every submission and its code." },
+  "submission.rejudge": { roles: JURY, writes: true, says: "Judge a contest submission again (only here: the problem's own rejudge leaves contest submissions to their jury)." },
+  "scoreboard.view": { roles: ALL, says: "See the scoreboard (no problems on it before the start; frozen during the freeze)." },
   "scoreboard.live": { roles: JURY, says: "See the live scoreboard during the freeze and step through the reveal." },
-  "clarification.ask": { roles: ["participant"], says: "Ask the jury a question (about a problem or in general)." },
+  "clarification.ask": { roles: ["participant"], writes: true, says: "Ask the jury a question (about a problem or in general)." },
   "clarification.read": { roles: ["participant", "jury"], says: "Read clarifications: a team its own questions and the answers to it or to all; the jury all." },
-  "clarification.answer": { roles: JURY, says: "Answer a question, to its team or to all, or announce." },
+  "clarification.answer": { roles: JURY, writes: true, says: "Answer a question, to its team or to all, or announce." },
   "balloons.view": { roles: JURY, says: "See the balloon list (each team's first solve of each problem)." },
+  "balloons.mark": { roles: JURY, writes: true, says: "Mark a balloon delivered (or not)." },
   "similarity.review": { roles: JURY, says: "Run similarity reports on the contest, read them side by side, mark pairs and export them." },
   "api.accounts": { roles: JURY, says: "Read the Contest API's accounts and unfrozen judgements." },
-} as const satisfies Record<string, { roles: readonly ContestRole[]; says: string }>;
+} as const satisfies Record<string, { roles: readonly ContestRole[]; says: string; writes?: true }>;
 
 export type ContestAction = keyof typeof CONTEST_PERMISSIONS;
 
 /** Whether a caller with `role` may do `action` (site admins are always `jury`). */
 export function canInContest(role: ContestRole, action: ContestAction): boolean {
   return (CONTEST_PERMISSIONS[action].roles as readonly ContestRole[]).includes(role);
+}
+
+/** Whether `action` changes the contest (refused while a course contest's course is archived). */
+export function isContestWrite(action: ContestAction): boolean {
+  return "writes" in CONTEST_PERMISSIONS[action];
 }
 
 /** The contest table as Markdown (docs/permissions.md holds exactly this). */

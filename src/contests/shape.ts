@@ -11,6 +11,8 @@ import { listInWords } from "../lib/words.ts";
 export const CONTEST_MAX_PROBLEMS = 26;
 /** Longest contest: a week, in minutes. */
 export const CONTEST_MAX_MINUTES = 7 * 24 * 60;
+/** Shortest registration code a jury may choose, characters (a made one is as long: src/courses/courses.ts newInviteCode, about 40 bits). */
+export const REGISTRATION_CODE_MIN_CHARS = 8;
 /** Longest clarification text, characters. */
 export const CLARIFICATION_MAX_CHARS = 4000;
 
@@ -37,7 +39,14 @@ const fields = {
   scoring: z.enum(["icpc", "ioi"], { error: "Must be icpc or ioi" }),
   penaltyMinutes: z.number({ error: "Must be a number" }).int({ error: "Must be a whole number" }).min(0, { error: "At least 0" }).max(1000, { error: "At most 1000" }),
   registration: z.enum(["open", "code", "roster"], { error: "Must be open, code or roster" }),
-  registrationCode: z.string({ error: "Must be text" }).trim().min(4, { error: "At least 4 characters" }).max(64, { error: "At most 64 characters" }).nullable(),
+  // At least REGISTRATION_CODE_MIN_CHARS: with 10 guesses per 10 minutes per user and contest (./registration.ts), a code
+  // of 8 characters is out of reach; left out, the server makes a random one.
+  registrationCode: z
+    .string({ error: "Must be text" })
+    .trim()
+    .min(REGISTRATION_CODE_MIN_CHARS, { error: `At least ${REGISTRATION_CODE_MIN_CHARS} characters` })
+    .max(64, { error: "At most 64 characters" })
+    .nullable(),
   problems: z
     .array(problemEntry, { error: "Must be a list" })
     .min(1, { error: "At least one problem" })

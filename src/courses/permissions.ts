@@ -48,7 +48,7 @@ export const COURSE_PERMISSIONS = {
   "extension.grant": { roles: STAFF, writes: true, says: "Grant or remove a student's extension." },
   "grades.view": { roles: STAFF, says: "See the gradebook (live)." },
   "grades.export": { roles: TEACHERS, says: "Export grades as CSV and the best submissions as a zip." },
-  "contest.edit": { roles: TEACHERS, writes: true, says: "Create the course's contests (and be their jury, as all staff are)." },
+  "contest.edit": { roles: TEACHERS, writes: true, says: "Create, edit, delete, unfreeze and finalize the course's contests (all staff judge them)." },
   "similarity.review": { roles: STAFF, says: "Run similarity reports on assignments, read them side by side, mark pairs and export them; see paste records." },
 } as const satisfies Record<string, { roles: readonly CourseRole[]; says: string; writes?: true }>;
 

@@ -44,7 +44,8 @@ export default function ContestEditorPage() {
           scoring: form.scoring as "icpc" | "ioi",
           penaltyMinutes: form.penaltyMinutes,
           registration: form.registration as "open" | "code",
-          ...(form.registration === "code" ? { registrationCode: form.registrationCode } : {}),
+          // Left empty, the server makes a random code (at least 8 characters either way).
+          ...(form.registration === "code" && form.registrationCode.trim() ? { registrationCode: form.registrationCode } : {}),
           problems: picked.map((p) => ({ problemId: p.problemId, label: p.label, ...(p.color ? { color: p.color } : {}) })),
         }),
       { error: "Could not create the contest" },
@@ -94,7 +95,7 @@ export default function ContestEditorPage() {
           </label>
           {form.registration === "code" && (
             <label>
-              Registration code <input required value={form.registrationCode} onChange={set("registrationCode")} />
+              Registration code <input minLength={8} maxLength={64} placeholder="Leave empty for a random one" value={form.registrationCode} onChange={set("registrationCode")} />
             </label>
           )}
           <fieldset>

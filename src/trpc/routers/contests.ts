@@ -38,8 +38,11 @@ export const contestsRouter = router({
   /** Jury. @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403). */
   delete: protectedProcedure.input(byId).mutation(({ ctx, input }) => deleteContest(deps(ctx), ctx.user, input.id)),
 
-  /** @throws CONTEST_REGISTRATION_CLOSED, CONTEST_CODE_WRONG, FORBIDDEN (403); CONTEST_ALREADY_REGISTERED, CONTEST_TEAM_NAME_TAKEN, CONTEST_TEAM_FULL (409). */
-  register: protectedProcedure.input(registerInput).mutation(({ ctx, input }) => register(deps(ctx), ctx.user, input)),
+  /**
+   * Wrong codes spend the caller's guesses in this contest (Limiters.joinsByUser's size, per user and contest).
+   * @throws CONTEST_REGISTRATION_CLOSED, CONTEST_CODE_WRONG, FORBIDDEN (403); RATE_LIMITED (429); CONTEST_ALREADY_REGISTERED, CONTEST_TEAM_NAME_TAKEN, CONTEST_TEAM_FULL (409).
+   */
+  register: protectedProcedure.input(registerInput).mutation(({ ctx, input }) => register({ ...deps(ctx), codeLimiter: ctx.limiters.joinsByUser }, ctx.user, input)),
 
   /** Submits for the caller's team. @throws CONTEST_NOT_STARTED / CONTEST_OVER / FORBIDDEN (403), CONTEST_PROBLEM_NOT_FOUND (404). */
   submit: protectedProcedure
@@ -71,7 +74,7 @@ export const contestsRouter = router({
     .mutation(({ ctx, input }) => sendClarification({ ...deps(ctx), clarifyLimiter: ctx.limiters.clarificationsByUser }, ctx.user, input)),
 
   /** Jury, after the end: releases the frozen results. @throws FORBIDDEN (403), BAD_INPUT (400) before the end. */
-  unfreeze: protectedProcedure.input(byId).mutation(({ ctx, input }) => unfreezeContest(deps(ctx), ctx.user, input.id, (c) => releasedEvents(deps(ctx), c))),
+  unfreeze: protectedProcedure.input(byId).mutation(({ ctx, input }) => unfreezeContest(deps(ctx), ctx.user, input.id, (c, now) => releasedEvents(deps(ctx), c, now))),
 
   /** Jury: judges a contest submission again. @throws FORBIDDEN (403), SUBMISSION_NOT_FOUND (404). */
   rejudge: protectedProcedure
