@@ -46,6 +46,8 @@ interface Cached {
   json: string | null;
   /** Whether the board says it is frozen (the public view from the freeze to the unfreeze). */
   frozenNow: boolean;
+  /** Whether the board leaves the problems out (the public view before the start: nobody but the jury may know them yet). */
+  problemsHidden: boolean;
   /** The latest versions' changes (newest last, at most CHANGES_KEPT): the teams whose rows changed, or null for a change of the whole board. */
   changes: { version: number; teams: string[] | null }[];
 }
@@ -70,9 +72,14 @@ function deltaOf(c: Cached, sinceVersion: number): ScoreboardDelta | null {
     baseVersion: sinceVersion,
     version: c.version,
     frozen: c.frozenNow,
-    rows: [...teams].flatMap((id) => c.rows.get(id) ?? []),
+    rows: [...teams].flatMap((id) => c.rows.get(id) ?? []).map((r) => shown(c, r)),
     order: c.ranked.map((r) => [r.teamId, r.rank]),
   };
+}
+
+/** A row as the board shows it: without its cells while the problems are hidden (each names its problem). */
+function shown(c: Cached, row: BoardRow): BoardRow {
+  return c.problemsHidden ? { ...row, cells: [] } : row;
 }
 
 /** A board submission from a row, with contest time from the team's window start. */
@@ -219,21 +226,30 @@ export class Boards {
   private async cached(contest: ContestRow, view: BoardView, nowMs: number): Promise<Cached> {
     const key = `${contest.id}:${view}`;
     const hit = this.cache.get(key);
-    const frozenNow = view === "public" && isFrozenAt(timesOf(contest), nowMs);
-    if (hit && hit.contest.updatedAt.getTime() === contest.updatedAt.getTime()) {
-      if (hit.frozenNow !== frozenNow) {
-        hit.frozenNow = frozenNow;
-        hit.version++;
-        hit.json = null;
-        noteChange(hit, null);
+    // A caller holding an older row than the board's (a request that read it before a change) is served the
+    // newer board, by the newer row's rules: rebuilding from the old row would put the old rules back for every viewer.
+    const fresh = hit && hit.contest.updatedAt.getTime() >= contest.updatedAt.getTime() ? hit : null;
+    const rulesRow = fresh?.contest ?? contest;
+    const frozenNow = view === "public" && isFrozenAt(timesOf(rulesRow), nowMs);
+    // Titles are for those who may read the problems: before the start, the jury only (the contest page and
+    // the Contest API hold them back alike; participants get them at the start, in the real window).
+    const problemsHidden = view === "public" && nowMs < rulesRow.startsAt.getTime();
+    if (fresh) {
+      if (fresh.frozenNow !== frozenNow || fresh.problemsHidden !== problemsHidden) {
+        fresh.frozenNow = frozenNow;
+        fresh.problemsHidden = problemsHidden;
+        fresh.version++;
+        fresh.json = null;
+        noteChange(fresh, null);
       }
-      return hit;
+      return fresh;
     }
     const problems = await problemsOf(this.db, contest.id);
     const teams = (await teamsOf(this.db, contest.id)).filter((t) => t.virtualStartsAt === null);
     const built = await this.build(contest, problems, teams, rulesOf(contest, view), null);
     built.version = (hit?.version ?? this.dropped.get(key) ?? 0) + 1;
     built.frozenNow = frozenNow;
+    built.problemsHidden = problemsHidden;
     this.cache.set(key, built);
     return built;
   }
@@ -257,7 +273,7 @@ export class Boards {
     // A virtual participant sees their own results as they arrive: no freeze on their own row.
     for (const t of teams) rowMap.set(t.id, rowOf(t.id, ids, byTeam.get(t.id) ?? [], virtual && t.id === virtual.id ? { ...rules, freezeAtMs: null } : rules));
     const ranked = rankRows(contest.scoring, [...rowMap.values()], (id) => teamMap.get(id)?.name ?? id);
-    return { contest, problems, teams: teamMap, rules, rows: rowMap, ranked, version: 1, json: null, frozenNow: rules.freezeAtMs !== null, changes: [] };
+    return { contest, problems, teams: teamMap, rules, rows: rowMap, ranked, version: 1, json: null, frozenNow: rules.freezeAtMs !== null, problemsHidden: false, changes: [] };
   }
 
   private shape(c: Cached, virtualElapsedMs: number | null): Scoreboard {
@@ -267,9 +283,9 @@ export class Boards {
       frozen: c.frozenNow,
       virtualElapsedMs,
       version: c.version,
-      problems: c.problems.map((p) => ({ problemId: p.problemId, label: p.label, color: p.color, title: p.title })),
+      problems: c.problemsHidden ? [] : c.problems.map((p) => ({ problemId: p.problemId, label: p.label, color: p.color, title: p.title })),
       teams: Object.fromEntries([...c.teams.values()].map((t) => [t.id, { name: t.name, organization: t.organization }])),
-      rows: c.ranked,
+      rows: c.problemsHidden ? c.ranked.map((r) => shown(c, r)) : c.ranked,
     };
   }
 }

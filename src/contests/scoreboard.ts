@@ -7,12 +7,12 @@
 import { and, eq, gte, isNull } from "drizzle-orm";
 import type { Caller } from "../accounts/user.ts";
 import { contestTeams, submissions } from "../../db/schema.ts";
-import { requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
-import type { Scoreboard } from "./board.ts";
+import { findContest, requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
+import { rulesOf, type Scoreboard } from "./board.ts";
 import type { ScoreboardDelta } from "./board-delta.ts";
 import { durationMs, freezeContestMs } from "./clock.ts";
 import { contestCaughtUp, type ContestDeps } from "./contests.ts";
-import type { ContestEvent } from "./feed.ts";
+import type { Audience, ContestEvent } from "./feed.ts";
 import { ccsSubmissionColumns, judgedEvents, runsOf } from "./runtime.ts";
 import type { CcsSubmissionRow } from "./ccs/objects.ts";
 
@@ -67,10 +67,15 @@ export async function* scoreboardChanges(
   sinceVersion: number,
   signal?: AbortSignal,
 ): AsyncGenerator<Scoreboard | ScoreboardDelta> {
-  const access = await requireContest(deps.db, user, id, "scoreboard.view");
+  let access = await requireContest(deps.db, user, id, "scoreboard.view");
   let last = sinceVersion;
   let lastVirtualMinute = -1;
   while (!signal?.aborted) {
+    // The rules (freeze, unfreeze, problems, the contest itself) are read again at every turn: a stream
+    // opened before the jury changed them must not keep the old ones, nor rebuild the shared board from them.
+    const fresh = await findContest(deps.db, access.contest.id);
+    if (!fresh) return;
+    access = { ...access, contest: fresh };
     const contest = await contestCaughtUp(deps, access.contest);
     const nowMs = deps.now();
     if (virtualElapsedMs(access, contest, nowMs) !== null) {
@@ -95,10 +100,16 @@ export async function* scoreboardChanges(
   }
 }
 
-/** The judged submissions the freeze hid, as events for everyone but the jury (the unfreeze releases them). */
-export async function releasedEvents(deps: ContestDeps, c: ContestRow): Promise<ContestEvent[]> {
+/**
+ * What the unfreeze releases to everyone but the jury: the judged submissions
+ * the freeze hid, and, when the results were finalized while frozen, the
+ * awards of the thawed board (for everyone: `awardEvents`).
+ * @param c the unfrozen row (`unfrozenAt` set).
+ */
+export async function releasedEvents(deps: ContestDeps, c: ContestRow, nowMs: number): Promise<ContestEvent[]> {
+  const awards = c.finalizedAt !== null ? await awardEvents(deps, c, nowMs) : [];
   const freeze = freezeContestMs(timesOf(c));
-  if (freeze === null) return [];
+  if (freeze === null) return awards;
   const rows = await deps.db
     .select(ccsSubmissionColumns)
     .from(submissions)
@@ -108,7 +119,7 @@ export async function releasedEvents(deps: ContestDeps, c: ContestRow): Promise<
   for (const r of rows as CcsSubmissionRow[]) {
     for (const e of judgedEvents(c, r, await runsOf(deps.db, r.id))) out.push({ ...e, audience: "nonjury", teamId: null });
   }
-  return out;
+  return [...out, ...awards];
 }
 
 /** The awards the board gives: `winner` and `first-to-solve-<problem>` (ccs-specs' known awards). */
@@ -122,8 +133,17 @@ export function awardsOf(board: Scoreboard): { id: string; citation: string; tea
   return awards;
 }
 
-/** The final awards as events (the finalization announces them). */
+/**
+ * The final awards as events, each from the board its audience may see
+ * (decision 046): once the board is thawed (or never froze), the one board's
+ * awards for everyone; while the public board is still frozen, the jury's live
+ * board's for the jury and the frozen board's for everyone else, so that
+ * finalizing before the thaw publishes no frozen result (the unfreeze then
+ * announces the thawed board's awards to everyone: `releasedEvents`).
+ */
 export async function awardEvents(deps: ContestDeps, c: ContestRow, nowMs: number): Promise<ContestEvent[]> {
-  const board = await deps.contests.boards.board(c, "jury", nowMs);
-  return awardsOf(board).map((a) => ({ type: "awards", id: a.id, data: a, audience: "all", atMs: nowMs }));
+  const events = (board: Scoreboard, audience: Audience): ContestEvent[] => awardsOf(board).map((a) => ({ type: "awards", id: a.id, data: a, audience, atMs: nowMs }));
+  const jury = await deps.contests.boards.board(c, "jury", nowMs);
+  if (rulesOf(c, "public").freezeAtMs === null) return events(jury, "all");
+  return [...events(jury, "jury"), ...events(await deps.contests.boards.board(c, "public", nowMs), "nonjury")];
 }

@@ -141,10 +141,12 @@ function JuryControls({ contest, onDone }: { contest: Contest; onDone: () => voi
         <Link href={`/contests/${contest.id}/similarity`} className="btn btn-ghost btn-sm">
           Similarity
         </Link>
-        <button type="button" className="btn btn-ghost btn-sm" disabled={!over || contest.unfrozenAt !== null || contest.freezesAt === null} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: "Could not unfreeze", success: "The scoreboard is unfrozen." }).then(onDone)}>
+        {/* A course's TA judges but does not change the contest: no unfreeze or finalize (the server refuses them too). */}
+        <button type="button" className="btn btn-ghost btn-sm" disabled={!contest.mayChange || !over || contest.unfrozenAt !== null || contest.freezesAt === null} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: "Could not unfreeze", success: "The scoreboard is unfrozen." }).then(onDone)}>
           Unfreeze
         </button>
-        <button type="button" className="btn btn-ghost btn-sm" disabled={!over || contest.finalizedAt !== null} onClick={() => void notice.run(() => client.contests.finalize.mutate({ id: contest.id }), { error: "Could not finalize", success: "Results are final; awards announced." }).then(onDone)}>
+        {/* Finalizing before the unfreeze is allowed: the public then gets the frozen board's awards until the unfreeze (decision 046). */}
+        <button type="button" className="btn btn-ghost btn-sm" disabled={!contest.mayChange || !over || contest.finalizedAt !== null} onClick={() => void notice.run(() => client.contests.finalize.mutate({ id: contest.id }), { error: "Could not finalize", success: contest.frozen ? "Results are final; the public sees the frozen board's awards until you unfreeze." : "Results are final; awards announced." }).then(onDone)}>
           Finalize
         </button>
       </div>
