@@ -7,17 +7,31 @@
  *   every door that checks `canSeeProblem` (run, submit, statement assets);
  * - no AI review while the caller takes part in a running contest (their
  *   real or virtual window is open), for any problem or none: a contest is
- *   sat without outside help (ICPC rules; DOMjudge and Kattis offer none).
+ *   sat without outside help (ICPC rules; DOMjudge and Kattis offer none);
+ * - while the caller takes part in a running contest, its problems are judged
+ *   for them only in it: an ordinary submission (practice, an assignment) to
+ *   one is refused, naming the contest (Run stays: it gives only the sample or
+ *   the caller's own input), so no attempt escapes the board's penalty or the
+ *   jury's list (decision 046);
+ * - a contest not yet finalized holds its problems: only its jury (site admins
+ *   included) may change their statement, tests, validator or limits, delete
+ *   them or rejudge them, and only a contest's jury requeues its submissions
+ *   through the problem's and the submission's own rejudge doors (decision 046).
  */
-import { and, eq, gt, isNotNull, isNull, lte } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lte } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { contestProblems, contests, contestTeamMembers, contestTeams } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { memberRole } from "../courses/access.ts";
 import { restrictAi, type AiRestriction } from "../courses/ai-policy.ts";
+import { isStaff } from "../courses/permissions.ts";
+import { AppError } from "../errors.ts";
 import { grantProblemSight, type ProblemSightGrant } from "../problems/access.ts";
+import { guardProblemChanges, type ProblemChangeGuard } from "../problems/operations.ts";
 import type { ProblemRow } from "../problems/shape.ts";
-import { mayReadProblems, roleIn, timesOf } from "./access.ts";
+import { restrictSubmissions, type SubmissionRestriction } from "../submissions/create.ts";
+import { setContestJuryCheck, type ContestJuryCheck } from "../submissions/rejudge.ts";
+import { mayReadProblems, roleIn, timesOf, type ContestRow } from "./access.ts";
 import { windowOf } from "./clock.ts";
 import { CONTEST_MAX_MINUTES } from "./shape.ts";
 
@@ -45,26 +59,97 @@ export const problemReadableThroughContest: ProblemSightGrant = async (db: Datab
  * have none yet).
  */
 export async function inRunningContest(db: Database, userId: string, nowMs: number): Promise<boolean> {
+  return (await contestsRunningFor(db, userId, nowMs, null, true)).length > 0;
+}
+
+/**
+ * The contests `userId` takes part in whose window is open at `nowMs` (as
+ * `inRunningContest` counts them), those listing `problemId` only when given.
+ * @param firstOnly stop at the first found.
+ */
+async function contestsRunningFor(db: Database, userId: string, nowMs: number, problemId: string | null, firstOnly = false): Promise<ContestRow[]> {
+  const found: ContestRow[] = [];
+  const listing = (contestId: typeof contests.id) =>
+    problemId === null ? undefined : inArray(contestId, db.select({ id: contestProblems.contestId }).from(contestProblems).where(eq(contestProblems.problemId, problemId)));
   const teams = await db
     .select({ contest: contests, virtualStartsAt: contestTeams.virtualStartsAt })
     .from(contestTeamMembers)
     .innerJoin(contestTeams, eq(contestTeams.id, contestTeamMembers.teamId))
     .innerJoin(contests, eq(contests.id, contestTeamMembers.contestId))
-    .where(and(eq(contestTeamMembers.userId, userId), isNull(contests.deletedAt)));
+    .where(and(eq(contestTeamMembers.userId, userId), isNull(contests.deletedAt), listing(contests.id)));
   for (const t of teams) {
     const w = windowOf(timesOf(t.contest), t.virtualStartsAt?.getTime() ?? null);
-    if (w.startMs <= nowMs && nowMs < w.endMs) return true;
+    if (w.startMs <= nowMs && nowMs < w.endMs) found.push(t.contest);
+    if (firstOnly && found.length) return found;
   }
   // Course contests that have started and may still run (the end is checked per row: durations differ).
   const started = await db
     .select()
     .from(contests)
-    .where(and(isNotNull(contests.courseId), isNull(contests.deletedAt), lte(contests.startsAt, new Date(nowMs)), gt(contests.startsAt, new Date(nowMs - MAX_DURATION_MS))));
+    .where(
+      and(
+        isNotNull(contests.courseId),
+        isNull(contests.deletedAt),
+        lte(contests.startsAt, new Date(nowMs)),
+        gt(contests.startsAt, new Date(nowMs - MAX_DURATION_MS)),
+        listing(contests.id),
+      ),
+    );
   for (const c of started) {
     const w = windowOf(timesOf(c), null);
-    if (nowMs < w.endMs && (await memberRole(db, c.courseId!, userId)) === "student") return true;
+    if (nowMs < w.endMs && !found.some((f) => f.id === c.id) && (await memberRole(db, c.courseId!, userId)) === "student") found.push(c);
+    if (firstOnly && found.length) return found;
   }
-  return false;
+  return found;
+}
+
+/**
+ * SubmissionRestriction: a participant whose contest window is open judges
+ * that contest's problems only in it.
+ * @throws AppError FORBIDDEN (403) naming the contest (`details.contest`: its short name) and when the window closes.
+ */
+export const judgeOnlyInContest: SubmissionRestriction = async (db, caller, problem, nowMs) => {
+  const [c] = await contestsRunningFor(db, caller.id, nowMs, problem.id, true);
+  if (!c) return;
+  throw new AppError("FORBIDDEN", {
+    message: `This problem is in contest "${c.title}" (${c.shortName}), which you are taking part in: while it runs, submit it in the contest`,
+    details: { contest: c.shortName, contestId: c.id },
+  });
+};
+
+/**
+ * ProblemChangeGuard: a live contest not yet finalized (upcoming, running, or
+ * over and awaiting its results) holds its problems: only its jury may change them.
+ * @throws AppError FORBIDDEN (403) naming the contest (`details.contest`: its short name).
+ */
+export const holdProblemsUntilFinal: ProblemChangeGuard = async (db, caller, problem) => {
+  const rows = await db
+    .select({ contest: contests })
+    .from(contestProblems)
+    .innerJoin(contests, eq(contests.id, contestProblems.contestId))
+    .where(and(eq(contestProblems.problemId, problem.id), isNull(contests.deletedAt), isNull(contests.finalizedAt)));
+  for (const { contest } of rows) {
+    if (await isJury(db, caller, contest)) continue;
+    throw new AppError("FORBIDDEN", {
+      message: `Contest "${contest.title}" (${contest.shortName}) uses this problem and is not finalized: until it is, only its jury may change the problem, delete it or rejudge it`,
+      details: { contest: contest.shortName, contestId: contest.id },
+    });
+  }
+};
+
+/** ContestJuryCheck: the contests among `contestIds` where the caller is jury. */
+export const contestJuryOf: ContestJuryCheck = async (db, caller, contestIds) => {
+  const rows = await db.select().from(contests).where(inArray(contests.id, [...contestIds]));
+  const out = new Set<string>();
+  for (const c of rows) if (await isJury(db, caller, c)) out.add(c.id);
+  return out;
+};
+
+/** Whether the caller is the contest's jury, as ./access.ts `roleIn` decides it, without its side effect (a course student's team made on first use). */
+async function isJury(db: Database, caller: Caller, contest: ContestRow): Promise<boolean> {
+  if (caller.siteRole === "admin") return true;
+  if (contest.courseId !== null) return isStaff(await memberRole(db, contest.courseId, caller.id));
+  return contest.createdBy === caller.id;
 }
 
 /** The longest contest the input allows (./shape.ts), so the query above reads no older ones. */
@@ -74,8 +159,11 @@ const MAX_DURATION_MS = CONTEST_MAX_MINUTES * 60_000;
 export const noAiDuringContest: AiRestriction = async (db, caller, _problem, now) =>
   (await inRunningContest(db, caller.id, now)) ? { policy: "off", reason: AI_OFF_IN_CONTEST } : null;
 
-/** Registers both with their domains (idempotent; the contest runtime calls it). */
+/** Registers each with its domain (idempotent; the contest runtime calls it). */
 export function registerContestGuards(): void {
   grantProblemSight(problemReadableThroughContest);
   restrictAi(noAiDuringContest);
+  restrictSubmissions(judgeOnlyInContest);
+  guardProblemChanges(holdProblemsUntilFinal);
+  setContestJuryCheck(contestJuryOf);
 }

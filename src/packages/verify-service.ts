@@ -19,6 +19,7 @@ import type { Logger } from "../log.ts";
 import type { RateDecision } from "../lib/rate-limit.ts";
 import type { Caller } from "../accounts/user.ts";
 import { requireEditableProblem } from "../problems/access.ts";
+import { requireProblemChangeAllowed } from "../problems/operations.ts";
 import { readHiddenTests, setTimeLimit } from "../problems/store.ts";
 import { queuedCount } from "../submissions/queue.ts";
 import type { ProblemRow } from "../problems/shape.ts";
@@ -182,5 +183,7 @@ export async function startVerifyFor(
   budget: () => RateDecision,
 ): Promise<VerifyStatus> {
   const row = await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_UPDATE", now);
+  // A verify may set a derived time limit: a change to the problem, refused where a contest holds it.
+  await requireProblemChangeAllowed(db, user, row, now);
   return startVerify(db, backend, row, log, budget);
 }

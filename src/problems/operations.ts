@@ -10,7 +10,36 @@ import { authorizeProblemWrite, requireEditableProblem, requireVisibleProblem } 
 import type { ProblemInput, ProblemUpdate } from "./input.ts";
 import type { ProblemShape } from "./shape.ts";
 import type { ProblemCeilings } from "./ceilings.ts";
+import type { ProblemRow } from "./shape.ts";
 import { createProblem, limitProblemWrites, publicShape, softDeleteProblem, updateProblem } from "./store.ts";
+
+/**
+ * Another domain's hold on a problem's judging: while it depends on the
+ * problem's tests, validator, limits and verdicts staying as they are, it
+ * refuses a caller who may not change them there (src/contests registers
+ * one: a contest not yet finalized holds its problems for its jury). A guard
+ * throws an AppError naming what holds the problem; it only narrows who may
+ * change a problem, never widens it.
+ */
+export type ProblemChangeGuard = (db: Database, caller: Caller, problem: ProblemRow, nowMs: number) => Promise<void>;
+
+const changeGuards: ProblemChangeGuard[] = [];
+
+/** Registers a guard (once: registering the same function again does nothing). */
+export function guardProblemChanges(guard: ProblemChangeGuard): void {
+  if (!changeGuards.includes(guard)) changeGuards.push(guard);
+}
+
+/**
+ * Asks every registered guard whether `caller` may change `problem`'s judging
+ * now: its statement, tests, validator or limits (an edit), its existence (a
+ * delete), or its verdicts (a rejudge, a verify that derives a time limit).
+ * Called after the caller's own right to the problem was checked.
+ * @throws the refusing guard's AppError (403, naming what holds the problem).
+ */
+export async function requireProblemChangeAllowed(db: Database, caller: Caller, problem: ProblemRow, nowMs: number): Promise<void> {
+  for (const guard of changeGuards) await guard(db, caller, problem, nowMs);
+}
 
 /**
  * One live problem without hidden tests, for whoever may see it (a public one signed out too).
@@ -32,7 +61,7 @@ export async function createProblemAs(db: Database, user: Caller, input: Problem
 
 /**
  * Updates a problem its owner (or its course's staff) may edit; bumps `__v`.
- * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403), RATE_LIMITED (429), BAD_INPUT (400).
+ * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403), a guard's FORBIDDEN (403: a contest holds it), RATE_LIMITED (429), BAD_INPUT (400).
  */
 export async function editProblem(
   db: Database,
@@ -43,16 +72,17 @@ export async function editProblem(
   ceilings: ProblemCeilings,
 ): Promise<ProblemShape> {
   const current = await requireEditableProblem(db, user, input.id, "NOT_PROBLEM_OWNER_UPDATE", now);
+  await requireProblemChangeAllowed(db, user, current, now);
   limitProblemWrites(limiter, user.id);
   return updateProblem(db, current, input, ceilings);
 }
 
 /**
  * Soft-deletes a problem (it leaves every list; its submissions stay readable by their authors).
- * @returns the spec's answer. @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_DELETE (403).
+ * @returns the spec's answer. @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_DELETE (403), a guard's FORBIDDEN (403: a contest holds it).
  */
 export async function deleteProblem(db: Database, user: Caller, problemId: string, now: number): Promise<{ message: string; _id: string }> {
-  await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_DELETE", now);
+  await requireProblemChangeAllowed(db, user, await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_DELETE", now), now);
   await softDeleteProblem(db, problemId);
   return { message: "Problem deleted successfully!", _id: problemId };
 }

@@ -14,6 +14,7 @@ import { requireVisibleProblem } from "../problems/access.ts";
 import { AppError } from "../errors.ts";
 import type { JudgeEvents } from "../judge/events.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
+import type { ProblemRow } from "../problems/shape.ts";
 import { requireLiveProblem } from "../problems/store.ts";
 import { requireJudgeable, requireOffered } from "../judge/languages.ts";
 
@@ -41,6 +42,21 @@ export interface SubmitInput {
   assignmentId?: string;
 }
 
+/**
+ * Another domain's reason to refuse an ordinary submission (practice or an
+ * assignment) to a problem it holds: src/contests registers one (while a
+ * contest runs, its participants judge its problems only in it). It throws an
+ * AppError naming the reason; contest submissions do not ask it.
+ */
+export type SubmissionRestriction = (db: Database, caller: Caller, problem: ProblemRow, nowMs: number) => Promise<void>;
+
+const restrictions: SubmissionRestriction[] = [];
+
+/** Registers a restriction (once: registering the same function again does nothing). */
+export function restrictSubmissions(restriction: SubmissionRestriction): void {
+  if (!restrictions.includes(restriction)) restrictions.push(restriction);
+}
+
 /** A caller: a signed-in user (id and site role), or a bare user id (scripts and tests: a plain user). */
 export type SubmissionCaller = Caller | string;
 export const callerOf = (c: SubmissionCaller): Caller => (typeof c === "string" ? { id: c, siteRole: "user" } : c);
@@ -50,7 +66,8 @@ export const callerOf = (c: SubmissionCaller): Caller => (typeof c === "string" 
  * @returns the new submission's id.
  * @throws SANDBOX_UNAVAILABLE (503) when this process judges but has no sandbox; LANGUAGE_UNAVAILABLE (400)
  *   for a language this server does not offer; RATE_LIMITED (429) past
- *   SUBMIT_RATE_PER_MINUTE; PROBLEM_NOT_FOUND (404); the assignment's window errors (403) from submissionTarget.
+ *   SUBMIT_RATE_PER_MINUTE; PROBLEM_NOT_FOUND (404); a restriction's FORBIDDEN (403: the problem is in a contest the caller
+ *   takes part in now, named); the assignment's window errors (403) from submissionTarget.
  */
 export async function createSubmission(deps: SubmissionDeps, caller: SubmissionCaller, input: SubmitInput): Promise<{ id: string }> {
   const viewer = callerOf(caller);
@@ -64,6 +81,7 @@ export async function createSubmission(deps: SubmissionDeps, caller: SubmissionC
       ? await requireLiveProblem(deps.db, input.problemId, "problemId")
       : await requireVisibleProblem(deps.db, viewer, input.problemId, now, "problemId");
   requireJudgeable(deps.languages, input.language, problem);
+  for (const restriction of restrictions) await restriction(deps.db, viewer, problem, now);
   const target = await submissionTarget(deps.db, viewer, problem, input.assignmentId, now);
   return queue(deps, viewer.id, input, { assignmentId: target.assignmentId, runAllTests: target.runAllTests });
 }

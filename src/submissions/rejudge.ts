@@ -5,7 +5,13 @@
  * the gradebook follows each new verdict as it follows a first one.
  *
  * Who may: a public problem's owner (or a site admin); for a course problem,
- * the course's members with `submission.rejudge` (src/courses/permissions.ts).
+ * the course's members with `submission.rejudge` (src/courses/permissions.ts);
+ * and never against a hold on the problem (src/problems/operations.ts
+ * `requireProblemChangeAllowed`: a contest not yet finalized holds its problems
+ * for its jury). A contest's submissions are requeued here only for that
+ * contest's jury (its own door is src/contests/jury.ts): whoever else may
+ * rejudge the problem leaves them as judged, so no one outside the jury
+ * changes a contest's verdicts, finalized or not.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
@@ -13,7 +19,21 @@ import { problems, submissions, submissionTests } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { requireCourse } from "../courses/access.ts";
 import { AppError } from "../errors.ts";
+import { requireProblemChangeAllowed } from "../problems/operations.ts";
 import { requireLiveProblem } from "../problems/store.ts";
+
+/**
+ * Which of `contestIds` the caller is the jury of (src/contests registers it).
+ * Until one is registered, none: contest submissions stay as judged.
+ */
+export type ContestJuryCheck = (db: Database, caller: Caller, contestIds: readonly string[]) => Promise<ReadonlySet<string>>;
+
+let juryOf: ContestJuryCheck = async () => new Set();
+
+/** Registers the contests' jury check (the contest runtime does, at start). */
+export function setContestJuryCheck(check: ContestJuryCheck): void {
+  juryOf = check;
+}
 
 /** Most submissions one call re-queues (a problem with more is rejudged in several calls). */
 export const REJUDGE_BATCH_MAX = 5000;
@@ -62,47 +82,65 @@ export async function requeueJudged(db: Database, ids: readonly string[], ring?:
 }
 
 /**
- * Checks that `caller` may rejudge submissions of the problem.
+ * Checks that `caller` may rejudge submissions of the problem: the right to
+ * it, then the holds on it (a contest not yet finalized that uses it).
+ * @param nowMs the clock the holds are read at, ms.
  * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403) for someone else's public problem,
- *   the course's FORBIDDEN (403) for a member without submission.rejudge.
+ *   the course's FORBIDDEN (403) for a member without submission.rejudge, a hold's FORBIDDEN (403, naming the contest).
  */
-export async function requireRejudgeRight(db: Database, caller: Caller, problemId: string): Promise<void> {
+export async function requireRejudgeRight(db: Database, caller: Caller, problemId: string, nowMs: number = Date.now()): Promise<void> {
   const problem = await requireLiveProblem(db, problemId);
   if (problem.courseId !== null) {
     await requireCourse(db, caller, problem.courseId, "submission.rejudge").catch((err: unknown) => {
       throw err instanceof AppError && err.kind === "COURSE_NOT_FOUND" ? new AppError("PROBLEM_NOT_FOUND") : err;
     });
-    return;
+  } else if (problem.userId !== caller.id && caller.siteRole !== "admin") {
+    throw new AppError("NOT_PROBLEM_OWNER_UPDATE");
   }
-  if (problem.userId !== caller.id && caller.siteRole !== "admin") throw new AppError("NOT_PROBLEM_OWNER_UPDATE");
+  await requireProblemChangeAllowed(db, caller, problem, nowMs);
+}
+
+/** The rows the caller may requeue: every one outside a contest, a contest's only for its jury. */
+async function mayRequeue<T extends { contestId: string | null }>(db: Database, caller: Caller, rows: readonly T[]): Promise<T[]> {
+  const contestIds = [...new Set(rows.flatMap((r) => (r.contestId ? [r.contestId] : [])))];
+  const jury = contestIds.length ? await juryOf(db, caller, contestIds) : new Set<string>();
+  return rows.filter((r) => r.contestId === null || jury.has(r.contestId));
 }
 
 /**
- * Rejudges every judged submission of a problem (after its tests or limits changed).
+ * Rejudges every judged submission of a problem (after its tests or limits
+ * changed), a contest's only when the caller is its jury.
  * @returns how many were queued again.
+ * @throws requireRejudgeRight's errors.
  */
 export async function rejudgeProblem(db: Database, caller: Caller, problemId: string, ring?: () => void): Promise<{ queued: number }> {
   await requireRejudgeRight(db, caller, problemId);
-  const ids = (
-    await db
-      .select({ id: submissions.id })
-      .from(submissions)
-      .where(and(eq(submissions.problemId, problemId), eq(submissions.status, "done")))
-      .limit(REJUDGE_BATCH_MAX)
-  ).map((r) => r.id);
-  return { queued: await requeueJudged(db, ids, ring) };
+  const rows = await db
+    .select({ id: submissions.id, contestId: submissions.contestId })
+    .from(submissions)
+    .where(and(eq(submissions.problemId, problemId), eq(submissions.status, "done")))
+    .limit(REJUDGE_BATCH_MAX);
+  return { queued: await requeueJudged(db, (await mayRequeue(db, caller, rows)).map((r) => r.id), ring) };
 }
 
 /**
  * Rejudges one submission.
- * @throws SUBMISSION_NOT_FOUND (404) when absent or the caller may not rejudge it.
+ * @throws SUBMISSION_NOT_FOUND (404) when absent or the caller may not rejudge it; FORBIDDEN (403) for a hold on its
+ *   problem (naming the contest) or a contest submission the caller is not the jury of.
  */
 export async function rejudgeOne(db: Database, caller: Caller, submissionId: string, ring?: () => void): Promise<{ id: string; status: "queued" }> {
-  const [row] = await db.select({ id: submissions.id, problemId: submissions.problemId }).from(submissions).where(eq(submissions.id, submissionId)).limit(1);
+  const [row] = await db
+    .select({ id: submissions.id, problemId: submissions.problemId, contestId: submissions.contestId })
+    .from(submissions)
+    .where(eq(submissions.id, submissionId))
+    .limit(1);
   if (!row) throw new AppError("SUBMISSION_NOT_FOUND");
   await requireRejudgeRight(db, caller, row.problemId).catch((err: unknown) => {
     throw err instanceof AppError && (err.kind === "PROBLEM_NOT_FOUND" || err.kind === "NOT_PROBLEM_OWNER_UPDATE") ? new AppError("SUBMISSION_NOT_FOUND") : err;
   });
+  if ((await mayRequeue(db, caller, [row])).length === 0) {
+    throw new AppError("FORBIDDEN", { message: "This is a contest submission: only its contest's jury rejudges it (the contest's own rejudge)" });
+  }
   await requeueJudged(db, [row.id], ring);
   return { id: row.id, status: "queued" };
 }
