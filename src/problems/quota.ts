@@ -16,7 +16,6 @@ import { and, eq, inArray, isNotNull, isNull, ne, notInArray, sql } from "drizzl
 import type { Database } from "../../db/index.ts";
 import { problemAssets, problemPackages, problems, submissions, testCases, users } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
-import { formatBytes } from "../lib/fields.ts";
 import type { ProblemCeilings } from "./ceilings.ts";
 
 import { STORAGE_SETTING, USER_STORAGE_DEFAULT_MIB, type StorageCeiling } from "./quota-setting.ts";
@@ -24,6 +23,8 @@ import { STORAGE_SETTING, USER_STORAGE_DEFAULT_MIB, type StorageCeiling } from "
 export { STORAGE_SETTING, USER_STORAGE_DEFAULT_MIB, type StorageCeiling } from "./quota-setting.ts";
 
 const MIB = 1024 * 1024;
+/** "12.3 MiB". */
+const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
 
 /** Ceilings that may carry the quota (`config.ceilings` does; DEFAULT_CEILINGS, used by the CLI and tests, does not). */
 export type WithStorage = ProblemCeilings & Partial<StorageCeiling>;
@@ -111,7 +112,7 @@ export async function assertStorageQuota(
   throw new AppError("PAYLOAD_TOO_LARGE", {
     field,
     message:
-      `${field}: this adds ${formatBytes(addedBytes)} to the ${formatBytes(used)} the owner's problems already store; ` +
+      `${field}: this adds ${mib(addedBytes)} to the ${mib(used)} the owner's problems already store; ` +
       `one user's problems may store ${quota / MIB} MiB together (the setting ${STORAGE_SETTING}); delete problems or their tests to make room`,
     details: { setting: STORAGE_SETTING, usedBytes: used, addedBytes, quotaBytes: quota },
   });
