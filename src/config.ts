@@ -165,7 +165,7 @@ const schema = z.object({
   RATE_LIMIT_CONTACT_PER_ADDRESS: rate("30/10m"),
   RATE_LIMIT_PROBLEM_WRITES_PER_USER: rate("60/1h"),
   RATE_LIMIT_VERIFIES_PER_USER: rate("6/1h"),
-  RATE_LIMIT_COURSE_JOINS_PER_USER: rate("10/10m"),
+  RATE_LIMIT_CODE_GUESSES_PER_USER: rate("10/10m"),
   RATE_LIMIT_CLARIFICATIONS_PER_USER: rate("30/1h"),
   /** Failed password sign-ins per account, from any address: free ones, then a delay doubling from FIRST to MAX. */
   SIGNIN_BACKOFF_AFTER_FAILURES: z.coerce

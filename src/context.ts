@@ -48,7 +48,10 @@ export interface Limiters {
   signInStartsByIp: RateLimiter;
   /** Verifies of a package's example submissions started per user: RATE_LIMIT_VERIFIES_PER_USER [6/1h] (each judges every example on every test). */
   verifiesByUser: RateLimiter;
-  /** Course joins by invite code per user: RATE_LIMIT_COURSE_JOINS_PER_USER [10/10m] (codes are 8 characters: guessing them takes far more). */
+  /**
+   * Tries of a course's invite code per user, and of a contest's codes per user and contest (src/contests/registration.ts):
+   * RATE_LIMIT_CODE_GUESSES_PER_USER [10/10m] (codes are 8 characters or more: guessing them takes far more).
+   */
   joinsByUser: RateLimiter;
   /** Contest questions per participant: RATE_LIMIT_CLARIFICATIONS_PER_USER [30/1h] (each is a row the jury must read). */
   clarificationsByUser: RateLimiter;
@@ -63,7 +66,7 @@ export type LimiterSettings = Pick<
   | "RATE_LIMIT_CONTACT_PER_ADDRESS"
   | "RATE_LIMIT_PROBLEM_WRITES_PER_USER"
   | "RATE_LIMIT_VERIFIES_PER_USER"
-  | "RATE_LIMIT_COURSE_JOINS_PER_USER"
+  | "RATE_LIMIT_CODE_GUESSES_PER_USER"
   | "RATE_LIMIT_CLARIFICATIONS_PER_USER"
   | "SIGNIN_BACKOFF_AFTER_FAILURES"
   | "SIGNIN_BACKOFF_FIRST"
@@ -117,7 +120,7 @@ export function createLimiters(settings: LimiterSettings, now?: () => number): L
     problemWritesByUser: new RateLimiter({ ...s.RATE_LIMIT_PROBLEM_WRITES_PER_USER, now }),
     signInStartsByIp: new RateLimiter({ ...s.RATE_LIMIT_SIGNIN_STARTS_PER_ADDRESS, now }),
     verifiesByUser: new RateLimiter({ ...s.RATE_LIMIT_VERIFIES_PER_USER, now }),
-    joinsByUser: new RateLimiter({ ...s.RATE_LIMIT_COURSE_JOINS_PER_USER, now }),
+    joinsByUser: new RateLimiter({ ...s.RATE_LIMIT_CODE_GUESSES_PER_USER, now }),
     clarificationsByUser: new RateLimiter({ ...s.RATE_LIMIT_CLARIFICATIONS_PER_USER, now }),
   };
 }

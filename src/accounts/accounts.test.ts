@@ -36,6 +36,14 @@ describe("accounts", () => {
     expect(await kindOf(createUser(db, { firstName: "B", lastName: "B", email: "ada@example.com", passwordHash: null }))).toBe("EMAIL_TAKEN");
   });
 
+  test("passwords are hashed with argon2id at OWASP's 19 MiB, 2 passes; a hash of Bun's default cost (64 MiB) still verifies", async () => {
+    expect(await hashPassword("correct horse")).toStartWith("$argon2id$v=19$m=19456,t=2,p=1$");
+    const older = await Bun.password.hash("older-password", { algorithm: "argon2id" });
+    expect(older).toStartWith("$argon2id$v=19$m=65536,t=2,p=1$");
+    await createUser(db, { firstName: "Old", lastName: "O", email: "old@example.com", passwordHash: older });
+    expect((await authenticate({ db, limiters: createLimiters(loadConfig({})) }, "10.0.0.9", "old@example.com", "older-password")).email).toBe("old@example.com");
+  });
+
   test("authenticate: the right password signs in; a wrong one and an unknown email are the same 401", async () => {
     await createUser(db, { firstName: "Bo", lastName: "B", email: "bo@example.com", passwordHash: await hashPassword("secret-pass") });
     const deps = { db, limiters: createLimiters(loadConfig({})) };

@@ -10,12 +10,12 @@ import type { Database } from "../../db/index.ts";
 import { users } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { describeRate, type FailureBackoff, type RateLimiter } from "../lib/rate-limit.ts";
-import { normalizeEmail, type SessionUser } from "./user.ts";
+import { hashPassword, normalizeEmail, type SessionUser } from "./user.ts";
 
-// Verified against when the email is unknown, so both failures cost one argon2 verify.
+// Verified against when the email is unknown, so both failures cost one argon2 verify of the same cost.
 let dummyHash: Promise<string> | undefined;
 function getDummyHash(): Promise<string> {
-  dummyHash ??= Bun.password.hash("not-a-real-password-timing-equaliser");
+  dummyHash ??= hashPassword("not-a-real-password-timing-equaliser");
   return dummyHash;
 }
 

@@ -42,9 +42,18 @@ export const PASSWORD_MAX_CHARS = 1024;
 
 export { normalizeEmail };
 
-/** argon2id PHC string of a password. */
+/**
+ * The password hash's cost: argon2id with the OWASP Password Storage Cheat Sheet's first configuration,
+ * 19 MiB of memory (memoryCost, KiB), 2 passes, 1 lane. About 0.07-0.09 s of CPU per hash or verify on the
+ * test machine, where Bun's default (64 MiB) took 0.2-0.25 s: a 300-seat lab signing up and in at once
+ * cost the server 140 s of CPU with it (docs/decisions/049-rate-limits-as-settings.md). Hashes made with
+ * another cost keep verifying: the PHC string carries its parameters.
+ */
+export const PASSWORD_HASH = { algorithm: "argon2id", memoryCost: 19_456, timeCost: 2 } as const;
+
+/** argon2id PHC string of a password (`PASSWORD_HASH`'s cost). */
 export function hashPassword(password: string): Promise<string> {
-  return Bun.password.hash(password, { algorithm: "argon2id" });
+  return Bun.password.hash(password, PASSWORD_HASH);
 }
 
 /** The columns of a `SessionUser`, for selects and `returning`. */

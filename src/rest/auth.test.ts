@@ -222,6 +222,50 @@ describe("POST /api/auth/login", () => {
     }
   });
 
+  test("past the free failures each further one doubles the wait (1, 2, 4, 8 minutes, then 15); a success clears it", async () => {
+    await register(validAccount("backoff@example.com"));
+    const guess = (i: number) => login({ email: "backoff@example.com", password: `guess-${i}-xx` });
+    for (let i = 0; i < 5; i++) expect((await guess(i)).status).toBe(401);
+    const waits: number[] = [];
+    for (let i = 5; i < 11; i++) {
+      const refused = await guess(i);
+      expect(refused.status).toBe(429);
+      const wait = Number(refused.headers.get("retry-after"));
+      waits.push(wait);
+      // One second short of the wait: still refused, and not counted.
+      clockMs += (wait - 1) * 1000;
+      expect((await guess(i)).status).toBe(429);
+      clockMs += 1000;
+      expect((await guess(i)).status).toBe(401);
+    }
+    expect(waits).toEqual([60, 120, 240, 480, 900, 900]);
+    // The right password after the wait: signed in, and the count starts over (5 free failures again).
+    clockMs += 900_000;
+    expect((await login({ email: "backoff@example.com", password: "hunter2hunter2" })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await guess(100 + i)).status).toBe(401);
+    expect((await guess(105)).status).toBe(429);
+  });
+
+  test("guesses on one account spread over many addresses (behind a trusted proxy) are stopped all the same", async () => {
+    const proxied = await createTestServices({ env: { TRUST_PROXY: "true" }, now: () => clockMs });
+    try {
+      const papp = createApp(proxied.services);
+      await request(papp, "POST", "/api/auth/register", { body: validAccount("spread@example.com") });
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const res = await request(papp, "POST", "/api/auth/login", {
+          body: { email: "spread@example.com", password: `guess-${i}-xx` },
+          headers: { "x-forwarded-for": `203.0.113.${i + 1}` },
+          peer: "127.0.0.1",
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([...Array(5).fill(401), ...Array(35).fill(429)]);
+    } finally {
+      proxied.cleanup();
+    }
+  });
+
   test("failures from one address across emails are throttled too", async () => {
     const saved = t.services.limiters.loginByIp;
     t.services.limiters.loginByIp = new RateLimiter({ limit: 3, windowMs: 60_000, now: () => clockMs });

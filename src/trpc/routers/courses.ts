@@ -29,7 +29,7 @@ export const coursesRouter = router({
     .input(z.object({ id: idField(), action: z.enum(["rotate", "disable", "enable"], { error: "Must be rotate, disable or enable" }) }))
     .mutation(({ ctx, input }) => setInvite(ctx.db, ctx.user, input.id, input.action)),
 
-  /** Joins by invite code as a student. @throws RATE_LIMITED (429: RATE_LIMIT_COURSE_JOINS_PER_USER, 10 tries per 10 minutes by default), INVITE_NOT_FOUND (404), COURSE_ARCHIVED (403). */
+  /** Joins by invite code as a student. @throws RATE_LIMITED (429: RATE_LIMIT_CODE_GUESSES_PER_USER, 10 tries per 10 minutes by default), INVITE_NOT_FOUND (404), COURSE_ARCHIVED (403). */
   join: protectedProcedure
     .input(z.object({ code: z.string({ error: "Must be text" }).trim().min(1, { error: "Required" }).max(40, { error: "At most 40 characters" }) }))
     .mutation(({ ctx, input }) => joinByCode(ctx.db, ctx.user, input.code, () => ctx.limiters.joinsByUser.hit(ctx.user.id))),
