@@ -120,7 +120,8 @@ export const judgeOnlyInContest: SubmissionRestriction = async (db, caller, prob
 /**
  * ProblemChangeGuard: a live contest not yet finalized (upcoming, running, or
  * over and awaiting its results) holds its problems: only its jury may change them.
- * @throws AppError FORBIDDEN (403) naming the contest (`details.contest`: its short name).
+ * @throws AppError FORBIDDEN (403) naming the contest (`details.contest`: its short name), unless it is a
+ *   course contest the caller may not see (outside its course: named only as a course's contest).
  */
 export const holdProblemsUntilFinal: ProblemChangeGuard = async (db, caller, problem) => {
   const rows = await db
@@ -130,8 +131,13 @@ export const holdProblemsUntilFinal: ProblemChangeGuard = async (db, caller, pro
     .where(and(eq(contestProblems.problemId, problem.id), isNull(contests.deletedAt), isNull(contests.finalizedAt)));
   for (const { contest } of rows) {
     if (await isJury(db, caller, contest)) continue;
+    const rule = "until it is, only its jury may change the problem, delete it or rejudge it";
+    // A course contest does not exist for anyone outside its course: such a caller learns only that one holds the problem.
+    if (contest.courseId !== null && (await memberRole(db, contest.courseId, caller.id)) === null) {
+      throw new AppError("FORBIDDEN", { message: `A contest of a course you are not in uses this problem and is not finalized: ${rule}` });
+    }
     throw new AppError("FORBIDDEN", {
-      message: `Contest "${contest.title}" (${contest.shortName}) uses this problem and is not finalized: until it is, only its jury may change the problem, delete it or rejudge it`,
+      message: `Contest "${contest.title}" (${contest.shortName}) uses this problem and is not finalized: ${rule}`,
       details: { contest: contest.shortName, contestId: contest.id },
     });
   }

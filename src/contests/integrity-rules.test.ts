@@ -40,6 +40,9 @@ let server: ReturnType<typeof Bun.serve>;
 let authored: string;
 /** A second public problem (the owner's). */
 let second: string;
+/** A public problem by someone outside the course, set in the course's contest. */
+let strangers: string;
+let stranger: Awaited<ReturnType<typeof signUp>>;
 /** The public contest (the owner is its jury) and the course contest. */
 let cup: { id: string; shortName: string };
 let exam: { id: string; shortName: string };
@@ -60,6 +63,8 @@ beforeAll(async () => {
   expect(made.status).toBe(201);
   authored = made.body._id;
   second = (await request(a.app, "POST", "/api/problems", { token: w.owner.token, body: addOneProblem({ title: "Second Sum" }) })).body._id;
+  stranger = await signUp(a.app);
+  strangers = (await request(a.app, "POST", "/api/problems", { token: stranger.token, body: addOneProblem({ title: "Stranger Sum" }) })).body._id;
 }, 120_000);
 
 afterAll(async () => {
@@ -141,7 +146,10 @@ describe("before the start", () => {
       durationMinutes: 60,
       scoring: "icpc",
       courseId: w.courseId,
-      problems: [{ problemId: second, label: "A" }],
+      problems: [
+        { problemId: second, label: "A" },
+        { problemId: strangers, label: "B" },
+      ],
     });
     expect(made.status).toBe(201);
     exam = made.body;
@@ -164,6 +172,11 @@ describe("before the start", () => {
     const edit = await api("PUT", `/api/problems/${authored}`, w.instructor.token, { timeLimitMs: 1500 });
     expect([edit.status, edit.body.contest]).toEqual([403, "rules26"]);
     expect(edit.body.message).toContain("rules26");
+    // Held by a course's contest the author cannot see: refused without naming it (it does not exist for them).
+    const outside = await api("PUT", `/api/problems/${strangers}`, stranger.token, { timeLimitMs: 1500 });
+    expect([outside.status, outside.body.contest]).toEqual([403, undefined]);
+    expect(outside.body.message).not.toContain("exam26");
+    expect(outside.body.message).not.toContain("Exam");
   });
 });
 
