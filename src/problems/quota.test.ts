@@ -14,6 +14,7 @@ import { request, signUp } from "../../tests/api.ts";
 import { problemBody } from "../../tests/fixtures/problem.ts";
 import { modernPackage, zipOf } from "../../tests/packages/fixtures.ts";
 import { storedBytesOf } from "./quota.ts";
+import { readAssets, saveAssets } from "../packages/assets.ts";
 
 const MIB = 1024 * 1024;
 let t: TestServices;
@@ -87,11 +88,13 @@ test("deleting a problem frees its tests and makes room; a problem a submission 
   // A deleted problem counts for nothing: C fits now.
   expect((await request(app, "POST", "/api/problems", { token: me.token, body: sized("C", 6) })).status).toBe(201);
 
-  // Once judged, the next delete frees A's tests along with B's.
+  await saveAssets(t.services.db, b.body._id, [{ name: "figure.png", contentType: "image/png", content: new Uint8Array(1024) }]);
+  // Once judged, the next delete frees A's tests along with B's (and B's statement images).
   await t.services.db.update(submissions).set({ status: "done", verdict: "AC" }).where(eq(submissions.id, queued!.id));
   expect((await request(app, "DELETE", `/api/problems/${b.body._id}`, { token: me.token })).status).toBe(200);
   expect(await testBytes(b.body._id)).toBe(0);
   expect(await testBytes(a.body._id)).toBe(0);
+  expect(await readAssets(t.services.db, b.body._id)).toEqual([]);
   // The rows stay: the submission still names its problem.
   expect(await t.services.db.$count(problems, eq(problems.id, a.body._id))).toBe(1);
   const history = await request(app, "GET", `/api/submissions/${a.body._id}`, { token: me.token });

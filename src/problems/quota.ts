@@ -17,6 +17,7 @@ import type { Database } from "../../db/index.ts";
 import { problemAssets, problemPackages, problems, submissions, testCases, users } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
 import type { ProblemCeilings } from "./ceilings.ts";
+import { deleteAssetsOf } from "../packages/asset-cleanup.ts";
 
 import { STORAGE_SETTING, USER_STORAGE_DEFAULT_MIB, type StorageCeiling } from "./quota-setting.ts";
 
@@ -131,6 +132,6 @@ export async function freeDeletedProblems(db: Database, problemIds?: string[]): 
     .select({ id: problems.id })
     .from(problems)
     .where(and(isNotNull(problems.deletedAt), problemIds ? inArray(problems.id, problemIds) : undefined, notInArray(problems.id, waited)));
-  const [tests] = await db.batch([db.delete(testCases).where(inArray(testCases.problemId, deleted)), db.delete(problemAssets).where(inArray(problemAssets.problemId, deleted))]);
+  const [tests] = await db.batch([db.delete(testCases).where(inArray(testCases.problemId, deleted)), deleteAssetsOf(db, deleted)]);
   return tests.rowsAffected;
 }

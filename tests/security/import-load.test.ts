@@ -125,7 +125,7 @@ test("the largest upload imports while /api/health keeps answering (p99 < 100 ms
   // The same poll on the idle server, for the report's comparison.
   const idle = await pollHealthUntil(Bun.sleep(2000), 10);
 
-  const imported = fetch(`${BASE}/api/problems/import`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/zip" }, body: zip }).then(async (r) => ({
+  const imported = fetch(`${BASE}/api/problems/import`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/zip" }, body: new Blob([Buffer.from(zip)]) }).then(async (r) => ({
     status: r.status,
     text: await r.text(),
   }));
