@@ -111,6 +111,12 @@ const schema = z.object({
   ISOLATE_BIN: z.string().default("isolate"),
   /** Where the bwrap backend creates its box directories. */
   SANDBOX_ROOT: z.string().default("/tmp/oj-boxes"),
+  /**
+   * SIGTERM/SIGINT: how long a clean stop (jobs back to the queue, connections closed, boxes unmounted, locks
+   * released) may take before the process unmounts, releases and exits anyway (src/ops/shutdown.ts), seconds.
+   * 8: inside Docker's 10 s before its SIGKILL (systemd waits 90 s).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).int({ error: "expected a whole number of seconds" }).min(1, { error: "must be at least 1 (seconds)" }).max(600, { error: "must be at most 600 (seconds)" }).default(8),
 
   /**
    * The languages this server offers (comma-separated registry ids, e.g. `cpp,c,java,py,pypy`; the install

@@ -1,9 +1,10 @@
 /** The server's side of the sandbox runner: its options, read from the config once at start. */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SandboxOptions } from "../isolate/index.ts";
 import type { Config } from "./config.ts";
+import { backendMountsUnder, staleBackendFiles, unmountBackendMounts } from "../isolate/backends/bwrap-root.ts";
 import { lockHolder, takeLock } from "./ops/lock.ts";
 
 /**
@@ -90,4 +91,75 @@ export function lockSandbox(config: Config, dir = boxLockDir()): () => void {
     }
   }
   return releaseAll;
+}
+
+/** What claimSandbox found left behind in SANDBOX_ROOT and cleared (paths). */
+export interface SandboxLeftovers {
+  /** Box tmpfs and /pch mounts a killed predecessor left. */
+  unmounted: string[];
+  /** Its box directories, launch files and half-swapped directories. */
+  removed: string[];
+  /** Mounts that would not come off (umount refused: not root); their directories are left alone. */
+  left: string[];
+}
+
+/** This process's sandbox, held from start to exit (claimSandbox). */
+export interface SandboxClaim {
+  /** What start-up cleared. */
+  leftovers: SandboxLeftovers;
+  /**
+   * Unmounts whatever box tmpfs and /pch mount is still under SANDBOX_ROOT
+   * (the backend's close() unmounts what it mounted; this catches the rest,
+   * and is all there is when close() hung), then releases the locks.
+   * Synchronous, so that a shutdown past its deadline can call it on the way
+   * out; safe to call twice.
+   */
+  release(): void;
+}
+
+/**
+ * Claims this process's sandbox (lockSandbox: its SANDBOX_ROOT and box ids),
+ * then clears what a predecessor killed with SIGKILL (or by a crash, or by a
+ * process manager out of patience) left in that SANDBOX_ROOT: its box tmpfs
+ * and /pch mounts (each costs memory, and bwrap re-reads the whole mount
+ * table at every launch, so every run would get slower), its box directories
+ * and its launch files. Only under this process's own root and only once the
+ * lock is held: a live server's mounts are never touched (it holds the lock,
+ * so claiming fails first).
+ * @param log one line naming what was cleared, when anything was.
+ * @throws Error from lockSandbox, naming the setting to change and the process holding it.
+ */
+export function claimSandbox(config: Config, log: (message: string) => void, dir = boxLockDir()): SandboxClaim {
+  const unlock = lockSandbox(config, dir);
+  const root = resolve(config.SANDBOX_ROOT);
+  try {
+    const { unmounted, left } = unmountBackendMounts(root);
+    const removed: string[] = [];
+    for (const path of staleBackendFiles(root)) {
+      // Never recurse into something still mounted (a box whose tmpfs would not come off).
+      if (backendMountsUnder(root).some((m) => m === path || m.startsWith(`${path}/`))) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    }
+    if (unmounted.length || removed.length) {
+      log(`sandbox: cleared what a stopped process left in ${root}: ${unmounted.length} mount(s), ${removed.length} file(s) or folder(s)`);
+    }
+    if (left.length) log(`sandbox: could not unmount ${left.join(", ")} (not root?)`);
+    let released = false;
+    return {
+      leftovers: { unmounted, removed, left },
+      release() {
+        if (released) return;
+        released = true;
+        try {
+          unmountBackendMounts(root);
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
 }

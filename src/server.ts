@@ -24,15 +24,38 @@ import { JudgeService } from "./judge/service.ts";
 import { createAiService } from "./ai/service.ts";
 import { offeredLanguages } from "./judge/languages.ts";
 import { LANGUAGES } from "../isolate/languages/index.ts";
-import { lockSandbox, sandboxOptions } from "./sandbox.ts";
+import { claimSandbox, sandboxOptions } from "./sandbox.ts";
+import { stopOnSignals, runSteps, type ShutdownStep } from "./ops/shutdown.ts";
 
 /** Bun.serve's request body cap, bytes (the app's own limit, MAX_BODY_BYTES, answers 413 below it). */
 const BUN_MAX_BODY_BYTES = 160 * 1024 * 1024;
 
+/**
+ * At shutdown, how long requests in flight get to finish before every
+ * connection is closed, ms. Live streams (SSE) never end by themselves and a
+ * slow upload may not either: without a cut, one open browser tab kept a
+ * SIGTERM'd server alive until its manager's SIGKILL.
+ */
+const HTTP_DRAIN_MS = 3000;
+
 export interface RunningServer {
   services: Services;
   server: Bun.Server<undefined>;
-  /** Stops accepting, closes the sandbox and the database. */
+  /**
+   * The clean shutdown, in order: stop accepting connections; stop the judge
+   * (no new claims; jobs being judged are aborted between steps and go back to
+   * the queue); let requests in flight finish for HTTP_DRAIN_MS, then close
+   * every connection; stop backups and grade passback; close the sandbox
+   * (its boxes and mounts) and the database.
+   */
+  stopSteps: readonly ShutdownStep[];
+  /**
+   * Synchronous, safe to call twice, and all that runs when a step hangs past
+   * SHUTDOWN_TIMEOUT_SECONDS: unmounts what is left under SANDBOX_ROOT and
+   * releases the box locks and DATA_DIR's server lock.
+   */
+  release(): void;
+  /** stopSteps, then release (tests and callers without signals). */
   stop(): Promise<void>;
 }
 
@@ -60,9 +83,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const seeded = await seedDatabase(db);
     if (seeded.inserted) log.info(`seed: added ${seeded.inserted} classic problems`);
     const sessionKey = resolveSessionKey(config);
-    // Box ids are host-wide: a second judging process with the same range must stop here.
-    const unlockBoxes = lockSandbox(config);
-    undo.push(unlockBoxes);
+    // Box ids are host-wide: a second judging process with the same range must stop here. Once they are
+    // ours, what a killed predecessor left in SANDBOX_ROOT (mounts, box folders) is cleared.
+    const claim = claimSandbox(config, (m) => log.info(m));
+    undo.push(() => claim.release());
     const sandbox = await createSandbox(sandboxOptions(config), (m) => log.info(m));
     undo.push(() => sandbox.backend?.close());
     // Before the judge starts consuming: a bad AI setting (ConfigError) must stop start-up with nothing running.
@@ -99,18 +123,37 @@ export async function startServer(config: Config): Promise<RunningServer> {
       throw (err as { code?: string }).code === "EADDRINUSE" ? portInUse(config) : err;
     }
     log.info(`listening on http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${server.port} (sandbox: ${sandbox.name})`);
+    let drained: Promise<void> = Promise.resolve();
+    const stopSteps: ShutdownStep[] = [
+      // Not awaited: the port closes at once, the connections' drain is awaited after the judge has stopped.
+      { name: "closing the port", run: () => void (drained = server.stop().catch(() => {})) },
+      { name: "giving the jobs being judged back to the queue", run: () => judge.stop() },
+      {
+        name: "closing connections",
+        run: async () => {
+          await Promise.race([drained, Bun.sleep(HTTP_DRAIN_MS)]);
+          await server.stop(true);
+        },
+      },
+      { name: "stopping backups and grade passback", run: () => (stopBackups(), gradeSync.stop()) },
+      { name: "closing the sandbox", run: () => sandbox.backend?.close() },
+      { name: "closing the database", run: () => client.close() },
+    ];
+    const release = () => {
+      try {
+        claim.release();
+      } finally {
+        unlock();
+      }
+    };
     return {
       services,
       server,
+      stopSteps,
+      release,
       async stop() {
-        stopBackups();
-        await gradeSync.stop();
-        await server.stop();
-        await judge.stop();
-        await sandbox.backend?.close();
-        client.close();
-        unlockBoxes();
-        unlock();
+        await runSteps(stopSteps, log);
+        release();
       },
     };
   } catch (err) {
@@ -172,20 +215,21 @@ function assertPortFree(config: Config): void {
 
 /**
  * `bun src/server.ts`: config from the environment, start, stop cleanly on
- * SIGINT/SIGTERM. A ConfigError, from loadConfig or from start-up, ends the
- * process with exit code 1 and one line naming the variable.
+ * SIGINT/SIGTERM within SHUTDOWN_TIMEOUT_SECONDS (src/ops/shutdown.ts; exit 0,
+ * or 1 past the deadline or at a second signal, with the mounts and locks
+ * released either way). A ConfigError, from loadConfig or from start-up,
+ * ends the process with exit code 1 and one line naming the variable.
  */
 export async function main(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
   const config = await exitOnConfigError(() => loadConfig(env));
   const running = await exitOnConfigError(() => startServer(config));
-  const shutdown = async (signal: string) => {
-    running.services.log.info(`${signal}: stopping; submissions being judged go back to the queue and are judged at the next start`);
-    await running.stop();
-    running.services.log.info("stopped");
-    process.exit(0);
-  };
-  process.once("SIGINT", () => void shutdown("SIGINT"));
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  stopOnSignals({
+    what: "server",
+    log: running.services.log,
+    steps: running.stopSteps,
+    lastResort: running.release,
+    deadlineMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+  });
   return running;
 }
 

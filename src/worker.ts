@@ -10,48 +10,72 @@
  *
  * Start-up reads top to bottom: config, database (migrated), sandbox, judge
  * service, consume. SIGINT/SIGTERM give the jobs in progress back to the
- * queue and exit.
+ * queue, unmount the boxes, release the locks and exit, within
+ * SHUTDOWN_TIMEOUT_SECONDS (src/ops/shutdown.ts).
  */
 import { migrateDatabase, openDatabase } from "../db/index.ts";
 import { createSandbox } from "../isolate/index.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { JudgeService } from "./judge/service.ts";
 import { createLogger } from "./log.ts";
-import { lockSandbox, sandboxOptions } from "./sandbox.ts";
+import { claimSandbox, sandboxOptions } from "./sandbox.ts";
+import { runSteps, stopOnSignals, type ShutdownStep } from "./ops/shutdown.ts";
+import type { Logger } from "./log.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkServerUrl, HostWorker } from "./judge-hosts/host-worker.ts";
 import { LANGUAGE_IDS } from "../isolate/languages/index.ts";
 
+/** A started worker or judge host, stopped by its steps then `release` (src/ops/shutdown.ts). */
+export interface RunningWorker {
+  log: Logger;
+  /** In order: give the jobs being judged back, close the sandbox (boxes, mounts), close the database. */
+  stopSteps: readonly ShutdownStep[];
+  /** Synchronous, safe twice: unmounts what is left under SANDBOX_ROOT and releases the box locks. */
+  release(): void;
+  /** stopSteps, then release. */
+  stop(): Promise<void>;
+}
+
+function running(log: Logger, stopSteps: ShutdownStep[], release: () => void): RunningWorker {
+  return {
+    log,
+    stopSteps,
+    release,
+    async stop() {
+      await runSteps(stopSteps, log);
+      release();
+    },
+  };
+}
+
 /**
  * Starts a worker from a parsed config.
- * @returns `stop()` (gives unfinished jobs back, closes the sandbox and database).
+ * @returns the judge and how to stop (unfinished jobs go back to the queue; the sandbox and database close).
  * @throws Error when no sandbox is usable (a worker without one could only fail jobs).
  */
-export async function startWorker(config: Config): Promise<{ judge: JudgeService; stop(): Promise<void> }> {
+export async function startWorker(config: Config): Promise<RunningWorker & { judge: JudgeService }> {
   const log = createLogger(config.LOG_LEVEL);
   // Box ids are host-wide: beside a server (or another worker) with the same range this stops here.
-  const unlockBoxes = lockSandbox(config);
+  // Once they are ours, what a killed predecessor left in SANDBOX_ROOT is cleared.
+  const claim = claimSandbox(config, (m) => log.info(m));
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   await migrateDatabase(db);
   const sandbox = await createSandbox(sandboxOptions(config), (m) => log.info(m));
   if (!sandbox.backend) {
     client.close();
-    unlockBoxes();
+    claim.release();
     throw new Error(`worker: ${sandbox.reason ?? "no sandbox"}`);
   }
   const judge = await JudgeService.create({ config, db, log, sandbox });
   await judge.start();
   log.info("worker: started", { owner: judge.queue.owner, sandbox: sandbox.name });
-  return {
-    judge,
-    async stop() {
-      await judge.stop();
-      await sandbox.backend?.close();
-      client.close();
-      unlockBoxes();
-    },
-  };
+  const steps: ShutdownStep[] = [
+    { name: "giving the jobs being judged back to the queue", run: () => judge.stop() },
+    { name: "closing the sandbox", run: () => sandbox.backend?.close() },
+    { name: "closing the database", run: () => client.close() },
+  ];
+  return { judge, ...running(log, steps, () => claim.release()) };
 }
 
 /** The value after `name` on the command line. */
@@ -67,7 +91,7 @@ function flag(name: string): string | undefined {
  * given is refused) and runs no migration.
  * @throws Error naming what is wrong (a DATABASE_URL, no token file, plain HTTP, no sandbox, a clashing box range).
  */
-export async function startHost(config: Config, server: string): Promise<{ stop(): Promise<void> }> {
+export async function startHost(config: Config, server: string): Promise<RunningWorker> {
   if (process.env.DATABASE_URL) throw new Error("worker --server: a judge host holds no database credentials: unset DATABASE_URL");
   const tokenFile = flag("--token-file");
   if (!tokenFile) throw new Error("worker --server URL needs --token-file FILE (the token from bun run judge-hosts -- add NAME)");
@@ -81,10 +105,10 @@ export async function startHost(config: Config, server: string): Promise<{ stop(
   if (unknown?.length) throw new Error(`worker --languages: unknown ${unknown.join(", ")} (one or more of ${LANGUAGE_IDS.join(", ")})`);
   checkServerUrl(server, allowHttp);
   const log = createLogger(config.LOG_LEVEL);
-  const unlockBoxes = lockSandbox(config);
+  const claim = claimSandbox(config, (m) => log.info(m));
   const sandbox = await createSandbox(sandboxOptions(config), (m) => log.info(m));
   if (!sandbox.backend) {
-    unlockBoxes();
+    claim.release();
     throw new Error(`worker: ${sandbox.reason ?? "no sandbox"}`);
   }
   const host = await HostWorker.create({
@@ -104,13 +128,11 @@ export async function startHost(config: Config, server: string): Promise<{ stop(
     process.exit(1);
   });
   log.info("judge host: started", { server, capacity: config.SANDBOX_POOL_SIZE, sandbox: sandbox.name });
-  return {
-    async stop() {
-      await host.stop();
-      await sandbox.backend?.close();
-      unlockBoxes();
-    },
-  };
+  const steps: ShutdownStep[] = [
+    { name: "handing the jobs being judged back", run: () => host.stop() },
+    { name: "closing the sandbox", run: () => sandbox.backend?.close() },
+  ];
+  return running(log, steps, () => claim.release());
 }
 
 if (import.meta.main) {
@@ -124,7 +146,7 @@ if (import.meta.main) {
     }
     throw err;
   }
-  let worker: { stop(): Promise<void> };
+  let worker: RunningWorker;
   try {
     const server = flag("--server");
     worker = server ? await startHost(config, server) : await startWorker(config);
@@ -132,10 +154,11 @@ if (import.meta.main) {
     console.error(err instanceof Error ? err.message : String(err));
     process.exit(1);
   }
-  const shutdown = async () => {
-    await worker.stop();
-    process.exit(0);
-  };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  stopOnSignals({
+    what: "worker",
+    log: worker.log,
+    steps: worker.stopSteps,
+    lastResort: worker.release,
+    deadlineMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+  });
 }

@@ -1,22 +1,26 @@
 /**
  * Test support: servers started by the tests mount a tmpfs per box and bind
- * the precompiled header under their SANDBOX_ROOT, and unmount them when they
- * stop. A server the test kills (SIGKILL, a crash test) cannot; its mounts
- * would stay in the host's mount table, and every later sandbox start re-reads
- * that table for each bind mount (bwrap), so leftovers slow the rest of the
- * suite down. Tests that kill servers call this afterwards.
+ * the precompiled header under their SANDBOX_ROOT. A server stopped with
+ * SIGTERM unmounts them itself (src/server.ts); one the test kills (SIGKILL,
+ * a crash test) cannot, and its successor on the same root clears them at
+ * start (src/sandbox.ts claimSandbox). A root nobody starts again would keep
+ * them in the host's mount table, and every later sandbox start re-reads that
+ * table for each bind mount (bwrap), so tests that kill servers call
+ * unmountUnder afterwards.
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { mountPoints, unmountSync } from "../isolate/backends/bwrap-root.ts";
 
-/** Lazily unmounts every mount point at or below `dir` (deepest first). @returns the paths unmounted. */
-export function unmountUnder(dir: string): string[] {
+/**
+ * Every mount point at or below `dir` in this process's mount table, once per
+ * mount (a path mounted twice over is listed twice), in table order.
+ */
+export function mountPointsUnder(dir: string): string[] {
   const base = resolve(dir);
-  const points = readFileSync("/proc/self/mountinfo", "utf8")
-    .split("\n")
-    .map((l) => l.split(" ")[4]?.replace(/\\040/g, " "))
-    .filter((p): p is string => !!p && (p === base || p.startsWith(`${base}/`)))
-    .sort((a, b) => b.length - a.length);
-  for (const p of points) Bun.spawnSync(["/usr/bin/umount", "-l", p], { stderr: "ignore" });
-  return points;
+  return mountPoints().filter((p) => p === base || p.startsWith(`${base}/`));
+}
+
+/** Lazily unmounts every mount at or below `dir` (deepest first, stacked ones too). @returns the paths unmounted. */
+export function unmountUnder(dir: string): string[] {
+  return unmountSync(() => mountPointsUnder(dir)).unmounted;
 }

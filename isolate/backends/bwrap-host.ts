@@ -14,7 +14,7 @@ import { BoxIdPool } from "../pool.ts";
 import { emptyDir } from "../boxfs.ts";
 import { ensureLauncher } from "./launcher.ts";
 import { detectBwrap, type BwrapFeatures } from "./bwrap-argv.ts";
-import { isMountPoint, prepareSandboxDev, prepareSandboxEtc, runQuiet } from "./bwrap-root.ts";
+import { boxDirName, isMountPoint, prepareSandboxDev, prepareSandboxEtc, runQuiet } from "./bwrap-root.ts";
 
 export interface BwrapOptions {
   /** SANDBOX_ROOT: where box directories live (created 0755, must not be a symlink). */
@@ -178,7 +178,7 @@ export async function setUpBwrapHost(opts: BwrapOptions): Promise<BwrapHost> {
   let tmpfsBoxes = isRoot;
 
   async function prepareBoxDir(id: number): Promise<string> {
-    const dir = join(root, `box-${id}`);
+    const dir = join(root, boxDirName(id));
     const uid = uidOf(id);
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     const dst = lstatSync(dir);

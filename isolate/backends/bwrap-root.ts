@@ -3,16 +3,105 @@
  * /etc (passwd and group naming the box users, a few host files) and /dev
  * (device nodes and links), each a directory swapped in whole, so a run binds
  * one directory instead of one file each (docs/decisions/003, addendum); and
- * the mount helpers the backend uses.
+ * the mount helpers the backend uses, with what a server needs to clear a
+ * killed predecessor's mounts and files from its SANDBOX_ROOT (src/sandbox.ts).
  */
 import { closeSync, constants, promises as fsp, lstatSync, openSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-export function isMountPoint(dir: string): boolean {
-  const abs = resolve(dir);
+/** Every mount point in this process's mount table, once per mount, in table order (/proc/self/mountinfo's 5th field). */
+export function mountPoints(): string[] {
   return readFileSync("/proc/self/mountinfo", "utf8")
     .split("\n")
-    .some((l) => l.split(" ")[4]?.replace(/\\040/g, " ") === abs);
+    .map((l) => l.split(" ")[4])
+    .filter((p): p is string => !!p)
+    // The kernel writes space, tab, newline and backslash in a path as \ooo.
+    .map((p) => p.replace(/\\([0-7]{3})/g, (_, oct: string) => String.fromCharCode(parseInt(oct, 8))));
+}
+
+export function isMountPoint(dir: string): boolean {
+  const abs = resolve(dir);
+  return mountPoints().includes(abs);
+}
+
+/**
+ * Lazily unmounts (umount -l: detached at once, even while a run still uses
+ * it) every mount `select()` lists, deepest first, pass after pass (stacked
+ * mounts come off one layer per umount) until it lists none or a pass removes
+ * nothing. Synchronous, so that a shutdown past its deadline can still call it
+ * on the way out.
+ * @returns the mount points unmounted, and those still mounted (umount refused: not root).
+ */
+export function unmountSync(select: () => string[]): { unmounted: string[]; left: string[] } {
+  const unmounted: string[] = [];
+  // A bound on the passes: a umount that keeps failing must not loop.
+  for (let pass = 0; pass < 8; pass++) {
+    const points = select().sort((a, b) => b.length - a.length);
+    if (!points.length) break;
+    let progress = false;
+    for (const p of points) {
+      const r = Bun.spawnSync(["/usr/bin/umount", "-l", p], { stdout: "ignore", stderr: "ignore", env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" } });
+      if (r.exitCode === 0) {
+        unmounted.push(p);
+        progress = true;
+      }
+    }
+    if (!progress) break;
+  }
+  return { unmounted, left: select() };
+}
+
+/** A box's directory name under SANDBOX_ROOT (and its tmpfs's mount point, as root). */
+export function boxDirName(id: number): string {
+  return `box-${id}`;
+}
+const BOX_DIR = /^box-\d+$/;
+
+/**
+ * The mounts this backend makes under `root`, whichever process made them:
+ * the box tmpfs at root/box-<id> and the /pch bind mount at root/pch (and
+ * anything below those), once per mount. Nothing else under root: a
+ * SANDBOX_ROOT may itself be a mount, or hold another process's root below it.
+ */
+export function backendMountsUnder(root: string): string[] {
+  const base = resolve(root);
+  return mountPoints().filter((p) => {
+    if (!p.startsWith(`${base}/`)) return false;
+    const first = p.slice(base.length + 1).split("/")[0]!;
+    return first === "pch" || BOX_DIR.test(first);
+  });
+}
+
+/**
+ * Unmounts every mount of backendMountsUnder(root), synchronously (a
+ * shutdown past its deadline calls it on the way out). Only for a root this
+ * process holds (src/sandbox.ts lockSandbox): another live server's boxes
+ * would vanish under its runs.
+ * @returns what was unmounted, and what is still mounted (umount refused: not root).
+ */
+export function unmountBackendMounts(root: string): { unmounted: string[]; left: string[] } {
+  return unmountSync(() => backendMountsUnder(root));
+}
+
+/**
+ * What a killed backend leaves in `root` besides its mounts, to remove once
+ * those are gone: box directories, launch files in run/, and the half-swapped
+ * /etc and /dev directories of an interrupted start (`<dir>.new-<pid>`,
+ * `<dir>.old-<pid>`). The launcher (bin/), the prepared /dev and /etc and the
+ * pch mount point stay: they are checked or rebuilt at start.
+ * @returns the paths to remove, directly under root or run/.
+ */
+export function staleBackendFiles(root: string): string[] {
+  const base = resolve(root);
+  const list = (dir: string) => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const stale = list(base).filter((n) => BOX_DIR.test(n) || /\.(new|old)-\d+$/.test(n)).map((n) => join(base, n));
+  return [...stale, ...list(join(base, "run")).map((n) => join(base, "run", n))];
 }
 
 export async function runQuiet(argv: string[]): Promise<{ code: number; err: string }> {

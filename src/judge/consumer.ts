@@ -57,7 +57,8 @@ export class JudgeConsumer {
   /**
    * Stops claiming, aborts the jobs in progress between their steps and gives
    * them back to the queue (another process, or this one after a restart,
-   * judges them again), then waits for the loops to end.
+   * judges them again), then waits for the loops to end. A job whose claim
+   * was in flight when stop() was called is given back too, not judged.
    */
   async stop(): Promise<void> {
     this.stopping.abort();
@@ -103,6 +104,8 @@ export class JudgeConsumer {
 
   private async judge(id: string, row: Parameters<typeof judgeSubmission>[1]): Promise<void> {
     const ctl = new AbortController();
+    // Claimed after stop() aborted the jobs it knew of: given back at once instead of judged to the end.
+    if (this.stopping.signal.aborted) ctl.abort();
     this.active.set(id, ctl);
     this.events.changed(id);
     const renewEveryMs = Math.max(250, Math.floor(this.queue.leaseMs / 3));
