@@ -30,6 +30,14 @@ export type ImportFailure =
 
 export type ImportReply = { ok: true; result: ImportResult } | { ok: true; package: ProblemPackage } | { ok: false; failure: ImportFailure };
 
+/** Base64 text as the import takes it (the field `package`); anything else is refused as zod would have refused it. */
+export const BASE64_TEXT = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The 400 a `package` that is not base64 text gets (the message the field's zod check gave). */
+export function notBase64(): AppError {
+  return new AppError("BAD_INPUT", { field: "package", message: "package: Must be the zip as base64 text" });
+}
+
 /** Bytes a package would store: its tests, statements, images and example submissions (what ../problems/quota.ts counts). */
 export function packageStoredBytes(pkg: ProblemPackage): number {
   let n = Buffer.byteLength(pkg.statement) + Buffer.byteLength(pkg.name);

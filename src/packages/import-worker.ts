@@ -17,11 +17,12 @@ import { assertStorageQuota } from "../problems/quota.ts";
 import { filesFromZip } from "./files.ts";
 import { readPackage } from "./format.ts";
 import { importPackage } from "./import.ts";
-import { describeFailure, packageStoredBytes, type ImportJob, type ImportReply } from "./import-job.ts";
+import { BASE64_TEXT, describeFailure, notBase64, packageStoredBytes, type ImportJob, type ImportReply } from "./import-job.ts";
 
 declare const self: Worker;
 
 async function run(job: ImportJob): Promise<ImportReply> {
+  if (!BASE64_TEXT.test(job.packageBase64)) throw notBase64();
   let files: ReturnType<typeof filesFromZip> | null = filesFromZip(Buffer.from(job.packageBase64, "base64"), job.limits);
   const pkg = await readPackage(files);
   files = null;
