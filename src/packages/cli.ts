@@ -4,8 +4,10 @@
  * - `import PATH --owner EMAIL [--course ID] [--difficulty easy|medium|hard] [--python cpython|pypy]`:
  *   imports a package (a folder or a .zip) as a problem owned by an existing
  *   account; prints the new problem's id, what the problem does not keep, and
- *   the example submissions. A package without a time limit is verified first
- *   and gets the limit derived from its accepted submissions, as the format says.
+ *   the example submissions, and where the time limit came from (problem.yaml,
+ *   DOMjudge's .timelimit or domjudge-problem.ini). A package that states none
+ *   is verified first and gets the limit derived from its accepted submissions,
+ *   as the format says.
  * - `verify PATH`: judges every example submission with this judge's sandbox and
  *   default validator and prints one row per submission, like problemtools'
  *   verifyproblem (src/packages/verify.ts).
@@ -23,7 +25,7 @@ import { DIFFICULTIES, PYTHON_IMPLEMENTATIONS, type Difficulty, type PythonImple
 import { filesFromFolder, filesFromZip, packageLimits, PackageError } from "./files.ts";
 import { readPackage, type ProblemPackage } from "./format.ts";
 import { importPackage } from "./import.ts";
-import { formatReport, verifyPackage, type VerifyReport } from "./verify.ts";
+import { formatReport, verifyPackage, type DerivedTimeLimit, type VerifyReport } from "./verify.ts";
 import { createSandbox } from "../../isolate/index.ts";
 import { lockSandbox, sandboxOptions } from "../sandbox.ts";
 import type { Config } from "../config.ts";
@@ -94,11 +96,18 @@ export async function problemCli(argv: string[]): Promise<number> {
     const report = await verifyHere(config, pkg);
     return report?.ok ? 0 : 1;
   }
+  let derivedTimeLimit: DerivedTimeLimit | undefined;
   if (pkg.timeLimitMs === null && pkg.submissions.some((s) => s.expected === "AC")) {
     const report = await verifyHere(config, pkg);
     if (!report) return 1;
-    console.log(`problem: time limit derived from the accepted submissions: ${report.timeLimitMs} ms`);
-    pkg = { ...pkg, timeLimitMs: report.timeLimitMs };
+    const accepted = report.rows.filter((r) => r.expected === "AC");
+    derivedTimeLimit = {
+      timeLimitMs: report.timeLimitMs,
+      slowestAcMs: report.slowestAcMs,
+      acToTimeLimit: pkg.timeMultipliers.acToTimeLimit,
+      accepted: accepted.length,
+      passed: accepted.filter((r) => r.verdictHigh === "AC").length,
+    };
   }
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
   try {
@@ -109,8 +118,15 @@ export async function problemCli(argv: string[]): Promise<number> {
       return 1;
     }
     const course = option(argv, "--course");
-    const r = await importPackage(db, userId, pkg, { ...(course ? { courseId: course } : {}), ...(difficulty ? { difficulty: difficulty as Difficulty } : {}), ceilings: config.ceilings, ...(python ? { pythonImplementation: python as PythonImplementation } : {}) });
-    console.log(`problem: imported "${r.problem.title}" as ${r.problem._id} (${r.problem.hiddenTestCount + 1} tests, ${r.problem.timeLimitMs} ms for every language, checker kattis${r.problem.checkerFlags ? ` ${r.problem.checkerFlags}` : ""})`);
+    const r = await importPackage(db, userId, pkg, {
+      ...(course ? { courseId: course } : {}),
+      ...(difficulty ? { difficulty: difficulty as Difficulty } : {}),
+      ceilings: config.ceilings,
+      ...(python ? { pythonImplementation: python as PythonImplementation } : {}),
+      ...(derivedTimeLimit ? { derivedTimeLimit } : {}),
+    });
+    console.log(`problem: imported "${r.problem.title}" as ${r.problem._id} (${r.problem.hiddenTestCount + 1} tests, ${r.problem.timeLimitMs} ms for every language, checker ${r.problem.checker}${r.problem.checkerFlags ? ` ${r.problem.checkerFlags}` : ""})`);
+    console.log(`problem: time limit from ${r.timeLimitFrom}`);
     for (const w of r.warnings) console.log(`problem: note: ${w}`);
     const subs = Object.entries(r.submissions).map(([k, n]) => `${n} ${k}`);
     if (subs.length) console.log(`problem: example submissions: ${subs.join(", ")}`);

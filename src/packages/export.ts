@@ -63,6 +63,24 @@ export function statementOf(p: Pick<ProblemShape, "description" | "inputFormat" 
 }
 
 /**
+ * The sample and hidden tests as the package holds them. An interactive
+ * problem may show a sample without an answer (the judge does not run it as
+ * test 0), judged instead as its first hidden test (src/packages/import.ts);
+ * that copy is the sample's, so it is written once, in data/sample. A sample
+ * with neither input nor answer (one given only as its interaction, which
+ * the statement shows) writes no sample files.
+ */
+function hiddenForExport(problem: ProblemShape & { hiddenTestCases: HiddenTestCase[] }): { hidden: HiddenTestCase[]; sampleJudged: boolean } {
+  const all = problem.hiddenTestCases;
+  if (!problem.interactive || problem.sampleOutput.trim() !== "") return { hidden: all, sampleJudged: true };
+  const first = all[0];
+  if (problem.sampleInput !== "" && first && first.input === problem.sampleInput && first.expectedOutput === problem.sampleOutput && !problem.scoring) {
+    return { hidden: all.slice(1), sampleJudged: true };
+  }
+  return { hidden: all, sampleJudged: problem.sampleInput !== "" };
+}
+
+/**
  * Builds the package zip.
  * @param problem the problem with its hidden tests (the caller may see them).
  * @returns the zip, its file name, and notes on what the format cannot say exactly.
@@ -100,12 +118,16 @@ export function exportPackage(
   files["statement/problem.en.md"] = enc(statementOf(problem));
   for (const a of assets) files[`statement/${a.name}`] = a.content;
   for (const [lang, md] of Object.entries(kept?.translations ?? {})) if (lang !== "en") files[`statement/problem.${lang}.md`] = enc(md);
-  files["data/sample/001.in"] = enc(problem.sampleInput);
-  files["data/sample/001.ans"] = enc(problem.sampleOutput);
-  const width = Math.max(3, String(problem.hiddenTestCases.length).length);
+  // An interactive sample without an answer was judged as the first hidden test (the importer put it there): it goes back to data/sample only.
+  const { hidden, sampleJudged } = hiddenForExport(problem);
+  if (sampleJudged) {
+    files["data/sample/001.in"] = enc(problem.sampleInput);
+    files["data/sample/001.ans"] = enc(problem.sampleOutput);
+  }
+  const width = Math.max(3, String(hidden.length).length);
   // A scoring problem's tests go to their groups' folders (data/secret/<group>/), numbered in order.
-  const folderOf = (i: number) => (problem.scoring ? `${problem.hiddenTestCases[i]?.group ?? "ungrouped"}/` : "");
-  problem.hiddenTestCases.forEach((tc, i) => {
+  const folderOf = (i: number) => (problem.scoring ? `${hidden[i]?.group ?? "ungrouped"}/` : "");
+  hidden.forEach((tc, i) => {
     const name = String(i + 1).padStart(width, "0");
     files[`data/secret/${folderOf(i)}${name}.in`] = enc(tc.input);
     files[`data/secret/${folderOf(i)}${name}.ans`] = enc(tc.expectedOutput);

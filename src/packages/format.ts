@@ -54,8 +54,10 @@ export interface ProblemPackage {
   statementFile: string;
   /** The statement in other languages, Markdown by language code (kept, exported back; the pages show the main one). */
   translations: Record<string, string>;
-  /** `limits.time_limit` (or DOMjudge's `.timelimit`), ms; null when the package gives none. */
+  /** The stated time limit, ms (see timeLimitSource); null when the package gives none. */
   timeLimitMs: number | null;
+  /** Which file gave timeLimitMs (statedTimeLimit); null when none did. */
+  timeLimitSource: TimeLimitSource | null;
   /** ac_to_time_limit and time_limit_to_tle (legacy: time_multiplier, time_safety_margin). */
   timeMultipliers: { acToTimeLimit: number; timeLimitToTle: number };
   /** `limits.memory`, KiB; null when not given. */
@@ -73,6 +75,12 @@ export interface ProblemPackage {
   /** `type: scoring`: the test groups with their points (./scoring.ts); null for pass-fail. */
   scoring: ScoringSpec | null;
   tests: PackageTest[];
+  /**
+   * Every `data/sample/*.interaction` in the format's order (path without the
+   * extension, and the text), whether or not an `.in` beside it makes it a
+   * judged test: shown with the statement as the sample exchanges.
+   */
+  sampleInteractions: { name: string; text: string }[];
   submissions: PackageSubmission[];
   /** Images of the statement's folder, served with the statement. */
   assets: Asset[];
@@ -142,6 +150,73 @@ function bounded(y: Yaml, file: string, key: string, range: { min: number; max: 
   return v;
 }
 
+/**
+ * Where a package states its time limit, in the order they are read: the
+ * format's own key, then the two files DOMjudge writes into the packages it
+ * exports (GCPC, NWERC and many regionals give the limit only there).
+ */
+export const TIME_LIMIT_SOURCES = ["problem.yaml", ".timelimit", "domjudge-problem.ini"] as const;
+export type TimeLimitSource = (typeof TIME_LIMIT_SOURCES)[number];
+
+/** A positive number of seconds as ms. @throws PackageError naming the file, line and what it holds. */
+function secondsToMs(raw: string, file: string, what: string, line: number): number {
+  const s = Number(raw.trim());
+  if (raw.trim() === "" || !Number.isFinite(s) || s <= 0) throw new PackageError(file, `${what} must be a positive number of seconds (found ${JSON.stringify(raw.slice(0, 40))})`, line);
+  return Math.round(s * 1000);
+}
+
+/**
+ * The time limit a package states, ms, and where: `problem.yaml`'s
+ * `limits.time_limit` (seconds), else DOMjudge's `.timelimit` (a number of
+ * seconds), else `domjudge-problem.ini`'s `timelimit = '8'` (DOMjudge's
+ * export writes the value quoted, hand-written ones often are not).
+ * Both DOMjudge files are what the contest judged with: the format's derived
+ * limit would differ from it.
+ * @returns nulls when none states one.
+ * @throws PackageError naming the file and line of a value that is not a positive number.
+ */
+export function statedTimeLimit(files: PackageFiles, yaml: Yaml): { timeLimitMs: number | null; timeLimitSource: TimeLimitSource | null } {
+  const seconds = positiveNumber(yaml, "problem.yaml", "limits.time_limit");
+  if (seconds !== null) return { timeLimitMs: Math.round(seconds * 1000), timeLimitSource: "problem.yaml" };
+  const dj = text(files, ".timelimit");
+  if (dj !== null) return { timeLimitMs: secondsToMs(dj, ".timelimit", "the file", 1), timeLimitSource: ".timelimit" };
+  const ini = text(files, "domjudge-problem.ini");
+  if (ini !== null) {
+    const lines = ini.split(/\r?\n/);
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^\s*timelimit\s*=\s*(.*?)\s*$/i.exec(lines[i]!);
+      if (!m) continue;
+      const value = /^(['"])(.*)\1$/.exec(m[1]!)?.[2] ?? m[1]!;
+      return { timeLimitMs: secondsToMs(value, "domjudge-problem.ini", "timelimit", i + 1), timeLimitSource: "domjudge-problem.ini" };
+    }
+  }
+  return { timeLimitMs: null, timeLimitSource: null };
+}
+
+/** A source file a program is made of (headers and modules beside it are not programs of their own). */
+const PROGRAM_SOURCE = /\.(cpp|cc|cxx|c|py|java|kt)$/;
+
+/**
+ * The folder of a legacy package's output validator: `output_validators/`
+ * holds programs, each a folder (`output_validators/<name>/`) or a single
+ * file. Files directly in it, with the headers they include beside them
+ * (DOMjudge exports an interactor as `output_validators/interactor.cpp` with
+ * its `testlib.h`), are one program whose folder is `output_validators/`
+ * itself; headers and other non-source files never count as programs.
+ * @returns null without one.
+ * @throws PackageError naming the programs when there is more than one (this judge runs one per problem).
+ */
+export function legacyValidatorDir(files: PackageFiles): string | null {
+  const root = "output_validators/";
+  const entries = [...files.keys()].filter((k) => k.startsWith(root)).map((k) => k.slice(root.length));
+  const folders = [...new Set(entries.filter((e) => e.includes("/")).map((e) => e.split("/")[0]!))].sort(byPath);
+  const loose = entries.filter((e) => !e.includes("/") && (PROGRAM_SOURCE.test(e) || e === "build" || e === "run")).sort(byPath);
+  const programs = [...folders.map((f) => `${f}/`), ...(loose.length ? [loose.join(" + ")] : [])];
+  if (programs.length > 1) throw new PackageError(root, `${programs.length} output validators (${programs.join(", ")}); this judge runs one per problem`);
+  if (folders.length === 1) return `${root}${folders[0]}/`;
+  return loose.length ? root : null;
+}
+
 /** Byte-wise lexicographic order, as the format runs test data. */
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -166,14 +241,8 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
               throw new PackageError("problem.yaml", `problem_format_version ${JSON.stringify(versionRaw)} is not one this judge reads (legacy, 2023-07-draft, 2025-09)`, yaml.line("problem_format_version"));
             })();
 
-  // A custom output validator: 2025-09's output_validator/, or legacy output_validators/<name>/ (one).
-  let validatorDir: string | null = null;
-  if ([...files.keys()].some((k) => k.startsWith("output_validator/"))) validatorDir = "output_validator/";
-  else {
-    const names = new Set([...files.keys()].filter((k) => k.startsWith("output_validators/")).map((k) => k.split("/")[1]!));
-    if (names.size > 1) throw new PackageError("output_validators/", `${names.size} output validators; this judge runs one per problem`);
-    if (names.size === 1) validatorDir = `output_validators/${[...names][0]}/`;
-  }
+  // A custom output validator: 2025-09's output_validator/, or legacy output_validators/ (one program).
+  const validatorDir = [...files.keys()].some((k) => k.startsWith("output_validator/")) ? "output_validator/" : legacyValidatorDir(files);
   const kind = readKind(yaml, formatVersion, validatorDir !== null, warnings);
   const pythonImplementation = readPythonImplementation(yaml);
   let validator: ValidatorSpec | null = null;
@@ -206,15 +275,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
 
   // Limits.
   const limitsFile = "problem.yaml";
-  let timeLimitMs: number | null = null;
-  const seconds = positiveNumber(yaml, limitsFile, "limits.time_limit");
-  if (seconds !== null) timeLimitMs = Math.round(seconds * 1000);
-  const dj = text(files, ".timelimit");
-  if (timeLimitMs === null && dj !== null) {
-    const s = Number(dj.trim());
-    if (!Number.isFinite(s) || s <= 0) throw new PackageError(".timelimit", "must hold a positive number of seconds", 1);
-    timeLimitMs = Math.round(s * 1000);
-  }
+  const { timeLimitMs, timeLimitSource } = statedTimeLimit(files, yaml);
   // The 2023-07+ key, else the legacy one; the format's default for the version when neither is given.
   const multiplier = (key: string, legacyKey: string, range: { min: number; max: number }, legacyDefault: number, modernDefault: number) =>
     bounded(yaml, limitsFile, yaml.get(key) !== undefined ? key : legacyKey, range) ?? (formatVersion === "legacy" ? legacyDefault : modernDefault);
@@ -276,6 +337,11 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     }
   }
   if (!tests.length) throw new PackageError("data/", "no test data (data/sample/*.in and .ans, data/secret/*.in and .ans)");
+  // Every sample exchange, judged or not: a sample may be given only as its .interaction (the format's way to show one).
+  const sampleInteractions = [...files.keys()]
+    .filter((k) => k.startsWith("data/sample/") && k.endsWith(".interaction"))
+    .sort(byPath)
+    .map((k) => ({ name: k.slice(0, -".interaction".length), text: text(files, k)! }));
   const scoring = kind.scoring ? readScoring(files, tests, formatVersion) : null;
 
   // Statement.
@@ -332,6 +398,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     statementFile,
     translations,
     timeLimitMs,
+    timeLimitSource,
     timeMultipliers: { acToTimeLimit, timeLimitToTle },
     memoryLimitKib,
     validatorFlags,
@@ -341,6 +408,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     pythonImplementation,
     scoring,
     tests,
+    sampleInteractions,
     submissions,
     assets: statementAssets(files, statementFile),
     warnings,

@@ -234,7 +234,7 @@ describe("bun run problem -- import", () => {
     expect(ok.err).toBe("");
     expect(ok.code).toBe(0);
     expect(ok.out).toContain('imported "Hello Sum"');
-    expect(ok.out).toContain("gives no time limit");
+    expect(ok.out).toContain("states no time limit");
     const stranger = await run("import", dir, "--owner", "nobody@example.com");
     expect(stranger.code).toBe(1);
     expect(stranger.err).toContain("no account with the email nobody@example.com");

@@ -12,7 +12,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { problemPackages } from "../../db/schema.ts";
+import { problemPackages, problems } from "../../db/schema.ts";
 import type { SandboxBackend } from "../../isolate/types.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -25,7 +25,8 @@ import { queuedCount } from "../submissions/queue.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import type { PackageExample } from "../../db/schema.ts";
 import type { ProblemPackage } from "./format.ts";
-import { verifyPackage, type VerifyReport, type VerifyRow } from "./verify.ts";
+import { deriveTimeLimit, derivedFrom, NO_STATED_TIME_LIMIT, verifyPackage, type VerifyReport, type VerifyRow } from "./verify.ts";
+import type { ImportResult } from "./import.ts";
 
 export interface VerifyStatus {
   state: "none" | "running" | "done" | "failed";
@@ -91,6 +92,7 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
     statementFile: "",
     translations: {},
     timeLimitMs: meta.timeLimitGiven ? problem.timeLimitMs : null,
+    timeLimitSource: meta.timeLimitGiven ? "problem.yaml" : null,
     timeMultipliers: { acToTimeLimit: meta.acToTimeLimit, timeLimitToTle: meta.timeLimitToTle },
     memoryLimitKib: problem.memoryLimitKib,
     validatorFlags: problem.checker === "kattis" ? problem.checkerFlags : "",
@@ -100,12 +102,43 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
     pythonImplementation: problem.pythonImplementation,
     scoring: problem.scoring ?? null,
     tests: [
-      { name: "sample", sample: true, input: problem.sampleInput, answer: problem.sampleOutput },
+      // Judged as the judge judges it: only with an answer (an interactive sample without one is among the hidden tests).
+      ...(problem.sampleOutput.trim() !== "" ? [{ name: "sample", sample: true, input: problem.sampleInput, answer: problem.sampleOutput }] : []),
       ...hidden.map((t, i) => ({ name: `test ${i + 1}`, sample: false, input: t.input, answer: t.expectedOutput })),
     ],
+    sampleInteractions: [],
     submissions: meta.examples,
     assets: [],
     warnings: [],
+  };
+}
+
+/**
+ * The time limit of a problem just imported from a package that states none
+ * (its import answered with the default: the import worker has no sandbox),
+ * derived here from the kept accepted submissions on the stored tests, and
+ * set on the problem before the import answers.
+ * @returns the import's result with the limit, where it came from, and without the default's warning;
+ *   unchanged when the limit was stated, there is nothing to derive from, or no accepted submission passed (the warning then says so).
+ */
+export async function deriveImportedTimeLimit(db: Database, backend: SandboxBackend | null, result: ImportResult): Promise<ImportResult> {
+  if (!backend || result.timeLimitSource !== "default" || !result.submissions.AC) return result;
+  const [row] = await db.select().from(problems).where(eq(problems.id, result.problem._id)).limit(1);
+  const meta = await readPackageMeta(db, result.problem._id);
+  if (!row || !meta) return result;
+  const derived = await deriveTimeLimit(backend, await packageOf(db, row, meta), row.memoryLimitKib);
+  if (derived.passed === 0) {
+    const why = `none of its ${derived.accepted} accepted submission(s) passed every test, so none could be derived`;
+    return { ...result, warnings: result.warnings.map((w) => (w.startsWith(NO_STATED_TIME_LIMIT) ? `${NO_STATED_TIME_LIMIT} and ${why}: ${row.timeLimitMs} ms for now; set the real one in the problem's form` : w)) };
+  }
+  await setTimeLimit(db, row.id, derived.timeLimitMs);
+  await db.update(problemPackages).set({ timeLimitGiven: true }).where(eq(problemPackages.problemId, row.id));
+  return {
+    ...result,
+    problem: { ...result.problem, timeLimitMs: derived.timeLimitMs, __v: result.problem.__v + 1 },
+    warnings: result.warnings.filter((w) => !w.startsWith(NO_STATED_TIME_LIMIT)),
+    timeLimitSource: "derived",
+    timeLimitFrom: derivedFrom(derived),
   };
 }
 

@@ -175,6 +175,66 @@ function reread(j: Judged, tl: number, tlHigh: number): Judged {
   return { ...j, verdict: j.maxTimeMs > tl ? "TLE" : "AC", verdictHigh: j.maxTimeMs > tlHigh ? "TLE" : "AC" };
 }
 
+/** A time limit derived from a package's accepted submissions (deriveTimeLimit). */
+export interface DerivedTimeLimit {
+  /** TL, ms, within PROBLEM_LIMITS. */
+  timeLimitMs: number;
+  /** The slowest test of the accepted submissions that passed, ms (T_ac); null when none passed. */
+  slowestAcMs: number | null;
+  /** The package's ac_to_time_limit the limit was derived with. */
+  acToTimeLimit: number;
+  /** Accepted submissions judged, and how many of them passed every test under the deriving limit. */
+  accepted: number;
+  passed: number;
+}
+
+/**
+ * problemtools' rule: the accepted submissions run under a generous limit
+ * (DERIVING_TIME_LIMIT_MS), then TL = max(1, ceil(T_ac · ac_to_time_limit /
+ * TIME_RESOLUTION_MS)) · TIME_RESOLUTION_MS, kept within the problems' bounds.
+ */
+async function derive(backend: SandboxBackend, pkg: ProblemPackage, memoryLimitKib: number, yieldToJudging: () => Promise<void>): Promise<DerivedTimeLimit & { judged: Map<PackageSubmission, Judged> }> {
+  const accepted = pkg.submissions.filter((s) => s.expected === "AC");
+  const judged = new Map<PackageSubmission, Judged>();
+  for (const s of accepted) {
+    await yieldToJudging();
+    judged.set(s, await judge(backend, pkg, s, DERIVING_TIME_LIMIT_MS, DERIVING_TIME_LIMIT_MS, memoryLimitKib));
+  }
+  const passedTimes = [...judged.values()].filter((j) => j.verdictHigh === "AC").map((j) => j.maxTimeMs);
+  const tAc = Math.max(0, ...passedTimes);
+  const raw = Math.max(1, Math.ceil((tAc * pkg.timeMultipliers.acToTimeLimit) / TIME_RESOLUTION_MS)) * TIME_RESOLUTION_MS;
+  return {
+    timeLimitMs: Math.min(PROBLEM_LIMITS.timeLimitMs.max, Math.max(PROBLEM_LIMITS.timeLimitMs.min, raw)),
+    slowestAcMs: passedTimes.length ? tAc : null,
+    acToTimeLimit: pkg.timeMultipliers.acToTimeLimit,
+    accepted: accepted.length,
+    passed: passedTimes.length,
+    judged,
+  };
+}
+
+/** How an import says a derived limit came about. */
+export function derivedFrom(d: DerivedTimeLimit): string {
+  const n = d.passed;
+  return `derived from ${n} accepted submission${n === 1 ? "" : "s"} (the package states none): slowest test ${d.slowestAcMs} ms × ac_to_time_limit ${d.acToTimeLimit}, rounded up to whole seconds`;
+}
+
+/** How the warning of an import whose package states no time limit begins (the import's result may replace it once one is derived). */
+export const NO_STATED_TIME_LIMIT = "the package states no time limit";
+
+/**
+ * Derives a package's time limit from its accepted submissions, as
+ * problemtools does for a package that states none (see derive): what an
+ * import does before the problem exists, so it is never judged at a limit
+ * the package did not mean.
+ * @param memoryLimitKib the memory limit the problem will have.
+ * @returns the limit with what it came from; `passed: 0` when no accepted submission passed (the limit then means nothing).
+ */
+export async function deriveTimeLimit(backend: SandboxBackend, pkg: ProblemPackage, memoryLimitKib: number): Promise<DerivedTimeLimit> {
+  const { judged: _judged, ...d } = await derive(backend, pkg, memoryLimitKib, async () => {});
+  return d;
+}
+
 /**
  * Judges every example submission of `pkg`.
  * @param onRow called as each submission is judged (progress).
@@ -187,20 +247,15 @@ export async function verifyPackage(
   /** Awaited before each example submission takes a box: live judging goes first (the server's verify passes one). */
   yieldToJudging: () => Promise<void> = async () => {},
 ): Promise<VerifyReport> {
-  const accepted = pkg.submissions.filter((s) => s.expected === "AC");
   const rows: VerifyRow[] = [];
-  const done = new Map<PackageSubmission, Judged>();
+  let done = new Map<PackageSubmission, Judged>();
   let tl = pkg.timeLimitMs;
   let source: VerifyReport["timeLimitSource"] = "package";
   if (tl === null) {
-    // Derive: the accepted submissions first, under a generous limit.
     source = "derived";
-    for (const s of accepted) {
-      await yieldToJudging();
-      done.set(s, await judge(backend, pkg, s, DERIVING_TIME_LIMIT_MS, DERIVING_TIME_LIMIT_MS, memoryLimitKib));
-    }
-    const tAc = Math.max(0, ...[...done.values()].filter((j) => j.verdictHigh === "AC").map((j) => j.maxTimeMs));
-    tl = Math.max(1, Math.ceil((tAc * pkg.timeMultipliers.acToTimeLimit) / TIME_RESOLUTION_MS)) * TIME_RESOLUTION_MS;
+    const d = await derive(backend, pkg, memoryLimitKib, yieldToJudging);
+    done = d.judged;
+    tl = d.timeLimitMs;
   }
   // Within the problems' bounds, whatever the package's numbers: the derived limit is stored on the problem.
   tl = Math.min(PROBLEM_LIMITS.timeLimitMs.max, Math.max(PROBLEM_LIMITS.timeLimitMs.min, tl));

@@ -33,7 +33,8 @@ const fields = {
   constraints: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
   // May be empty: a problem without input (the classic "Hello World!") has an empty sample input.
   sampleInput: textBlock(PROBLEM_LIMITS.statementMaxBytes).transform(toLf),
-  sampleOutput: requiredBlock(PROBLEM_LIMITS.statementMaxBytes),
+  // Required unless the problem is interactive (sampleOutputMissing): its validator may need no answer file.
+  sampleOutput: textBlock(PROBLEM_LIMITS.statementMaxBytes),
   difficulty: z.enum(DIFFICULTIES, { error: `Must be ${listInWords(DIFFICULTIES)}` }),
   // Missing input/expectedOutput count as empty: the spec's form does not mark them required.
   hiddenTestCases: z
@@ -104,10 +105,20 @@ export const problemInput = z.object({
   /** Test groups with points (a scoring problem); null or absent: pass-fail. */
   scoring: scoringInput.nullable().optional(),
 }).superRefine((v, ctx) => {
+  if (sampleOutputMissing(v)) ctx.addIssue({ code: "custom", message: "Required", path: ["sampleOutput"] });
   if (v.checker === "custom" && !v.validator) ctx.addIssue({ code: "custom", message: "Required when the checker is custom (the validator's files)", path: ["validator"] });
   const why = validatorNeeded(v);
   if (why && v.checker !== "custom") ctx.addIssue({ code: "custom", message: why, path: ["checker"] });
 });
+
+/**
+ * Whether a write leaves the sample without the answer it needs: every
+ * problem's sample has one, except an interactive problem's (the format's
+ * interactive samples may have an empty `.ans`; the judge then runs no test 0).
+ */
+function sampleOutputMissing(v: { sampleOutput?: string; interactive?: boolean }): boolean {
+  return v.sampleOutput !== undefined && v.sampleOutput.trim() === "" && v.interactive !== true;
+}
 
 /**
  * Why a problem needs the custom checker, or null: an interactive or multi-pass
@@ -144,5 +155,7 @@ export const problemUpdateInput = z.object({
   pythonImplementation: fields.pythonImplementation.optional(),
   /** New test groups (null: the problem becomes pass-fail); absent keeps them (new hidden tests then need their group). */
   scoring: scoringInput.nullable().optional(),
+}).superRefine((v, ctx) => {
+  if (sampleOutputMissing(v)) ctx.addIssue({ code: "custom", message: "Required (an interactive problem, sent with interactive: true, may leave it empty)", path: ["sampleOutput"] });
 });
 export type ProblemUpdate = z.infer<typeof problemUpdateInput>;

@@ -187,7 +187,7 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
               {f.multiline ? (
                 <textarea
                   id={`pf-${f.key}`}
-                  required={f.key !== "sampleInput"}
+                  required={f.key !== "sampleInput" && !(f.key === "sampleOutput" && values.checker === "custom" && values.interactive)}
                   rows={f.key === "description" ? 5 : 3}
                   className={f.mono ? "mono" : undefined}
                   placeholder={f.placeholder}

@@ -50,7 +50,7 @@ export const problemsRouter = router({
    */
   importPackage: protectedProcedure
     .input(packageImportInput)
-    .mutation(({ ctx, input }): Promise<ImportResult> => importPackageAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser, ctx.config.ceilings)),
+    .mutation(({ ctx, input }): Promise<ImportResult> => importPackageAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser, ctx.config.ceilings, ctx.judge?.backend ?? null)),
 
   /**
    * Exports a problem as a Kattis / ICPC package (2025-09 layout, hidden tests
