@@ -210,9 +210,9 @@ export async function createProblem(db: Database, userId: string, input: Problem
     .insert(problems)
     .values({ ...values, id, userId, courseId: courseId ?? null, scoring: arranged.scoring })
     .returning();
-  const [inserted] = tests.length
-    ? await db.batch([insert, db.insert(testCases).values(tests.map((tc, ordinal) => ({ problemId: id, ordinal, ...tc })))])
-    : await db.batch([insert]);
+  // One statement per test: a single multi-row insert binds (copies) every test at once, up to PROBLEM_TESTS_MAX_MIB more memory.
+  const testInserts = tests.map((tc, ordinal) => db.insert(testCases).values({ problemId: id, ordinal, ...tc }));
+  const [inserted] = await db.batch([insert, ...testInserts] as [typeof insert, ...(typeof testInserts)]);
   const row = inserted[0];
   if (!row) throw new AppError("INTERNAL");
   return toProblemShape(row, tests.length, tests);
