@@ -12,6 +12,7 @@ import { AppError } from "../errors.ts";
 import { copyProblem, countTests, readHiddenTests } from "../problems/store.ts";
 import { toProblemShape, type ProblemRow, type ProblemShape } from "../problems/shape.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
+import type { ProblemCeilings } from "../problems/ceilings.ts";
 import { authorizeProblemWrite, requireVisibleProblem, mayCopyWithTests } from "../problems/access.ts";
 import { assignmentsWith, memberRole, requireAssignment, requireCourse, requireNotArchived, type AssignmentRow } from "./access.ts";
 import { countsAt, windowState } from "./deadlines.ts";
@@ -61,11 +62,13 @@ export async function copyProblemToCourse(
   now: number,
   /** The caller's problem-write budget (Limiters.problemWritesByUser). */
   limiter: RateLimiter,
+  /** This server's ceilings (`config.ceilings`, with the storage quota the copy counts against). */
+  ceilings: ProblemCeilings,
 ): Promise<ProblemShape> {
   await authorizeProblemWrite(db, user, courseId, limiter);
   const source = await requireVisibleProblem(db, user, problemId, now, "problemId");
   if (!(await mayCopyWithTests(db, user, source))) throw new AppError("NOT_PROBLEM_OWNER_COPY", { field: "problemId" });
-  return copyProblem(db, source, { userId: user.id, courseId });
+  return copyProblem(db, source, { userId: user.id, courseId }, ceilings);
 }
 
 /** The assignment a submission counts for (null: none), and whether every test must run (partial scoring). */

@@ -15,6 +15,7 @@ import { problemBody } from "../../tests/fixtures/problem.ts";
 import { modernPackage, zipOf } from "../../tests/packages/fixtures.ts";
 import { storedBytesOf } from "./quota.ts";
 import { readAssets, saveAssets } from "../packages/assets.ts";
+import { trpcMutation } from "../../tests/courses/fixtures.ts";
 
 const MIB = 1024 * 1024;
 let t: TestServices;
@@ -100,4 +101,19 @@ test("deleting a problem frees its tests and makes room; a problem a submission 
   const history = await request(app, "GET", `/api/submissions/${a.body._id}`, { token: me.token });
   expect(history.status).toBe(200);
   expect(history.body.map((s: { _id: string }) => s._id)).toEqual([queued!.id]);
+}, 120_000);
+
+test("a copy into a course counts against its owner's quota too (course problems count for their owner)", async () => {
+  const teacher = await signUp(app);
+  await t.services.db.update(users).set({ canCreateCourses: true }).where(eq(users.id, teacher.user.id));
+  const course = await request(app, "POST", "/api/courses", { token: teacher.token, body: { title: "Storage", code: `ST${Math.floor(Math.random() * 1e6)}`, term: "Spring 2026" } });
+  expect(course.status).toBe(201);
+  const own = await request(app, "POST", "/api/problems", { token: teacher.token, body: sized("Mine", 6) });
+  expect(own.status).toBe(201);
+  const copy = () => trpcMutation(app, teacher.token, "problems.copyToCourse", { problemId: own.body._id, courseId: course.body.id });
+  expect((await copy()).status).toBe(200);
+  const refused = await copy();
+  expect(refused.status).toBe(413);
+  expect(refused.error.message).toContain("USER_STORAGE_MAX_MIB");
+  expect(refused.error.data.app.field).toBe("problemId");
 }, 120_000);

@@ -186,8 +186,11 @@ export async function setTimeLimit(db: Database, problemId: string, timeLimitMs:
 /**
  * A copy of `source` with its hidden tests and validator, owned by `owner` (in a course when `courseId` is given).
  * The caller has checked the right to copy it (src/problems/access.ts, `mayCopyWithTests`).
+ * @param ceilings this server's (`config.ceilings`: the copy counts against the owner's USER_STORAGE_MAX_MIB).
+ * @throws AppError PAYLOAD_TOO_LARGE (413) on `problemId` past the owner's storage quota.
  */
-export async function copyProblem(db: Database, source: ProblemRow, owner: { userId: string; courseId: string | null }): Promise<ProblemShape> {
+export async function copyProblem(db: Database, source: ProblemRow, owner: { userId: string; courseId: string | null }, ceilings: ProblemCeilings): Promise<ProblemShape> {
+  await assertStorageQuota(db, owner.userId, (await storedTestBytes(db, source.id)) + rowBytesOf(source), ceilings, "problemId");
   const tests = (await readHiddenTests(db, [source.id])).get(source.id) ?? [];
   const id = newId();
   const { id: _id, createdAt: _c, updatedAt: _u, deletedAt: _d, version: _v, ...values } = source;

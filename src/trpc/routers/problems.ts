@@ -97,7 +97,7 @@ export const problemsRouter = router({
    */
   copyToCourse: protectedProcedure
     .input(z.object({ problemId: idField(), courseId: idField() }))
-    .mutation(({ ctx, input }): Promise<ProblemShape> => copyProblemToCourse(ctx.db, ctx.user, input.problemId, input.courseId, ctx.now(), ctx.limiters.problemWritesByUser)),
+    .mutation(({ ctx, input }): Promise<ProblemShape> => copyProblemToCourse(ctx.db, ctx.user, input.problemId, input.courseId, ctx.now(), ctx.limiters.problemWritesByUser, ctx.config.ceilings)),
 
   /**
    * Updates the caller's problem; bumps `__v`. `hiddenTestCases`, when given,
