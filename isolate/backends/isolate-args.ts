@@ -134,13 +134,19 @@ export function parseIsolateMeta(text: string): IsolateMeta {
  * never resets, while it does reset `memory.max_usage_in_bytes`), so every
  * later run of the box would read as MLE. There the flag counts only for a run
  * that was itself killed by SIGKILL with its own peak memory near the limit.
+ *
+ * `rssOverLimitIsMle` (rlimit mode, for a request with an address-space bound):
+ * a peak resident size above `memoryLimitKib` is MLE even when the program
+ * ended by itself. A runtime given the limit plus a reserve of address space
+ * (Go, Node, PyPy: review N7) can stay under its bound yet use more memory than
+ * the limit; as the bwrap backend does without a cgroup (bwrap-box.ts).
  */
 export function resultFromMeta(
   isolateExit: number | null,
   metaText: string | null,
   req: Pick<RunRequest, "memoryLimitKib" | "cpuTimeLimitMs">,
   out: { stdout: string; stderr: string; stdoutTruncated: boolean; isolateStderr: string },
-  opts: { stickyOomFlag?: boolean } = {},
+  opts: { stickyOomFlag?: boolean; rssOverLimitIsMle?: boolean } = {},
 ): RunResult {
   const io = { stdout: out.stdout, stderr: out.stderr, stdoutTruncated: out.stdoutTruncated };
   const none = { exitCode: null, signal: null, cpuTimeMs: 0, wallTimeMs: 0, memoryKib: 0 };
@@ -164,11 +170,25 @@ export function resultFromMeta(
     memoryKib,
     cpuLimitHit: (m.status === "TO" && !tleWall) || cpuTimeMs > req.cpuTimeLimitMs,
     wallLimitHit: tleWall,
-    oomKilled: oomFlag || (signal === 9 && !m.status?.startsWith("TO") && nearLimit),
+    oomKilled: oomFlag || (signal === 9 && !m.status?.startsWith("TO") && nearLimit) || (opts.rssOverLimitIsMle === true && memoryKib > req.memoryLimitKib),
     outputLimitHit: out.stdoutTruncated,
     ...io,
     message: m.message,
   });
+}
+
+/**
+ * Whether isolate refused a run because the box's memory control group already
+ * holds more than the run's memory limit (cgroup v1: "Cannot set
+ * .../memory.limit_in_bytes ...: Device or resource busy"). The box is a tmpfs
+ * (isolate-boxfs.ts), and a tmpfs page is charged to the cgroup of the process
+ * that wrote it, which for isolate 1.x is the box's for as long as the box
+ * lives: files a submission keeps in its box are memory of the box. So this
+ * is the program's MLE (its files and its memory exceed the limit), never XX.
+ * (cgroup v2 accepts a lower memory.max and the run is then OOM-killed: MLE too.)
+ */
+export function boxFilesOverMemoryLimit(isolateStderr: string): boolean {
+  return /memory\.limit_in_bytes.*\n?.*Device or resource busy/.test(isolateStderr);
 }
 
 /** Parses "The process isolator 2.1" (any `N.M[.P]` in `--version` output). */

@@ -26,6 +26,12 @@
  * per-box directory owned by the box uid, mounted after the default /dev rule,
  * as CMS does), whatever the version.
  *
+ * Disk: every box is a tmpfs of its own, `size=` and `nr_inodes=` bounded,
+ * mounted over the box directory after `--init` and unmounted before
+ * `--cleanup` (isolate-boxfs.ts, review N3): a program cannot fill the host's
+ * disk, and what a submission leaves in /box from test to test counts against
+ * the same bound. Without it the backend refuses to start.
+ *
  * Sources: isolate(1) (OPTIONS, DIRECTORY RULES, CONTROL GROUPS, META-FILES,
  * RETURN VALUE), isolate's NEWS, and isolate.c's option table for 2.x.
  */
@@ -38,7 +44,8 @@ import { DirectoryBox, emptyDir } from "../boxfs.ts";
 import { sandboxFailure } from "../result.ts";
 import { collectOutput } from "./common.ts";
 import { PCH_MOUNT, type RunRequest, type RunResult, type SandboxBackend } from "../types.ts";
-import { buildIsolateRunArgs, missingProgram, parseIsolateVersion, resultFromMeta, versionAtLeast } from "./isolate-args.ts";
+import { boxFilesOverMemoryLimit, buildIsolateRunArgs, missingProgram, parseIsolateVersion, resultFromMeta, versionAtLeast } from "./isolate-args.ts";
+import { boxFsRefusal, clearLeftoverBoxFs, ISOLATE_BOX_INODES, ISOLATE_BOX_SIZE_MIB, mountBoxFs, unmountBoxFs, type BoxFsLimits } from "./isolate-boxfs.ts";
 
 export { buildIsolateRunArgs, missingProgram, msToSeconds, parseIsolateMeta, parseIsolateVersion, resultFromMeta } from "./isolate-args.ts";
 export type { IsolateMeta, IsolateRunSpec } from "./isolate-args.ts";
@@ -57,6 +64,8 @@ export interface IsolateOptions {
   hostCgroups?: 1 | 2 | null;
   /** How long past the wall limit a hung isolate is waited for before it is killed, ms (default ISOLATE_GUARD_MS; tests shorten it). */
   guardMs?: number;
+  /** Each box's file system (/box, /tmp and /dev/shm together); default ISOLATE_BOX_SIZE_MIB, ISOLATE_BOX_INODES. */
+  boxFs?: Partial<BoxFsLimits>;
 }
 
 /**
@@ -156,6 +165,9 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
   if (refused) throw new Error(refused);
   const pool = new BoxIdPool(opts.boxIdStart, opts.boxIdCount, opts.poolSize);
   const probeId = pool.ids[0]!;
+  const boxFs: BoxFsLimits = { sizeMib: opts.boxFs?.sizeMib ?? ISOLATE_BOX_SIZE_MIB, inodes: opts.boxFs?.inodes ?? ISOLATE_BOX_INODES };
+  // A killed server's box mounts would make isolate fail to clean or re-create those boxes.
+  await clearLeftoverBoxFs(pool.ids);
   const hostCgroups = opts.hostCgroups === undefined ? hostCgroupVersion() : opts.hostCgroups;
   let noCgWhy: string | null = opts.noCgroups ? "control groups turned off" : cgroupMismatch(version, hostCgroups);
   if (noCgWhy === null) noCgWhy = await probeCgroupInit(bin, probeId, version);
@@ -165,18 +177,38 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
   const cgTiming = cg && (version[0] ?? 0) < 2;
   /** 1.x in cgroup mode: its OOM flag is sticky across runs of one box (resultFromMeta). */
   const cgroupsV1 = cgTiming;
-  for (const id of new Set([probeId, pool.ids[pool.ids.length - 1]!])) {
-    const r = await run([bin, ...cgArgs, `--box-id=${id}`, "--init"]);
-    await run([bin, ...cgArgs, `--box-id=${id}`, "--cleanup"]);
+  /**
+   * `--init`, then the box's own tmpfs over the box directory.
+   * @returns the box directory (`<box_root>/<id>`).
+   * @throws Error with isolate's message, or boxFsRefusal's when the tmpfs cannot be mounted.
+   */
+  const initBox = async (id: number): Promise<string> => {
+    const r = await run([bin!, ...cgArgs, `--box-id=${id}`, "--init"]);
     if (r.code !== 0) throw new Error(`isolate ${[...cgArgs, `--box-id=${id}`].join(" ")} --init failed: ${(r.err || r.out).trim().slice(0, 300)}`);
+    const boxDir = r.out.trim();
+    const why = await mountBoxFs(boxDir, id, boxFs);
+    if (why !== null) {
+      await run([bin!, ...cgArgs, `--box-id=${id}`, "--cleanup"]);
+      throw new Error(boxFsRefusal(why, boxFs));
+    }
+    return boxDir;
+  };
+  /** The box's tmpfs off (its files go with it), then `--cleanup` (kills what is left in its control group). */
+  const cleanBox = async (id: number, boxDir: string) => {
+    await unmountBoxFs(boxDir);
+    await run([bin!, ...cgArgs, `--box-id=${id}`, "--cleanup"]);
+  };
+  for (const id of new Set([probeId, pool.ids[pool.ids.length - 1]!])) {
+    await cleanBox(id, await initBox(id));
   }
   const runDir = await fsp.mkdtemp(join(tmpdir(), "oj-isolate-"));
   const guardMs = opts.guardMs ?? ISOLATE_GUARD_MS;
   /** Re-creates a box after isolate itself had to be killed: `--cleanup` kills what is left in its control group. */
-  const resetBox = async (id: number) => {
-    await run([bin, ...cgArgs, `--box-id=${id}`, "--cleanup"]);
-    const r = await run([bin, ...cgArgs, `--box-id=${id}`, "--init"]);
-    if (r.code !== 0) throw new Error(`isolate --init of box ${id} failed after a hung run: ${r.err.trim().slice(0, 300)}`);
+  const resetBox = async (id: number, boxDir: string) => {
+    await cleanBox(id, boxDir);
+    await initBox(id).catch((err: Error) => {
+      throw new Error(`isolate --init of box ${id} failed after a hung run: ${err.message}`);
+    });
   };
 
   class IsolateBox extends DirectoryBox {
@@ -232,11 +264,25 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
         clearTimeout(guard);
         const collected = await Promise.race([output, Bun.sleep(2000).then(() => null)]);
         if (hung) {
-          await resetBox(this.id);
+          await resetBox(this.id, dirname(this.dir));
           return sandboxFailure(
             `isolate did not return within the wall limit + ${guardMs / 1000} s and was killed; box ${this.id} was re-created`,
             { wallTimeMs: req.wallTimeLimitMs + guardMs },
           );
+        }
+        if (code === 2 && cg && boxFilesOverMemoryLimit(collected?.stderr ?? "")) {
+          return {
+            status: "MLE",
+            exitCode: null,
+            signal: null,
+            cpuTimeMs: 0,
+            wallTimeMs: 0,
+            memoryKib: req.memoryLimitKib,
+            stdout: "",
+            stderr: "",
+            stdoutTruncated: false,
+            message: "the files kept in the box already take the memory limit (a box's files are memory of its control group)",
+          };
         }
         const metaText = await fsp.readFile(metaFile, "utf8").catch(() => null);
         return resultFromMeta(p.signalCode ? null : code, metaText, req, {
@@ -244,7 +290,7 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
           stderr: collected?.stderr ?? "",
           stdoutTruncated: (collected?.stdoutTruncated ?? false) || outputLimitHit,
           isolateStderr: collected?.stderr ?? "",
-        }, { stickyOomFlag: cgroupsV1 });
+        }, { stickyOomFlag: cgroupsV1, rssOverLimitIsMle: !cg && req.addressSpaceLimit !== false });
       } finally {
         if (stdinFd !== null) closeSync(stdinFd);
         await fsp.rm(metaFile, { force: true });
@@ -255,19 +301,17 @@ export async function createIsolateBackend(opts: IsolateOptions): Promise<Sandbo
 
   const boxes = pooledBoxes(pool, {
     async open(id) {
-      const r = await run([bin!, ...cgArgs, `--box-id=${id}`, "--init"]);
-      if (r.code !== 0) throw new Error(`isolate --init of box ${id} failed: ${r.err.trim().slice(0, 300)}`);
-      return new IsolateBox(id, join(r.out.trim(), "box"));
+      return new IsolateBox(id, join(await initBox(id), "box"));
     },
     async reset(b: IsolateBox) {
-      await run([bin!, ...cgArgs, `--box-id=${b.id}`, "--cleanup"]);
+      await cleanBox(b.id, dirname(b.dir));
     },
   });
   const description = `isolate ${version.join(".")}, ${
     cg
       ? `cgroup mode (cgroup v${hostCgroups}: ${cgTiming ? "--cg --cg-timing" : "--cg"}, --cg-mem; CPU time of every process, memory of the whole box)`
       : `rlimit mode (${noCgWhy}: CPU time per process, memory as address space)`
-  }, private /dev/shm per box`;
+  }, private /dev/shm per box, a ${boxFs.sizeMib} MiB / ${boxFs.inodes}-file tmpfs per box (/box, /tmp and /dev/shm)`;
   return {
     name: "isolate",
     description,

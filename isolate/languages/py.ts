@@ -65,6 +65,10 @@ if __name__ == "__main__":
     if (result.status === "RE" && /(^|\n)MemoryError\b/.test(result.stderr)) {
       return { ...result, status: "MLE", message: "MemoryError" };
     }
+    // mmap or a buffer past the address-space bound (rlimit mode): ENOMEM, the program's own error, is memory.
+    if (result.status === "RE" && /(^|\n)(OSError|mmap\.error): \[Errno 12\] Cannot allocate memory/.test(result.stderr)) {
+      return { ...result, status: "MLE", message: "Cannot allocate memory" };
+    }
     return result;
   },
   package: { code: "python3", aliases: ["python"], extensions: ["py", "py3"] },

@@ -9,6 +9,16 @@ import type { Language } from "./types.ts";
 import { py } from "./py.ts";
 
 const MIB = 1024;
+/**
+ * Address space PyPy maps beyond its garbage-collected heap, KiB, for rlimit
+ * mode (no cgroup; review N7: mmap and other memory outside the GC heap were
+ * unbounded there). Measured with `ulimit -v` (PyPy 7.3.11, amd64,
+ * 2026-11-26): hello world needs 86 MiB; a program whose heap reaches
+ * PYPY_GC_MAX=64MB needs 147 MiB (the heap plus 83). Each thread takes one
+ * more stack, so a threaded program may fail to start its threads there, as
+ * C++'s do (docs/sandbox.md).
+ */
+const PYPY_RESERVED_KIB = 128 * MIB;
 
 export const pypy: Language<"pypy"> = {
   ...py,
@@ -22,11 +32,14 @@ export const pypy: Language<"pypy"> = {
   },
   runCommand(mainFile, limits) {
     const run = py.runCommand(mainFile, limits);
-    // The JIT reserves address space it may never touch: memory is bounded by the cgroup and, where
-    // only rlimits exist, by PyPy's own garbage collector (PYPY_GC_MAX: past it, MemoryError → MLE).
+    // Memory is bounded by the cgroup; where only rlimits exist, by PyPy's own garbage collector
+    // (PYPY_GC_MAX: past it, MemoryError → MLE) and an address space of the limit, PyPy's own
+    // mappings and the main thread's stack (the backends' default stack), past which mmap fails
+    // (ENOMEM → MLE) and above which a peak resident size is MLE.
+    const stackKib = run.limits.stackLimitKib ?? Math.min(run.limits.memoryLimitKib, 64 * MIB);
     return {
       argv: ["/usr/bin/pypy3", ...run.argv.slice(1)],
-      limits: { ...run.limits, addressSpaceLimit: false },
+      limits: { ...run.limits, addressSpaceLimitKib: run.limits.memoryLimitKib + PYPY_RESERVED_KIB + stackKib },
       env: { PYPY_GC_MAX: `${Math.max(1, Math.floor(limits.memoryLimitKib / MIB))}MB` },
     };
   },
