@@ -77,14 +77,67 @@ export interface TestServer {
 const E2E_RATE_LIMITS = { RUN_RATE_PER_MINUTE: "300", SUBMIT_RATE_PER_MINUTE: "120", AI_RATE_PER_MINUTE: "60" };
 
 /**
+ * Box ids of a test server: never the default range (ISOLATE_BOX_ID_START=0,
+ * ISOLATE_BOX_ID_COUNT=100, what `bun run start` uses), so the suite runs
+ * beside a running product instead of being refused its boxes; and below
+ * 5534 (bwrap runs box N as uid 60000 + N, and 65534 up is the overflow uid).
+ */
+export const TEST_BOX_ID_MIN = 1000;
+const TEST_BOX_ID_END = 5534;
+/** Box ids per e2e server (its pool is at most this many, whatever the machine's CPU count). */
+const E2E_BOX_ID_COUNT = 8;
+
+/**
+ * The e2e server on `port`'s own box range: 4400 + (port % 100) × 8, so each
+ * port (3310-3399 here) has eight ids of its own, disjoint from the other
+ * suites' (3400-4299) and from the default range.
+ */
+export function e2eBoxIdStart(port: number): number {
+  return 4400 + (port % 100) * E2E_BOX_ID_COUNT;
+}
+
+/**
+ * Refuses a test server's box range or SANDBOX_ROOT that a default server
+ * would use (or that bwrap cannot run), naming the setting.
+ * @throws Error naming ISOLATE_BOX_ID_START or SANDBOX_ROOT.
+ */
+export function assertTestSandbox(env: { ISOLATE_BOX_ID_START: string; ISOLATE_BOX_ID_COUNT: string; SANDBOX_ROOT: string }): void {
+  const start = Number(env.ISOLATE_BOX_ID_START);
+  const count = Number(env.ISOLATE_BOX_ID_COUNT);
+  if (!Number.isInteger(start) || start < TEST_BOX_ID_MIN || start + count > TEST_BOX_ID_END) {
+    throw new Error(
+      `ISOLATE_BOX_ID_START=${env.ISOLATE_BOX_ID_START} (count ${count}): a test server takes box ids from ${TEST_BOX_ID_MIN} to ${TEST_BOX_ID_END - 1}, ` +
+        "never the default range 0-99 of a server running on the same machine",
+    );
+  }
+  if (!resolve(env.SANDBOX_ROOT).startsWith(`${tmpdir()}/oj-`) || resolve(env.SANDBOX_ROOT) === "/tmp/oj-boxes") {
+    throw new Error(`SANDBOX_ROOT=${env.SANDBOX_ROOT}: a test server's boxes live under its own temporary folder, never the default /tmp/oj-boxes`);
+  }
+}
+
+/**
  * Starts src/server.ts on `port` with a fresh data directory and database,
- * the offline AI reviewer (unless `env` says otherwise) and the built client;
- * resolves once /api/health answers.
+ * the offline AI reviewer (unless `env` says otherwise), the built client and
+ * a sandbox of its own (e2eBoxIdStart(port), a SANDBOX_ROOT in its temporary
+ * folder); resolves once /api/health answers.
  * @param env extra environment for the server, e.g. `{ AI_PROVIDER: "openai", AI_BASE_URL: ... }`
- * @throws when the server exits or is not healthy within 30 s (with its log).
+ * @throws when `env` names a box range or SANDBOX_ROOT a default server would use (assertTestSandbox),
+ *   or when the server exits or is not healthy within 30 s (with its log).
  */
 export async function startServer(port: number, env: Record<string, string> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "oj-e2e-"));
+  const sandbox = {
+    ISOLATE_BOX_ID_START: String(e2eBoxIdStart(port)),
+    ISOLATE_BOX_ID_COUNT: String(E2E_BOX_ID_COUNT),
+    SANDBOX_ROOT: join(dir, "boxes"),
+    ...Object.fromEntries(Object.entries(env).filter(([k]) => ["ISOLATE_BOX_ID_START", "ISOLATE_BOX_ID_COUNT", "SANDBOX_ROOT"].includes(k))),
+  };
+  try {
+    assertTestSandbox(sandbox);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   // The sandbox runs programs under unprivileged uids that must reach the box root.
   chmodSync(dir, 0o755);
   // DATA_DIR is owner-only (0700); the boxes live beside it, not inside.
@@ -100,11 +153,11 @@ export async function startServer(port: number, env: Record<string, string> = {}
       DATA_DIR: join(dir, "data"),
       DATABASE_URL: databaseUrl,
       CLIENT_DIST: join(CLIENT, "dist"),
-      SANDBOX_ROOT: join(dir, "boxes"),
       AI_PROVIDER: "offline",
       LOG_LEVEL: "warn",
       ...E2E_RATE_LIMITS,
       ...env,
+      ...sandbox,
     },
     stdout: "pipe",
     stderr: "pipe",

@@ -370,8 +370,8 @@ describe("language and code", () => {
 describe("the languages this server offers", () => {
   let small: TestServer;
   beforeAll(async () => {
-    // Its own boxes beside the main server's (box ids are host-wide).
-    small = await startServer(3318, { LANGUAGES: "c,py", ISOLATE_BOX_ID_START: "60" });
+    // Its own boxes beside the main server's (box ids are host-wide): the harness gives each port its own range.
+    small = await startServer(3318, { LANGUAGES: "c,py" });
   }, SLOW);
   afterAll(async () => {
     await small?.stop();

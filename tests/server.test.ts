@@ -11,6 +11,12 @@ const root = join(import.meta.dir, "..");
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+/** A sandbox of its own beside `dir` (never the default /tmp/oj-boxes and box ids 0-99 of a server running here). */
+function ownSandbox(dir: string) {
+  dirs.push(`${dir}-boxes`);
+  return { SANDBOX_ROOT: `${dir}-boxes`, ISOLATE_BOX_ID_START: "3130", ISOLATE_BOX_ID_COUNT: "4" };
+}
+
 function spawnServer(env: Record<string, string>) {
   return Bun.spawn(["bun", "src/server.ts"], {
     cwd: root,
@@ -53,6 +59,7 @@ test("a bad AI provider setting found during start-up also stops the process wit
     SANDBOX: "isolate",
     JUDGE_IN_PROCESS: "false",
     LOG_LEVEL: "warn",
+    ...ownSandbox(dir),
   };
   // Both entry points: `bun src/server.ts` and `bun run start` (scripts/start.ts).
   const runs = [
@@ -85,7 +92,7 @@ test("a port already in use stops the process with one clean line, before the sa
       HOST: "127.0.0.1",
       DATA_DIR: dir,
       DATABASE_URL: `file:${join(dir, "app.db")}`,
-      SANDBOX_ROOT: `${dir}-boxes`,
+      ...ownSandbox(dir),
       CLIENT_DIST: join(dir, "no-client"),
       LOG_LEVEL: "warn",
     });
@@ -116,6 +123,7 @@ test("startServer rejects with the ConfigError itself (for callers other than th
     JUDGE_IN_PROCESS: "false",
     AI_PROVIDER: "gemini",
     LOG_LEVEL: "silent",
+    ...ownSandbox(dir),
   });
   const err = await startServer(config).then(
     () => null,
@@ -142,6 +150,7 @@ test("starts, seeds, serves the API; a restart keeps sessions and does not seed 
     JUDGE_IN_PROCESS: "false",
     AI_PROVIDER: "offline",
     LOG_LEVEL: "warn",
+    ...ownSandbox(dir),
   };
   const base = `http://127.0.0.1:${port}`;
   const json = { "content-type": "application/json" };

@@ -9,6 +9,7 @@
  * const app = createApp(t.services);
  * afterAll(t.cleanup);
  */
+import { rmSync } from "node:fs";
 import { loadConfig, type Config } from "../src/config.ts";
 import { buildServices, createLimiters, type SandboxSelection, type Services } from "../src/context.ts";
 import { createLogger, type Logger } from "../src/log.ts";
@@ -44,6 +45,10 @@ export async function createTestServices(
     DATABASE_URL: url,
     DATA_DIR: dir,
     CLIENT_DIST: `${dir}/client-dist`,
+    // Never the default sandbox (/tmp/oj-boxes, box ids 0-99) of a server running on this machine, should a
+    // test build one from this config; callers that judge pass their own (tests/judge/fixtures.ts judgeConfig).
+    SANDBOX_ROOT: `${dir}-boxes`,
+    ISOLATE_BOX_ID_START: "5200",
     ...opts.env,
   });
   const services = buildServices({
@@ -55,5 +60,14 @@ export async function createTestServices(
     limiters: createLimiters(config, opts.now),
     now: opts.clock,
   });
-  return { services, config, url, dir, cleanup };
+  return {
+    services,
+    config,
+    url,
+    dir,
+    cleanup() {
+      cleanup();
+      rmSync(`${dir}-boxes`, { recursive: true, force: true });
+    },
+  };
 }

@@ -28,6 +28,9 @@ function spawnServer(extra: Record<string, string>) {
       DATABASE_URL: `file:${join(dir, "app.db")}`,
       CLIENT_DIST: join(dir, "no-client"),
       SANDBOX_ROOT: `${dir}-boxes`,
+      // Never a default server's box ids (0-99): the suite runs beside a running product.
+      ISOLATE_BOX_ID_START: "4300",
+      ISOLATE_BOX_ID_COUNT: "4",
       SANDBOX: "isolate",
       ISOLATE_BIN: join(dir, "no-isolate"),
       JUDGE_IN_PROCESS: "false",

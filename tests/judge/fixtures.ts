@@ -105,9 +105,10 @@ export function countingBackend(inner: SandboxBackend): SandboxBackend & { start
 
 /**
  * Config for judge tests. `boxIdOffset` separates processes of one test (web and workers).
+ * @throws Error when the box range would reach below 1000 (a default server on this machine uses 0-99).
  */
 export function judgeConfig(dbUrl: string, env: Record<string, string> = {}, boxIdOffset = 0): Config {
-  return loadConfig({
+  const config = loadConfig({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     DATABASE_URL: dbUrl,
@@ -119,6 +120,10 @@ export function judgeConfig(dbUrl: string, env: Record<string, string> = {}, box
     SANDBOX_POOL_SIZE: "2",
     ...env,
   });
+  if (config.ISOLATE_BOX_ID_START < 1000) {
+    throw new Error(`judgeConfig: ISOLATE_BOX_ID_START=${config.ISOLATE_BOX_ID_START}: tests take box ids from 1000 up, never a default server's 0-99`);
+  }
+  return config;
 }
 
 let userCounter = 0;
