@@ -201,7 +201,8 @@ export async function startServer(port: number, env: Record<string, string> = {}
     async stop() {
       process.off("exit", killOnExit);
       proc.kill("SIGTERM");
-      const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+      // Its own stop is bounded by SHUTDOWN_TIMEOUT_SECONDS (8 by default); this waits past that.
+      const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(15_000).then(() => false)]);
       if (!exited) {
         proc.kill("SIGKILL");
         await proc.exited;
