@@ -14,10 +14,18 @@
  * it by the folder's content like any compile (src/judge/compile.ts).
  */
 import type { Box, RunResult } from "../../isolate/types.ts";
+import { getLanguage } from "../../isolate/languages/index.ts";
 import { VALIDATOR_SCRIPTS, type ValidatorSpec } from "../problems/validator-spec.ts";
 import type { ArtifactFile } from "./compile-cache.ts";
 
-/** Limits of a `build` script: a compile of a few sources (GCC's compile limits, with room for several). */
+/**
+ * Limits of a `build` script, and of compiling a one-source C++ validator: a
+ * compile of a few sources, with room for testlib.h (about 10 s of CPU at
+ * -O2 on its own, measured 9.5 s on the 2-core test host: a submission's 10 s
+ * compile limit refused GCPC's testlib interactor). The format allows a
+ * program 60 s to compile (limits.compilation_time); a validator compiles
+ * once per version, cached.
+ */
 export const BUILD_LIMITS = {
   cpuTimeLimitMs: 30_000,
   wallTimeLimitMs: 60_000,
@@ -68,4 +76,33 @@ export async function buildScripted(vbox: Box, spec: ValidatorSpec): Promise<{ s
   const run = files.find((f) => f.name === "run")!;
   run.mode = 0o755;
   return { step: { kind: "ok", files }, cacheable: true };
+}
+
+/** The command a one-source C++ validator is compiled with: the C++ submissions' own (compiler, flags), as `prog`. */
+export function validatorCppArgv(main: string): string[] {
+  return getLanguage("cpp").compileArgv(main, []);
+}
+
+/**
+ * Compiles a one-source C++ validator (any headers beside it, testlib.h
+ * included) in `vbox` under BUILD_LIMITS rather than a submission's compile
+ * limits, and collects what it runs from: its other files and the program,
+ * named `validator`. `cacheable` is false when the sandbox failed (XX) or the
+ * compile ran out of time (a busy host may do better next time).
+ */
+export async function compileValidatorCpp(vbox: Box, spec: ValidatorSpec): Promise<{ step: BuildStep; cacheable: boolean }> {
+  for (const [name, content] of Object.entries(spec.files)) await vbox.writeFile(name, content, 0o644);
+  const result: RunResult = await vbox.run({ ...BUILD_LIMITS, argv: validatorCppArgv(spec.main), env: getLanguage("cpp").env });
+  if (result.status === "XX") return { step: { kind: "ie", detail: `compile: sandbox failure: ${result.message ?? "unknown"}` }, cacheable: false };
+  if (result.status !== "OK" || result.exitCode !== 0) {
+    const how = result.status === "OK" || result.status === "RE" ? `exit ${result.exitCode}` : `${result.status} at ${BUILD_LIMITS.cpuTimeLimitMs / 1000} s CPU, ${BUILD_LIMITS.wallTimeLimitMs / 1000} s wall`;
+    const said = `${result.stderr}\n${result.stdout}`.trim().split("\n").slice(0, 5).join("\n");
+    return { step: { kind: "ce", diagnostics: `${how}${said ? `: ${said}` : ""}` }, cacheable: result.status !== "TLE" };
+  }
+  const program = await vbox.readFile("prog", BUILT_MAX_BYTES);
+  if (!program) return { step: { kind: "ce", diagnostics: "the compiler left no program" }, cacheable: true };
+  const others: ArtifactFile[] = Object.entries(spec.files)
+    .filter(([name]) => name !== spec.main)
+    .map(([name, content]) => ({ name, content: new TextEncoder().encode(content), mode: 0o644 }));
+  return { step: { kind: "ok", files: [...others, { name: "validator", content: program, mode: 0o755 }] }, cacheable: true };
 }

@@ -26,7 +26,7 @@ import type { Box, RunLimits, RunRequest, RunResult } from "../../isolate/types.
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
 import type { ArtifactFile } from "./compile-cache.ts";
 import type { ScoreFile } from "./groups.ts";
-import { buildScripted, type BuildStep } from "./validator-build.ts";
+import { buildScripted, compileValidatorCpp, validatorCppArgv, type BuildStep } from "./validator-build.ts";
 
 /**
  * How the judge compiles a validator (its compile cache, keyed by `keyText`): given by the caller.
@@ -42,11 +42,20 @@ export interface CompileValidator {
 export const VALIDATOR_ACCEPT = 42;
 export const VALIDATOR_REJECT = 43;
 
-/** A validator's own limits (problemtools' validation_time default is 60 s; a judge answers sooner). */
+/**
+ * A validator's own limits (problemtools' validation_time default is 60 s; a
+ * judge answers sooner). The stack is as large as its memory: problemtools
+ * runs every validator with an unlimited stack (bounded by its memory), and
+ * a validator's parser may recurse once per token of one long line (NWERC
+ * 2023 higherarithmetic's: a 2·10^6-term expression needs ~112 MB), which
+ * the sandbox's default stack (the smaller of the memory and 64 MiB) ended
+ * as a crash, IE for an accepted submission.
+ */
 export const VALIDATOR_LIMITS = {
   cpuTimeLimitMs: 10_000,
   wallTimeLimitMs: 20_000,
   memoryLimitKib: 1024 * 1024,
+  stackLimitKib: 1024 * 1024,
   processLimit: 16,
   outputLimitBytes: 1024 * 1024,
   fileSizeLimitKib: 64 * 1024,
@@ -99,6 +108,13 @@ export async function prepareValidator(compiler: CompileValidator, vbox: Box, sp
     if (built.kind === "ce") return { error: `output validator does not build: ${built.diagnostics.split("\n").slice(0, 3).join(" ")}` };
     return { spec, files: built.files, argv: ["./run", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args] };
   }
+  if (spec.language === "cpp") {
+    // Compiled under the build's limits, not a submission's (testlib.h alone nearly fills those); the command is part of the key.
+    const built = await compiler.cached(keyTextOf(`validator-cpp\0${validatorCppArgv(main).join(" ")}`, spec.files), () => compileValidatorCpp(vbox, spec));
+    if (built.kind === "ie") return { error: `output validator: ${built.detail}` };
+    if (built.kind === "ce") return { error: `output validator does not compile: ${built.diagnostics.split("\n").slice(0, 3).join(" ")}` };
+    return { spec, files: built.files, argv: ["./validator", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args] };
+  }
   const others: ArtifactFile[] = Object.entries(spec.files)
     .filter(([name]) => name !== main)
     .map(([name, content]) => ({ name, content: new TextEncoder().encode(content), mode: 0o644 }));
@@ -106,13 +122,8 @@ export async function prepareValidator(compiler: CompileValidator, vbox: Box, sp
   const step = await compiler.compile(spec.language, spec.files[main]!, keyTextOf("validator", spec.files));
   if (step.kind === "ie") return { error: `output validator: ${step.detail}` };
   if (step.kind === "ce") return { error: `output validator does not compile: ${step.diagnostics.split("\n").slice(0, 3).join(" ")}` };
-  const renamed = step.files.map((f) =>
-    spec.language === "cpp" ? { ...f, name: "validator" } : { ...f, name: "validator.py" },
-  );
-  const argv =
-    spec.language === "cpp"
-      ? ["./validator", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args]
-      : ["/usr/bin/python3", "-I", "-B", "-c", PY_BOOTSTRAP, "validator.py", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args];
+  const renamed = step.files.map((f) => ({ ...f, name: "validator.py" }));
+  const argv = ["/usr/bin/python3", "-I", "-B", "-c", PY_BOOTSTRAP, "validator.py", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args];
   return { spec, files: [...others, ...renamed], argv };
 }
 
