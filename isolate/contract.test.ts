@@ -17,9 +17,11 @@ import { runConnected } from "./pipes.ts";
 import { backendCandidates, processesWithMarker } from "./test-backends.ts";
 import type { Box, RunRequest, RunResult, SandboxBackend } from "./types.ts";
 
+// Ordinary cases finish in tens of milliseconds of CPU; the wall limit is far above what a slow, busy
+// machine needs (cases that expect a wall-time TLE set their own), so no verdict depends on the load.
 const LIMITS = {
   cpuTimeLimitMs: 1000,
-  wallTimeLimitMs: 3000,
+  wallTimeLimitMs: 20_000,
   memoryLimitKib: 128 * 1024,
   processLimit: 16,
   outputLimitBytes: 1024 * 1024,
@@ -285,15 +287,16 @@ for (const candidate of backendCandidates()) {
 
       test("a program that never answers and a peer that waits: the program's wall limit ends both", async () => {
         const marker = `m-${crypto.randomUUID()}`;
-        const started = performance.now();
+        // The peer's own wall limit is far away: it ends by reading EOF once the program is killed
+        // (exit 43, not TLE), which proves the program's limit ended both however slow the machine.
         const r = await runConnected(
           { box, req: req("import time\ntime.sleep(30)", marker, { wallTimeLimitMs: 1000 }) },
-          { box: other, req: req("import sys\nprint(1, flush=True)\nsys.exit(42 if sys.stdin.readline() else 43)", marker, { wallTimeLimitMs: 2000 }) },
+          { box: other, req: req("import sys\nprint(1, flush=True)\nsys.exit(42 if sys.stdin.readline() else 43)", marker, { wallTimeLimitMs: 25_000 }) },
         );
         expect(r.program.status).toBe("TLE");
+        expect(r.peer.status, resultText(r.peer)).toBe("RE");
         expect(r.peer.exitCode).toBe(43);
         expect(r.peerEndedFirst).toBe(false);
-        expect(performance.now() - started).toBeLessThan(1900);
         await expectNoLeftovers(marker);
       });
 
@@ -393,7 +396,8 @@ for (const candidate of backendCandidates()) {
         const r = await cpp("sleep", { wallTimeLimitMs: 1000 });
         expect(r.status).toBe("TLE");
         expect(r.tleKind).toBe("wall");
-        expect(r.wallTimeMs).toBeLessThan(2500);
+        // Killed at its wall limit, not at the end of its sleep (a busy machine may add a little).
+        expect(r.wallTimeMs).toBeLessThan(10_000);
       });
       test("a huge file is stopped by the file-size limit (SIGXFSZ)", async () => {
         const r = await cpp("bigfile", { fileSizeLimitKib: 1024 });
@@ -442,8 +446,10 @@ for (const candidate of backendCandidates()) {
         artifacts = c.artifacts;
         entry = c.entry;
       });
+      // The JVM's start takes a few hundred ms of CPU over its threads, and seconds of wall time on a busy
+      // machine: limits far above both, so only the cases meant to be TLE are (they set their own).
       const java = (mode: string, memoryLimitKib = 128 * 1024, over: { timeLimitMs?: number; wallTimeLimitMs?: number; outputLimitBytes?: number } = {}) =>
-        runProgram(other, "java", { entry, artifacts, stdin: `${mode}\n`, timeLimitMs: over.timeLimitMs ?? 2000, memoryLimitKib, ...over });
+        runProgram(other, "java", { entry, artifacts, stdin: `${mode}\n`, timeLimitMs: over.timeLimitMs ?? 5000, wallTimeLimitMs: 30_000, memoryLimitKib, ...over });
 
       test("the file is named after the public class; hello world → OK", async () => {
         expect(entry).toBe("Solution.java");
@@ -509,7 +515,8 @@ for (const candidate of backendCandidates()) {
         const r = await run(py("import time; time.sleep(30)", marker), { wallTimeLimitMs: 1000 });
         expect(r.status).toBe("TLE");
         expect(r.tleKind).toBe("wall");
-        expect(r.wallTimeMs).toBeLessThan(2500);
+        // Killed at its wall limit, not at the end of its sleep (a busy machine may add a little).
+        expect(r.wallTimeMs).toBeLessThan(10_000);
         await expectNoLeftovers(marker);
       });
       test("blocking on a read that never ends → TLE (wall)", async () => {
@@ -750,8 +757,8 @@ for (const candidate of backendCandidates()) {
           `        if '${name}' in files: found.append(d)`,
           "print(found)",
         ].join("\n");
-        const r = await run(py(code, "m"), { cpuTimeLimitMs: 3000, wallTimeLimitMs: 10_000 });
-        expect(r.status).toBe("OK");
+        const r = await run(py(code, "m"), { cpuTimeLimitMs: 20_000, wallTimeLimitMs: 60_000 });
+        expect(r.status, resultText(r)).toBe("OK");
         expect(r.stdout).toBe("[]\n");
       });
       test("a symlink or FIFO left in the box cannot make the runner read or write outside it, or hang", async () => {

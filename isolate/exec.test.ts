@@ -53,6 +53,8 @@ for (const candidate of candidates) {
           artifacts: c.artifacts,
           stdin: lang.selfTest.stdin,
           timeLimitMs: 2000,
+          // Far above what a slow, busy machine needs to start any runtime: the verdict must not depend on load.
+          wallTimeLimitMs: 30_000,
           memoryLimitKib: 256 * 1024,
         });
         expect(r.status).toBe("OK");
@@ -65,7 +67,7 @@ for (const candidate of candidates) {
         const lang = getLanguage(id);
         const c = await compileSource(box, id, lang.boilerplate);
         expect(c.ok).toBe(true);
-        const r = await runProgram(box, id, { entry: c.entry, artifacts: c.artifacts, stdin: "", timeLimitMs: 2000, memoryLimitKib: 256 * 1024 });
+        const r = await runProgram(box, id, { entry: c.entry, artifacts: c.artifacts, stdin: "", timeLimitMs: 2000, wallTimeLimitMs: 30_000, memoryLimitKib: 256 * 1024 });
         expect(r.status).toBe("OK");
         expect(r.stdout).toBe("");
       }, 30_000);

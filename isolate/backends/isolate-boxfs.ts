@@ -128,8 +128,10 @@ export function boxFsRefusal(why: string, limits: BoxFsLimits): string {
   const uid = process.getuid?.();
   return (
     `isolate's boxes need a size-limited file system each (${limits.sizeMib} MiB, ${limits.inodes} files), or a program fills the host's disk ` +
-    `(isolate's --quota needs user quotas this kernel may lack); the backend mounts a tmpfs over each box, and mounting failed: ${why.slice(0, 200)}. ` +
-    (uid !== 0 ? `The server runs as uid ${uid}: run it as root (mounting needs CAP_SYS_ADMIN), or use SANDBOX=bwrap. ` : "Check that mount(8) and tmpfs work here. ") +
+    `(isolate's --quota needs user quotas this kernel may lack); the backend mounts a tmpfs over each box, and mounting failed: ${why.split("\n")[0]!.slice(0, 200).replace(/\.$/, "")}. ` +
+    (uid !== 0
+      ? `The server runs as uid ${uid}: run it as root (mounting needs CAP_SYS_ADMIN), or use SANDBOX=bwrap. `
+      : "The server needs CAP_SYS_ADMIN to mount (a container: --cap-add SYS_ADMIN), or use SANDBOX=bwrap. ") +
     "See docs/sandbox.md (isolate: box quota)."
   );
 }
