@@ -17,7 +17,9 @@
 #            ISOLATE_SOURCE (a release tarball or a checkout) into
 #            ISOLATE_PREFIX (default /usr/local/lib/oj-isolate) with its own
 #            box root and uids; without ISOLATE_SOURCE it says to use the
-#            upstream packages (the production choice)
+#            upstream packages (the production choice); and checks that a
+#            size-limited tmpfs mounts here (the server mounts one over each
+#            isolate box, docs/sandbox.md "box quota")
 # The test role also builds isolate from the vendored sources for the tests
 # (scripts/build-isolate.ts --for-tests, called by scripts/test.sh).
 set -euo pipefail
@@ -180,5 +182,25 @@ if [ "$INSTALL_ROLE" = "isolate" ]; then
   else
     say "isolate: install the upstream packages (https://github.com/ioi/isolate: Debian/Ubuntu packages from 2.1 on; 1.10.x from source on cgroup v1 hosts),"
     say "  or run again with ISOLATE_SOURCE=/path/to/isolate-VERSION.tar.gz (or a checkout) to build one here; then SANDBOX=isolate"
+  fi
+fi
+
+# 7. isolate's boxes are bounded by a tmpfs each (size and files), which the server mounts over
+#    every box itself at run time (isolate's own --quota needs user quotas on the box root's file
+#    system, which this machine kind's kernel lacks). Nothing to install; checked here, so that a
+#    host where the isolate backend would refuse to start says so now.
+if [ "$INSTALL_ROLE" = "isolate" ]; then
+  if command -v mount >/dev/null 2>&1 && command -v umount >/dev/null 2>&1 && command -v rmdir >/dev/null 2>&1; then
+    probe="${TMPDIR:-/tmp}/oj-install-tmpfs-probe-$$"
+    mkdir -p "$probe"
+    if mount -t tmpfs -o size=1m,nr_inodes=16 oj-install-probe "$probe" 2>/dev/null; then
+      umount "$probe"
+      say "isolate boxes: the server mounts a 256 MiB / 4096-file tmpfs over each box; mounting works here (the server must run as root, or with CAP_SYS_ADMIN)"
+    else
+      say "isolate boxes: WARNING: a tmpfs cannot be mounted here (uid $(id -u)), so the isolate backend will refuse to start: run the server as root (or with CAP_SYS_ADMIN), or use SANDBOX=bwrap"
+    fi
+    rmdir "$probe"
+  else
+    say "isolate boxes: mount(8) is missing, so the tmpfs each box needs cannot be checked (apt install mount)"
   fi
 fi

@@ -22,7 +22,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** Tools install.sh and the stand-ins use, linked from the real system. */
-const TOOLS = ["dirname", "grep", "head", "sort", "readlink", "id", "mkdir", "ln", "cat", "printf", "env"];
+const TOOLS = ["dirname", "grep", "head", "sort", "readlink", "id", "mkdir", "ln", "cat", "printf", "env", "mount", "umount", "rmdir"];
 
 function script(path: string, body: string): void {
   writeFileSync(path, `#!/bin/sh\n${body}\n`);
@@ -188,6 +188,8 @@ describe("scripts/install.sh roles", () => {
     expect(res.stdout).toContain("install: role: isolate");
     expect(res.stdout).toContain("install: isolate: install the upstream packages");
     expect(res.stdout).toContain("ISOLATE_SOURCE=");
+    // The box quota's tmpfs (review N3) is checked for real: it mounts as root, and is refused otherwise.
+    expect(res.stdout).toContain(process.getuid?.() === 0 ? "mounting works here" : "a tmpfs cannot be mounted here");
     for (const pkg of ["libcap-dev", "libseccomp-dev", "make"]) expect(queried(sb)).toContain(pkg);
     expect(queried(sb)).not.toContain("chromium");
     const tests = sandbox();
