@@ -154,17 +154,18 @@ describe("verify now (POST /api/problems/:id/verify)", () => {
     expect(again.body.submissions).toEqual({ AC: 2, WA: 1 });
   });
 
-  test("a package without a time limit gets it from the first verify; others may not verify; a problem without examples says so", async () => {
+  test("a package without a time limit gets it derived at import, and verify judges at it; others may not verify; a problem without examples says so", async () => {
     const me = await signUp(app);
     const other = await signUp(app);
     const pkg = legacyPackage({ "submissions/accepted/sum.py": "n = int(input())\nprint(sum(map(int, input().split())))\nprint('Done')\n" });
     const { body } = await upload(me.token, zipOf(pkg));
     const id = body.problem._id;
-    expect(body.problem.timeLimitMs).toBe(2000);
+    expect([body.problem.timeLimitMs, body.timeLimitSource]).toEqual([1000, "derived"]);
     expect((await request(app, "POST", `/api/problems/${id}/verify`, { token: other.token })).status).toBe(403);
     await request(app, "POST", `/api/problems/${id}/verify`, { token: me.token });
     const done = await poll(me.token, id);
-    expect(done).toMatchObject({ state: "done", derivedTimeLimitMs: 1000, report: { timeLimitSource: "derived", ok: true } });
+    expect(done).toMatchObject({ state: "done", report: { timeLimitMs: 1000, timeLimitSource: "package", ok: true } });
+    expect(done.derivedTimeLimitMs).toBeUndefined();
     expect((await request(app, "GET", `/api/problems/${id}`, { token: me.token })).body.timeLimitMs).toBe(1000);
     const plain = await request(app, "POST", "/api/problems", { token: me.token, body: { title: "P", description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "", sampleOutput: "1\n", difficulty: "easy" } });
     const none = await request(app, "POST", `/api/problems/${plain.body._id}/verify`, { token: me.token });
