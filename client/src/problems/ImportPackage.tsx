@@ -21,6 +21,8 @@ async function base64Of(file: Blob): Promise<string> {
 export interface ImportOutcome {
   kind: "success" | "error";
   title: string;
+  /** Where the imported problem's time limit came from, in words. */
+  timeLimit?: string;
   details: string[];
   /** The imported problem, when it has example submissions to verify. */
   verifiable?: { problemId: string; examples: number };
@@ -76,6 +78,7 @@ export function ImportOutcomeMessage({ outcome, onDismiss }: { outcome: ImportOu
   return (
     <div className={`alert import-outcome ${outcome.kind === "success" ? "alert-success" : "alert-error"}`} role={outcome.kind === "error" ? "alert" : "status"}>
       <p>{outcome.title}</p>
+      {outcome.timeLimit && <p className="import-time-limit">{outcome.timeLimit}</p>}
       {outcome.details.length > 0 && (
         <ul>
           {outcome.details.map((d) => (
@@ -116,6 +119,8 @@ export function ImportPackageButton({
       onOutcome({
         kind: "success",
         title: `Imported "${r.problem.title}": ${r.problem.hiddenTestCount + 1} tests, ${r.problem.timeLimitMs} ms for every language.`,
+        // Which file gave the time limit, or that it was derived (or is this judge's default, with the warning saying why).
+        timeLimit: `Time limit from ${r.timeLimitFrom}.`,
         details: [
           ...r.warnings,
           ...(r.problem.pythonImplementation === "pypy" ? ["Python 3 submissions run on PyPy, as the package's languages say (the problem's form can change it)."] : []),
