@@ -117,7 +117,10 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
  * The time limit of a problem just imported from a package that states none
  * (its import answered with the default: the import worker has no sandbox),
  * derived here from the kept accepted submissions on the stored tests, and
- * set on the problem before the import answers.
+ * set on the problem before the import answers. It waits its turn in the
+ * verifies' line and yields to queued submissions like a verify (the
+ * import's own rate limit, RATE_LIMIT_PROBLEM_WRITES_PER_USER, bounds how
+ * often one user starts it).
  * @returns the import's result with the limit, where it came from, and without the default's warning;
  *   unchanged when the limit was stated, there is nothing to derive from, or no accepted submission passed (the warning then says so).
  */
@@ -126,7 +129,14 @@ export async function deriveImportedTimeLimit(db: Database, backend: SandboxBack
   const [row] = await db.select().from(problems).where(eq(problems.id, result.problem._id)).limit(1);
   const meta = await readPackageMeta(db, result.problem._id);
   if (!row || !meta) return result;
-  const derived = await deriveTimeLimit(backend, await packageOf(db, row, meta), row.memoryLimitKib);
+  const pkg = await packageOf(db, row, meta);
+  // In the verifies' line (one at a time on the server), each example yielding to queued submissions, as a verify does.
+  const turn = verifyLine.then(() => deriveTimeLimit(backend, pkg, row.memoryLimitKib, () => yieldToJudging(db)));
+  verifyLine = turn.then(
+    () => {},
+    () => {},
+  );
+  const derived = await turn;
   if (derived.passed === 0) {
     const why = `none of its ${derived.accepted} accepted submission(s) passed every test, so none could be derived`;
     return { ...result, warnings: result.warnings.map((w) => (w.startsWith(NO_STATED_TIME_LIMIT) ? `${NO_STATED_TIME_LIMIT} and ${why}: ${row.timeLimitMs} ms for now; set the real one in the problem's form` : w)) };

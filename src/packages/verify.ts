@@ -230,8 +230,14 @@ export const NO_STATED_TIME_LIMIT = "the package states no time limit";
  * @param memoryLimitKib the memory limit the problem will have.
  * @returns the limit with what it came from; `passed: 0` when no accepted submission passed (the limit then means nothing).
  */
-export async function deriveTimeLimit(backend: SandboxBackend, pkg: ProblemPackage, memoryLimitKib: number): Promise<DerivedTimeLimit> {
-  const { judged: _judged, ...d } = await derive(backend, pkg, memoryLimitKib, async () => {});
+export async function deriveTimeLimit(
+  backend: SandboxBackend,
+  pkg: ProblemPackage,
+  memoryLimitKib: number,
+  /** Awaited before each accepted submission takes a box (the server passes one: live judging goes first). */
+  yieldToJudging: () => Promise<void> = async () => {},
+): Promise<DerivedTimeLimit> {
+  const { judged: _judged, ...d } = await derive(backend, pkg, memoryLimitKib, yieldToJudging);
   return d;
 }
 
