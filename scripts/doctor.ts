@@ -2,10 +2,12 @@
  * `bun run doctor`: checks this machine for running submitted code and says
  * what to fix. Checks: the configuration, the sandbox backend SANDBOX selects
  * (and why others were not taken), control groups, isolate's own environment
- * check when isolate is installed, the compilers, the precompiled header, and
+ * check when isolate is installed, isolate's per-box disk quota (a tmpfs the
+ * backend mounts over each box; it refuses to start without one), how memory
+ * is bounded in rlimit mode, the compilers, the precompiled header, and
  * every language's self-test run through the real sandbox.
  * Exit status 0 when code can be judged here, 1 otherwise.
- * Uses the last box id of the configured range and its own SANDBOX_ROOT
+ * Uses the last box ids of the configured range and its own SANDBOX_ROOT
  * (suffix -doctor), so it does not disturb a running server.
  */
 import { loadConfig } from "../src/config.ts";
@@ -111,11 +113,17 @@ const doctorConfig = loadConfig({
   ...process.env,
   SANDBOX_ROOT: `${config.SANDBOX_ROOT}-doctor`,
   SANDBOX_POOL_SIZE: "1",
-  ISOLATE_BOX_ID_START: String(config.ISOLATE_BOX_ID_START + config.ISOLATE_BOX_ID_COUNT - 1),
-  ISOLATE_BOX_ID_COUNT: "1",
+  // The last two ids of the range (the configuration asks for two: a validator's box), one in use.
+  ISOLATE_BOX_ID_START: String(config.ISOLATE_BOX_ID_START + config.ISOLATE_BOX_ID_COUNT - 2),
+  ISOLATE_BOX_ID_COUNT: "2",
 });
 const notes: string[] = [];
 const sel = await createSandbox(sandboxOptions(doctorConfig), (m) => notes.push(m), { buildPch: false });
+// isolate refused because it cannot give each box its own size-limited file system (it would let a program fill the disk).
+const quotaRefusal = /isolate: (isolate's boxes need a size-limited file system.*?box quota\)\.)/s.exec(sel.reason ?? "");
+if (quotaRefusal) {
+  (sel.backend ? warn : fail)("isolate box quota", `the isolate backend refused to start: ${quotaRefusal[1]!.slice(0, 600)}`, "run the server as root (mounting a tmpfs per box needs CAP_SYS_ADMIN), or use SANDBOX=bwrap; docs/sandbox.md");
+}
 if (!sel.backend) {
   fail("sandbox", sel.reason ?? "none", "install bubblewrap (apt install bubblewrap) or isolate (docs/sandbox.md), or check SANDBOX");
 } else {
@@ -126,7 +134,16 @@ if (!sel.backend) {
     warn("sandbox launcher", "oj-launch could not be built or run, so every run pays for sh → setpriv → prlimit", "apt install gcc libc6-dev (and keep SANDBOX_ROOT on a file system that allows executables)");
   }
   if (sel.name === "isolate" && description.includes("rlimit mode")) {
-    warn("isolate control groups", "isolate --cg --init fails: CPU time is per process and memory an address-space limit", "systemctl enable --now isolate.service (it delegates the cgroup v2 subtree); see docs/sandbox.md");
+    warn(
+      "isolate control groups",
+      "isolate --cg --init fails: CPU time is per process and memory an address-space limit (Go, JavaScript and PyPy: the limit plus their runtime's measured reserve, and a peak resident size above the limit is MLE; threads of C++ and PyPy may fail to start)",
+      "systemctl enable --now isolate.service (it delegates the cgroup v2 subtree); see docs/sandbox.md",
+    );
+  }
+  const boxQuota = / (\d+ MiB \/ \d+-file tmpfs per box)/.exec(description);
+  if (sel.name === "isolate") {
+    if (boxQuota) ok("isolate box quota", `${boxQuota[1]}: /box, /tmp and /dev/shm of a box together, for all of a submission's tests; the host's disk is never written`);
+    else fail("isolate box quota", "the isolate backend reports no per-box file system", "see docs/sandbox.md (isolate: box quota)");
   }
   if (sel.reason) console.log(`        note: ${sel.reason}`);
   const box = await sel.backend.acquire();
