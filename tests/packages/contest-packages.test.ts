@@ -22,6 +22,7 @@ import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
 import { filesFromZip } from "../../src/packages/files.ts";
 import { readPackage } from "../../src/packages/format.ts";
 import { verifyPackage } from "../../src/packages/verify.ts";
+import { problemUpdateInput } from "../../src/problems/input.ts";
 import { zipOf, type Files } from "./fixtures.ts";
 
 setDefaultTimeout(240_000);
@@ -59,7 +60,7 @@ async function exportZip(id: string): Promise<Uint8Array> {
 
 async function submit(problemId: string, code: string, language: string) {
   const sub = await request(ja.app, "POST", "/api/submissions", { token, body: { problemId, code, language } });
-  expect(sub.status).toBe(201);
+  expect(`${sub.status} ${JSON.stringify(sub.body).slice(0, 300)}`).toStartWith("201");
   return sub.body;
 }
 
@@ -234,6 +235,10 @@ describe("real interactive packages", () => {
     // A program that finds 1000 but not 252 fails the sample, which is judged (as the first hidden test).
     const onlyHigh = "print('? 1000', flush=True)\ninput()\n";
     expect((await submit(problem._id, onlyHigh, "py")).verdict).toBe("WA");
+    // The owner may save the problem as it is (the form sends interactive with it); a problem that is not interactive needs its sample answer.
+    expect(problemUpdateInput.safeParse({ id: problem._id, sampleOutput: "", interactive: true }).success).toBe(true);
+    const refused = problemUpdateInput.safeParse({ id: problem._id, sampleOutput: "" });
+    expect(refused.success ? [] : refused.error.issues.map((i) => i.path.join("."))).toEqual(["sampleOutput"]);
     const exported = filesFromZip(await exportZip(problem._id));
     expect([...exported.keys()].filter((k) => k.startsWith("data/")).sort()).toEqual(["data/sample/001.ans", "data/sample/001.in", "data/secret/001.ans", "data/secret/001.in"]);
     const again = await importZip(await exportZip(problem._id));
