@@ -15,7 +15,7 @@
  * Everything runs through the real sandbox (bwrap) and the REST door.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { request, signUp } from "../api.ts";
 import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
@@ -32,15 +32,17 @@ const testlibMissing = existsSync(TESTLIB) ? null : `the vendored testlib (${TES
 
 let ja: JudgeApp;
 let token = "";
+const sandboxRoot = mkdtempSync("/tmp/oj-h3-contest-");
 
 beforeAll(async () => {
   // Box ids 5300.. (uids 65300..; the bwrap backend refuses uids at 65534 and above) and a sandbox root of this file's own.
-  ja = await startJudgeApp(1800, { SANDBOX_ROOT: mkdtempSync("/tmp/oj-h3-contest-") });
+  ja = await startJudgeApp(1800, { SANDBOX_ROOT: sandboxRoot });
   token = (await signUp(ja.app)).token;
 }, 60_000);
 
 afterAll(async () => {
   await ja?.close();
+  rmSync(sandboxRoot, { recursive: true, force: true });
 });
 
 async function importZip(zip: Uint8Array) {
