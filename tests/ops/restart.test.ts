@@ -61,6 +61,13 @@ afterAll(async () => {
   }
   unmountUnder(work);
   rmSync(work, { recursive: true, force: true });
+  // The SIGKILL'd servers' box lock files name dead pids: stale, but this suite's to tidy.
+  for (const start of RANGES) {
+    for (let i = 0; i < POOL; i++) {
+      const file = join(boxLockDir(), `online-judge-box-${start + i}.lock`);
+      if (lockHolder(file) === null) rmSync(file, { force: true });
+    }
+  }
   t?.cleanup();
 });
 
