@@ -59,7 +59,9 @@ for (const candidate of candidates) {
         });
         expect(r.status).toBe("OK");
         expect(r.stdout).toBe(lang.selfTest.expectedStdout);
-      }, 30_000);
+        // Above the compile's and the run's own wall limits together (Go's compile alone takes 10-20 s here):
+        // a slow machine ends the sandbox's limits, never the test's clock.
+      }, 120_000);
     }
 
     for (const id of LANGUAGE_IDS) {
@@ -70,7 +72,7 @@ for (const candidate of candidates) {
         const r = await runProgram(box, id, { entry: c.entry, artifacts: c.artifacts, stdin: "", timeLimitMs: 2000, wallTimeLimitMs: 30_000, memoryLimitKib: 256 * 1024 });
         expect(r.status).toBe("OK");
         expect(r.stdout).toBe("");
-      }, 30_000);
+      }, 120_000);
     }
 
     test("artifacts compiled in one box run in another box", async () => {
@@ -128,7 +130,7 @@ for (const candidate of candidates) {
       expect(c.result.status).toBe("RE");
       expect(c.entry).toBe("Main.java");
       expect(c.diagnostics).toContain(`class ${long} is public, should be declared in a file named`);
-    }, 30_000);
+    }, 120_000);
 
     test("the precompiled bits/stdc++.h is used for exactly the C++ flags", async () => {
       const built = await ensurePch(dataDir);
@@ -188,7 +190,7 @@ for (const candidate of candidates) {
         } finally {
           rmSync(secretDir, { recursive: true, force: true });
         }
-      }, 30_000);
+      }, 120_000);
     });
   });
 }
