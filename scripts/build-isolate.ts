@@ -15,6 +15,9 @@
  *     isolate/test-isolates.ts; without the sources (a user's clone) or without
  *     root, writes why instead, and the isolate suites skip saying so.
  *
+ * The box root needs nothing more: the backend mounts a size-limited tmpfs over
+ * each box it uses (isolate/backends/isolate-boxfs.ts), test builds included.
+ *
  * Needs gcc, make, libcap-dev and, for 2.x, libseccomp-dev (scripts/install.sh
  * installs them for the test and isolate roles). Idempotent: a build whose
  * source and configuration are unchanged is kept.
