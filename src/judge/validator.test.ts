@@ -198,7 +198,8 @@ describe("custom output validators", () => {
     const imported = await app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${me.token}` }, body: form });
     expect(imported.status).toBe(201);
     const p = (await imported.json()).problem;
-    expect(p).toMatchObject({ checker: "custom", validator: { language: "py", main: "validate.py", args: "1" } });
+    // The import answers without hidden data (tests, validator: an upload may hold 512 MiB); the export below reads the validator back.
+    expect(p).toMatchObject({ checker: "custom" });
     expect((await submit(me.token, p._id, "print(2 * int(input()) - 1)\n")).verdict).toBe("AC");
     const exported = await app.request(`/api/problems/${p._id}/package`, { headers: { authorization: `Bearer ${me.token}` } });
     const back = await readPackage(filesFromZip(new Uint8Array(await exported.arrayBuffer())));

@@ -17,7 +17,7 @@ import type { PackageTest, ProblemPackage, TimeLimitSource } from "./format.ts";
 import type { SandboxBackend } from "../../isolate/types.ts";
 import { deriveTimeLimit, derivedFrom, NO_STATED_TIME_LIMIT, type DerivedTimeLimit } from "./verify.ts";
 import { splitStatement } from "./statement.ts";
-import { keepPackageMeta } from "./verify-service.ts";
+import { keepPackageMeta } from "./package-meta.ts";
 import { saveAssets } from "./assets.ts";
 
 export interface ImportOptions {

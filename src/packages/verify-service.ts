@@ -23,7 +23,6 @@ import { requireProblemChangeAllowed } from "../problems/operations.ts";
 import { readHiddenTests, setTimeLimit } from "../problems/store.ts";
 import { queuedCount } from "../submissions/queue.ts";
 import type { ProblemRow } from "../problems/shape.ts";
-import type { PackageExample } from "../../db/schema.ts";
 import type { ProblemPackage } from "./format.ts";
 import { deriveTimeLimit, derivedFrom, NO_STATED_TIME_LIMIT, verifyPackage, type VerifyReport, type VerifyRow } from "./verify.ts";
 import type { ImportResult } from "./import.ts";
@@ -67,19 +66,6 @@ export function verifyStatus(problemId: string, examples = 0): VerifyStatus {
 export async function readPackageMeta(db: Database, problemId: string) {
   const [row] = await db.select().from(problemPackages).where(eq(problemPackages.problemId, problemId)).limit(1);
   return row ?? null;
-}
-
-/** Keeps a package's examples and time multipliers for later verifies. */
-export async function keepPackageMeta(db: Database, problemId: string, pkg: ProblemPackage): Promise<void> {
-  const examples: PackageExample[] = pkg.submissions.map((s) => ({ path: s.path, expected: s.expected, language: s.language, code: s.code, ...(s.expectedScore ? { expectedScore: s.expectedScore } : {}) }));
-  await db.insert(problemPackages).values({
-    problemId,
-    examples,
-    acToTimeLimit: pkg.timeMultipliers.acToTimeLimit,
-    timeLimitToTle: pkg.timeMultipliers.timeLimitToTle,
-    timeLimitGiven: pkg.timeLimitMs !== null,
-    translations: pkg.translations,
-  });
 }
 
 /** The package a problem stands for now (its current tests and limits, the kept examples). */
