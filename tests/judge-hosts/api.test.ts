@@ -24,7 +24,9 @@ let user: Awaited<ReturnType<typeof signUp>>;
 let problemId: string;
 
 beforeAll(async () => {
-  t = await createTestServices({ env: { JUDGE_IN_PROCESS: "false", JUDGE_LEASE_SECONDS: "1" } });
+  // One user submits every job here and hosts hold several at once: the per-user cap (JUDGE_JOBS_PER_USER,
+  // src/submissions/queue.test.ts) is not what these tests are about.
+  t = await createTestServices({ env: { JUDGE_IN_PROCESS: "false", JUDGE_LEASE_SECONDS: "1", JUDGE_JOBS_PER_USER: "1000" } });
   t.services.judge = await JudgeService.create({ config: t.config, db: t.services.db, log: silentLog, sandbox: t.services.sandbox, cacheDir: join(t.dir, "cache") });
   app = createApp(t.services);
   hostA = (await addHost(t.services.db, "host-a")).token;

@@ -118,6 +118,9 @@ export function judgeConfig(dbUrl: string, env: Record<string, string> = {}, box
     ISOLATE_BOX_ID_START: String(JUDGE_TEST_BOX_ID_START + boxIdOffset),
     ISOLATE_BOX_ID_COUNT: "20",
     SANDBOX_POOL_SIZE: "2",
+    // Suites that judge many cases of one test user (the golden suite) keep both boxes busy; the
+    // per-user cap itself is tested where it is the subject (tests/judge/budget.test.ts, queue.test.ts).
+    JUDGE_JOBS_PER_USER: "1000",
     ...env,
   });
   if (config.ISOLATE_BOX_ID_START < 1000) {

@@ -62,11 +62,17 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
     if (!isLanguageId(next)) return;
     setLanguage(next);
     const saved = getSavedCode(problemId, next);
-    if (saved !== null && saved.trim() !== "") setCode(saved);
-    else if (code.trim() === "") {
-      setCode(languageOf(next).boilerplate);
-      saveCode(problemId, next, languageOf(next).boilerplate);
+    if (saved !== null && saved.trim() !== "") {
+      setCode(saved);
+      return;
     }
+    // The code as last set, not as last rendered: an edit just made (the editor's onChange) may not have
+    // re-rendered this handler yet when the language changes.
+    setCode((current) => {
+      if (current.trim() !== "") return current;
+      saveCode(problemId, next, languageOf(next).boilerplate);
+      return languageOf(next).boilerplate;
+    });
   }
 
   /** The server does not offer the current language: open `next` with its saved code or its boilerplate. */
