@@ -34,7 +34,10 @@ export async function openDatabase(url: string, authToken?: string): Promise<{ d
     const path = url.slice("file:".length);
     if (path && path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   }
-  const client = createClient({ url, authToken });
+  // One connection for a database file: the client's pool opens more when calls overlap, and the PRAGMAs below
+  // (busy_timeout, foreign_keys, synchronous) are per connection; with several, rows a call had just written
+  // were intermittently missing from the next call's read (a submission 404 right after it was created).
+  const client = createClient({ url, authToken, ...(url.startsWith("file:") ? { concurrency: 1 } : {}) });
   if (url.startsWith("file:")) {
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("PRAGMA busy_timeout = 5000");

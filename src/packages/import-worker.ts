@@ -1,6 +1,6 @@
 /**
- * The worker that imports one uploaded package (./input.ts starts it, one at
- * a time): base64 → zip → files (inflated natively, stopping at the upload's
+ * The child process that imports one uploaded package (./input.ts starts it,
+ * one at a time, and ends it after its answer): base64 → zip → files (inflated natively, stopping at the upload's
  * limits) → the package read (YAML, statements, tests as text) → the problem
  * stored through its own connection to the server's database file, so the
  * hundreds of MiB a package may hold are inflated, decoded and written here,
@@ -8,7 +8,14 @@
  * in-memory or remote database) it answers with the package read, and the
  * server stores it as before.
  *
- * Message in: `ImportJob`. Message out: `ImportReply`. Every failure is
+ * A process, not a thread: SQLite's locks are POSIX locks, held per process,
+ * so a second connection to the server's file opened from a thread of the
+ * server's own process did not take part in its locking; the server's
+ * connection then lost sight of rows it had just written (a submission
+ * right after an import answered 404). Another process locks the file as
+ * `bun run worker` beside the server does.
+ *
+ * Message in (IPC): `ImportJob`. Message out: `ImportReply`. Every failure is
  * described (never thrown across): a PackageError or AppError is rebuilt by
  * the server as the same 4xx the inline import gave.
  */
@@ -18,8 +25,6 @@ import { filesFromZip } from "./files.ts";
 import { readPackage } from "./format.ts";
 import { importPackage } from "./import.ts";
 import { BASE64_TEXT, describeFailure, notBase64, packageStoredBytes, type ImportJob, type ImportReply } from "./import-job.ts";
-
-declare const self: Worker;
 
 async function run(job: ImportJob): Promise<ImportReply> {
   if (!BASE64_TEXT.test(job.packageBase64)) throw notBase64();
@@ -42,12 +47,21 @@ async function run(job: ImportJob): Promise<ImportReply> {
   }
 }
 
-self.onmessage = async (event: MessageEvent<ImportJob>) => {
+/** Answers one job; the parent ends this process after the answer. */
+async function answer(job: ImportJob): Promise<void> {
   let reply: ImportReply;
   try {
-    reply = await run(event.data);
+    reply = await run(job);
   } catch (err) {
     reply = { ok: false, failure: describeFailure(err) };
   }
-  self.postMessage(reply);
-};
+  process.send!(reply);
+}
+
+/** Serves the parent's jobs over IPC (`bun src/packages/import-worker.ts`, or `oj import-worker` in the single binary). */
+export function serveImportJobs(): void {
+  if (!process.send) throw new Error("the import worker runs as a child process with an IPC channel (src/packages/input.ts starts it)");
+  process.on("message", (job: ImportJob) => void answer(job));
+}
+
+if (import.meta.main) serveImportJobs();

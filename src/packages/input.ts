@@ -95,11 +95,13 @@ async function databaseFileUrl(db: Database): Promise<string | null> {
 }
 
 /**
- * Where the worker's code is: beside this file, or inside the single binary,
- * where scripts/release.ts compiles it in under its path from the repository root.
+ * How to start the import process: this Bun with the worker's file, or the
+ * single binary itself with its `import-worker` subcommand (src/release/binary.ts).
  */
-function workerEntry(): string {
-  return import.meta.url.includes("$bunfs") ? "./src/packages/import-worker.ts" : new URL("./import-worker.ts", import.meta.url).href;
+function workerCommand(): string[] {
+  return import.meta.url.includes("$bunfs")
+    ? [process.execPath, "import-worker"]
+    : [process.execPath, "--smol", new URL("./import-worker.ts", import.meta.url).pathname];
 }
 
 /** The import running now (imports wait for it: one package in memory at a time). */
@@ -117,19 +119,22 @@ export function inImportWorker(job: ImportJob): Promise<ImportReply> {
 }
 
 async function runWorker(job: ImportJob): Promise<ImportReply> {
-  // smol: JavaScriptCore's small heap, collected sooner; the package's bytes are the worker's to free.
-  const worker = new Worker(workerEntry(), { smol: true });
+  let answered: (reply: ImportReply) => void = () => {};
+  const reply = new Promise<ImportReply>((resolve) => (answered = resolve));
+  // --smol: JavaScriptCore's small heap, collected sooner; the package's bytes are the child's to free.
+  const child = Bun.spawn(workerCommand(), {
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "inherit",
+    env: process.env,
+    ipc: (message: ImportReply) => answered(message),
+    serialization: "advanced",
+  });
+  child.exited.then((code) => answered({ ok: false, failure: { kind: "internal", message: `the import process ended (exit ${code}) without an answer` } }));
   try {
-    return await new Promise<ImportReply>((resolve) => {
-      worker.onmessage = (event: MessageEvent<ImportReply>) => resolve(event.data);
-      worker.onerror = (event: ErrorEvent) => {
-        event.preventDefault();
-        resolve({ ok: false, failure: { kind: "internal", message: String(event.message ?? "the import worker failed").split("\n")[0]! } });
-      };
-      worker.addEventListener("close", () => resolve({ ok: false, failure: { kind: "internal", message: "the import worker ended without an answer" } }));
-      worker.postMessage(job);
-    });
+    child.send(job);
+    return await reply;
   } finally {
-    worker.terminate();
+    child.kill();
   }
 }

@@ -58,6 +58,11 @@ export async function runBinary(argv: string[], embedded: Embedded): Promise<num
     await serve();
     return null;
   }
+  // The package import's child process (src/packages/input.ts starts it; not for people).
+  if (command === "import-worker") {
+    (await import("../packages/import-worker.ts")).serveImportJobs();
+    return null;
+  }
   if (command === "backup" || command === "restore" || command === "verify") return backupCli([command, ...rest]);
   if (command === "admin") return adminCli(rest);
   console.error(USAGE);
