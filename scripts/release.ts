@@ -68,8 +68,9 @@ const libsqlNative: import("bun").BunPlugin = {
 };
 const built = await Bun.build({
   // The LaTeX converter's worker (src/packages/latex.ts) and the similarity analysis's (src/similarity/jobs.ts)
-  // are entry points of their own: a Worker loads each by path.
-  entrypoints: [join(work, "entry.ts"), join(root, "src", "packages", "latex-worker.ts"), join(root, "src", "packages", "import-worker.ts"), join(root, "src", "similarity", "worker.ts")],
+  // are entry points of their own: a Worker loads each by path. The package import is a child process, the
+  // binary itself run as `oj import-worker` (src/release/binary.ts), so it needs no entry point.
+  entrypoints: [join(work, "entry.ts"), join(root, "src", "packages", "latex-worker.ts"), join(root, "src", "similarity", "worker.ts")],
   compile: { outfile: out },
   minify: true,
   sourcemap: "linked",
