@@ -6,9 +6,8 @@
  * page so tests can assert there were none.
  */
 import { expect } from "bun:test";
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { unmountUnder } from "../tests/mounts.ts";
-import { tmpdir } from "node:os";
+import { readdirSync, statSync } from "node:fs";
+import { startServerProcess } from "../tests/server-process.ts";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
@@ -76,16 +75,10 @@ export interface TestServer {
  */
 const E2E_RATE_LIMITS = { RUN_RATE_PER_MINUTE: "300", SUBMIT_RATE_PER_MINUTE: "120", AI_RATE_PER_MINUTE: "60" };
 
-/**
- * Box ids of a test server: never the default range (ISOLATE_BOX_ID_START=0,
- * ISOLATE_BOX_ID_COUNT=100, what `bun run start` uses), so the suite runs
- * beside a running product instead of being refused its boxes; and below
- * 5534 (bwrap runs box N as uid 60000 + N, and 65534 up is the overflow uid).
- */
-export const TEST_BOX_ID_MIN = 1000;
-const TEST_BOX_ID_END = 5534;
 /** Box ids per e2e server (its pool is at most this many, whatever the machine's CPU count). */
 const E2E_BOX_ID_COUNT = 8;
+
+export { assertTestSandbox, TEST_BOX_ID_MIN } from "../tests/server-process.ts";
 
 /**
  * The e2e server on `port`'s own box range: 4400 + (port % 100) × 8, so each
@@ -97,118 +90,32 @@ export function e2eBoxIdStart(port: number): number {
 }
 
 /**
- * Refuses a test server's box range or SANDBOX_ROOT that a default server
- * would use (or that bwrap cannot run), naming the setting.
- * @throws Error naming ISOLATE_BOX_ID_START or SANDBOX_ROOT.
- */
-export function assertTestSandbox(env: { ISOLATE_BOX_ID_START: string; ISOLATE_BOX_ID_COUNT: string; SANDBOX_ROOT: string }): void {
-  const start = Number(env.ISOLATE_BOX_ID_START);
-  const count = Number(env.ISOLATE_BOX_ID_COUNT);
-  if (!Number.isInteger(start) || start < TEST_BOX_ID_MIN || start + count > TEST_BOX_ID_END) {
-    throw new Error(
-      `ISOLATE_BOX_ID_START=${env.ISOLATE_BOX_ID_START} (count ${count}): a test server takes box ids from ${TEST_BOX_ID_MIN} to ${TEST_BOX_ID_END - 1}, ` +
-        "never the default range 0-99 of a server running on the same machine",
-    );
-  }
-  if (!resolve(env.SANDBOX_ROOT).startsWith(`${tmpdir()}/oj-`) || resolve(env.SANDBOX_ROOT) === "/tmp/oj-boxes") {
-    throw new Error(`SANDBOX_ROOT=${env.SANDBOX_ROOT}: a test server's boxes live under its own temporary folder, never the default /tmp/oj-boxes`);
-  }
-}
-
-/**
  * Starts src/server.ts on `port` with a fresh data directory and database,
  * the offline AI reviewer (unless `env` says otherwise), the built client and
  * a sandbox of its own (e2eBoxIdStart(port), a SANDBOX_ROOT in its temporary
- * folder); resolves once /api/health answers.
+ * folder); resolves once /api/health answers (tests/server-process.ts).
  * @param env extra environment for the server, e.g. `{ AI_PROVIDER: "openai", AI_BASE_URL: ... }`
  * @throws when `env` names a box range or SANDBOX_ROOT a default server would use (assertTestSandbox),
  *   or when the server exits or is not healthy within 30 s (with its log).
  */
 export async function startServer(port: number, env: Record<string, string> = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), "oj-e2e-"));
-  const sandbox = {
-    ISOLATE_BOX_ID_START: String(e2eBoxIdStart(port)),
-    ISOLATE_BOX_ID_COUNT: String(E2E_BOX_ID_COUNT),
-    SANDBOX_ROOT: join(dir, "boxes"),
-    ...Object.fromEntries(Object.entries(env).filter(([k]) => ["ISOLATE_BOX_ID_START", "ISOLATE_BOX_ID_COUNT", "SANDBOX_ROOT"].includes(k))),
-  };
-  try {
-    assertTestSandbox(sandbox);
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  // The sandbox runs programs under unprivileged uids that must reach the box root.
-  chmodSync(dir, 0o755);
-  // DATA_DIR is owner-only (0700); the boxes live beside it, not inside.
-  const databaseUrl = `file:${join(dir, "data", "app.db")}`;
-  const proc = Bun.spawn(["bun", "src/server.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-      HOME: process.env.HOME ?? dir,
-      NODE_ENV: "test",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: join(dir, "data"),
-      DATABASE_URL: databaseUrl,
-      CLIENT_DIST: join(CLIENT, "dist"),
-      AI_PROVIDER: "offline",
-      LOG_LEVEL: "warn",
-      ...E2E_RATE_LIMITS,
-      ...env,
-      ...sandbox,
-    },
-    stdout: "pipe",
-    stderr: "pipe",
+  const { ISOLATE_BOX_ID_START, ISOLATE_BOX_ID_COUNT, ...rest } = env;
+  const server = await startServerProcess({
+    name: "e2e",
+    port,
+    boxIdStart: Number(ISOLATE_BOX_ID_START ?? e2eBoxIdStart(port)),
+    boxIdCount: Number(ISOLATE_BOX_ID_COUNT ?? E2E_BOX_ID_COUNT),
+    env: { CLIENT_DIST: join(CLIENT, "dist"), AI_PROVIDER: "offline", ...E2E_RATE_LIMITS, ...rest },
+    healthyWithinMs: 30_000,
   });
-  // If the test process ends without stop() (a crash, Ctrl+C), the server must not outlive it.
-  const killOnExit = () => proc.kill("SIGKILL");
-  process.once("exit", killOnExit);
-  let log = "";
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    const reader = stream.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      log += decoder.decode(value, { stream: true });
-    }
-  };
-  void collect(proc.stdout);
-  void collect(proc.stderr);
-
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${log}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      proc.kill();
-      throw new Error(`server not healthy after 30 s:\n${log}`);
-    }
-    await Bun.sleep(200);
-  }
   return {
-    url,
-    databaseUrl,
-    log: () => log,
+    url: server.url,
+    databaseUrl: server.databaseUrl,
+    log: server.log,
     async stop() {
-      process.off("exit", killOnExit);
-      proc.kill("SIGTERM");
       // Its own stop is bounded by SHUTDOWN_TIMEOUT_SECONDS (8 by default); this waits past that.
-      const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(15_000).then(() => false)]);
-      if (!exited) {
-        proc.kill("SIGKILL");
-        await proc.exited;
-      }
-      unmountUnder(dir);
-      rmSync(dir, { recursive: true, force: true });
+      await server.stop("SIGTERM", { timeoutMs: 15_000 });
+      await server.cleanup();
     },
   };
 }

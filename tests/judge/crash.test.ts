@@ -4,20 +4,16 @@
 // submissions sent through its REST door. Real processes (`bun src/worker.ts`,
 // `bun src/server.ts`), the real sandbox and one shared libSQL file.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
 import type { Subprocess } from "bun";
 import { submissions, submissionTests } from "../../db/schema.ts";
 import { createTestDb } from "../db.ts";
 import { problemBody, request, signUp } from "../api.ts";
 import { eventually, insertProblem, insertUser, JUDGE_TEST_BOX_ID_START, preparePch, SHARED_DATA_DIR } from "./fixtures.ts";
-import { unmountUnder } from "../mounts.ts";
+import { overHttp, spawnServerProcess, type ServerProcess } from "../server-process.ts";
 
 setDefaultTimeout(90_000);
 
-const ROOT = join(import.meta.dir, "..", "..");
 /** Ports of this file's web servers: the first free one from here up (the judge's range is 3500-3599). */
 const FIRST_SERVER_PORT = 3541;
 const LAST_SERVER_PORT = 3569;
@@ -40,22 +36,13 @@ function freePort(taken: number[] = []): number {
   throw new Error(`no free port in ${FIRST_SERVER_PORT}-${LAST_SERVER_PORT}`);
 }
 
-/** `tests/api.ts` helpers over real HTTP to a spawned server (they call `app.request(path, init)`). */
-function http(port: number) {
-  return { request: (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init) } as never;
-}
-
 /** Resolves once the spawned server answers /api/health (or fails with its log). */
-async function healthy(proc: Subprocess, port: number): Promise<void> {
-  await eventually(async () => {
-    if (proc.exitCode !== null) throw new Error(`server exited ${proc.exitCode}\n--- log ---\n${logOf(proc)}`);
-    return (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status === 200;
-  }, 60_000, 100);
+function healthy(proc: Subprocess): Promise<void> {
+  return servers.get(proc)!.healthy({ timeoutMs: 60_000 });
 }
 
 let t: Awaited<ReturnType<typeof createTestDb>>;
-const procs: Subprocess[] = [];
-const logs = new Map<Subprocess, string[]>();
+const servers = new Map<Subprocess, ServerProcess>();
 
 beforeAll(async () => {
   t = await createTestDb();
@@ -63,64 +50,39 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const p of procs) {
-    if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
-    await p.exited;
-  }
-  // Killed judges could not unmount their boxes.
-  for (const root of sandboxRoots) {
-    unmountUnder(root);
-    rmSync(root, { recursive: true, force: true });
-  }
+  // Killed judges could not unmount their boxes: cleanup unmounts and removes each one's folder.
+  for (const server of servers.values()) await server.cleanup();
   t.cleanup();
 });
 
-const sandboxRoots: string[] = [];
-function sandboxRoot(): string {
-  const root = mkdtempSync(join(tmpdir(), "oj-crash-boxes-"));
-  sandboxRoots.push(root);
-  return root;
-}
-
-/** Starts `bun <script>` against the test database with its own box-id range. */
-function spawnJudge(script: "src/worker.ts" | "src/server.ts", boxOffset: number, env: Record<string, string> = {}): Subprocess {
-  const proc = Bun.spawn(["bun", script], {
-    cwd: ROOT,
+/**
+ * Starts `bun src/server.ts` or the worker against the test database, with box ids
+ * JUDGE_TEST_BOX_ID_START + `boxOffset` (10 each: offsets 20-74 are this file's) and a box root of its own.
+ */
+function spawnJudge(script: "worker" | "server", boxOffset: number, port?: number): Subprocess {
+  const server = spawnServerProcess({
+    name: "crash",
+    worker: script === "worker",
+    ...(port === undefined ? {} : { port }),
+    boxIdStart: JUDGE_TEST_BOX_ID_START + boxOffset,
+    boxIdCount: 10,
     env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/root",
-      NODE_ENV: "test",
       LOG_LEVEL: "info",
       DATABASE_URL: t.url,
       DATA_DIR: SHARED_DATA_DIR,
       SANDBOX: "bwrap",
-      SANDBOX_ROOT: sandboxRoot(),
-      ISOLATE_BOX_ID_START: String(JUDGE_TEST_BOX_ID_START + boxOffset),
-      ISOLATE_BOX_ID_COUNT: "10",
       SANDBOX_POOL_SIZE: "2",
       // Long leases: recovery must come from seeing the holder dead, not from waiting.
       JUDGE_LEASE_SECONDS: "120",
       SESSION_SECRET: "crash-test-secret-0123456789abcdef0123456789",
-      CLIENT_DIST: join(t.dir, "no-client"),
-      ...env,
     },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const lines: string[] = [];
-  logs.set(proc, lines);
-  for (const stream of [proc.stdout, proc.stderr]) {
-    void (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) lines.push(decoder.decode(chunk));
-    })();
-  }
-  procs.push(proc);
-  return proc;
+  servers.set(server.proc, server);
+  return server.proc;
 }
 
 function logOf(p: Subprocess): string {
-  return (logs.get(p) ?? []).join("");
+  return servers.get(p)?.log() ?? "";
 }
 
 /** A Python program that takes ~0.3 s per test, so judging is caught in the middle. */
@@ -162,11 +124,11 @@ async function killMidJudging(id: string, proc: Subprocess): Promise<number> {
 
 test("a worker killed mid-judging: a new worker re-queues the job at start and finishes it", async () => {
   const id = await setup(8);
-  const first = spawnJudge("src/worker.ts", 20);
+  const first = spawnJudge("worker", 20);
   const doneBeforeKill = await killMidJudging(id, first);
   expect(doneBeforeKill).toBeLessThan(9);
 
-  const second = spawnJudge("src/worker.ts", 30);
+  const second = spawnJudge("worker", 30);
   const finished = await eventually(async () => {
     const r = await rowOf(id);
     return r.status === "done" ? r : null;
@@ -189,11 +151,11 @@ test("a worker killed mid-judging: a new worker re-queues the job at start and f
 
 test("a worker killed mid-judging: the restarted web server judges the job to a verdict", async () => {
   const id = await setup(8);
-  const worker = spawnJudge("src/worker.ts", 40);
+  const worker = spawnJudge("worker", 40);
   await killMidJudging(id, worker);
 
   const port = freePort();
-  const server = spawnJudge("src/server.ts", 50, { PORT: String(port), HOST: "127.0.0.1" });
+  const server = spawnJudge("server", 50, port);
   const finished = await eventually(async () => {
     const r = await rowOf(id);
     return r.status === "done" ? r : null;
@@ -211,7 +173,7 @@ test("a worker killed mid-judging: the restarted web server judges the job to a 
 
 test("a worker stopped with SIGTERM mid-judging gives the job back at once, uncounted", async () => {
   const id = await setup(8);
-  const worker = spawnJudge("src/worker.ts", 60);
+  const worker = spawnJudge("worker", 60);
   await eventually(async () => (await rowOf(id)).status === "running" && (await testsOf(id)).length >= 1, 60_000, 20);
   worker.kill("SIGTERM");
   expect(await worker.exited).toBe(0);
@@ -220,7 +182,7 @@ test("a worker stopped with SIGTERM mid-judging gives the job back at once, unco
   expect(r.leaseOwner).toBeNull();
   expect(r.attempts).toBe(0);
 
-  const next = spawnJudge("src/worker.ts", 70);
+  const next = spawnJudge("worker", 70);
   const finished = await eventually(async () => {
     const row = await rowOf(id);
     return row.status === "done" ? row : null;
@@ -233,9 +195,9 @@ test("a worker stopped with SIGTERM mid-judging gives the job back at once, unco
 
 test("the web server killed while judging REST submissions: restarted, it judges every one of them", async () => {
   const port1 = freePort();
-  const first = spawnJudge("src/server.ts", 72, { PORT: String(port1), HOST: "127.0.0.1" });
-  await healthy(first, port1);
-  const api1 = http(port1);
+  const first = spawnJudge("server", 72, port1);
+  await healthy(first);
+  const api1 = overHttp(`http://127.0.0.1:${port1}`);
   const me = await signUp(api1);
   const created = await request(api1, "POST", "/api/problems", {
     token: me.token,
@@ -270,7 +232,7 @@ test("the web server killed while judging REST submissions: restarted, it judges
   expect(before.some((r) => r.status === "running" && r.leaseOwner?.includes(`:${first.pid}:`))).toBe(true);
 
   const port2 = freePort([port1]);
-  const second = spawnJudge("src/server.ts", 74, { PORT: String(port2), HOST: "127.0.0.1" });
+  const second = spawnJudge("server", 74, port2);
   await eventually(async () => (await Promise.all(ids.map(rowOf))).every((r) => r.status === "done"), 60_000).catch((err) => {
     throw new Error(`${err}\n--- restarted server log ---\n${logOf(second)}`);
   });
@@ -281,8 +243,8 @@ test("the web server killed while judging REST submissions: restarted, it judges
   }
   expect(logOf(second)).toContain("recovered abandoned jobs");
   // The submitter sees all three in the history, served by the restarted server with the same session.
-  await healthy(second, port2);
-  const history = await request(http(port2), "GET", `/api/submissions/${problemId}`, { token: me.token });
+  await healthy(second);
+  const history = await request(overHttp(`http://127.0.0.1:${port2}`), "GET", `/api/submissions/${problemId}`, { token: me.token });
   expect(history.status).toBe(200);
   expect(history.body.map((s: { _id: string }) => s._id).sort()).toEqual([...ids].sort());
   expect(history.body.every((s: { isPassed: boolean; verdict: string }) => s.isPassed && s.verdict === "AC")).toBe(true);

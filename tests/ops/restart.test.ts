@@ -14,22 +14,21 @@
  * overflow uid), roots under /tmp/oj-h6-* are this suite's.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
 import type { Subprocess } from "bun";
 import { submissions, submissionTests } from "../../db/schema.ts";
-import { pchDir, pchIsCurrent } from "../../isolate/pch.ts";
 import { boxLockDir } from "../../src/sandbox.ts";
 import { lockHolder } from "../../src/ops/lock.ts";
 import { createTestDb } from "../db.ts";
 import { problemBody, request, signUp } from "../api.ts";
-import { eventually, preparePch, SHARED_DATA_DIR } from "../judge/fixtures.ts";
+import { eventually, preparePch } from "../judge/fixtures.ts";
 import { mountPointsUnder, unmountUnder } from "../mounts.ts";
+import { spawnServerProcess, type ServerProcess } from "../server-process.ts";
 
 setDefaultTimeout(240_000);
 
-const ROOT = join(import.meta.dir, "..", "..");
 const FIRST_PORT = 3620;
 const LAST_PORT = 3639;
 /** The two box ranges the restarts alternate between (4 ids each, pools of 2). */
@@ -43,15 +42,13 @@ chmodSync(work, 0o755);
 const dataDir = join(work, "data");
 const sandboxRoot = join(work, "boxes");
 const procs: Subprocess[] = [];
-const logs = new Map<Subprocess, string[]>();
+const servers = new Map<Subprocess, ServerProcess>();
 let t: Awaited<ReturnType<typeof createTestDb>>;
 
 beforeAll(async () => {
   t = await createTestDb();
-  // The precompiled header, once: copied from the judge tests' build rather than built at every start.
+  // The precompiled header, once: shared from the judge tests' build (spawnServerProcess) rather than built at every start.
   await preparePch();
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  if (await pchIsCurrent(SHARED_DATA_DIR)) cpSync(pchDir(SHARED_DATA_DIR), pchDir(dataDir), { recursive: true });
 });
 
 afterAll(async () => {
@@ -85,63 +82,39 @@ function freePort(): number {
 }
 
 function spawnServer(port: number, boxIdStart: number = BOX_ID_START): Subprocess {
-  const proc = Bun.spawn(["bun", "src/server.ts"], {
-    cwd: ROOT,
+  const server = spawnServerProcess({
+    name: "h6-restart",
+    dir: work,
+    port,
+    boxIdStart,
+    boxIdCount: 4,
     env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/root",
-      NODE_ENV: "test",
       LOG_LEVEL: "info",
-      PORT: String(port),
-      HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       DATABASE_URL: t.url,
-      CLIENT_DIST: join(work, "no-client"),
       SANDBOX: "bwrap",
       SANDBOX_ROOT: sandboxRoot,
-      ISOLATE_BOX_ID_START: String(boxIdStart),
-      ISOLATE_BOX_ID_COUNT: "4",
       SANDBOX_POOL_SIZE: String(POOL),
       AI_PROVIDER: "offline",
       // Long leases: a requeued job must come from the shutdown giving it back, not from its lease running out.
       JUDGE_LEASE_SECONDS: "300",
       SESSION_SECRET: "restart-test-secret-0123456789abcdef01234567",
     },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const lines: string[] = [];
-  logs.set(proc, lines);
-  for (const stream of [proc.stdout, proc.stderr]) {
-    void (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) lines.push(decoder.decode(chunk));
-    })();
-  }
-  procs.push(proc);
-  return proc;
+  servers.set(server.proc, server);
+  procs.push(server.proc);
+  return server.proc;
 }
 
-const logOf = (p: Subprocess) => (logs.get(p) ?? []).join("");
+const logOf = (p: Subprocess) => servers.get(p)?.log() ?? "";
 
-async function healthy(proc: Subprocess, port: number): Promise<void> {
-  await eventually(async () => {
-    if (proc.exitCode !== null) throw new Error(`server exited ${proc.exitCode}\n--- log ---\n${logOf(proc)}`);
-    const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
-    return res?.status === 200 && (await res.json()).sandbox === "bwrap";
-  }, 90_000, 100);
+async function healthy(proc: Subprocess): Promise<void> {
+  await servers.get(proc)!.healthy({ timeoutMs: 90_000, accept: (body) => body.sandbox === "bwrap" });
 }
 
 /** Exit code after `signal`; a SIGTERM'd server that has not exited within 60 s (its own deadline is shorter) fails the test. */
-async function stopWith(proc: Subprocess, signal: "SIGTERM" | "SIGKILL"): Promise<number | null> {
-  proc.kill(signal);
-  const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(60_000).then(() => false)]);
-  if (!exited) {
-    proc.kill("SIGKILL");
-    await proc.exited;
-    throw new Error(`the server did not exit within 60 s of ${signal}\n--- log ---\n${logOf(proc)}`);
-  }
-  return proc.exitCode;
+function stopWith(proc: Subprocess, signal: "SIGTERM" | "SIGKILL"): Promise<number | null> {
+  return servers.get(proc)!.stop(signal, { timeoutMs: 60_000, strict: true });
 }
 
 /**
@@ -172,10 +145,10 @@ test("SIGTERM while judging, with a live stream open: the job goes back to the q
   expect(mountTableBefore()).toEqual([]);
   const port = freePort();
   const first = spawnServer(port);
-  await healthy(first, port);
+  await healthy(first);
   // The pch bind mount and the self-check's box tmpfs are there while it runs: the test would see them stay.
   expect(mountPointsUnder(sandboxRoot)).toContain(join(sandboxRoot, "pch"));
-  const api = { request: (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init) } as never;
+  const api = servers.get(first)!.api;
   const me = await signUp(api);
   const created = await request(api, "POST", "/api/problems", {
     token: me.token,
@@ -244,7 +217,7 @@ test("20 restarts over one SANDBOX_ROOT, alternately SIGTERM (a request in fligh
     const start = RANGES[Math.floor(i / 2) % 2]!;
     const port = freePort();
     const proc = spawnServer(port, start);
-    await healthy(proc, port);
+    await healthy(proc);
     // Every other SIGTERM round (each costs the server's HTTP drain, 3 s).
     const client = i % 4 === 0 ? await halfSentRequest(port) : null;
     // Whatever a killed predecessor left was cleared before this one mounted its own: each mount point once.
@@ -266,7 +239,7 @@ test("20 restarts over one SANDBOX_ROOT, alternately SIGTERM (a request in fligh
   // The last round was a SIGKILL: one more start clears it, and its SIGTERM leaves the table as it was.
   const port = freePort();
   const last = spawnServer(port);
-  await healthy(last, port);
+  await healthy(last);
   expect(await stopWith(last, "SIGTERM")).toBe(0);
   expect(ourMountLines()).toEqual(before);
 });

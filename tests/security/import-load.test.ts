@@ -10,70 +10,33 @@
  * 240 MiB package kept health waiting 9.5 s.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { createClient, type Client } from "@libsql/client";
 import { bigZip, textOfSize } from "../packages/big-zip.ts";
+import { signUp } from "../api.ts";
+import { startServerProcess, type ServerProcess } from "../server-process.ts";
 
-const ROOT = join(import.meta.dir, "..", "..");
 const PORT = 3600;
 const BASE = `http://127.0.0.1:${PORT}`;
 const MIB = 1024 * 1024;
-const dir = mkdtempSync(join(tmpdir(), "oj-h4-load-"));
-const dbFile = join(dir, "data", "app.db");
-let server: Subprocess;
+let server: ServerProcess;
 let token: string;
-let log = "";
 
 beforeAll(async () => {
-  server = Bun.spawn(["bun", "src/server.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? dir,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATA_DIR: join(dir, "data"),
-      DATABASE_URL: `file:${dbFile}`,
-      CLIENT_DIST: join(dir, "no-client"),
-      SANDBOX: "isolate",
-      SANDBOX_ROOT: join(dir, "boxes"),
-      ISOLATE_BOX_ID_START: "6400",
-      ISOLATE_BOX_ID_COUNT: "4",
-      JUDGE_IN_PROCESS: "false",
-      LOG_LEVEL: "warn",
-      SESSION_SECRET: "import-load-test-secret-0123456789abcdef01",
-    },
-    stdout: "pipe",
-    stderr: "pipe",
+  // Box ids 5300-5303 are this file's (no judging happens here: JUDGE_IN_PROCESS=false).
+  server = await startServerProcess({
+    name: "h4-load",
+    port: PORT,
+    boxIdStart: 5300,
+    boxIdCount: 4,
+    env: { SANDBOX: "isolate", JUDGE_IN_PROCESS: "false", SESSION_SECRET: "import-load-test-secret-0123456789abcdef01" },
   });
-  void new Response(server.stderr as ReadableStream<Uint8Array>).text().then((t) => (log += t));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`server did not start: ${log}`);
-    await Bun.sleep(200);
-  }
-  const account = { firstName: "L", lastName: "D", email: "load@example.com", password: "hunter2hunter2" };
-  await post("/api/auth/register", account);
-  token = ((await (await post("/api/auth/login", { email: account.email, password: account.password })).json()) as { token: string }).token;
+  token = (await signUp(server.api)).token;
 }, 90_000);
 
 afterAll(async () => {
-  server?.kill("SIGTERM");
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
+  await server?.cleanup();
 });
-
-function post(path: string, body: unknown) {
-  return fetch(`${BASE}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-}
 
 /** 8 hidden tests of 32 MiB in and 32 MiB out (512 MiB less 16 KiB), a sample, and a 64 MiB file no problem keeps. */
 function largestPackage(): Uint8Array {
@@ -137,7 +100,7 @@ test("the largest upload imports while /api/health keeps answering (p99 < 100 ms
   console.log(
     `health during the import: ${during.length} requests, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...during).toFixed(1)} ms; idle: p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`,
   );
-  const peak = /VmHWM:\s+(\d+) kB/.exec(await Bun.file(`/proc/${server.pid}/status`).text())?.[1];
+  const peak = /VmHWM:\s+(\d+) kB/.exec(await Bun.file(`/proc/${server.proc.pid}/status`).text())?.[1];
   console.log(`server peak resident memory: ${peak ? Math.round(Number(peak) / 1024) : "?"} MiB`);
   // The package is 576 MiB unpacked; the server holds it about twice over at most (3.8 GiB before the worker freed
   // the unpacked files and the tests were inserted one statement each).
@@ -151,7 +114,7 @@ test("the largest upload imports while /api/health keeps answering (p99 < 100 ms
   expect(problem.hiddenTestCount).toBe(8);
   expect(problem.hiddenTestCases).toBeUndefined();
 
-  const db: Client = createClient({ url: `file:${dbFile}` });
+  const db: Client = createClient({ url: server.databaseUrl });
   try {
     const stored = async () =>
       Number((await db.execute({ sql: "select coalesce(sum(octet_length(input) + octet_length(expected_output)), 0) as n from test_cases where problem_id = ?", args: [problem._id] })).rows[0]!.n);
@@ -165,5 +128,5 @@ test("the largest upload imports while /api/health keeps answering (p99 < 100 ms
   } finally {
     db.close();
   }
-  expect(server.exitCode).toBeNull();
+  expect(server.proc.exitCode).toBeNull();
 }, 600_000);

@@ -13,75 +13,32 @@
  * 0.25 s of CPU each here) must fit in five minutes of one core.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Subprocess } from "bun";
+import { readFileSync } from "node:fs";
+import { refusedStart, startServerProcess, type ServerProcess } from "../server-process.ts";
 
-const ROOT = join(import.meta.dir, "..", "..");
 const SEATS = 300;
 /** Students signing in at the same moment (browsers in flight together). */
 const CONCURRENCY = 16;
 /** Linux clock ticks per second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's utime and stime. */
 const CLOCK_TICKS_PER_S = 100;
 
-interface Server {
-  base: string;
-  proc: Subprocess;
-  log(): string;
-}
+type Server = ServerProcess;
 const servers: Server[] = [];
-const dirs: string[] = [];
+/** Box ids 5304-5315 are this file's, four per server (no judging happens here: JUDGE_IN_PROCESS=false). */
+const LAB_ENV = { SANDBOX: "isolate", JUDGE_IN_PROCESS: "false", SESSION_SECRET: "lab-test-secret-0123456789abcdef0123456789" };
 
 /** Starts src/server.ts with only the environment a deployment must give, plus `env`. */
 async function start(port: number, boxStart: number, env: Record<string, string>): Promise<Server> {
-  const dir = mkdtempSync(join(tmpdir(), "oj-h5-lab-"));
-  dirs.push(dir);
-  const proc = Bun.spawn(["bun", "src/server.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? dir,
-      NODE_ENV: "test",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: join(dir, "data"),
-      DATABASE_URL: `file:${join(dir, "data", "app.db")}`,
-      CLIENT_DIST: join(dir, "no-client"),
-      SANDBOX: "isolate",
-      SANDBOX_ROOT: join(dir, "boxes"),
-      ISOLATE_BOX_ID_START: String(boxStart),
-      ISOLATE_BOX_ID_COUNT: "2",
-      JUDGE_IN_PROCESS: "false",
-      LOG_LEVEL: "warn",
-      SESSION_SECRET: "lab-test-secret-0123456789abcdef0123456789",
-      ...env,
-    },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let log = "";
-  void new Response(proc.stderr as ReadableStream<Uint8Array>).text().then((t) => (log += t));
-  const server = { base: `http://127.0.0.1:${port}`, proc, log: () => log };
+  const server = await startServerProcess({ name: "h5-lab", port, boxIdStart: boxStart, boxIdCount: 2, env: { ...LAB_ENV, ...env } });
   servers.push(server);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${server.base}/api/health`)).ok) return server;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`server did not start: ${log}`);
-    await Bun.sleep(200);
-  }
+  return server;
 }
 
 afterAll(async () => {
   for (const s of servers) {
-    s.proc.kill("SIGTERM");
-    await s.proc.exited;
+    await s.stop();
+    await s.cleanup();
   }
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 /** The process's CPU time so far (user + system), ms. */
@@ -116,7 +73,7 @@ const count = (xs: number[], status: number) => xs.filter((x) => x === status).l
 describe("default settings: a 300-seat lab behind one address", () => {
   let lab: Server;
   beforeAll(async () => {
-    lab = await start(3610, 6500, {});
+    lab = await start(3610, 5304, {});
   }, 90_000);
 
   test(
@@ -124,14 +81,14 @@ describe("default settings: a 300-seat lab behind one address", () => {
     async () => {
       const cpu0 = cpuMs(lab.proc.pid);
       const t0 = performance.now();
-      const signUps = await pool(SEATS, CONCURRENCY, async (i) => (await post(lab.base, "/api/auth/register", seat(i))).status);
+      const signUps = await pool(SEATS, CONCURRENCY, async (i) => (await post(lab.url, "/api/auth/register", seat(i))).status);
       const cpu1 = cpuMs(lab.proc.pid);
       const t1 = performance.now();
       const typos: number[] = [];
       const signIns = await pool(SEATS, CONCURRENCY, async (i) => {
         const { email, password } = seat(i);
-        if (i % 5 === 0) typos.push((await post(lab.base, "/api/auth/login", { email, password: `${password}x` })).status);
-        const res = await post(lab.base, "/api/auth/login", { email, password });
+        if (i % 5 === 0) typos.push((await post(lab.url, "/api/auth/login", { email, password: `${password}x` })).status);
+        const res = await post(lab.url, "/api/auth/login", { email, password });
         return res.status;
       });
       const cpu2 = cpuMs(lab.proc.pid);
@@ -147,8 +104,8 @@ describe("default settings: a 300-seat lab behind one address", () => {
       // The work itself (argon2id per sign-up and per sign-in) fits in five minutes of one core.
       expect(cpu2 - cpu0).toBeLessThan(5 * 60_000);
       // A signed-in seat is signed in.
-      const login = (await (await post(lab.base, "/api/auth/login", { email: seat(7).email, password: seat(7).password })).json()) as { token: string };
-      expect((await fetch(`${lab.base}/api/auth/me`, { headers: { authorization: `Bearer ${login.token}` } })).status).toBe(200);
+      const login = (await (await post(lab.url, "/api/auth/login", { email: seat(7).email, password: seat(7).password })).json()) as { token: string };
+      expect((await fetch(`${lab.url}/api/auth/me`, { headers: { authorization: `Bearer ${login.token}` } })).status).toBe(200);
     },
     20 * 60_000,
   );
@@ -158,7 +115,7 @@ describe("default settings: a 300-seat lab behind one address", () => {
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 30; i++) {
-      last = await post(lab.base, "/api/auth/login", { email: target.email, password: `guess-${i}-password` });
+      last = await post(lab.url, "/api/auth/login", { email: target.email, password: `guess-${i}-password` });
       statuses.push(last.status);
     }
     // 5 free failures (SIGNIN_BACKOFF_AFTER_FAILURES), then the account waits 1 minute (SIGNIN_BACKOFF_FIRST);
@@ -167,18 +124,18 @@ describe("default settings: a 300-seat lab behind one address", () => {
     const retryAfter = Number(last!.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    const right = await post(lab.base, "/api/auth/login", { email: target.email, password: target.password });
+    const right = await post(lab.url, "/api/auth/login", { email: target.email, password: target.password });
     expect(right.status).toBe(429);
     expect(((await right.json()) as { message: string }).message).toContain("for this account");
     // The lab's address is not blocked for anyone else.
-    expect((await post(lab.base, "/api/auth/login", { email: seat(2).email, password: seat(2).password })).status).toBe(200);
+    expect((await post(lab.url, "/api/auth/login", { email: seat(2).email, password: seat(2).password })).status).toBe(200);
   });
 });
 
 describe("settings are read: behind a trusted proxy, with small limits", () => {
   let proxied: Server;
   beforeAll(async () => {
-    proxied = await start(3611, 6504, {
+    proxied = await start(3611, 5308, {
       TRUST_PROXY: "true",
       RATE_LIMIT_SIGNUP_PER_ADDRESS: "3/1h",
       SIGNIN_BACKOFF_AFTER_FAILURES: "3",
@@ -188,14 +145,14 @@ describe("settings are read: behind a trusted proxy, with small limits", () => {
 
   test("RATE_LIMIT_SIGNUP_PER_ADDRESS=3/1h: the 4th sign-up from one forwarded address is a 429 naming the setting; another address signs up", async () => {
     const from = (ip: string) => ({ "x-forwarded-for": ip });
-    for (let i = 0; i < 3; i++) expect((await post(proxied.base, "/api/auth/register", seat(100 + i), from("198.51.100.7"))).status).toBe(200);
-    const refused = await post(proxied.base, "/api/auth/register", seat(103), from("198.51.100.7"));
+    for (let i = 0; i < 3; i++) expect((await post(proxied.url, "/api/auth/register", seat(100 + i), from("198.51.100.7"))).status).toBe(200);
+    const refused = await post(proxied.url, "/api/auth/register", seat(103), from("198.51.100.7"));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(3600);
     const body = (await refused.json()) as { message: string };
     expect(body.message).toContain("3 accounts per hour");
     expect(body.message).toContain("RATE_LIMIT_SIGNUP_PER_ADDRESS");
-    expect((await post(proxied.base, "/api/auth/register", seat(103), from("198.51.100.8"))).status).toBe(200);
+    expect((await post(proxied.url, "/api/auth/register", seat(103), from("198.51.100.8"))).status).toBe(200);
   });
 
   test("guesses on one account spread over many addresses are stopped after SIGNIN_BACKOFF_AFTER_FAILURES=3, for 10 minutes", async () => {
@@ -203,7 +160,7 @@ describe("settings are read: behind a trusted proxy, with small limits", () => {
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 20; i++) {
-      last = await post(proxied.base, "/api/auth/login", { email: victim.email, password: `guess-${i}-password` }, { "x-forwarded-for": `203.0.113.${i + 1}` });
+      last = await post(proxied.url, "/api/auth/login", { email: victim.email, password: `guess-${i}-password` }, { "x-forwarded-for": `203.0.113.${i + 1}` });
       statuses.push(last.status);
     }
     expect(statuses).toEqual([...Array(3).fill(401), ...Array(17).fill(429)]);
@@ -211,28 +168,12 @@ describe("settings are read: behind a trusted proxy, with small limits", () => {
     expect(retryAfter).toBeGreaterThan(60);
     expect(retryAfter).toBeLessThanOrEqual(600);
     // The right password from yet another address waits too.
-    expect((await post(proxied.base, "/api/auth/login", { email: victim.email, password: victim.password }, { "x-forwarded-for": "192.0.2.50" })).status).toBe(429);
+    expect((await post(proxied.url, "/api/auth/login", { email: victim.email, password: victim.password }, { "x-forwarded-for": "192.0.2.50" })).status).toBe(429);
   });
 });
 
 test("a bad rate-limit setting stops the server with one line naming it", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "oj-h5-lab-bad-"));
-  dirs.push(dir);
-  const proc = Bun.spawn(["bun", "src/server.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? dir,
-      PORT: "3612",
-      DATA_DIR: join(dir, "data"),
-      SANDBOX_ROOT: join(dir, "boxes"),
-      ISOLATE_BOX_ID_START: "6508",
-      RATE_LIMIT_SIGNUP_PER_ADDRESS: "600",
-    },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr as ReadableStream<Uint8Array>).text()]);
+  const { code, output: stderr } = await refusedStart({ name: "h5-lab-bad", port: 3612, boxIdStart: 5312, boxIdCount: 2, env: { RATE_LIMIT_SIGNUP_PER_ADDRESS: "600" } });
   expect(code).toBe(1);
   expect(stderr).toContain('RATE_LIMIT_SIGNUP_PER_ADDRESS: expected <count>/<window> such as 600/1h or 5/10m, got "600"');
 });

@@ -8,63 +8,31 @@
  * before conversion moved into a worker.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { legacyPackage, modernPackage, zipOf } from "../packages/fixtures.ts";
 import { problemBody } from "../fixtures/problem.ts";
+import { signUp } from "../api.ts";
+import { startServerProcess, type ServerProcess } from "../server-process.ts";
 
-const ROOT = join(import.meta.dir, "..", "..");
 const PORT = 3190;
 const BASE = `http://127.0.0.1:${PORT}`;
-const dir = mkdtempSync(join(tmpdir(), "oj-malformed-"));
-let server: Subprocess;
+let server: ServerProcess;
 let token: string;
-let log = "";
 
 beforeAll(async () => {
-  server = Bun.spawn(["bun", "src/server.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? dir,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATA_DIR: join(dir, "data"),
-      DATABASE_URL: `file:${join(dir, "data", "app.db")}`,
-      CLIENT_DIST: join(dir, "no-client"),
-      SANDBOX: "isolate",
-      SANDBOX_ROOT: join(dir, "boxes"),
-      ISOLATE_BOX_ID_START: "3880",
-      ISOLATE_BOX_ID_COUNT: "4",
-      JUDGE_IN_PROCESS: "false",
-      LOG_LEVEL: "warn",
-      SESSION_SECRET: "malformed-test-secret-0123456789abcdef0123",
-    },
-    stdout: "pipe",
-    stderr: "pipe",
+  // Box ids 3880-3883 are this file's (no judging happens here: JUDGE_IN_PROCESS=false).
+  server = await startServerProcess({
+    name: "malformed",
+    port: PORT,
+    boxIdStart: 3880,
+    boxIdCount: 4,
+    env: { SANDBOX: "isolate", JUDGE_IN_PROCESS: "false", SESSION_SECRET: "malformed-test-secret-0123456789abcdef0123" },
   });
-  void new Response(server.stderr as ReadableStream<Uint8Array>).text().then((t) => (log += t));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`server did not start: ${log}`);
-    await Bun.sleep(200);
-  }
-  const account = { firstName: "M", lastName: "F", email: "m@example.com", password: "hunter2hunter2" };
-  await post("/api/auth/register", account);
-  token = ((await (await post("/api/auth/login", { email: account.email, password: account.password })).json()) as { token: string }).token;
+  token = (await signUp(server.api)).token;
 }, 60_000);
 
 afterAll(async () => {
-  server?.kill("SIGTERM");
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await server?.stop();
+  await server?.cleanup();
 });
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -77,7 +45,7 @@ function upload(zip: Uint8Array) {
 }
 async function stillServes() {
   await Bun.sleep(100);
-  expect(server.exitCode).toBeNull();
+  expect(server.proc.exitCode).toBeNull();
   expect((await fetch(`${BASE}/api/health`)).status).toBeLessThan(600);
   expect((await fetch(`${BASE}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
 }
