@@ -36,7 +36,8 @@ export interface TestContext {
   problem: JudgedProblem;
   language: LanguageId;
   compiled: CompiledEntry;
-  opts: ReturnType<typeof runOptions>;
+  /** The run's limits; `wallTimeLimitMs` defaults to runWallLimitMs(timeLimitMs) (a verify gives its own, verifyWallLimitMs). */
+  opts: ReturnType<typeof runOptions> & { wallTimeLimitMs?: number };
   /**
    * Records the interaction of hidden tests too (relayed through the runner): an assignment
    * submission's first failing test may be kept for feedback, its transcript as the program's output.

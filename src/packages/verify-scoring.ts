@@ -12,6 +12,7 @@
 import type { Box } from "../../isolate/types.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
 import { GroupPlan } from "../judge/groups.ts";
+import { reportedTimeMs } from "../judge/compile.ts";
 import { OUTPUT_LIMIT_BYTES } from "../judge/limits.ts";
 import { runTest } from "../judge/run-test.ts";
 import type { ReadyValidator } from "../judge/validator.ts";
@@ -42,6 +43,7 @@ export async function judgeScored(
   tlMs: number,
   tlHighMs: number,
   memoryLimitKib: number,
+  wallTimeLimitMs: number,
 ): Promise<ScoredJudgement> {
   const plan = new GroupPlan(pkg.scoring);
   const ctx = {
@@ -55,7 +57,7 @@ export async function judgeScored(
     },
     language,
     compiled: { ok: true, diagnostics: "", files: compiled.artifacts, sourceFile: compiled.entry },
-    opts: { timeLimitMs: tlHighMs, memoryLimitKib, outputLimitBytes: OUTPUT_LIMIT_BYTES },
+    opts: { timeLimitMs: tlHighMs, wallTimeLimitMs, memoryLimitKib, outputLimitBytes: OUTPUT_LIMIT_BYTES },
     onRetry: () => {},
   };
   let maxTimeMs = 0;
@@ -65,7 +67,7 @@ export async function judgeScored(
     const index = test.sample ? -1 : hidden++;
     if (!test.sample && !plan.shouldRun(index)) continue;
     const r = await runTest(ctx, { index: test.sample ? 0 : index + 1, input: test.input, expected: test.answer, isSample: test.sample }, undefined);
-    maxTimeMs = Math.max(maxTimeMs, Math.round(r.result.cpuTimeMs));
+    maxTimeMs = Math.max(maxTimeMs, reportedTimeMs(r.result));
     // problemtools: slower than the time limit is TLE, whatever the output.
     const verdict = r.verdict === "AC" && r.result.cpuTimeMs > tlMs ? "TLE" : r.verdict;
     if (verdict !== "AC" && !detail) detail = `${test.name}: ${verdict}`;

@@ -12,7 +12,7 @@ import { createSandbox, type SandboxSelection } from "../../isolate/index.ts";
 import { sandboxOptions } from "../sandbox.ts";
 import { filesFromZip } from "./files.ts";
 import { readPackage } from "./format.ts";
-import { formatReport, verifyPackage } from "./verify.ts";
+import { formatReport, verifyPackage, verifyWallLimitMs } from "./verify.ts";
 import { JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch } from "../../tests/judge/fixtures.ts";
 import { unmountUnder } from "../../tests/mounts.ts";
 import { writeFolder, zipOf, type Files } from "../../tests/packages/fixtures.ts";
@@ -222,6 +222,19 @@ describe("verify within the server's ceilings (a scripted sandbox: times as a sl
     expect(report.timeLimitMs).toBe(10_000);
     expect(report.timeLimitHighMs).toBe(10_000);
     for (const req of backend.requests) expect(req.cpuTimeLimitMs).toBeLessThanOrEqual(10_000);
+  });
+
+  test("each run's CPU limit is TL_high and its wall clock 2 × TL_high + 1 s: a busy machine's late CPU does not turn an example TLE by the wall clock", async () => {
+    const { FakeBackend } = await import("../../tests/judge/fixtures.ts");
+    const backend = new FakeBackend();
+    const pkg = await readPackage(filesFromZip(zipOf(sumPackage("limits:\n  time_limit: 1\n", { "submissions/accepted/a.py": PY_SUM }))));
+    // Compile, then one run per test, each taking 3 s of wall clock for 0.2 s of CPU (a loaded machine: the old wall clock, 2.5 s, ended it).
+    backend.push({ result: {} }, ...pkg.tests.map((t) => ({ result: { stdout: t.answer, cpuTimeMs: 200, wallTimeMs: 3000 } })));
+    const report = await verifyPackage(backend, pkg);
+    const runs = backend.requests.slice(1);
+    expect(runs.map((r) => [r.cpuTimeLimitMs, r.wallTimeLimitMs])).toEqual(pkg.tests.map(() => [1500, verifyWallLimitMs(1500)]));
+    expect(verifyWallLimitMs(1500)).toBe(4000);
+    expect(report.rows.map((r) => r.verdict)).toEqual(["AC"]);
   });
 
   test("each example waits for live judging before it takes a box (the server's verify yields while submissions are queued)", async () => {

@@ -26,6 +26,7 @@ import { judgingLanguage } from "../judge/languages.ts";
 import { judgeScored, scoreMatches } from "./verify-scoring.ts";
 import { OUTPUT_LIMIT_BYTES } from "../judge/limits.ts";
 import { decideVerdict } from "../judge/verdict.ts";
+import { reportedTimeMs } from "../judge/compile.ts";
 import { PROBLEM_LIMITS } from "../problems/limits.ts";
 import type { ExpectedOutcome, PackageSubmission, ProblemPackage } from "./format.ts";
 
@@ -38,6 +39,20 @@ export const TIME_RESOLUTION_MS = 1000;
  * than a submission could.
  */
 export const VERIFY_RUN_MAX_MS: number = PROBLEM_LIMITS.timeLimitMs.max;
+
+/**
+ * The wall-clock limit of one verify run, ms, for its CPU limit (TL_high):
+ * 2 × CPU + 1 s. A verify classifies by CPU time (problemtools' way), so its
+ * wall clock only stops a program that sleeps or waits; it leaves room for a
+ * busy machine, where a JVM's start or a spinning TLE example gets its CPU
+ * seconds late and a tight wall clock would end it first (an AC read as TLE,
+ * a TLE example whose CPU time never reached TL_high). Judging keeps its own,
+ * tighter wall clock (runWallLimitMs), which bounds what a submission holds.
+ * @example verifyWallLimitMs(1500) === 4000
+ */
+export function verifyWallLimitMs(cpuTimeLimitMs: number): number {
+  return 2 * cpuTimeLimitMs + 1000;
+}
 /** Time limit the accepted submissions run under while the limit is being derived, ms. */
 export const DERIVING_TIME_LIMIT_MS = VERIFY_RUN_MAX_MS;
 
@@ -51,7 +66,7 @@ export interface VerifyRow {
   verdict: VerifyVerdict;
   /** Verdict with TL_high (the safety margin). */
   verdictHigh: VerifyVerdict;
-  /** Slowest test's CPU time, ms (of the tests run). */
+  /** Slowest test's CPU time, ms (of the tests run); its wall time where the wall clock ended it (reportedTimeMs). */
   maxTimeMs: number;
   ok: boolean;
   /** Why it did not pass, or a warning (sensitive to the time limit). */
@@ -122,7 +137,7 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
     let verdict: VerifyVerdict | null = null;
     let maxTimeMs = 0;
     if (pkg.scoring) {
-      const j = await judgeScored({ box, ...(vbox ? { vbox } : {}), validator }, { ...pkg, scoring: pkg.scoring }, s.language, compiled, tlMs, tlHighMs, memoryLimitKib);
+      const j = await judgeScored({ box, ...(vbox ? { vbox } : {}), validator }, { ...pkg, scoring: pkg.scoring }, s.language, compiled, tlMs, tlHighMs, memoryLimitKib, verifyWallLimitMs(tlHighMs));
       const v = verifyVerdict(j.verdict);
       return { verdict: v, verdictHigh: v, maxTimeMs: j.maxTimeMs, score: j.score, maxScore: j.maxScore, ...(j.detail ? { detail: j.detail } : {}) };
     }
@@ -135,7 +150,7 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
           input: test.input, answer: test.answer, interactive: pkg.interactive, passes: pkg.validationPasses,
         });
         const cpuMs = Math.max(...t.runs.map((r) => r.cpuTimeMs), 0);
-        maxTimeMs = Math.max(maxTimeMs, Math.round(cpuMs));
+        maxTimeMs = Math.max(maxTimeMs, ...t.runs.map(reportedTimeMs));
         const high = verifyVerdict(t.verdict);
         // problemtools: slower than TL is TLE, except a WA the validator decided first.
         const atTl: VerifyVerdict = t.validatorFirst ? high : cpuMs > tlMs || high === "TLE" ? "TLE" : high;
@@ -145,8 +160,15 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
       return { verdict: verdict ?? "AC", verdictHigh: "AC", maxTimeMs };
     }
     for (const test of pkg.tests) {
-      const result = await runProgram(box, s.language, { entry: compiled.entry, stdin: test.input, timeLimitMs: tlHighMs, memoryLimitKib });
-      maxTimeMs = Math.max(maxTimeMs, Math.round(result.cpuTimeMs));
+      const result = await runProgram(box, s.language, {
+        entry: compiled.entry,
+        stdin: test.input,
+        timeLimitMs: tlHighMs,
+        wallTimeLimitMs: verifyWallLimitMs(tlHighMs),
+        memoryLimitKib,
+      });
+      // A run the wall clock ended took at least its wall time, as the judge reports it (reportedTimeMs).
+      maxTimeMs = Math.max(maxTimeMs, reportedTimeMs(result));
       const decided =
         validator && vbox && result.status === "OK"
           ? (await runValidator(vbox, (req) => vbox.run(req), validator, test.input, test.answer, result.stdout)).verdict
