@@ -57,7 +57,8 @@ afterAll(async () => {
 
 /**
  * Starts `bun src/server.ts` or the worker against the test database, with box ids
- * JUDGE_TEST_BOX_ID_START + `boxOffset` (10 each: offsets 20-74 are this file's) and a box root of its own.
+ * JUDGE_TEST_BOX_ID_START + `boxOffset` (4 each: offsets 20-51, ids 3520-3551, are this file's alone,
+ * as it runs beside the main run) and a box root of its own.
  */
 function spawnJudge(script: "worker" | "server", boxOffset: number, port?: number): Subprocess {
   const server = spawnServerProcess({
@@ -65,7 +66,7 @@ function spawnJudge(script: "worker" | "server", boxOffset: number, port?: numbe
     worker: script === "worker",
     ...(port === undefined ? {} : { port }),
     boxIdStart: JUDGE_TEST_BOX_ID_START + boxOffset,
-    boxIdCount: 10,
+    boxIdCount: 4,
     env: {
       LOG_LEVEL: "info",
       DATABASE_URL: t.url,
@@ -128,7 +129,7 @@ test("a worker killed mid-judging: a new worker re-queues the job at start and f
   const doneBeforeKill = await killMidJudging(id, first);
   expect(doneBeforeKill).toBeLessThan(9);
 
-  const second = spawnJudge("worker", 30);
+  const second = spawnJudge("worker", 24);
   const finished = await eventually(async () => {
     const r = await rowOf(id);
     return r.status === "done" ? r : null;
@@ -151,11 +152,11 @@ test("a worker killed mid-judging: a new worker re-queues the job at start and f
 
 test("a worker killed mid-judging: the restarted web server judges the job to a verdict", async () => {
   const id = await setup(8);
-  const worker = spawnJudge("worker", 40);
+  const worker = spawnJudge("worker", 28);
   await killMidJudging(id, worker);
 
   const port = freePort();
-  const server = spawnJudge("server", 50, port);
+  const server = spawnJudge("server", 32, port);
   const finished = await eventually(async () => {
     const r = await rowOf(id);
     return r.status === "done" ? r : null;
@@ -173,7 +174,7 @@ test("a worker killed mid-judging: the restarted web server judges the job to a 
 
 test("a worker stopped with SIGTERM mid-judging gives the job back at once, uncounted", async () => {
   const id = await setup(8);
-  const worker = spawnJudge("worker", 60);
+  const worker = spawnJudge("worker", 36);
   await eventually(async () => (await rowOf(id)).status === "running" && (await testsOf(id)).length >= 1, 60_000, 20);
   worker.kill("SIGTERM");
   expect(await worker.exited).toBe(0);
@@ -182,7 +183,7 @@ test("a worker stopped with SIGTERM mid-judging gives the job back at once, unco
   expect(r.leaseOwner).toBeNull();
   expect(r.attempts).toBe(0);
 
-  const next = spawnJudge("worker", 70);
+  const next = spawnJudge("worker", 40);
   const finished = await eventually(async () => {
     const row = await rowOf(id);
     return row.status === "done" ? row : null;
@@ -195,7 +196,7 @@ test("a worker stopped with SIGTERM mid-judging gives the job back at once, unco
 
 test("the web server killed while judging REST submissions: restarted, it judges every one of them", async () => {
   const port1 = freePort();
-  const first = spawnJudge("server", 72, port1);
+  const first = spawnJudge("server", 44, port1);
   await healthy(first);
   const api1 = overHttp(`http://127.0.0.1:${port1}`);
   const me = await signUp(api1);
@@ -232,7 +233,7 @@ test("the web server killed while judging REST submissions: restarted, it judges
   expect(before.some((r) => r.status === "running" && r.leaseOwner?.includes(`:${first.pid}:`))).toBe(true);
 
   const port2 = freePort([port1]);
-  const second = spawnJudge("server", 74, port2);
+  const second = spawnJudge("server", 48, port2);
   await eventually(async () => (await Promise.all(ids.map(rowOf))).every((r) => r.status === "done"), 60_000).catch((err) => {
     throw new Error(`${err}\n--- restarted server log ---\n${logOf(second)}`);
   });

@@ -21,7 +21,8 @@ import type { ScoringSpec } from "../../src/problems/scoring-spec.ts";
 
 /**
  * First box id of judge tests (disjoint from the dev server's 0.. and other suites). Offsets in use:
- * golden 0, run-once 10, crash 20-74 (one per process), api 90; scripts/bench-judge.ts uses 3580. Pools of 2.
+ * golden 0, run-once 10, crash 20-51 (4 per process; it runs beside the main run, so no other file may use them),
+ * import 70, roundtrip 74, verify 78, rejudge 86, validator 88, api 90; scripts/bench-judge.ts uses 3580. Pools of 2.
  */
 export const JUDGE_TEST_BOX_ID_START = 3500;
 
