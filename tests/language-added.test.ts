@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 // Type-checks a whole copy of the repository, then compiles C++20 without the precompiled header (built for
-// C++17) three times: minutes of CPU on a busy two-core machine (it timed out at 240 s beside the rest).
+// C++17) twice: minutes of CPU on a busy two-core machine (it timed out at 240 s beside the rest).
 setDefaultTimeout(480_000);
 const ROOT = join(import.meta.dir, "..");
 const copy = mkdtempSync(join(tmpdir(), "oj-added-language-"));
