@@ -24,7 +24,7 @@ bun tests/prepare.ts
 # judging files; together they fill the machine's two cores. The second run's files take box ids
 # and ports no main-run file uses (the ranges are listed in that decision). Its output follows
 # the main run's; each run's slowest files and wall time close the output.
-BESIDE=(./e2e/ ./tests/ops/restart.test.ts ./tests/judge/crash.test.ts ./tests/security/lab.test.ts ./tests/security/import-load.test.ts ./tests/language-added.test.ts)
+BESIDE=(./e2e/ ./tests/ops/restart.test.ts ./tests/judge/crash.test.ts ./tests/security/lab.test.ts ./tests/language-added.test.ts)
 echo "test: bun test (and beside it: ${BESIDE[*]})"
 log="$(mktemp)"
 side="$(mktemp)"
