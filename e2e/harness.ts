@@ -96,7 +96,7 @@ export function e2eBoxIdStart(port: number): number {
  * folder); resolves once /api/health answers (tests/server-process.ts).
  * @param env extra environment for the server, e.g. `{ AI_PROVIDER: "openai", AI_BASE_URL: ... }`
  * @throws when `env` names a box range or SANDBOX_ROOT a default server would use (assertTestSandbox),
- *   or when the server exits or is not healthy within 30 s (with its log).
+ *   or when the server exits or is not healthy within 60 s (with its log).
  */
 export async function startServer(port: number, env: Record<string, string> = {}): Promise<TestServer> {
   const { ISOLATE_BOX_ID_START, ISOLATE_BOX_ID_COUNT, ...rest } = env;
@@ -106,7 +106,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
     boxIdStart: Number(ISOLATE_BOX_ID_START ?? e2eBoxIdStart(port)),
     boxIdCount: Number(ISOLATE_BOX_ID_COUNT ?? E2E_BOX_ID_COUNT),
     env: { CLIENT_DIST: join(CLIENT, "dist"), AI_PROVIDER: "offline", ...E2E_RATE_LIMITS, ...rest },
-    healthyWithinMs: 30_000,
+    healthyWithinMs: 60_000,
   });
   return {
     url: server.url,
