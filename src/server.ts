@@ -85,11 +85,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const seeded = await seedDatabase(db);
     if (seeded.inserted) log.info(`seed: added ${seeded.inserted} classic problems`);
     // Package imports: what a killed import left staged is removed; how the import process's memory is capped is said once.
-    const staged = await discardAllStaged(db);
-    if (staged) log.info(`import: removed ${staged} problem(s) a stopped import left unfinished`);
+    // (Configuring first ends what import a killed predecessor left running in its control group.)
     const importMemory = await configureImportMemory(config.IMPORT_MEMORY_MAX_MIB);
     if (importMemory.kind === "cgroup") log.info(`import: memory capped at ${config.IMPORT_MEMORY_MAX_MIB} MiB by ${importMemory.why}`);
     else log.warn(`import: ${importMemory.why}; run the server as root on a host with cgroup v1 or v2 memory control for an exact cap of ${config.IMPORT_MEMORY_MAX_MIB} MiB`);
+    const staged = await discardAllStaged(db);
+    if (staged) log.info(`import: removed ${staged} problem(s) a stopped import left unfinished`);
     const sessionKey = resolveSessionKey(config);
     // Box ids are host-wide: a second judging process with the same range must stop here. Once they are
     // ours, what a killed predecessor left in SANDBOX_ROOT (mounts, box folders) is cleared.

@@ -63,6 +63,8 @@ async function answer(job: ImportJob): Promise<void> {
 export function serveImportJobs(): void {
   if (!process.send) throw new Error("the import worker runs as a child process with an IPC channel (src/packages/input.ts starts it)");
   process.on("message", (job: ImportJob) => void answer(job));
+  // The server is gone (killed): stop before publishing a problem nobody waits for; its next start removes the staged rows.
+  process.on("disconnect", () => process.exit(1));
 }
 
 if (import.meta.main) serveImportJobs();

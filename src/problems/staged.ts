@@ -21,7 +21,7 @@
  *   the server's next start (`discardAllStaged`): one server imports into its
  *   database (`bun run worker` never imports).
  */
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { problems, testCases } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
@@ -46,7 +46,12 @@ export async function stageProblem(db: Database, id: string, userId: string, inp
     .values({ ...values, id, deletedAt: now, stagedAt: now })
     .returning();
   if (!row) throw new AppError("INTERNAL");
-  for (const [ordinal, tc] of tests.entries()) await db.insert(testCases).values({ problemId: id, ordinal, ...tc });
+  for (const [ordinal, tc] of tests.entries()) {
+    await db.insert(testCases).values({ problemId: id, ordinal, ...tc });
+    // Copy this test's pages from the WAL into the database here, between our transactions (a checkpoint takes no
+    // write lock): else the server's next small commit would find hundreds of MiB to checkpoint and do it on its thread.
+    await db.run(sql`PRAGMA wal_checkpoint(PASSIVE)`);
+  }
   return toProblemShape({ ...row, deletedAt: null, stagedAt: null }, tests.length, tests);
 }
 
