@@ -33,8 +33,8 @@ let maxMib = IMPORT_MEMORY_DEFAULT_MIB;
 let detected: Promise<ImportMemoryMode> | null = null;
 let seq = 0;
 
-async function detect(): Promise<ImportMemoryMode> {
-  const { support, why } = await detectCgroups();
+async function detect(useCgroups = true): Promise<ImportMemoryMode> {
+  const { support, why } = useCgroups ? await detectCgroups() : { support: null, why: "control groups not used (configured so)" };
   if (support) {
     await removeDeadImportGroups(support);
     return { kind: "cgroup", support, why: `a memory control group per import (${why})` };
@@ -68,11 +68,12 @@ async function removeDeadImportGroups(support: CgroupSupport): Promise<void> {
 
 /**
  * Sets the cap (the server's IMPORT_MEMORY_MAX_MIB, at start) and finds how to enforce it.
+ * @param opts.cgroups false: the rlimit as where control groups are unavailable (tests of that fallback).
  * @returns the mode, for the server to say once how imports are capped.
  */
-export function configureImportMemory(memoryMaxMib: number): Promise<ImportMemoryMode> {
+export function configureImportMemory(memoryMaxMib: number, opts: { cgroups?: boolean } = {}): Promise<ImportMemoryMode> {
   maxMib = memoryMaxMib;
-  detected = detect();
+  detected = detect(opts.cgroups ?? true);
   return detected;
 }
 

@@ -146,9 +146,9 @@ async function runWorker(job: ImportJob): Promise<ImportReply> {
     confinement.join(child.pid);
     child.send(job);
     const got = await reply;
-    if (got.ok || got.failure.kind !== "internal") return got;
-    if (!got.failure.message.startsWith("the import process ended")) {
-      // An allocation the runtime refused (rlimit mode) is answered, not a crash.
+    if (got.ok || got.failure.kind === "app") return got;
+    if (got.failure.kind === "package" || !got.failure.message.startsWith("the import process ended")) {
+      // An allocation the runtime refused (rlimit mode) is answered, not a crash (the zip reader words it "broken zip: Out of memory").
       return (await confinement.killedForMemory(null, null, got.failure.message)) ? { ok: false, failure: describeFailure(importOutOfMemory()) } : got;
     }
     await child.exited;
