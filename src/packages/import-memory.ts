@@ -14,7 +14,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { detectCgroups, RunCgroup, type CgroupSupport } from "../../isolate/cgroup.ts";
 import { AppError } from "../errors.ts";
 
-/** The setting's default, MiB: the largest upload (576 MiB unpacked, 512 MiB of tests) imports with room (its child peaks near 1.3 GiB). */
+/** The setting's default, MiB: the largest upload (576 MiB unpacked, 512 MiB of tests) imports with room (its child peaks near 1.4 GiB). */
 export const IMPORT_MEMORY_DEFAULT_MIB = 2048;
 /** The setting's least value, MiB: below it the runtime alone does not start under an rlimit. */
 export const IMPORT_MEMORY_MIN_MIB = 512;
