@@ -127,6 +127,12 @@ export const problems = sqliteTable(
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
     /** Soft delete: a deleted problem disappears from lists but its submissions stay readable. */
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+    /**
+     * Set while a package import is still writing the problem (src/problems/staged.ts): a staged
+     * problem is also marked deleted, so it is in no list, search or read until one short final
+     * write clears both; a failed or killed import's staged rows are removed.
+     */
+    stagedAt: integer("staged_at", { mode: "timestamp_ms" }),
     /** Set for a course-private problem: only the course's members see it (students once an assignment with it opens). */
     courseId: text("course_id").references((): AnySQLiteColumn => courses.id),
   },

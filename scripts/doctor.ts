@@ -13,6 +13,7 @@
 import { loadConfig } from "../src/config.ts";
 import { createSandbox } from "../isolate/index.ts";
 import { detectCgroups } from "../isolate/cgroup.ts";
+import { configureImportMemory } from "../src/packages/import-memory.ts";
 import { pchIsCurrent, pchDir } from "../isolate/pch.ts";
 import { compileSource, runProgram } from "../isolate/exec.ts";
 import { LANGUAGE_IDS, getLanguage } from "../isolate/languages/index.ts";
@@ -88,6 +89,11 @@ if (kotlinc) {
 const cg = await detectCgroups();
 if (cg.support) ok("control groups", `${cg.why}: memory, tasks and CPU time are limited per run`);
 else warn("control groups", cg.why, "run the server as root on a host with cgroup v2 (or v1 memory/pids/cpuacct) so memory and process limits are exact; rlimits are used meanwhile");
+
+// The package import's process: its own memory control group, else an rlimit (src/packages/import-memory.ts).
+const importMemory = await configureImportMemory(config.IMPORT_MEMORY_MAX_MIB);
+if (importMemory.kind === "cgroup") ok("import memory", `capped at ${config.IMPORT_MEMORY_MAX_MIB} MiB (IMPORT_MEMORY_MAX_MIB) by ${importMemory.why}`);
+else warn("import memory", importMemory.why, `run the server as root on a host with cgroup v1 or v2 memory control so the import's ${config.IMPORT_MEMORY_MAX_MIB} MiB (IMPORT_MEMORY_MAX_MIB) is exact${importMemory.kind === "none" ? "; apt install util-linux for prlimit meanwhile" : ""}`);
 
 // isolate's own environment check, when isolate is installed.
 const isolateBin = config.ISOLATE_BIN.includes("/") ? config.ISOLATE_BIN : Bun.which(config.ISOLATE_BIN);

@@ -17,6 +17,7 @@ import { isLanguageId, LANGUAGE_IDS } from "../isolate/languages/index.ts";
 import { CEILING_DEFAULTS, CEILING_MAX, ceilingsFromSettings, type ProblemCeilings } from "./problems/ceilings.ts";
 import { USER_STORAGE_DEFAULT_MIB, USER_STORAGE_MAX_MIB_BOUND, type StorageCeiling } from "./problems/quota-setting.ts";
 import { CCS_RELEASES } from "./contests/ccs/release.ts";
+import { IMPORT_MEMORY_DEFAULT_MIB, IMPORT_MEMORY_MIN_MIB } from "./packages/import-memory.ts";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
@@ -147,6 +148,13 @@ const schema = z.object({
     .min(16, { error: "must be at least 16 (MiB)" })
     .max(USER_STORAGE_MAX_MIB_BOUND, { error: `must be at most ${USER_STORAGE_MAX_MIB_BOUND} (MiB)` })
     .default(USER_STORAGE_DEFAULT_MIB),
+  /** Memory of the process that imports one package, MiB: a memory control group caps it (an rlimit without cgroups); past it the import fails with a 413 naming this setting (src/packages/import-memory.ts). */
+  IMPORT_MEMORY_MAX_MIB: z.coerce
+    .number({ error: "expected a number of MiB" })
+    .int({ error: "expected a whole number of MiB" })
+    .min(IMPORT_MEMORY_MIN_MIB, { error: `must be at least ${IMPORT_MEMORY_MIN_MIB} (MiB)` })
+    .max(1048576, { error: "must be at most 1048576 (MiB)" })
+    .default(IMPORT_MEMORY_DEFAULT_MIB),
   /** Public problems of ordinary users: hidden tests × passes × time limit, seconds (src/problems/work.ts). */
   PUBLIC_PROBLEM_WORK_MAX_SECONDS: ceiling("publicWorkMs", 10, "s"),
 

@@ -26,6 +26,8 @@ import { offeredLanguages } from "./judge/languages.ts";
 import { LANGUAGES } from "../isolate/languages/index.ts";
 import { claimSandbox, sandboxOptions } from "./sandbox.ts";
 import { stopOnSignals, runSteps, type ShutdownStep } from "./ops/shutdown.ts";
+import { discardAllStaged } from "./problems/staged.ts";
+import { configureImportMemory } from "./packages/import-memory.ts";
 
 /** Bun.serve's request body cap, bytes (the app's own limit, MAX_BODY_BYTES, answers 413 below it). */
 const BUN_MAX_BODY_BYTES = 160 * 1024 * 1024;
@@ -82,6 +84,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await migrateDatabase(db);
     const seeded = await seedDatabase(db);
     if (seeded.inserted) log.info(`seed: added ${seeded.inserted} classic problems`);
+    // Package imports: what a killed import left staged is removed; how the import process's memory is capped is said once.
+    // (Configuring first ends what import a killed predecessor left running in its control group.)
+    const importMemory = await configureImportMemory(config.IMPORT_MEMORY_MAX_MIB);
+    if (importMemory.kind === "cgroup") log.info(`import: memory capped at ${config.IMPORT_MEMORY_MAX_MIB} MiB by ${importMemory.why}`);
+    else log.warn(`import: ${importMemory.why}; run the server as root on a host with cgroup v1 or v2 memory control for an exact cap of ${config.IMPORT_MEMORY_MAX_MIB} MiB`);
+    const staged = await discardAllStaged(db);
+    if (staged) log.info(`import: removed ${staged} problem(s) a stopped import left unfinished`);
     const sessionKey = resolveSessionKey(config);
     // Box ids are host-wide: a second judging process with the same range must stop here. Once they are
     // ours, what a killed predecessor left in SANDBOX_ROOT (mounts, box folders) is cleared.

@@ -8,7 +8,7 @@
  * platform's return URL. A pick is used once and expires after an hour.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
@@ -51,7 +51,12 @@ export async function deepLinkChoices(db: Database, caller: Caller, id: string) 
       .from(assignments)
       .where(eq(assignments.courseId, row.courseId))
       .orderBy(asc(assignments.title)),
-    db.select({ id: problems.id, title: problems.title }).from(problems).where(eq(problems.courseId, row.courseId)).orderBy(asc(problems.title)),
+    // Live problems only: a deleted one, or one an import is still writing (staged, ../problems/staged.ts), is no choice.
+    db
+      .select({ id: problems.id, title: problems.title })
+      .from(problems)
+      .where(and(eq(problems.courseId, row.courseId), isNull(problems.deletedAt)))
+      .orderBy(asc(problems.title)),
   ]);
   return { courseId: row.courseId, assignments: list, problems: courseProblems };
 }

@@ -21,7 +21,7 @@
  *    or problem; a deep-linking request opens the activity picker.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
@@ -200,7 +200,7 @@ async function openResourceLink(db: Database, platform: PlatformRow, claims: Lau
     const [a] = await db.select({ id: assignments.id }).from(assignments).where(and(eq(assignments.id, wantAssignment), eq(assignments.courseId, courseId))).limit(1);
     if (a) assignmentId = a.id;
   } else if (wantProblem) {
-    const [p] = await db.select({ id: problems.id, courseId: problems.courseId }).from(problems).where(eq(problems.id, wantProblem)).limit(1);
+    const [p] = await db.select({ id: problems.id, courseId: problems.courseId }).from(problems).where(and(eq(problems.id, wantProblem), isNull(problems.deletedAt))).limit(1);
     if (p && (p.courseId === courseId || p.courseId === null)) problemId = p.id;
   }
   if (existing) {

@@ -20,6 +20,8 @@ export interface ImportJob {
   options: Omit<ImportOptions, "ceilings">;
   /** The server's database file (`file:` URL), or null: answer with the package read instead of storing it. */
   databaseUrl: string | null;
+  /** The id the problem is written under, staged until the import ends (../problems/staged.ts). */
+  stagedId: string;
 }
 
 /** What failed, in a form that crosses to the server. */

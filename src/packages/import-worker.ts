@@ -38,7 +38,8 @@ async function run(job: ImportJob): Promise<ImportReply> {
   try {
     // The whole package against the quota (images and examples too); createProblem checks its tests and text again.
     await assertStorageQuota(db, job.userId, packageStoredBytes(pkg), job.ceilings, "package");
-    const result = await importPackage(db, job.userId, pkg, { ...job.options, ceilings: job.ceilings });
+    // Staged (../problems/staged.ts): the row, then each test in a short write of its own, shown in one write at the end.
+    const result = await importPackage(db, job.userId, pkg, { ...job.options, ceilings: job.ceilings, stagedId: job.stagedId });
     // The answer names what was imported; its hidden tests (up to PROBLEM_TESTS_MAX_MIB) stay in the database.
     const { hiddenTestCases: _tests, validator: _validator, ...problem } = result.problem;
     return { ok: true, result: { ...result, problem } };
@@ -62,6 +63,8 @@ async function answer(job: ImportJob): Promise<void> {
 export function serveImportJobs(): void {
   if (!process.send) throw new Error("the import worker runs as a child process with an IPC channel (src/packages/input.ts starts it)");
   process.on("message", (job: ImportJob) => void answer(job));
+  // The server is gone (killed): stop before publishing a problem nobody waits for; its next start removes the staged rows.
+  process.on("disconnect", () => process.exit(1));
 }
 
 if (import.meta.main) serveImportJobs();

@@ -11,6 +11,7 @@ import { problemInput, type ProblemInput } from "../problems/input.ts";
 import { DEFAULT_TIME_LIMIT_MS, PROBLEM_LIMITS, type Difficulty, type PythonImplementation } from "../problems/limits.ts";
 import type { ProblemShape } from "../problems/shape.ts";
 import { createProblem } from "../problems/store.ts";
+import { discardStaged, publishStaged, stageProblem } from "../problems/staged.ts";
 import { PackageError } from "./files.ts";
 import { ceilingMessage, CEILING_SETTINGS, DEFAULT_CEILINGS, type ProblemCeilings } from "../problems/ceilings.ts";
 import type { PackageTest, ProblemPackage, TimeLimitSource } from "./format.ts";
@@ -36,6 +37,12 @@ export interface ImportOptions {
   backend?: SandboxBackend | null;
   /** A limit already derived for this package (the CLI's verify did it): used as is. */
   derivedTimeLimit?: DerivedTimeLimit;
+  /**
+   * Write the problem staged under this id (../problems/staged.ts): row, tests, package data and
+   * images each in short writes, shown in one write at the end, removed if any step fails.
+   * Without it the problem is written in one transaction (small packages, the inline import).
+   */
+  stagedId?: string;
 }
 
 /**
@@ -223,10 +230,19 @@ export async function importPackage(db: Database, userId: string, pkg: ProblemPa
     derivedTimeLimit = await deriveTimeLimit(opts.backend, pkg, packageMemoryKib(pkg, opts.ceilings ?? DEFAULT_CEILINGS, []));
   }
   const { input, warnings, timeLimitSource, timeLimitFrom } = problemFromPackage(pkg, { ...opts, ...(derivedTimeLimit ? { derivedTimeLimit } : {}) });
-  const problem = await createProblem(db, userId, input, opts.ceilings ?? DEFAULT_CEILINGS);
-  // A derived limit is the problem's own from now on: a later verify judges at it, as at a stated one.
-  await keepPackageMeta(db, problem._id, timeLimitSource === "derived" ? { ...pkg, timeLimitMs: problem.timeLimitMs } : pkg);
-  await saveAssets(db, problem._id, pkg.assets);
+  const ceilings = opts.ceilings ?? DEFAULT_CEILINGS;
+  const stagedId = opts.stagedId;
+  let problem: ProblemShape;
+  try {
+    problem = stagedId ? await stageProblem(db, stagedId, userId, input, ceilings) : await createProblem(db, userId, input, ceilings);
+    // A derived limit is the problem's own from now on: a later verify judges at it, as at a stated one.
+    await keepPackageMeta(db, problem._id, timeLimitSource === "derived" ? { ...pkg, timeLimitMs: problem.timeLimitMs } : pkg);
+    await saveAssets(db, problem._id, pkg.assets);
+    if (stagedId) await publishStaged(db, stagedId);
+  } catch (err) {
+    if (stagedId) await discardStaged(db, stagedId);
+    throw err;
+  }
   const submissions: Record<string, number> = {};
   for (const s of pkg.submissions) submissions[s.expected] = (submissions[s.expected] ?? 0) + 1;
   return { problem, warnings, submissions, timeLimitSource, timeLimitFrom };

@@ -12,11 +12,14 @@ import { packageLimits } from "./files.ts";
 import type { ProblemCeilings } from "../problems/ceilings.ts";
 import type { StorageCeiling } from "../problems/quota-setting.ts";
 import { importPackage, type ImportResult } from "./import.ts";
-import { rebuildFailure, type ImportJob, type ImportReply } from "./import-job.ts";
 import { idField } from "../lib/fields.ts";
 import { listInWords } from "../lib/words.ts";
 import { DIFFICULTIES, PYTHON_IMPLEMENTATIONS } from "../problems/limits.ts";
 import { PACKAGE_LIMITS, PackageError } from "./files.ts";
+import { newId } from "../../db/ids.ts";
+import { discardStaged } from "../problems/staged.ts";
+import { confineImport, importOutOfMemory } from "./import-memory.ts";
+import { describeFailure, rebuildFailure, type ImportJob, type ImportReply } from "./import-job.ts";
 
 /** Base64 of the zip, at most PACKAGE_LIMITS.zipMaxBytes once decoded. */
 const BASE64_MAX_CHARS = Math.ceil(PACKAGE_LIMITS.zipMaxBytes / 3) * 4;
@@ -70,8 +73,13 @@ export async function importPackageAs(
   await authorizeProblemWrite(db, user, input.courseId, limiter);
   const options = { courseId: input.courseId, difficulty: input.difficulty, ...(input.pythonImplementation ? { pythonImplementation: input.pythonImplementation } : {}) };
   const databaseUrl = await databaseFileUrl(db);
-  const reply = await inImportWorker({ packageBase64: input.package, limits: packageLimits(ceilings, "upload"), ceilings: { ...ceilings }, userId: user.id, options, databaseUrl });
-  if (!reply.ok) return readPackageOrExplain(() => Promise.reject(rebuildFailure(reply.failure)));
+  // The problem is written staged under this id (../problems/staged.ts): if the import process dies, its row is removed here.
+  const stagedId = newId();
+  const reply = await inImportWorker({ packageBase64: input.package, limits: packageLimits(ceilings, "upload"), ceilings: { ...ceilings }, userId: user.id, options, databaseUrl, stagedId });
+  if (!reply.ok) {
+    if (databaseUrl) await discardStaged(db, stagedId);
+    return readPackageOrExplain(() => Promise.reject(rebuildFailure(reply.failure)));
+  }
   if ("result" in reply) return deriveImportedTimeLimit(db, backend, reply.result);
   // No database file the worker could open: the package it read is stored here.
   const pkg = reply.package;
@@ -121,8 +129,10 @@ export function inImportWorker(job: ImportJob): Promise<ImportReply> {
 async function runWorker(job: ImportJob): Promise<ImportReply> {
   let answered: (reply: ImportReply) => void = () => {};
   const reply = new Promise<ImportReply>((resolve) => (answered = resolve));
+  // Its own memory control group (or an rlimit) capped at IMPORT_MEMORY_MAX_MIB: ./import-memory.ts.
+  const confinement = await confineImport(workerCommand());
   // --smol: JavaScriptCore's small heap, collected sooner; the package's bytes are the child's to free.
-  const child = Bun.spawn(workerCommand(), {
+  const child = Bun.spawn(confinement.command, {
     stdin: "ignore",
     stdout: "ignore",
     stderr: "inherit",
@@ -130,11 +140,22 @@ async function runWorker(job: ImportJob): Promise<ImportReply> {
     ipc: (message: ImportReply) => answered(message),
     serialization: "advanced",
   });
-  child.exited.then((code) => answered({ ok: false, failure: { kind: "internal", message: `the import process ended (exit ${code}) without an answer` } }));
+  child.exited.then(() => answered({ ok: false, failure: { kind: "internal", message: `the import process ended (${child.signalCode ?? `exit ${child.exitCode}`}) without an answer` } }));
   try {
+    // Joined before it is given the package: everything the import allocates counts against the cap.
+    confinement.join(child.pid);
     child.send(job);
-    return await reply;
+    const got = await reply;
+    if (got.ok || got.failure.kind === "app") return got;
+    if (got.failure.kind === "package" || !got.failure.message.startsWith("the import process ended")) {
+      // An allocation the runtime refused (rlimit mode) is answered, not a crash (the zip reader words it "broken zip: Out of memory").
+      return (await confinement.killedForMemory(null, null, got.failure.message)) ? { ok: false, failure: describeFailure(importOutOfMemory()) } : got;
+    }
+    await child.exited;
+    return (await confinement.killedForMemory(child.signalCode === null ? null : String(child.signalCode), child.exitCode, "")) ? { ok: false, failure: describeFailure(importOutOfMemory()) } : got;
   } finally {
-    child.kill();
+    child.kill("SIGKILL");
+    await child.exited;
+    await confinement.release();
   }
 }

@@ -131,7 +131,7 @@ export async function freeDeletedProblems(db: Database, problemIds?: string[]): 
   const deleted = db
     .select({ id: problems.id })
     .from(problems)
-    .where(and(isNotNull(problems.deletedAt), problemIds ? inArray(problems.id, problemIds) : undefined, notInArray(problems.id, waited)));
+    .where(and(isNotNull(problems.deletedAt), isNull(problems.stagedAt), problemIds ? inArray(problems.id, problemIds) : undefined, notInArray(problems.id, waited)));
   const [tests] = await db.batch([db.delete(testCases).where(inArray(testCases.problemId, deleted)), deleteAssetsOf(db, deleted)]);
   return tests.rowsAffected;
 }

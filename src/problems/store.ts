@@ -44,10 +44,14 @@ export async function requireLiveProblem(db: Database, id: string, field?: strin
 
 /**
  * A problem row whether deleted or not (judging and history keep working
- * after a delete), or null when it never existed.
+ * after a delete), or null when it never existed or is still being imported (./staged.ts).
  */
 export async function getProblemEvenDeleted(db: Database, id: string): Promise<ProblemRow | null> {
-  const [row] = await db.select().from(problems).where(eq(problems.id, id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(problems)
+    .where(and(eq(problems.id, id), isNull(problems.stagedAt)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -201,17 +205,32 @@ export async function copyProblem(db: Database, source: ProblemRow, owner: { use
   return toProblemShape((inserted as ProblemRow[])[0]!, tests.length, tests);
 }
 
-export async function createProblem(db: Database, userId: string, input: ProblemInput, ceilings: ProblemCeilings): Promise<ProblemShape> {
+/** A new problem's row (without its id) and its arranged hidden tests, every check passed. */
+export interface CheckedProblem {
+  values: Omit<typeof problems.$inferInsert, "id">;
+  tests: HiddenTestCase[];
+}
+
+/**
+ * Checks a new problem of `userId` (limits, tests, groups, storage quota, public work) and arranges it for the write.
+ * @throws AppError BAD_INPUT (400), PAYLOAD_TOO_LARGE (413).
+ */
+export async function checkNewProblem(db: Database, userId: string, input: ProblemInput, ceilings: ProblemCeilings): Promise<CheckedProblem> {
   assertLimits(input, ceilings);
   const arranged = arrangeGroups(input.scoring ?? null, checkTestCases(input.hiddenTestCases, ceilings));
   const tests = arranged.tests;
   await assertStorageQuota(db, userId, testBytesOf(tests) + rowBytesOf(input), ceilings, "hiddenTestCases");
   await assertPublicWork(db, { ownerId: userId, courseId: input.courseId ?? null, timeLimitMs: input.timeLimitMs, validationPasses: input.validationPasses, testCount: tests.length }, ceilings);
   const { hiddenTestCases: _ignored, courseId, scoring: _s, ...values } = input;
+  return { values: { ...values, userId, courseId: courseId ?? null, scoring: arranged.scoring }, tests };
+}
+
+export async function createProblem(db: Database, userId: string, input: ProblemInput, ceilings: ProblemCeilings): Promise<ProblemShape> {
+  const { values, tests } = await checkNewProblem(db, userId, input, ceilings);
   const id = newId();
   const insert = db
     .insert(problems)
-    .values({ ...values, id, userId, courseId: courseId ?? null, scoring: arranged.scoring })
+    .values({ ...values, id })
     .returning();
   // One statement per test: a single multi-row insert binds (copies) every test at once, up to PROBLEM_TESTS_MAX_MIB more memory.
   const testInserts = tests.map((tc, ordinal) => db.insert(testCases).values({ problemId: id, ordinal, ...tc }));

@@ -1,0 +1,1 @@
+ALTER TABLE `problems` ADD `staged_at` integer;
