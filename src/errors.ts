@@ -102,6 +102,8 @@ export const ERRORS = {
   CONTEST_TEAM_FULL: { status: 409, code: "CONFLICT", message: "This team is full" },
   CONTEST_TEAM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No team of this contest has this team code" },
   CONTEST_PROBLEM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This problem is not part of the contest" },
+  USER_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No account has this e-mail address" },
+  CONTEST_ROLE_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This user does not hold this role in the contest" },
   CLARIFICATION_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Clarification not found" },
   CCS_OBJECT_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No such object" },
   CCS_BAD_TOKEN: { status: 400, code: "BAD_REQUEST", message: "since_token: not a token of this event feed" },

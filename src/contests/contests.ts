@@ -15,7 +15,7 @@ import { isUniqueViolation } from "../lib/sql-errors.ts";
 import { mayCopyWithTests } from "../problems/access.ts";
 import { requireLiveProblem } from "../problems/store.ts";
 import { catchUp, appendEvents, type ContestEvent } from "./feed.ts";
-import { mayChangeContest, mayReadProblems, requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
+import { isContestOwner, mayReadProblems, requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
 import { endMs, freezeContestMs, isFrozenAt, phaseAt } from "./clock.ts";
 import { contestObject, judgementTypeObjects, languageObjects, stateObject } from "./ccs/objects.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
@@ -54,7 +54,7 @@ export interface ContestView {
   finalizedAt: string | null;
   /** The caller's role and team. */
   role: ContestAccess["role"];
-  /** Whether the caller may change the contest (edit, delete, unfreeze, finalize): the jury, but in a course contest not a TA. */
+  /** Whether the caller is one of the contest's owners (edit, delete, unfreeze, finalize, grant and revoke roles): its creator, a course contest's teachers, site admins; not a TA nor a granted jury member. */
   mayChange: boolean;
   team: { id: string; name: string; organization: string; joinCode: string | null; members: { userId: string; name: string }[]; virtualStartsAt: string | null } | null;
   /** Problems: labels and names once the caller may read them; empty before. */
@@ -196,7 +196,7 @@ export async function viewContest(deps: ContestDeps, user: Caller | null, id: st
     unfrozenAt: iso(contest.unfrozenAt),
     finalizedAt: iso(contest.finalizedAt),
     role: access.role,
-    mayChange: access.role === "jury" && (await mayChangeContest(deps.db, user, contest)),
+    mayChange: access.role === "jury" && (await isContestOwner(deps.db, user, contest)),
     team: team
       ? {
           id: team.id,
