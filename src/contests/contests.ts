@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { newId } from "../../db/ids.ts";
-import { contestProblems, contests, courseMembers } from "../../db/schema.ts";
+import { contestProblems, contestRoles, contests, courseMembers } from "../../db/schema.ts";
 import type { Caller, SessionUser } from "../accounts/user.ts";
 import { requireCourse, requireNotArchived } from "../courses/access.ts";
 import { newInviteCode } from "../courses/courses.ts";
@@ -243,11 +243,12 @@ export async function listContests(deps: ContestDeps, user: Caller | null): Prom
   }));
 }
 
-/** The live contests the caller may see (public ones, their courses'; every one for an admin), newest first, at most 500. */
+/** The live contests the caller may see (public ones, their courses', those they hold a granted role in; every one for an admin), newest first, at most 500. */
 export async function visibleContests(db: Database, user: Caller | null): Promise<ContestRow[]> {
   const mine = user && user.siteRole !== "admin" ? (await db.select({ id: courseMembers.courseId }).from(courseMembers).where(eq(courseMembers.userId, user.id))).map((r) => r.id) : [];
+  const granted = user && user.siteRole !== "admin" ? inArray(contests.id, db.select({ id: contestRoles.contestId }).from(contestRoles).where(eq(contestRoles.userId, user.id))) : undefined;
   const visible =
-    user?.siteRole === "admin" ? undefined : mine.length ? or(isNull(contests.courseId), inArray(contests.courseId, mine)) : isNull(contests.courseId);
+    user?.siteRole === "admin" ? undefined : or(isNull(contests.courseId), mine.length ? inArray(contests.courseId, mine) : undefined, granted);
   return db
     .select()
     .from(contests)

@@ -9,6 +9,8 @@
  *   but does not change the contest;
  * - a balloon runner reads and marks the balloon list only, the freeze's
  *   solves left out;
+ * - in a course contest a teacher grants, a TA does not; a granted outsider
+ *   reaches the contest and sees it listed;
  * - revoked, a role is gone at the next request, and at a live board
  *   stream's next push.
  * Tests run in order: each step moves the clock on.
@@ -184,6 +186,33 @@ describe("while the contest runs", () => {
     const accounts = (await api("GET", `/api/ccs/contests/${cup.id}/accounts`, helper.token)).body as any[];
     expect(accounts.find((x) => x.id === helper.user.id)?.type).toBe("judge");
     expect(accounts.find((x) => x.id === runner.user.id)?.type).toBe("staff");
+  });
+});
+
+describe("a course contest", () => {
+  test("a teacher grants, a TA does not; a granted outsider reaches the contest and sees it listed; revoked, it does not exist for them", async () => {
+    const made = await api("POST", "/api/contests", w.owner.token, {
+      title: "Course Cup",
+      shortName: "course-roles26",
+      courseId: w.courseId,
+      startsAt: "2026-07-02T09:00:00Z",
+      durationMinutes: 60,
+      scoring: "icpc",
+      problems: [{ problemId: probA, label: "A" }],
+    });
+    expect(made.status).toBe(201);
+    const path = `/api/contests/${made.body.id}`;
+    const judgeFromOutside = await signUp(a.app, { firstName: "Visiting" });
+    expect((await api("GET", path, judgeFromOutside.token)).status).toBe(404);
+    expect((await api("POST", `${path}/roles`, w.ta.token, { email: judgeFromOutside.email, role: "jury" })).status).toBe(403);
+    expect((await api("GET", path, w.ta.token)).body.role).toBe("jury");
+    expect((await api("POST", `${path}/roles`, w.instructor.token, { email: judgeFromOutside.email, role: "jury" })).status).toBe(201);
+    expect((await api("GET", path, judgeFromOutside.token)).body.role).toBe("jury");
+    expect((await api("GET", "/api/contests", judgeFromOutside.token)).body.map((c: any) => c.shortName)).toContain("course-roles26");
+    expect((await api("GET", `${path}/submissions`, judgeFromOutside.token)).status).toBe(200);
+    expect((await api("DELETE", `${path}/roles/${judgeFromOutside.user.id}/jury`, w.instructor.token)).status).toBe(200);
+    expect((await api("GET", path, judgeFromOutside.token)).status).toBe(404);
+    expect((await api("GET", "/api/contests", judgeFromOutside.token)).body.map((c: any) => c.shortName)).not.toContain("course-roles26");
   });
 });
 
