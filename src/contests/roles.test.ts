@@ -12,7 +12,7 @@
  * - in a course contest a teacher grants, a TA does not; a granted outsider
  *   reaches the contest and sees it listed;
  * - revoked, a role is gone at the next request, and at a live board
- *   stream's next push.
+ *   stream's next push; an open Contest API event feed ends.
  * Tests run in order: each step moves the clock on.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -217,13 +217,20 @@ describe("a course contest", () => {
 });
 
 describe("revoking", () => {
-  test("revoked, the jury member is the public again at the next request, and their open board stream turns public at its next push", async () => {
+  test("revoked, the jury member is the public again at the next request, their open board stream turns public at its next push, their Contest API feed ends", async () => {
     const stream = boardStream(cup.id, helper.token);
+    const feed = await fetch(`http://127.0.0.1:${server.port}/api/ccs/contests/${cup.id}/event-feed`, { headers: { authorization: `Bearer ${helper.token}` } });
+    expect(feed.status).toBe(200);
+    // The jury's feed: read it to its end (it ends when the role is revoked) in the background.
+    const feedText = new Response(feed.body).text();
     try {
       await stream.until((b) => cellOf(b, team, probB)?.solved === true);
       const gone = await api("DELETE", `${roles()}/${helper.user.id}/jury`, w.owner.token);
       expect(gone.status).toBe(200);
       await stream.until((b) => cellOf(b, team, probB)?.solved === false && cellOf(b, team, probB)?.numPending === 1);
+      const ended = await Promise.race([feedText.then(() => true), Bun.sleep(10_000).then(() => false)]);
+      expect(ended).toBe(true);
+      expect(await feedText).toContain('"type":"judgements"');
     } finally {
       await stream.close();
     }
@@ -241,7 +248,7 @@ describe("revoking", () => {
     const bad = await api("DELETE", `${roles()}/${runner.user.id}/referee`, w.owner.token);
     expect([bad.status, bad.body.field]).toEqual([400, "role"]);
     expect((await api("GET", roles(), w.owner.token)).body).toEqual([]);
-  });
+  }, 60_000);
 });
 
 /** The live scoreboard over SSE (as the browser's subscription link reads it), folding deltas. */
