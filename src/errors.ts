@@ -103,6 +103,7 @@ export const ERRORS = {
   CONTEST_TEAM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No team of this contest has this team code" },
   CONTEST_PROBLEM_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This problem is not part of the contest" },
   USER_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No account has this e-mail address" },
+  CONTEST_ROLE_CONFLICT: { status: 409, code: "CONFLICT", message: "A participant of the contest cannot be its jury" },
   CONTEST_ROLE_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This user does not hold this role in the contest" },
   CLARIFICATION_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Clarification not found" },
   CCS_OBJECT_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No such object" },

@@ -2,7 +2,8 @@
  * Contest roles (decision 053; security review 2026-11-26, N9): through the
  * real doors, a real libSQL file, the real sandbox and a clock the test sets:
  * - only the contest's owners grant and revoke, by e-mail address (an unknown
- *   address 404 naming `email`, a role outside the list 400 naming `role`);
+ *   address 404 naming `email`, a role outside the list 400 naming `role`,
+ *   a participant made jury 409 naming `email`);
  *   a granted jury member grants nothing;
  * - a granted jury member judges: every submission, rejudges, answers, the
  *   live board during the freeze, the contest's problems while it holds them;
@@ -99,6 +100,10 @@ describe("granting", () => {
     expect([badRole.status, badRole.body.field]).toEqual([400, "role"]);
     const badEmail = await api("POST", roles(), w.owner.token, { email: "not an address", role: "jury" });
     expect([badEmail.status, badEmail.body.field]).toEqual([400, "email"]);
+
+    // A team's member cannot be the jury.
+    const participant = await api("POST", roles(), w.owner.token, { email: w.outsider.email, role: "jury" });
+    expect([participant.status, participant.body.field]).toEqual([409, "email"]);
 
     const granted = await api("POST", roles(), w.owner.token, { email: helper.email.toUpperCase(), role: "jury" });
     expect(granted.status).toBe(201);
@@ -206,6 +211,8 @@ describe("a course contest", () => {
     expect((await api("GET", path, judgeFromOutside.token)).status).toBe(404);
     expect((await api("POST", `${path}/roles`, w.ta.token, { email: judgeFromOutside.email, role: "jury" })).status).toBe(403);
     expect((await api("GET", path, w.ta.token)).body.role).toBe("jury");
+    const student = await api("POST", `${path}/roles`, w.instructor.token, { email: w.student.email, role: "jury" });
+    expect([student.status, student.body.field]).toEqual([409, "email"]);
     expect((await api("POST", `${path}/roles`, w.instructor.token, { email: judgeFromOutside.email, role: "jury" })).status).toBe(201);
     expect((await api("GET", path, judgeFromOutside.token)).body.role).toBe("jury");
     expect((await api("GET", "/api/contests", judgeFromOutside.token)).body.map((c: any) => c.shortName)).toContain("course-roles26");

@@ -15,7 +15,9 @@ import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { emailField, idField } from "../lib/fields.ts";
-import { requireContest } from "./access.ts";
+import { memberRole } from "../courses/access.ts";
+import { requireContest, type ContestRow } from "./access.ts";
+import { teamOf } from "./teams.ts";
 import type { ContestDeps } from "./contests.ts";
 import type { GrantedRole } from "./roles-store.ts";
 
@@ -60,12 +62,16 @@ export async function listContestRoles(deps: ContestDeps, user: Caller | null, i
 /**
  * Grants `role` to the account with e-mail address `email` (granting it again changes nothing).
  * @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403) for anyone but the contest's owners, COURSE_ARCHIVED (403),
- *   USER_NOT_FOUND (404, field `email`) when no account has that address.
+ *   USER_NOT_FOUND (404, field `email`) when no account has that address, CONTEST_ROLE_CONFLICT (409, field `email`)
+ *   granting `jury` to a participant (a team's member; in a course contest, a student of the course).
  */
 export async function grantContestRole(deps: ContestDeps, user: Caller, input: GrantRoleInput): Promise<ContestRoleView> {
   const { contest } = await requireContest(deps.db, user, input.id, "roles.manage");
   const [target] = await deps.db.select().from(users).where(eq(users.emailNormalized, normalizeEmail(input.email))).limit(1);
   if (!target || target.isSystem) throw new AppError("USER_NOT_FOUND", { field: "email", message: "email: no account has this e-mail address" });
+  if (input.role === "jury" && (await takesPart(deps, contest, target.id))) {
+    throw new AppError("CONTEST_ROLE_CONFLICT", { field: "email", message: "email: this account takes part in the contest (a team's member or the course's student) and cannot be its jury" });
+  }
   await deps.db
     .insert(contestRoles)
     .values({ contestId: contest.id, userId: target.id, role: input.role, grantedBy: user.id, grantedAt: new Date(deps.now()) })
@@ -76,6 +82,12 @@ export async function grantContestRole(deps: ContestDeps, user: Caller, input: G
     .where(and(eq(contestRoles.contestId, contest.id), eq(contestRoles.userId, target.id), eq(contestRoles.role, input.role)));
   deps.contests.bus.changed(contest.id);
   return { userId: target.id, name: `${target.firstName} ${target.lastName}`.trim(), email: target.email, role: input.role, grantedAt: row!.grantedAt.toISOString(), grantedBy: row!.grantedBy };
+}
+
+/** Whether `userId` takes part in the contest: a member of one of its teams, or a student of its course. */
+async function takesPart(deps: ContestDeps, contest: ContestRow, userId: string): Promise<boolean> {
+  if (await teamOf(deps.db, contest.id, userId)) return true;
+  return contest.courseId !== null && (await memberRole(deps.db, contest.courseId, userId)) === "student";
 }
 
 /**
