@@ -17,7 +17,7 @@
  * Tests run in order: each step moves the clock on.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createSandbox } from "../../isolate/index.ts";
 import type { SandboxSelection } from "../context.ts";
 import { sandboxOptions } from "../sandbox.ts";
@@ -29,6 +29,7 @@ import { addOneProblem, courseApp, PY_ADD_ONE, type CourseApp, type World, world
 const BOX_OFFSET = 1100 - 3500;
 
 let sandbox: SandboxSelection;
+const sandboxRoot = mkdtempSync("/tmp/oj-roles-");
 let a: CourseApp;
 let w: World;
 let server: ReturnType<typeof Bun.serve>;
@@ -45,7 +46,7 @@ let solveA: string;
 
 beforeAll(async () => {
   await preparePch();
-  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", { SANDBOX_ROOT: mkdtempSync("/tmp/oj-roles-") }, BOX_OFFSET)), () => {}, { buildPch: false });
+  sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", { SANDBOX_ROOT: sandboxRoot }, BOX_OFFSET)), () => {}, { buildPch: false });
   if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
   a = await courseApp({ sandbox, boxIdOffset: BOX_OFFSET });
   a.clock.set("2026-07-01T08:00:00Z");
@@ -80,6 +81,8 @@ afterAll(async () => {
   server?.stop(true);
   await a?.close();
   await sandbox?.backend?.close();
+  // Removed only when nothing is mounted under it any more (a bind mount's source must never be deleted through it).
+  if (!readFileSync("/proc/self/mounts", "utf8").includes(sandboxRoot)) rmSync(sandboxRoot, { recursive: true, force: true });
 });
 
 const api = (method: string, path: string, token?: string, body?: unknown) => request(a.app, method, path, { ...(token ? { token } : {}), ...(body === undefined ? {} : { body }) });
