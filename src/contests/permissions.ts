@@ -9,8 +9,8 @@
  * - `jury`: the contest's owners (a site admin; the contest's creator; in a
  *   course contest, the course's teachers), a course contest's TAs, and whoever
  *   an owner granted the contest role `jury` (./roles.ts). Actions marked
- *   `owners` (changing the contest: edit, delete, unfreeze, finalize; granting
- *   and revoking contest roles) are the owners' only: a TA or a granted jury
+ *   `owners` (changing the contest: edit, delete, unfreeze, finalize; seeing,
+ *   granting and revoking contest roles) are the owners' only: a TA or a granted jury
  *   member judges (submissions, rejudges, answers, the live board, balloons,
  *   the contest's problems while it holds them) but does not change the
  *   contest nor extend the jury (`requireContestAction` in ./access.ts).
@@ -38,7 +38,8 @@ const BALLOONS: readonly ContestRole[] = ["jury", "balloon"];
 export const CONTEST_PERMISSIONS = {
   "contest.view": { roles: ALL, says: "See the contest: title, times, teams; problem labels and names from the start (the jury always)." },
   "contest.edit": { roles: JURY, owners: true, writes: true, says: "Edit or delete the contest; unfreeze and finalize its scoreboard." },
-  "roles.manage": { roles: JURY, owners: true, writes: true, says: "See, grant and revoke the contest's roles (jury, balloon) by e-mail address." },
+  "roles.view": { roles: JURY, owners: true, says: "See the contest's granted roles (jury, balloon) and who holds them." },
+  "roles.manage": { roles: JURY, owners: true, writes: true, says: "Grant a contest role by e-mail address, or revoke it." },
   "contest.register": { roles: ["public"], writes: true, says: "Register (alone or as a team), with the code when one is asked." },
   "problems.view": { roles: ALL, says: "Read the problems' statements (participants from the start, others once the contest is over; the jury always)." },
   "submission.create": { roles: ["participant", "jury"], writes: true, says: "Submit (participants inside their window; the jury any time, off the scoreboard)." },

@@ -3,9 +3,9 @@
  * contest's teachers, site admins) extend who judges it by granting a user,
  * named by e-mail address, the role `jury` (everything the jury does, but not
  * changing the contest nor its roles) or `balloon` (the balloon list only),
- * and revoke them; both are the permission table's `roles.manage`
- * (./permissions.ts), which a granted jury member does not have. The role is
- * read at every request (./access.ts `roleIn`), so a grant or a revocation
+ * and revoke them; listing is the permission table's `roles.view`, granting
+ * and revoking its `roles.manage` (./permissions.ts), neither of which a
+ * granted jury member has. The role is read at every request (./access.ts `roleIn`), so a grant or a revocation
  * takes effect at the caller's next request, a live board stream's next push included.
  */
 import { and, asc, eq } from "drizzle-orm";
@@ -49,7 +49,7 @@ export interface ContestRoleView {
  * @throws CONTEST_NOT_FOUND (404), UNAUTHENTICATED (401), FORBIDDEN (403) for anyone but its owners.
  */
 export async function listContestRoles(deps: ContestDeps, user: Caller | null, id: string): Promise<ContestRoleView[]> {
-  const { contest } = await requireContest(deps.db, user, id, "roles.manage");
+  const { contest } = await requireContest(deps.db, user, id, "roles.view");
   const rows = await deps.db
     .select({ userId: contestRoles.userId, firstName: users.firstName, lastName: users.lastName, email: users.email, role: contestRoles.role, grantedAt: contestRoles.grantedAt, grantedBy: contestRoles.grantedBy })
     .from(contestRoles)
