@@ -906,6 +906,31 @@ export const contestBalloons = sqliteTable(
   (t) => [primaryKey({ columns: [t.contestId, t.teamId, t.problemId] })],
 );
 
+/** The roles a contest's owners grant (src/contests/roles.ts): DOMjudge's and the ICPC CCS's jury and balloon runner. */
+export const CONTEST_GRANTED_ROLES = ["jury", "balloon"] as const;
+
+/**
+ * A contest role granted to a user by one of the contest's owners (its
+ * creator, a course contest's teachers, a site admin): `jury` judges the
+ * contest as its owners do but does not change it; `balloon` reads and marks
+ * the balloon list only (src/contests/permissions.ts). Revoking deletes the row.
+ */
+export const contestRoles = sqliteTable(
+  "contest_roles",
+  {
+    contestId: text("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: CONTEST_GRANTED_ROLES }).notNull(),
+    grantedBy: text("granted_by").references(() => users.id, { onDelete: "set null" }),
+    grantedAt: integer("granted_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.contestId, t.userId, t.role] }), index("contest_roles_user_idx").on(t.userId)],
+);
+
 /**
  * Similarity reports (src/similarity): one analysis of the programs of an
  * assignment or a contest (one problem or all), run in the background. Keyed

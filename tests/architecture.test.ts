@@ -261,6 +261,7 @@ const TABLE_OWNERS: Record<string, string> = {
   contestClarifications: "src/contests",
   contestEvents: "src/contests",
   contestBalloons: "src/contests",
+  contestRoles: "src/contests",
   similarityReports: "src/similarity",
   similarityMarks: "src/similarity",
   submissionPastes: "src/similarity",

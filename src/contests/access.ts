@@ -10,7 +10,8 @@ import { memberRole, requireNotArchived } from "../courses/access.ts";
 import { can, isStaff } from "../courses/permissions.ts";
 import { AppError } from "../errors.ts";
 import { phaseAt, windowOf, type ContestTimes } from "./clock.ts";
-import { canInContest, isContestWrite, type ContestAction, type ContestRole } from "./permissions.ts";
+import { canInContest, isContestWrite, isOwnersOnly, type ContestAction, type ContestRole } from "./permissions.ts";
+import { grantedRoles } from "./roles-store.ts";
 import { ensureStudentTeam, teamOf, type TeamRow } from "./teams.ts";
 
 export type ContestRow = typeof contests.$inferSelect;
@@ -38,23 +39,27 @@ export async function findContest(db: Database, idOrShortName: string): Promise<
 }
 
 /**
- * The caller's role in a contest (see ./permissions.ts for who is what).
+ * The caller's role in a contest (see ./permissions.ts for who is what):
+ * a site admin, the creator and a course contest's staff are `jury`; then a
+ * granted `jury` (./roles.ts); then a team's member (a course's student) is
+ * `participant`; then a granted `balloon`; else `public` (signed out: `anonymous`).
+ * Read at every call, so a revoked role is gone from the next request on.
  * A course student's one-person team is made here on first use.
- * @returns null when the contest must not exist for this caller (a course contest, outside the course).
+ * @returns null when the contest must not exist for this caller (a course contest, outside the course, with no granted role).
  */
 export async function roleIn(db: Database, contest: ContestRow, user: Caller | null): Promise<{ role: ContestRole; team: TeamRow | null } | null> {
   if (user?.siteRole === "admin") return { role: "jury", team: null };
-  if (contest.courseId !== null) {
-    if (!user) return null;
-    const courseRole = await memberRole(db, contest.courseId, user.id);
-    if (courseRole === null) return null;
-    if (isStaff(courseRole)) return { role: "jury", team: null };
-    return { role: "participant", team: await ensureStudentTeam(db, contest.id, user) };
-  }
-  if (!user) return { role: "anonymous", team: null };
+  if (!user) return contest.courseId !== null ? null : { role: "anonymous", team: null };
   if (contest.createdBy === user.id) return { role: "jury", team: null };
-  const team = await teamOf(db, contest.id, user.id);
-  return team ? { role: "participant", team } : { role: "public", team: null };
+  const courseRole = contest.courseId !== null ? await memberRole(db, contest.courseId, user.id) : null;
+  if (isStaff(courseRole)) return { role: "jury", team: null };
+  const granted = await grantedRoles(db, contest.id, user.id);
+  if (granted.includes("jury")) return { role: "jury", team: null };
+  if (contest.courseId !== null && courseRole !== null) return { role: "participant", team: await ensureStudentTeam(db, contest.id, user) };
+  const team = contest.courseId === null ? await teamOf(db, contest.id, user.id) : null;
+  if (team) return { role: "participant", team };
+  if (granted.includes("balloon")) return { role: "balloon", team: null };
+  return contest.courseId !== null ? null : { role: "public", team: null };
 }
 
 /**
@@ -77,19 +82,21 @@ export async function requireContest(db: Database, user: Caller | null, idOrShor
  * this; a function that learns which action it does only from the role, such
  * as a clarification, asks again here): the table, then two rules the
  * table's roles cannot say:
- * - in a course contest, `contest.edit` (edit, delete, unfreeze, finalize) is
- *   its creator's, the course's teachers' (the course's `contest.edit`) and
- *   site admins'; a TA is jury for judging only, so an unopened exam's
- *   problem cannot be shown to students through a contest a TA moved;
+ * - an action marked `owners` (changing the contest: edit, delete, unfreeze,
+ *   finalize; its roles) is its owners' (`isContestOwner`); a TA or a granted
+ *   jury member judges only, so an unopened exam's problem cannot be shown
+ *   to students through a contest a TA moved, and a jury cannot extend itself;
  * - a write (`writes` in the table) in a course contest whose course is
  *   archived is refused, as the course refuses its own writes.
  * @throws AppError UNAUTHENTICATED (401) signed out; FORBIDDEN (403) lacking the permission (naming the rule
- *   for a TA); COURSE_ARCHIVED (403) for a write in an archived course's contest.
+ *   for a jury member who is not an owner); COURSE_ARCHIVED (403) for a write in an archived course's contest.
  */
 export async function requireContestAction(db: Database, user: Caller | null, access: Pick<ContestAccess, "contest" | "role">, action: ContestAction): Promise<void> {
   if (!canInContest(access.role, action)) throw new AppError(access.role === "anonymous" ? "UNAUTHENTICATED" : "FORBIDDEN");
-  if (action === "contest.edit" && !(await mayChangeContest(db, user, access.contest))) {
-    throw new AppError("FORBIDDEN", { message: "In a course contest only its creator and the course's teachers change the contest; a TA judges it" });
+  if (isOwnersOnly(action) && !(await isContestOwner(db, user, access.contest))) {
+    throw new AppError("FORBIDDEN", {
+      message: "Only the contest's owners (its creator, a course contest's teachers, site admins) change the contest or its roles; a TA or a granted jury member judges it",
+    });
   }
   if (isContestWrite(action) && access.contest.courseId !== null) {
     const [course] = await db.select().from(courses).where(eq(courses.id, access.contest.courseId)).limit(1);
@@ -97,11 +104,28 @@ export async function requireContestAction(db: Database, user: Caller | null, ac
   }
 }
 
-/** Whether a jury member may change the contest (see `requireContestAction`): always, outside a course. */
-export async function mayChangeContest(db: Database, user: Caller | null, contest: ContestRow): Promise<boolean> {
+/**
+ * Whether the caller is one of the contest's owners, who alone do the
+ * actions marked `owners` in ./permissions.ts: a site admin, the contest's
+ * creator, in a course contest the course's teachers (the course's own
+ * `contest.edit`). A TA or a granted jury member is jury but not an owner.
+ */
+export async function isContestOwner(db: Database, user: Caller | null, contest: ContestRow): Promise<boolean> {
   if (!user) return false;
-  if (contest.courseId === null || user.siteRole === "admin" || contest.createdBy === user.id) return true;
+  if (user.siteRole === "admin" || contest.createdBy === user.id) return true;
+  if (contest.courseId === null) return false;
   return can({ siteRole: user.siteRole, courseRole: await memberRole(db, contest.courseId, user.id) }, "contest.edit");
+}
+
+/**
+ * Whether the caller is the contest's jury, as `roleIn` decides it, without
+ * its side effect (a course student's team made on first use): an admin, the
+ * creator, a course contest's staff, or a granted `jury`.
+ */
+export async function isContestJury(db: Database, user: Caller, contest: ContestRow): Promise<boolean> {
+  if (user.siteRole === "admin" || contest.createdBy === user.id) return true;
+  if (contest.courseId !== null && isStaff(await memberRole(db, contest.courseId, user.id))) return true;
+  return (await grantedRoles(db, contest.id, user.id)).includes("jury");
 }
 
 /** Whether the caller may read the problems' statements now (the jury always; participants from their window's start; others once the contest is over). */

@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { newId } from "../../db/ids.ts";
-import { contestProblems, contests, courseMembers } from "../../db/schema.ts";
+import { contestProblems, contestRoles, contests, courseMembers } from "../../db/schema.ts";
 import type { Caller, SessionUser } from "../accounts/user.ts";
 import { requireCourse, requireNotArchived } from "../courses/access.ts";
 import { newInviteCode } from "../courses/courses.ts";
@@ -15,7 +15,7 @@ import { isUniqueViolation } from "../lib/sql-errors.ts";
 import { mayCopyWithTests } from "../problems/access.ts";
 import { requireLiveProblem } from "../problems/store.ts";
 import { catchUp, appendEvents, type ContestEvent } from "./feed.ts";
-import { mayChangeContest, mayReadProblems, requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
+import { isContestOwner, mayReadProblems, requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
 import { endMs, freezeContestMs, isFrozenAt, phaseAt } from "./clock.ts";
 import { contestObject, judgementTypeObjects, languageObjects, stateObject } from "./ccs/objects.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
@@ -54,7 +54,7 @@ export interface ContestView {
   finalizedAt: string | null;
   /** The caller's role and team. */
   role: ContestAccess["role"];
-  /** Whether the caller may change the contest (edit, delete, unfreeze, finalize): the jury, but in a course contest not a TA. */
+  /** Whether the caller is one of the contest's owners (edit, delete, unfreeze, finalize, grant and revoke roles): its creator, a course contest's teachers, site admins; not a TA nor a granted jury member. */
   mayChange: boolean;
   team: { id: string; name: string; organization: string; joinCode: string | null; members: { userId: string; name: string }[]; virtualStartsAt: string | null } | null;
   /** Problems: labels and names once the caller may read them; empty before. */
@@ -196,7 +196,7 @@ export async function viewContest(deps: ContestDeps, user: Caller | null, id: st
     unfrozenAt: iso(contest.unfrozenAt),
     finalizedAt: iso(contest.finalizedAt),
     role: access.role,
-    mayChange: access.role === "jury" && (await mayChangeContest(deps.db, user, contest)),
+    mayChange: access.role === "jury" && (await isContestOwner(deps.db, user, contest)),
     team: team
       ? {
           id: team.id,
@@ -243,11 +243,12 @@ export async function listContests(deps: ContestDeps, user: Caller | null): Prom
   }));
 }
 
-/** The live contests the caller may see (public ones, their courses'; every one for an admin), newest first, at most 500. */
+/** The live contests the caller may see (public ones, their courses', those they hold a granted role in; every one for an admin), newest first, at most 500. */
 export async function visibleContests(db: Database, user: Caller | null): Promise<ContestRow[]> {
   const mine = user && user.siteRole !== "admin" ? (await db.select({ id: courseMembers.courseId }).from(courseMembers).where(eq(courseMembers.userId, user.id))).map((r) => r.id) : [];
+  const granted = user && user.siteRole !== "admin" ? inArray(contests.id, db.select({ id: contestRoles.contestId }).from(contestRoles).where(eq(contestRoles.userId, user.id))) : undefined;
   const visible =
-    user?.siteRole === "admin" ? undefined : mine.length ? or(isNull(contests.courseId), inArray(contests.courseId, mine)) : isNull(contests.courseId);
+    user?.siteRole === "admin" ? undefined : or(isNull(contests.courseId), mine.length ? inArray(contests.courseId, mine) : undefined, granted);
   return db
     .select()
     .from(contests)

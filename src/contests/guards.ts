@@ -14,7 +14,7 @@
  *   the caller's own input), so no attempt escapes the board's penalty or the
  *   jury's list (decision 046);
  * - a contest not yet finalized holds its problems: only its jury (site admins
- *   included) may change their statement, tests, validator or limits, delete
+ *   and granted jury members included) may change their statement, tests, validator or limits, delete
  *   them or rejudge them, and only a contest's jury requeues its submissions
  *   through the problem's and the submission's own rejudge doors (decision 046).
  */
@@ -24,14 +24,13 @@ import { contestProblems, contests, contestTeamMembers, contestTeams } from "../
 import type { Caller } from "../accounts/user.ts";
 import { memberRole } from "../courses/access.ts";
 import { restrictAi, type AiRestriction } from "../courses/ai-policy.ts";
-import { isStaff } from "../courses/permissions.ts";
 import { AppError } from "../errors.ts";
 import { grantProblemSight, type ProblemSightGrant } from "../problems/access.ts";
 import { guardProblemChanges, type ProblemChangeGuard } from "../problems/operations.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import { restrictSubmissions, type SubmissionRestriction } from "../submissions/create.ts";
 import { setContestJuryCheck, type ContestJuryCheck } from "../submissions/rejudge.ts";
-import { mayReadProblems, roleIn, timesOf, type ContestRow } from "./access.ts";
+import { isContestJury, mayReadProblems, roleIn, timesOf, type ContestRow } from "./access.ts";
 import { windowOf } from "./clock.ts";
 import { CONTEST_MAX_MINUTES } from "./shape.ts";
 
@@ -130,7 +129,7 @@ export const holdProblemsUntilFinal: ProblemChangeGuard = async (db, caller, pro
     .innerJoin(contests, eq(contests.id, contestProblems.contestId))
     .where(and(eq(contestProblems.problemId, problem.id), isNull(contests.deletedAt), isNull(contests.finalizedAt)));
   for (const { contest } of rows) {
-    if (await isJury(db, caller, contest)) continue;
+    if (await isContestJury(db, caller, contest)) continue;
     const rule = "until it is, only its jury may change the problem, delete it or rejudge it";
     // A course contest does not exist for anyone outside its course: such a caller learns only that one holds the problem.
     if (contest.courseId !== null && (await memberRole(db, contest.courseId, caller.id)) === null) {
@@ -147,16 +146,9 @@ export const holdProblemsUntilFinal: ProblemChangeGuard = async (db, caller, pro
 export const contestJuryOf: ContestJuryCheck = async (db, caller, contestIds) => {
   const rows = await db.select().from(contests).where(inArray(contests.id, [...contestIds]));
   const out = new Set<string>();
-  for (const c of rows) if (await isJury(db, caller, c)) out.add(c.id);
+  for (const c of rows) if (await isContestJury(db, caller, c)) out.add(c.id);
   return out;
 };
-
-/** Whether the caller is the contest's jury, as ./access.ts `roleIn` decides it, without its side effect (a course student's team made on first use). */
-async function isJury(db: Database, caller: Caller, contest: ContestRow): Promise<boolean> {
-  if (caller.siteRole === "admin") return true;
-  if (contest.courseId !== null) return isStaff(await memberRole(db, contest.courseId, caller.id));
-  return contest.createdBy === caller.id;
-}
 
 /** The longest contest the input allows (./shape.ts), so the query above reads no older ones. */
 const MAX_DURATION_MS = CONTEST_MAX_MINUTES * 60_000;

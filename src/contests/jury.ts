@@ -47,14 +47,16 @@ export interface Balloon {
 }
 
 /**
- * Every team's first solve of every problem on the live board, earliest first,
- * with whether its balloon was delivered.
- * @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403) for anyone but the jury.
+ * Every team's first solve of every problem on the live board (the jury) or
+ * the public one (a balloon runner: during the freeze, solves before it only),
+ * earliest first, with whether its balloon was delivered.
+ * @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403) for anyone but the jury and balloon runners.
  */
 export async function listBalloons(deps: ContestDeps, user: Caller, id: string): Promise<Balloon[]> {
   const access = await requireContest(deps.db, user, id, "balloons.view");
   const contest = await contestCaughtUp(deps, access.contest);
-  const board = await deps.contests.boards.board(contest, "jury", deps.now());
+  // A balloon runner reads the public board: no solve the freeze hides (DOMjudge's default, show_balloons_postfreeze off).
+  const board = await deps.contests.boards.board(contest, access.role === "jury" ? "jury" : "public", deps.now());
   const delivered = await deps.db.select().from(contestBalloons).where(eq(contestBalloons.contestId, contest.id));
   const at = new Map(delivered.map((d) => [`${d.teamId}:${d.problemId}`, d.deliveredAt.toISOString()]));
   const problemOf = new Map(board.problems.map((p) => [p.problemId, p]));
@@ -80,7 +82,7 @@ export async function listBalloons(deps: ContestDeps, user: Caller, id: string):
 
 /**
  * Marks a balloon delivered (or not).
- * @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403) for anyone but the jury, CONTEST_TEAM_NOT_FOUND (404).
+ * @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403) for anyone but the jury and balloon runners, CONTEST_TEAM_NOT_FOUND (404).
  */
 export async function markBalloon(deps: ContestDeps, user: Caller, input: { id: string; teamId: string; problemId: string; delivered: boolean }): Promise<{ delivered: boolean }> {
   const { contest } = await requireContest(deps.db, user, input.id, "balloons.mark");

@@ -7,7 +7,8 @@
 import { and, eq, gte, isNull } from "drizzle-orm";
 import type { Caller } from "../accounts/user.ts";
 import { contestTeams, submissions } from "../../db/schema.ts";
-import { findContest, requireContest, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
+import { findContest, requireContest, roleIn, timesOf, type ContestAccess, type ContestRow } from "./access.ts";
+import { canInContest } from "./permissions.ts";
 import { rulesOf, type Scoreboard } from "./board.ts";
 import type { ScoreboardDelta } from "./board-delta.ts";
 import { durationMs, freezeContestMs } from "./clock.ts";
@@ -73,9 +74,12 @@ export async function* scoreboardChanges(
   while (!signal?.aborted) {
     // The rules (freeze, unfreeze, problems, the contest itself) are read again at every turn: a stream
     // opened before the jury changed them must not keep the old ones, nor rebuild the shared board from them.
+    // So is the caller's role: a revoked jury member's stream turns public at its next push (a full board, not a delta).
     const fresh = await findContest(deps.db, access.contest.id);
-    if (!fresh) return;
-    access = { ...access, contest: fresh };
+    const standing = fresh ? await roleIn(deps.db, fresh, user) : null;
+    if (!fresh || !standing || !canInContest(standing.role, "scoreboard.view")) return;
+    if (standing.role !== access.role) last = -1;
+    access = { contest: fresh, ...standing };
     const contest = await contestCaughtUp(deps, access.contest);
     const nowMs = deps.now();
     if (virtualElapsedMs(access, contest, nowMs) !== null) {

@@ -10,8 +10,10 @@
  * - GET/POST /api/contests/:id/clarifications {problemId?, text, replyToId?, toTeamId?, toAll?}
  * - POST /api/contests/:id/unfreeze; POST /api/contests/:id/finalize
  * - POST /api/contests/:id/submissions/:submissionId/rejudge (jury)
- * - GET /api/contests/:id/balloons; POST /api/contests/:id/balloons {teamId, problemId, delivered} (jury)
+ * - GET /api/contests/:id/balloons; POST /api/contests/:id/balloons {teamId, problemId, delivered} (jury, balloon runners)
  * - GET /api/contests/:id/reveal?step=N (jury, after the end)
+ * - GET /api/contests/:id/roles; POST /api/contests/:id/roles {email, role: "jury"|"balloon"} → 201;
+ *   DELETE /api/contests/:id/roles/:userId/:role (the contest's owners)
  */
 import { Hono } from "hono";
 import { call, jsonBody, type AppEnv } from "./call.ts";
@@ -46,4 +48,9 @@ export const contestsRoutes = new Hono<AppEnv>()
   )
   .get("/:id/balloons", async (c) => c.json(await call(c, (api) => api.contests.balloons({ id: c.req.param("id") }))))
   .post("/:id/balloons", async (c) => c.json(await call(c, async (api) => api.contests.markBalloon({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))
+  .get("/:id/roles", async (c) => c.json(await call(c, (api) => api.contests.roles({ id: c.req.param("id") }))))
+  .post("/:id/roles", async (c) => c.json(await call(c, async (api) => api.contests.grantRole({ ...(await jsonBody(c)), id: c.req.param("id") } as never)), 201))
+  .delete("/:id/roles/:userId/:role", async (c) =>
+    c.json(await call(c, (api) => api.contests.revokeRole({ id: c.req.param("id"), userId: c.req.param("userId"), role: c.req.param("role") as never }))),
+  )
   .get("/:id/reveal", async (c) => c.json(await call(c, (api) => api.contests.reveal({ id: c.req.param("id"), step: Number(c.req.query("step") ?? 0) }))));

@@ -17,6 +17,7 @@ import { useNotice } from "../lib/notice.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { verdictName } from "../lib/verdicts.ts";
 import { Clarifications, type Contest } from "./Clarifications.tsx";
+import { ContestRoles } from "./ContestRoles.tsx";
 import { clock, contestClock, windowOf } from "./format.ts";
 
 function Register({ contest, onDone }: { contest: Contest; onDone: () => void }) {
@@ -221,6 +222,7 @@ export default function ContestPage({ contestId }: { contestId: string }) {
                   )}
                 </section>
                 {c.role === "jury" && <JuryControls contest={c} onDone={refresh} />}
+                <ContestRoles contest={c} />
                 {(c.role === "participant" || c.role === "jury") && <Submissions contest={c} />}
                 {(c.role === "participant" || c.role === "jury") && <Clarifications contest={c} />}
               </>

@@ -16,7 +16,7 @@
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
-import { contestTeamMembers, contestTeams, courseMembers, submissions, users } from "../../../db/schema.ts";
+import { contestRoles, contestTeamMembers, contestTeams, courseMembers, submissions, users } from "../../../db/schema.ts";
 import { LANGUAGES, type LanguageId } from "../../../isolate/languages/index.ts";
 import type { Caller, SessionUser } from "../../accounts/user.ts";
 import { isStaff } from "../../courses/permissions.ts";
@@ -190,14 +190,15 @@ export function accessOf(caller: CcsCaller) {
 export type CcsAccount = {
   id: string;
   username: string;
-  /** The schemas' list (team, judge, admin, analyst, staff) or null: a signed-in reader with no role in the contest. */
-  type: "team" | "judge" | "admin" | null;
+  /** The schemas' list (team, judge, admin, analyst, staff; staff: a balloon runner) or null: a signed-in reader with no role in the contest. */
+  type: "team" | "judge" | "admin" | "staff" | null;
   team_id?: string;
 };
 
 /**
  * `GET /contests/<id>/accounts` (the jury only): each member of a real team
- * (`team`), the contest's creator and, in a course contest, its staff (`judge`).
+ * (`team`), the contest's creator, in a course contest its staff, and its
+ * granted jury (`judge`); its granted balloon runners (`staff`).
  * Usernames are the emails that sign in with HTTP Basic.
  * @throws AppError UNAUTHENTICATED (401) signed out, FORBIDDEN (403) for others.
  */
@@ -215,16 +216,20 @@ export async function accountsOf(deps: ContestDeps, caller: CcsCaller): Promise<
     const staff = await deps.db.select({ userId: courseMembers.userId, role: courseMembers.role }).from(courseMembers).where(eq(courseMembers.courseId, c.courseId));
     for (const s of staff) if (isStaff(s.role)) judges.add(s.userId);
   }
-  const judgeRows = judges.size ? await deps.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, [...judges])) : [];
+  const granted = await deps.db.select({ userId: contestRoles.userId, role: contestRoles.role }).from(contestRoles).where(eq(contestRoles.contestId, c.id));
+  for (const g of granted) if (g.role === "jury") judges.add(g.userId);
+  const teamUsers = new Set(members.map((m) => m.userId));
+  const staff = new Set(granted.filter((g) => g.role === "balloon" && !judges.has(g.userId) && !teamUsers.has(g.userId)).map((g) => g.userId));
+  const rows = judges.size + staff.size ? await deps.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, [...judges, ...staff])) : [];
   return [
-    ...judgeRows.map((u): CcsAccount => ({ id: u.id, username: u.email, type: "judge" })),
+    ...rows.map((u): CcsAccount => ({ id: u.id, username: u.email, type: judges.has(u.id) ? "judge" : "staff" })),
     ...members.filter((m) => !judges.has(m.userId)).map((m): CcsAccount => ({ id: m.userId, username: m.email, type: "team", team_id: m.teamId })),
   ];
 }
 
 /**
  * `GET /contests/<id>/account`: the caller's own account (`admin`, `judge`,
- * `team` with its team, or a null type: the schemas have no spectator).
+ * `team` with its team, `staff` for a balloon runner, or a null type: the schemas have no spectator).
  * @throws AppError CCS_OBJECT_NOT_FOUND (404) when signed out (as the spec asks).
  */
 export function accountOf(caller: CcsCaller): CcsAccount {
@@ -232,6 +237,7 @@ export function accountOf(caller: CcsCaller): CcsAccount {
   if (!user) throw new AppError("CCS_OBJECT_NOT_FOUND", { message: "Not signed in: no account" });
   if (caller.role === "jury") return { id: user.id, username: user.email, type: user.siteRole === "admin" ? "admin" : "judge" };
   if (caller.reader.kind === "team") return { id: user.id, username: user.email, type: "team", team_id: caller.reader.teamId };
+  if (caller.role === "balloon") return { id: user.id, username: user.email, type: "staff" };
   return { id: user.id, username: user.email, type: null };
 }
 

@@ -19,7 +19,8 @@ import { contestEvents } from "../../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import { contestCaughtUp, type ContestDeps } from "../contests.ts";
 import { readable, readEvents, thresholds, type FeedLine } from "../feed.ts";
-import { asRead, type CcsCaller } from "./api.ts";
+import { findContest, roleIn } from "../access.ts";
+import { asRead, readerOf, type CcsCaller } from "./api.ts";
 
 /** Keep-alive newline period of the HTTP door, ms (under Bun's 60 s idle timeout and the spec's 120 s). */
 export const KEEP_ALIVE_MS = 30_000;
@@ -52,11 +53,21 @@ function lineFor(caller: CcsCaller, line: FeedLine): string {
   return `${JSON.stringify({ type: line.type, id: line.id, data: asRead(caller, line.type, line.data), token: line.token })}\n`;
 }
 
+/** Whether the caller still reads the feed as it opened it (same role and team, the contest still theirs to read). */
+async function sameReader(deps: ContestDeps, caller: CcsCaller, contest: CcsCaller["contest"]): Promise<boolean> {
+  const fresh = await findContest(deps.db, contest.id);
+  const standing = fresh ? await roleIn(deps.db, fresh, caller.user) : null;
+  if (!fresh || !standing) return false;
+  const now = readerOf({ contest: fresh, ...standing });
+  return standing.role === caller.role && JSON.stringify(now) === JSON.stringify(caller.reader);
+}
+
 /**
  * The feed as text chunks (each one or more NDJSON lines, or a keep-alive "\n").
  * @param opts.follow false: end after the events there are now (`?stream=false`).
  * @param opts.keepAliveMs wall-clock ms without an event before a newline.
  * @param opts.signal ends the feed (the client went away).
+ * Ends, too, when the contest is deleted or the caller's role in it changed (a contest role revoked: decision 053).
  */
 export async function* eventFeed(
   deps: ContestDeps,
@@ -69,6 +80,9 @@ export async function* eventFeed(
   let lastSentAt = Date.now();
   while (!opts.signal?.aborted) {
     contest = await contestCaughtUp(deps, contest);
+    // The reader's role is read again at every turn: a revoked jury member's feed ends rather than
+    // going on with what only the jury reads (the client reconnects and reads as what it is now).
+    if (!(await sameReader(deps, caller, contest))) return;
     const { lines, lastSeq: seq } = await readEvents(deps.db, contest.id, caller.reader, since, PAGE);
     since = seq;
     if (lines.length) {

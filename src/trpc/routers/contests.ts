@@ -8,6 +8,7 @@ import { listClarifications, sendClarification } from "../../contests/clarificat
 import { createContest, deleteContest, finalizeContest, listContests, unfreezeContest, updateContest, viewContest } from "../../contests/contests.ts";
 import { register } from "../../contests/registration.ts";
 import { listBalloons, markBalloon, rejudgeContestSubmission, revealStep } from "../../contests/jury.ts";
+import { grantContestRole, grantRoleInput, listContestRoles, revokeContestRole, revokeRoleInput } from "../../contests/roles.ts";
 import { awardEvents, readScoreboard, releasedEvents, scoreboardChanges } from "../../contests/scoreboard.ts";
 import { clarificationInput, contestInput, contestSubmitInput, contestUpdateInput, registerInput } from "../../contests/shape.ts";
 import { contestSubmissionCode, listContestSubmissions, submitToContest } from "../../contests/submit.ts";
@@ -81,10 +82,10 @@ export const contestsRouter = router({
     .input(z.object({ id: idField(), submissionId: idField() }))
     .mutation(({ ctx, input }) => rejudgeContestSubmission(deps(ctx), ctx.user, input.id, input.submissionId, () => ctx.judge?.events.queued())),
 
-  /** Jury: every team's first solve of every problem, earliest first, with delivery marks. @throws FORBIDDEN (403). */
+  /** Jury and balloon runners: every team's first solve of every problem, earliest first, with delivery marks. @throws FORBIDDEN (403). */
   balloons: protectedProcedure.input(byId).query(({ ctx, input }) => listBalloons(deps(ctx), ctx.user, input.id)),
 
-  /** Jury: marks a balloon delivered or not. @throws FORBIDDEN (403), CONTEST_TEAM_NOT_FOUND (404). */
+  /** Jury and balloon runners: marks a balloon delivered or not. @throws FORBIDDEN (403), CONTEST_TEAM_NOT_FOUND (404). */
   markBalloon: protectedProcedure
     .input(z.object({ id: idField(), teamId: idField(), problemId: idField(), delivered: z.boolean() }))
     .mutation(({ ctx, input }) => markBalloon(deps(ctx), ctx.user, input)),
@@ -93,6 +94,15 @@ export const contestsRouter = router({
   reveal: protectedProcedure
     .input(z.object({ id: idField(), step: z.number().int().min(0).max(100_000) }))
     .query(({ ctx, input }) => revealStep(deps(ctx), ctx.user, input.id, input.step)),
+
+  /** The contest's owners: its granted roles (jury, balloon). @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403). */
+  roles: protectedProcedure.input(byId).query(({ ctx, input }) => listContestRoles(deps(ctx), ctx.user, input.id)),
+
+  /** The contest's owners: grants a role to the account with this e-mail address. @throws FORBIDDEN (403), USER_NOT_FOUND (404, `email`), BAD_INPUT (400). */
+  grantRole: protectedProcedure.input(grantRoleInput).mutation(({ ctx, input }) => grantContestRole(deps(ctx), ctx.user, input)),
+
+  /** The contest's owners: revokes a granted role (effective at once). @throws FORBIDDEN (403), CONTEST_ROLE_NOT_FOUND (404), BAD_INPUT (400). */
+  revokeRole: protectedProcedure.input(revokeRoleInput).mutation(({ ctx, input }) => revokeContestRole(deps(ctx), ctx.user, input)),
 
   /** Jury, after the end: the results are final and the awards announced. @throws FORBIDDEN (403), BAD_INPUT (400). */
   finalize: protectedProcedure.input(byId).mutation(({ ctx, input }) => finalizeContest(deps(ctx), ctx.user, input.id, (c, now) => awardEvents(deps(ctx), c, now))),
