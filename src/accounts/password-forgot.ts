@@ -60,7 +60,8 @@ export async function requestPasswordReset(deps: ForgotDeps, ip: string, email: 
     return { message: "This site does not send mail: ask an administrator for a password reset link.", byMail: false };
   }
   await deps.db.insert(passwordResetRequests).values({ email: email.trim() });
-  deps.mail?.kick();
+  // After the answer is on its way: the handling differs by account, the request must not.
+  setTimeout(() => deps.mail?.kick(), 0);
   return { message: "If an account uses this address, a message with what to do next is on its way. Check your mail (and its spam folder).", byMail: true };
 }
 
