@@ -152,13 +152,14 @@ describe("scripts/install.sh roles", () => {
     expect(queried(sb)).not.toContain("chromium");
   });
 
-  test("test (test.sh, the default) adds Chromium, slapd, nginx and the development dependencies; an unknown role stops", async () => {
+  test("test (test.sh, the default) adds Chromium, slapd, nginx, aiosmtpd and the development dependencies; an unknown role stops", async () => {
     const sb = sandbox();
     const res = await run(sb, `${bash} scripts/install.sh`);
     expect(res.stdout).toContain("install: role: test");
     expect(queried(sb)).toContain("chromium");
     expect(queried(sb)).toContain("slapd");
     expect(queried(sb)).toContain("nginx-light");
+    expect(queried(sb)).toContain("python3-aiosmtpd");
     const bad = await run(sb, `${bash} scripts/install.sh --role web`);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("unknown role web");
