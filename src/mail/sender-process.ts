@@ -9,12 +9,14 @@ import { loadConfig, exitOnConfigError } from "../config.ts";
 import { openDatabase } from "../../db/index.ts";
 import { createLogger } from "../log.ts";
 import { startMailSender } from "./sender.ts";
+import { handleResetRequests } from "../accounts/password-forgot.ts";
 
 if (import.meta.main) {
   const config = await exitOnConfigError(() => loadConfig(process.env));
   const log = createLogger(config.LOG_LEVEL);
   const { db, client } = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
-  const sender = startMailSender({ db, config, log }, { pollMs: 500 });
+  // "Forgot password" requests become mail here too, as in the web process (src/server.ts).
+  const sender = startMailSender({ db, config, log }, { pollMs: 500, beforeRound: () => handleResetRequests({ db, config, now: Date.now }) });
   sender.kick();
   const stop = async () => {
     await sender.stop();
