@@ -222,6 +222,8 @@ const schema = z.object({
   SMTP_PORT: port.optional(),
   SMTP_USER: z.string().optional(),
   SMTP_PASS: z.string().optional(),
+  /** A PEM file of the certificate authority to trust for the SMTP server's certificate (a campus CA, a self-signed server); else the system's. */
+  SMTP_TLS_CA_FILE: z.string().optional(),
   MAIL_FROM: z.string().default("Online Judge <judge@localhost>"),
   /** Delivery attempts of one message before it is marked failed (retries back off: 30 s doubling to 6 h). */
   MAIL_MAX_ATTEMPTS: z.coerce.number({ error: "expected a number of attempts" }).int().min(1, { error: "must be from 1 to 100" }).max(100, { error: "must be from 1 to 100" }).default(8),

@@ -41,7 +41,7 @@ export interface MailSenderOptions {
   transport?: Transporter<SMTPTransport.SentMessageInfo>;
 }
 
-type SenderConfig = Pick<Config, "SMTP_URL" | "SMTP_HOST" | "SMTP_PORT" | "SMTP_USER" | "SMTP_PASS" | "MAIL_FROM" | "MAIL_SEND_RATE" | "MAIL_MAX_ATTEMPTS" | "MAIL_LEASE_SECONDS">;
+type SenderConfig = Pick<Config, "SMTP_URL" | "SMTP_HOST" | "SMTP_PORT" | "SMTP_USER" | "SMTP_PASS" | "SMTP_TLS_CA_FILE" | "MAIL_FROM" | "MAIL_SEND_RATE" | "MAIL_MAX_ATTEMPTS" | "MAIL_LEASE_SECONDS">;
 
 /**
  * Starts the loop. @throws Error when no SMTP server is configured and no transport is given.

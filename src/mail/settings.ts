@@ -3,10 +3,11 @@
  * and the nodemailer SMTP transport options built from SMTP_URL or
  * SMTP_HOST/PORT/USER/PASS. Nothing here opens a connection.
  */
+import { readFileSync } from "node:fs";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { Config } from "../config.ts";
 
-export type MailSettings = Pick<Config, "SMTP_URL" | "SMTP_HOST" | "SMTP_PORT" | "SMTP_USER" | "SMTP_PASS" | "MAIL_FROM" | "MAIL_SEND_RATE">;
+export type MailSettings = Pick<Config, "SMTP_URL" | "SMTP_HOST" | "SMTP_PORT" | "SMTP_USER" | "SMTP_PASS" | "SMTP_TLS_CA_FILE" | "MAIL_FROM" | "MAIL_SEND_RATE">;
 
 /** Whether an SMTP server is configured (SMTP_URL or SMTP_HOST): without one no mail is queued or sent. */
 export function mailConfigured(config: Pick<Config, "SMTP_URL" | "SMTP_HOST">): boolean {
@@ -16,8 +17,10 @@ export function mailConfigured(config: Pick<Config, "SMTP_URL" | "SMTP_HOST">): 
 /**
  * nodemailer's SMTP options: `smtp://` upgrades with STARTTLS when the server offers it, `smtps://` (or port
  * 465) is TLS from the start; credentials from the URL, else SMTP_USER/SMTP_PASS. A pooled connection, at most
- * MAIL_SEND_RATE messages per window towards the server.
+ * MAIL_SEND_RATE messages per window towards the server. SMTP_TLS_CA_FILE: the certificate authority the server's
+ * certificate is checked against (else the system's); certificates are always checked.
  * @returns null when no SMTP server is configured.
+ * @throws Error naming SMTP_TLS_CA_FILE when it cannot be read.
  */
 export function smtpOptions(config: MailSettings): SMTPTransport.Options | null {
   if (!mailConfigured(config)) return null;
@@ -36,10 +39,19 @@ export function smtpOptions(config: MailSettings): SMTPTransport.Options | null 
     user = config.SMTP_USER;
     pass = config.SMTP_PASS;
   }
+  let ca: string | undefined;
+  if (config.SMTP_TLS_CA_FILE) {
+    try {
+      ca = readFileSync(config.SMTP_TLS_CA_FILE, "utf8");
+    } catch (err) {
+      throw new Error(`SMTP_TLS_CA_FILE: cannot read ${config.SMTP_TLS_CA_FILE}: ${(err as Error).message}`);
+    }
+  }
   return {
     host,
     port,
     secure,
+    ...(ca ? { tls: { ca } } : {}),
     ...(user ? { auth: { user, pass: pass ?? "" } } : {}),
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,

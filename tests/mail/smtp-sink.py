@@ -2,13 +2,17 @@
 it accepts is written to FOLDER as one JSON file (envelope, headers and the
 decoded text and HTML parts), named so that files sort in arrival order.
 
-usage: python3 smtp-sink.py PORT FOLDER   (prints "ready" once listening)
+usage: python3 smtp-sink.py PORT FOLDER [CERT KEY]   (prints "ready" once listening)
+With CERT and KEY (PEM files) the server offers STARTTLS and refuses mail
+before it ("530 Must issue a STARTTLS command first"), so a delivered message
+proves the client upgraded.
 """
 import asyncio
 import email
 import email.policy
 import json
 import os
+import ssl
 import sys
 import time
 
@@ -43,7 +47,12 @@ class Sink:
         return "250 Message accepted for delivery"
 
 
-controller = Controller(Sink(), hostname="127.0.0.1", port=port)
+tls = {}
+if len(sys.argv) > 4:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(sys.argv[3], sys.argv[4])
+    tls = {"tls_context": context, "require_starttls": True}
+controller = Controller(Sink(), hostname="127.0.0.1", port=port, **tls)
 controller.start()
 print("ready", flush=True)
 try:

@@ -43,12 +43,17 @@ function freePort(): number {
   return port;
 }
 
-/** Starts the sink. @param port a fixed port (e2e tests use their own range); default: a free one. */
-export async function startSmtpSink(port = freePort()): Promise<SmtpSink> {
+/**
+ * Starts the sink.
+ * @param port a fixed port (e2e tests use their own range); default: a free one.
+ * @param opts.starttls offer STARTTLS with this certificate and key (PEM files) and refuse mail without it.
+ */
+export async function startSmtpSink(port = freePort(), opts: { starttls?: { certFile: string; keyFile: string } } = {}): Promise<SmtpSink> {
   const dir = mkdtempSync(join(tmpdir(), "oj-smtp-"));
+  const tlsArgs = opts.starttls ? [opts.starttls.certFile, opts.starttls.keyFile] : [];
   // Debian's interpreter, where apt installs python3-aiosmtpd (scripts/install.sh, test role).
   const python = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  const proc = Bun.spawn([python, join(import.meta.dir, "smtp-sink.py"), String(port), dir], { stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn([python, join(import.meta.dir, "smtp-sink.py"), String(port), dir, ...tlsArgs], { stdout: "pipe", stderr: "inherit" });
   const reader = proc.stdout.getReader();
   const { value } = await Promise.race([
     reader.read(),
