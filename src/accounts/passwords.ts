@@ -86,6 +86,12 @@ export async function resetPassword(deps: PasswordDeps, input: { token: string; 
   deps.mail?.kick();
 }
 
+/** Whether the account has a password (accounts made by a campus sign-in or an LMS launch have none). */
+export async function hasPassword(db: Database, userId: string): Promise<boolean> {
+  const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  return Boolean(row?.passwordHash);
+}
+
 /** A one-time link an administrator hands to a user (valid an hour). */
 export interface ResetLinkShape {
   url: string;

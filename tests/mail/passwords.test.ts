@@ -265,3 +265,15 @@ test("`bun run admin -- reset-link EMAIL` prints a working one-time link; an unk
   expect(unknown.exitCode).toBe(1);
   expect(unknown.stderr.toString()).toContain("no account with the email nobody@example.com");
 }, 30_000);
+
+test("auth.passwordStatus tells a campus-made account it has no password; changing one is refused naming the field", async () => {
+  const { createSession } = await import("../../src/auth/session.ts");
+  const user = await createUser(t.services.db, { firstName: "Cam", lastName: "Pus", email: `cam-${crypto.randomUUID().slice(0, 8)}@example.edu`, passwordHash: null });
+  const session = await createSession(t.services, user.id);
+  const status = await request(app, "GET", "/trpc/auth.passwordStatus", { token: session.token });
+  expect(status.body.result.data.hasPassword).toBe(false);
+  const change = await request(app, "POST", "/api/auth/password", { token: session.token, body: { currentPassword: "anything", newPassword: "something new here" } });
+  expect([change.status, change.body.field, change.body.code]).toEqual([400, "currentPassword", "NO_PASSWORD"]);
+  const u = await signUp(app);
+  expect((await request(app, "GET", "/trpc/auth.passwordStatus", { token: u.token })).body.result.data.hasPassword).toBe(true);
+});

@@ -14,7 +14,7 @@ import { directorySignIn } from "../../sso/ldap.ts";
 import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, publicUser } from "../../accounts/user.ts";
 import { blankSessionCookie, createSession, invalidateSession } from "../../auth/session.ts";
 import { AppError } from "../../errors.ts";
-import { changePassword, resetPassword } from "../../accounts/passwords.ts";
+import { changePassword, hasPassword, resetPassword } from "../../accounts/passwords.ts";
 import { requestPasswordReset } from "../../accounts/password-forgot.ts";
 import { emailField, requiredText } from "../../lib/fields.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
@@ -118,6 +118,9 @@ export const authRouter = router({
     await changePassword(ctx, ctx.ip, { id: ctx.user.id, sessionId: ctx.sessionId }, input);
     return { message: "Password changed. Your other sessions were signed out." };
   }),
+
+  /** Whether the signed-in account has a password to change (campus-made accounts have none). @throws UNAUTHENTICATED (401). */
+  passwordStatus: protectedProcedure.query(async ({ ctx }) => ({ hasPassword: await hasPassword(ctx.db, ctx.user.id) })),
 
   /**
    * "Forgot password": the same answer whether or not the address has an account (202 on the REST door);
