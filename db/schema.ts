@@ -995,3 +995,69 @@ export const submissionPastes = sqliteTable("submission_pastes", {
   /** [{ atMs, chars }], oldest first, at most PASTES_MAX. */
   events: text("events", { mode: "json" }).notNull().$type<{ atMs: number; chars: number }[]>(),
 });
+
+/**
+ * Mail waiting to go out, and what became of it (src/mail, decision 059). A
+ * request queues a row in the same batch as its cause; the sender claims due
+ * rows with a lease (`leaseOwner`, `leaseUntil`), sends each with its own
+ * `messageId` (the same on every attempt, so a receiver can drop a repeat), and
+ * marks it `sent`, or retries with backoff (`nextAttemptAt`) until
+ * MAIL_MAX_ATTEMPTS, then `failed` (shown to site admins).
+ */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    /** RFC 5322 Message-ID, angle brackets included, fixed when queued. */
+    messageId: text("message_id").notNull(),
+    /** What the mail is for, e.g. `password-reset`, `password-sso`, `password-changed`. */
+    kind: text("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    htmlBody: text("html_body").notNull(),
+    status: text("status", { enum: ["queued", "sent", "failed"] }).notNull().default("queued"),
+    /** Claims so far (each claim is one delivery attempt). */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull().default(now),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: integer("lease_until", { mode: "timestamp_ms" }),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("mail_outbox_message_id_uq").on(t.messageId), index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt)],
+);
+
+/**
+ * "Forgot password" requests not yet handled (src/accounts/password-reset.ts):
+ * every request, for an account or not, writes one row and nothing else, so
+ * the answer and its timing say nothing about the address; the mail loop turns
+ * each into a reset link, a "use your campus sign-in" notice, or nothing.
+ */
+export const passwordResetRequests = sqliteTable("password_reset_requests", {
+  id: text("id").primaryKey().$defaultFn(newId),
+  /** As typed (trimmed); looked up normalised. */
+  email: text("email").notNull(),
+  /** Set while one process handles the row (a stopped process's claim runs out). */
+  claimedUntil: integer("claimed_until", { mode: "timestamp_ms" }),
+  createdAt: createdAt(),
+});
+
+/**
+ * One-time password reset links: SHA-256 (hex) of a random 32-byte token, never
+ * the token. Deleted when used, and every one of the account's when its
+ * password changes; valid until `expiresAt` (an hour).
+ */
+export const passwordResetTokens = sqliteTable(
+  "password_reset_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
+);

@@ -5,6 +5,7 @@
  *   bun run admin -- grant EMAIL          make the account a site admin (may do everything)
  *   bun run admin -- allow-courses EMAIL  let the account create courses
  *   bun run admin -- revoke EMAIL         back to a plain user (no admin, no course creation)
+ *   bun run admin -- reset-link EMAIL     print a one-time password reset link (an hour) to hand over
  *   bun run admin -- list                 every account with its site role
  *
  * Uses the same configuration (DATABASE_URL, DATA_DIR, ...) as the server;

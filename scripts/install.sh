@@ -95,8 +95,9 @@ for pkg in $language_packages; do
 done
 say "languages: $LANGUAGES"
 # Tests also start their own LDAP directory (slapd; certificates by openssl) and
-# reverse proxy (nginx-light: the documented proxy setup runs through it).
-if [ "$INSTALL_ROLE" = "test" ]; then DEB_PACKAGES+=(chromium slapd openssl nginx-light); fi
+# reverse proxy (nginx-light: the documented proxy setup runs through it), and a
+# mail server to receive what the site sends (python3-aiosmtpd: tests/mail/smtp-sink.py).
+if [ "$INSTALL_ROLE" = "test" ]; then DEB_PACKAGES+=(chromium slapd openssl nginx-light python3-aiosmtpd); fi
 # Building isolate (tests: from the vendored sources; the isolate role: from ISOLATE_SOURCE).
 if [ "$INSTALL_ROLE" = "test" ] || [ "$INSTALL_ROLE" = "isolate" ]; then DEB_PACKAGES+=(make gcc libcap-dev libseccomp-dev); fi
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then

@@ -220,6 +220,29 @@ const schema = z.object({
   BACKUP_EVERY_HOURS: z.coerce.number({ error: "expected a number of hours" }).positive({ error: "must be more than 0" }).default(24),
   BACKUP_KEEP: positiveInt.default(7),
 
+  /**
+   * Outgoing mail (src/mail, decision 059): `SMTP_URL` (`smtp://user:pass@host:587` upgrades with STARTTLS,
+   * `smtps://host:465` is TLS from the start), or SMTP_HOST with SMTP_PORT [587], SMTP_USER, SMTP_PASS. Unset:
+   * no mail is sent (an admin makes reset links instead). MAIL_FROM is the sender address.
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "expected smtp://user:pass@host:port or smtps://..." }).optional(),
+  SMTP_HOST: z.string().optional(),
+  SMTP_PORT: port.optional(),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASS: z.string().optional(),
+  /** A PEM file of the certificate authority to trust for the SMTP server's certificate (a campus CA, a self-signed server); else the system's. */
+  SMTP_TLS_CA_FILE: z.string().optional(),
+  MAIL_FROM: z.string().default("Online Judge <judge@localhost>"),
+  /** Delivery attempts of one message before it is marked failed (retries back off: 30 s doubling to 6 h). */
+  MAIL_MAX_ATTEMPTS: z.coerce.number({ error: "expected a number of attempts" }).int().min(1, { error: "must be from 1 to 100" }).max(100, { error: "must be from 1 to 100" }).default(8),
+  /** How long a sender's claim on a message lasts, seconds: a killed sender's messages are taken up again after it. */
+  MAIL_LEASE_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).int().min(1, { error: "must be from 1 to 3600" }).max(3600, { error: "must be from 1 to 3600" }).default(60),
+  /** Messages handed to the mail server, at most `<count>/<window>`. */
+  MAIL_SEND_RATE: rate("600/1m"),
+  /** "Forgot password" requests per client address and per email (either way: 429, whether the account exists or not). */
+  RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS: rate("300/1h"),
+  RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL: rate("5/1h"),
+
   /** GET /metrics: a bearer token that opens it to other hosts (loopback may always scrape). */
   METRICS_TOKEN: z.string().min(16, { error: "at least 16 characters" }).optional(),
 
@@ -293,6 +316,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     proxies = parseProxyList(parsed.data.TRUSTED_PROXIES ?? "127.0.0.1/32,::1/128", "TRUSTED_PROXIES");
   } catch (err) {
     throw new ConfigError(`${CONFIG_HEADLINE}\n  ${(err as Error).message}`);
+  }
+  // Links in mail name this site: from PUBLIC_URL only, never a request's Host header (which the asker writes).
+  if ((parsed.data.SMTP_URL || parsed.data.SMTP_HOST) && !sso.publicUrl) {
+    throw new ConfigError(`${CONFIG_HEADLINE}\n  PUBLIC_URL: required when SMTP_URL or SMTP_HOST is set (links in mail are made from it, e.g. https://judge.example.edu)`);
   }
   const HOST = parsed.data.HOST ?? (parsed.data.TRUST_PROXY ? "127.0.0.1" : "0.0.0.0");
   // DATA_DIR is owner-only (src/lib/private-files.ts): the box users could not reach boxes inside it.

@@ -55,6 +55,10 @@ export interface Limiters {
   joinsByUser: RateLimiter;
   /** Contest questions per participant: RATE_LIMIT_CLARIFICATIONS_PER_USER [30/1h] (each is a row the jury must read). */
   clarificationsByUser: RateLimiter;
+  /** "Forgot password" requests per client address: RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS [300/1h]. */
+  passwordResetsByIp: RateLimiter;
+  /** "Forgot password" requests per email as typed (normalised), account or not: RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL [5/1h]. */
+  passwordResetsByEmail: RateLimiter;
 }
 
 /** The settings `createLimiters` reads. */
@@ -68,6 +72,8 @@ export type LimiterSettings = Pick<
   | "RATE_LIMIT_VERIFIES_PER_USER"
   | "RATE_LIMIT_CODE_GUESSES_PER_USER"
   | "RATE_LIMIT_CLARIFICATIONS_PER_USER"
+  | "RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS"
+  | "RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL"
   | "SIGNIN_BACKOFF_AFTER_FAILURES"
   | "SIGNIN_BACKOFF_FIRST"
   | "SIGNIN_BACKOFF_MAX"
@@ -99,6 +105,11 @@ export interface Services {
    * (`buildServices`). Assignable (tests put in their own).
    */
   ai: AiService;
+  /**
+   * The mail sender running in this process (src/mail/sender.ts), when SMTP is configured: `kick()` after
+   * queuing sends at once instead of at the next poll. Absent: queued mail waits for a sender's poll.
+   */
+  mail?: { kick(): void };
   /** Contests' live state: the change bus and the scoreboards (src/contests/runtime.ts), one per database. */
   contests: ContestRuntime;
 }
@@ -122,6 +133,8 @@ export function createLimiters(settings: LimiterSettings, now?: () => number): L
     verifiesByUser: new RateLimiter({ ...s.RATE_LIMIT_VERIFIES_PER_USER, now }),
     joinsByUser: new RateLimiter({ ...s.RATE_LIMIT_CODE_GUESSES_PER_USER, now }),
     clarificationsByUser: new RateLimiter({ ...s.RATE_LIMIT_CLARIFICATIONS_PER_USER, now }),
+    passwordResetsByIp: new RateLimiter({ ...s.RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS, now }),
+    passwordResetsByEmail: new RateLimiter({ ...s.RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL, now }),
   };
 }
 

@@ -62,6 +62,9 @@ export const ERRORS = {
   ASSIGNMENT_NOT_OPEN: { status: 403, code: "FORBIDDEN", message: "This assignment is not open yet" },
   ASSIGNMENT_CLOSED: { status: 403, code: "FORBIDDEN", message: "This assignment is closed" },
   AI_OFF: { status: 403, code: "FORBIDDEN", message: "AI review is off for this assignment." },
+  WRONG_PASSWORD: { status: 400, code: "BAD_REQUEST", message: "currentPassword: This is not your current password" },
+  NO_PASSWORD: { status: 400, code: "BAD_REQUEST", message: "currentPassword: This account has no password; it signs in through your campus account" },
+  RESET_LINK_INVALID: { status: 400, code: "BAD_REQUEST", message: "token: This link is not valid: it was used, replaced by a password change, or is more than an hour old. Ask for a new one." },
   LOCAL_SIGNUP_OFF: { status: 403, code: "FORBIDDEN", message: "Sign-up with a password is turned off here. Sign in with your campus account." },
   SSO_PROVIDER_UNKNOWN: { status: 404, code: "NOT_FOUND", message: "No such sign-in provider" },
   SSO_FLOW_INVALID: {

@@ -16,6 +16,9 @@ import { buildServices, type Services } from "./context.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { scheduledBackup } from "./ops/backup.ts";
 import { startGradeSync } from "./lti/grades.ts";
+import { handleResetRequests } from "./accounts/password-forgot.ts";
+import { startMailSender } from "./mail/sender.ts";
+import { mailConfigured } from "./mail/settings.ts";
 import { resumeSimilarityJobs } from "./similarity/jobs.ts";
 import { SERVER_LOCK, takeLock } from "./ops/lock.ts";
 import { createOpsState, recordingErrors, type OpsState } from "./ops/state.ts";
@@ -113,6 +116,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // LMS grade passback: queues changed scores of linked assignments and posts them (src/lti/grades.ts).
     const gradeSync = startGradeSync(db, log);
     undo.push(() => gradeSync.stop());
+    // Mail (src/mail): the outbox's sender, and "forgot password" requests turned into mail before each round.
+    const mail = mailConfigured(config)
+      ? startMailSender({ db, config, log }, { beforeRound: () => handleResetRequests({ db, config, now: services.now }) })
+      : null;
+    if (mail) {
+      services.mail = mail;
+      undo.push(() => mail.stop());
+      mail.kick();
+    }
     // Similarity reports a stopped process left queued or running are computed again (src/similarity/jobs.ts).
     const resumed = await resumeSimilarityJobs(db, log);
     if (resumed) log.info(`similarity: ${resumed} report(s) queued again`);
@@ -145,6 +157,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         },
       },
       { name: "stopping backups and grade passback", run: () => (stopBackups(), gradeSync.stop()) },
+      { name: "stopping the mail sender (what it holds is sent after the restart)", run: () => mail?.stop() },
       { name: "closing the sandbox", run: () => sandbox.backend?.close() },
       { name: "closing the database", run: () => client.close() },
     ];

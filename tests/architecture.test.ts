@@ -225,6 +225,9 @@ describe("architecture", () => {
 const TABLE_OWNERS: Record<string, string> = {
   users: "src/accounts",
   sessions: "src/auth",
+  mailOutbox: "src/mail",
+  passwordResetRequests: "src/accounts",
+  passwordResetTokens: "src/accounts",
   problems: "src/problems",
   testCases: "src/problems",
   problemPackages: "src/packages",

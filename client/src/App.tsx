@@ -43,6 +43,9 @@ const AdminPage = lazy(() => import("./pages/AdminPage.tsx"));
 const AuthCompletePage = lazy(() => import("./pages/AuthCompletePage.tsx"));
 const AccountPage = lazy(() => import("./pages/AccountPage.tsx"));
 const DeepLinkPage = lazy(() => import("./lti/DeepLinkPage.tsx"));
+// Passwords: "forgot password" and the page a reset link opens (signed in or not).
+const ForgotPasswordPage = lazy(() => import("./passwords/ForgotPasswordPage.tsx"));
+const ResetPasswordPage = lazy(() => import("./passwords/ResetPasswordPage.tsx"));
 
 /** Renders children only for a signed-in user; guests go to /signin. */
 function RequireAuth({ children }: { children: ReactNode }) {
@@ -71,6 +74,12 @@ export function App() {
           <GuestOnly>
             <SignInPage />
           </GuestOnly>
+        </Route>
+        <Route path="/forgot-password">
+          <ForgotPasswordPage />
+        </Route>
+        <Route path="/reset-password">
+          <ResetPasswordPage />
         </Route>
         <Route path="/auth/complete">
           <AuthCompletePage />

@@ -17,7 +17,7 @@ import { privateDir } from "../lib/private-files.ts";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { SignJWT, jwtVerify } from "jose";
 import { z } from "zod";
 import type { Config } from "../config.ts";
@@ -256,6 +256,16 @@ export async function validateSessionToken(services: SessionServices, token: str
       cookie: (secure) => sessionCookie(renewedToken, expiresAt, secure),
     },
   };
+}
+
+/**
+ * The delete that signs a user out everywhere, or everywhere but `exceptSessionId` (the session changing its
+ * password), as a statement for the caller's `db.batch` next to the change that requires it.
+ */
+export function deleteSessionsOf(db: Database, userId: string, exceptSessionId?: string) {
+  return db
+    .delete(sessions)
+    .where(exceptSessionId === undefined ? eq(sessions.userId, userId) : and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId)));
 }
 
 /** Deletes one session (logout); the token is refused from then on. */

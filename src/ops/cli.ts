@@ -5,14 +5,16 @@
  */
 import { openDatabase, migrateDatabase } from "../../db/index.ts";
 import { listAccounts, setAccountByEmail } from "../accounts/admin.ts";
+import { resetLinkByEmail } from "../accounts/passwords.ts";
 import { exitOnConfigError, loadConfig } from "../config.ts";
 import { VERSION } from "../version.ts";
 import { createBackup, restoreBackup, verifyBackup } from "./backup.ts";
 
-const ADMIN_USAGE = "usage: bun run admin -- grant EMAIL | allow-courses EMAIL | revoke EMAIL | list";
+const ADMIN_USAGE = "usage: bun run admin -- grant EMAIL | allow-courses EMAIL | revoke EMAIL | reset-link EMAIL | list";
 
 /**
- * `admin grant|allow-courses|revoke EMAIL | list` (see scripts/admin.ts).
+ * `admin grant|allow-courses|revoke|reset-link EMAIL | list` (see scripts/admin.ts). `reset-link` prints a one-time
+ * password reset link (an hour; PUBLIC_URL's address, else http://localhost:PORT) for a site without mail.
  * @returns the exit code.
  */
 export async function adminCli(argv: string[]): Promise<number> {
@@ -25,6 +27,16 @@ export async function adminCli(argv: string[]): Promise<number> {
       for (const a of await listAccounts(db, { id: "cli", siteRole: "admin" })) {
         console.log(`${a.email}\t${a.siteRole}${a.canCreateCourses ? "\tmay create courses" : ""}`);
       }
+      return 0;
+    }
+    if (command === "reset-link" && email) {
+      const origin = config.sso.publicUrl?.origin ?? `http://localhost:${config.PORT}`;
+      const link = await resetLinkByEmail(db, email, origin);
+      if (!link) {
+        console.error(`admin: no account with the email ${email}`);
+        return 1;
+      }
+      console.log(`admin: a one-time password reset link for ${link.email}, valid until ${link.expiresAt}:\n${link.url}`);
       return 0;
     }
     const change =

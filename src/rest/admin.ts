@@ -1,6 +1,7 @@
 /**
  * REST doors for site administration (site admins only), over the admin router:
- * GET /api/admin/status, GET /api/admin/accounts, PATCH /api/admin/accounts/:id {siteRole?, canCreateCourses?}.
+ * GET /api/admin/status, GET /api/admin/accounts, PATCH /api/admin/accounts/:id {siteRole?, canCreateCourses?},
+ * POST /api/admin/accounts/:id/reset-link (a one-time password reset link), GET /api/admin/mail (the outbox).
  */
 import { Hono } from "hono";
 import { call, jsonBody, type AppEnv } from "./call.ts";
@@ -8,4 +9,6 @@ import { call, jsonBody, type AppEnv } from "./call.ts";
 export const adminRoutes = new Hono<AppEnv>()
   .get("/status", async (c) => c.json(await call(c, (api) => api.admin.status())))
   .get("/accounts", async (c) => c.json(await call(c, (api) => api.admin.accounts())))
+  .post("/accounts/:id/reset-link", async (c) => c.json(await call(c, (api) => api.admin.resetLink({ userId: c.req.param("id") }))))
+  .get("/mail", async (c) => c.json(await call(c, (api) => api.admin.mail())))
   .patch("/accounts/:id", async (c) => c.json(await call(c, async (api) => api.admin.setAccount({ ...(await jsonBody(c)), userId: c.req.param("id") } as never))));

@@ -4,6 +4,7 @@
  * a "Link" button per OpenID provider not linked yet. Linking is a form POST
  * to /api/auth/oidc/:provider/link (the session cookie says who links; a POST
  * so another site cannot start it), which comes back through /auth/complete.
+ * Then "Change password" (../passwords/ChangePasswordSection.tsx).
  */
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
@@ -11,6 +12,7 @@ import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { localTime } from "../courses/format.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
+import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
 
 export default function AccountPage() {
   const trpc = useTRPC();
@@ -61,6 +63,7 @@ export default function AccountPage() {
             }}
           </QueryState>
         </section>
+        <ChangePasswordSection />
       </main>
     </div>
   );

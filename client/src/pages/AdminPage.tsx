@@ -5,7 +5,8 @@
  * refreshed every 2 seconds; and the accounts, where an admin lets an account
  * create courses or makes it an admin, with how each account signs in (a
  * password, and the identities linked to it); and the LMS platforms registered
- * for LTI 1.3 with the URLs to give an LMS.
+ * for LTI 1.3 with the URLs to give an LMS; a one-time password reset link per
+ * account and the mail outbox (../passwords/AdminPasswordTools.tsx).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
@@ -13,6 +14,7 @@ import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { localTime } from "../courses/format.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PlatformsSection } from "../lti/PlatformsSection.tsx";
+import { MailOutboxSection, ResetLinkButton } from "../passwords/AdminPasswordTools.tsx";
 
 const LIVE_MS = 2000;
 
@@ -147,6 +149,7 @@ export default function AdminPage() {
                       <th scope="col">Signs in with</th>
                       <th scope="col">Site role</th>
                       <th scope="col">May create courses</th>
+                      <th scope="col">Password</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -167,6 +170,9 @@ export default function AdminPage() {
                         <td>
                           <input type="checkbox" aria-label={`${a.email} may create courses`} checked={a.canCreateCourses} onChange={(e) => change(a.id, { canCreateCourses: e.target.checked })} />
                         </td>
+                        <td>
+                          <ResetLinkButton userId={a.id} email={a.email} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -175,6 +181,7 @@ export default function AdminPage() {
             )}
           </QueryState>
         </section>
+        <MailOutboxSection />
         <PlatformsSection />
       </main>
     </div>

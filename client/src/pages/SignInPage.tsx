@@ -91,6 +91,11 @@ export function SignInPage() {
         <div className="field">
           <label htmlFor="signin-password">Password</label>
           <input id="signin-password" type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
+          {!directory && (
+            <p>
+              <Link href="/forgot-password">Forgot password?</Link>
+            </p>
+          )}
         </div>
         <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
           {mutation.isPending && <Spinner />} Sign In

@@ -14,6 +14,8 @@ import { directorySignIn } from "../../sso/ldap.ts";
 import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, publicUser } from "../../accounts/user.ts";
 import { blankSessionCookie, createSession, invalidateSession } from "../../auth/session.ts";
 import { AppError } from "../../errors.ts";
+import { changePassword, hasPassword, resetPassword } from "../../accounts/passwords.ts";
+import { requestPasswordReset } from "../../accounts/password-forgot.ts";
 import { emailField, requiredText } from "../../lib/fields.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
@@ -36,6 +38,30 @@ export const loginInput = z.object({
     .max(PASSWORD_MAX_CHARS, { error: `At most ${PASSWORD_MAX_CHARS} characters` }),
   /** `local` (default: email and password) or the id of an LDAP directory (then `email` is the username or email there). */
   provider: z.string().max(32, { error: "At most 32 characters" }).optional(),
+});
+
+const newPasswordField = () =>
+  z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text") })
+    .min(PASSWORD_MIN_CHARS, { error: `Password should be at least ${PASSWORD_MIN_CHARS} characters long` })
+    .max(PASSWORD_MAX_CHARS, { error: `At most ${PASSWORD_MAX_CHARS} characters` });
+
+export const changePasswordInput = z.object({
+  currentPassword: z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text") })
+    .min(1, { error: "Required" })
+    .max(PASSWORD_MAX_CHARS, { error: `At most ${PASSWORD_MAX_CHARS} characters` }),
+  newPassword: newPasswordField(),
+});
+
+export const forgotPasswordInput = z.object({ email: emailField() });
+
+export const resetPasswordInput = z.object({
+  // 32 bytes in base64url are 43 characters; anything else is no token of ours.
+  token: z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text") })
+    .regex(/^[A-Za-z0-9_-]{43}$/, { error: "Not a reset link's token" }),
+  password: newPasswordField(),
 });
 
 export const authRouter = router({
@@ -82,6 +108,34 @@ export const authRouter = router({
 
   /** The signed-in user. @throws UNAUTHENTICATED (401). */
   me: protectedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.user) })),
+
+  /**
+   * Changes the signed-in user's password (the current one asked); every other session is signed out, this one
+   * stays. @throws UNAUTHENTICATED (401); WRONG_PASSWORD, NO_PASSWORD (400, field currentPassword);
+   * TOO_MANY_LOGIN_ATTEMPTS (429); BAD_INPUT (400).
+   */
+  changePassword: protectedProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+    await changePassword(ctx, ctx.ip, { id: ctx.user.id, sessionId: ctx.sessionId }, input);
+    return { message: "Password changed. Your other sessions were signed out." };
+  }),
+
+  /** Whether the signed-in account has a password to change (campus-made accounts have none). @throws UNAUTHENTICATED (401). */
+  passwordStatus: protectedProcedure.query(async ({ ctx }) => ({ hasPassword: await hasPassword(ctx.db, ctx.user.id) })),
+
+  /**
+   * "Forgot password": the same answer whether or not the address has an account (202 on the REST door);
+   * the mail goes out from the outbox. @throws RATE_LIMITED (429); BAD_INPUT (400, field email).
+   */
+  forgotPassword: publicProcedure.input(forgotPasswordInput).mutation(({ ctx, input }) => requestPasswordReset(ctx, ctx.ip, input.email)),
+
+  /**
+   * Sets a new password with a reset link's token (once, within the hour); every session is signed out.
+   * @throws RESET_LINK_INVALID (400, field token); BAD_INPUT (400).
+   */
+  resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ ctx, input }) => {
+    await resetPassword(ctx, input);
+    return { message: "Password set. Sign in with it." };
+  }),
 
   /** Deletes the current session (if any) and clears the cookie; always succeeds. */
   logout: publicProcedure.mutation(async ({ ctx }) => {

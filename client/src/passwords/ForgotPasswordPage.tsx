@@ -1,0 +1,45 @@
+/**
+ * "Forgot password?": asks for the account's email and sends it to
+ * `auth.forgotPassword`. The answer is the same whether or not the address has
+ * an account; on a site without mail it says to ask an administrator.
+ */
+import { useState, type FormEvent } from "react";
+import { Link } from "wouter";
+import { useMutation } from "@tanstack/react-query";
+import { AuthLayout } from "../components/AuthLayout.tsx";
+import { FormMessage } from "../components/FormMessage.tsx";
+import { Spinner } from "../components/Loading.tsx";
+import { useNotice } from "../lib/notice.ts";
+import { useTRPC } from "../lib/trpc.ts";
+
+export default function ForgotPasswordPage() {
+  const trpc = useTRPC();
+  const [email, setEmail] = useState("");
+  const { notice, run } = useNotice();
+  const mutation = useMutation(trpc.auth.forgotPassword.mutationOptions());
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    await run(() => mutation.mutateAsync({ email }), { success: (r) => r.message, error: "The request failed. Try again." });
+  }
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">Forgot your password?</h1>
+      <p className="auth-subtitle muted">Enter your account's email address: we send a link to choose a new password. It works once, within an hour.</p>
+      <form className="form" onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor="forgot-email">Email Address</label>
+          <input id="forgot-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+        </div>
+        <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
+          {mutation.isPending && <Spinner />} Send the link
+        </button>
+        <FormMessage notice={notice} />
+      </form>
+      <p className="auth-switch">
+        Remembered it? <Link href="/signin">Sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}
