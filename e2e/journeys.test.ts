@@ -117,11 +117,14 @@ describe("public pages and guest guards", () => {
       await page.getByText(text, { exact: true }).first().waitFor();
     }
     await page.getByRole("link", { name: "Get Started" }).click();
-    await page.waitForURL("**/signin"); // /problems is for signed-in users only
+    await page.waitForURL("**/signup"); // a guest gets started by signing up
 
-    for (const path of ["/problems", "/solve/anything", "/my-submissions/anything"]) {
+    // Guests are sent to sign in, keeping where they were going (decision 056); /problems is the default.
+    await page.goto("/problems");
+    await page.waitForURL("**/signin");
+    for (const path of ["/solve/anything", "/my-submissions/anything"]) {
       await page.goto(path);
-      await page.waitForURL("**/signin");
+      await page.waitForURL((url) => url.pathname === "/signin" && url.searchParams.get("next") === path);
     }
 
     await page.goto("/about");
@@ -161,7 +164,7 @@ describe("public pages and guest guards", () => {
 });
 
 describe("accounts", () => {
-  test("sign up shows the server's message and goes to /signin after 1.5 s; duplicates are refused", async () => {
+  test("sign up signs in and goes straight on to /problems (no wait, no retyping); duplicates are refused", async () => {
     await page.goto("/signup");
     await page.getByRole("heading", { name: "Join Our Community" }).waitFor();
     await page.getByText("Create your account to start coding.").waitFor();
@@ -171,9 +174,12 @@ describe("accounts", () => {
     await page.getByLabel("Email Address").fill(USER.email);
     await page.getByLabel("Password").fill(USER.password);
     await page.getByRole("button", { name: "Create Account" }).click();
-    await page.getByText("Registration successful! Please sign in.").waitFor();
-    expect(new URL(page.url()).pathname).toBe("/signup"); // still here: the redirect waits 1.5 s
-    await page.waitForURL("**/signin", { timeout: 5000 });
+    await page.waitForURL("**/problems", { timeout: 5000 });
+    await page.getByRole("heading", { name: "Problems To Solve" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    // Signed out again (token and cookie) for the duplicate and the tests after this one.
+    await page.evaluate(() => localStorage.removeItem("token"));
+    await page.context().clearCookies();
 
     await page.goto("/signup");
     await page.getByLabel("First Name").fill(USER.firstName);

@@ -4,7 +4,8 @@
  * (oidc-provider, tests/sso/oidc-peer.ts), lands on the problems signed in,
  * and sees the linked identity on the account page; another signs in through
  * the LDAP directory (slapd) chosen on the same sign-in form. Neither ever
- * makes a password here.
+ * makes a password here. A deep link opened signed out comes back through
+ * the provider with its query.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
@@ -90,4 +91,21 @@ test("another signs in with the directory chosen on the sign-in form", async () 
   await p.getByRole("heading", { name: "Problems To Solve" }).waitFor();
   const me = await p.evaluate(async () => (await fetch("/api/auth/me", { headers: { authorization: `Bearer ${localStorage.getItem("token")}` } })).json());
   expect(me.user).toMatchObject({ firstName: "Noah", lastName: "Directory", email: "noah@campus.example" });
+}, 60_000);
+
+test("a deep link opened signed out comes back, with its query, through the campus provider (decision 056)", async () => {
+  const p = watched.page;
+  await p.evaluate(() => localStorage.removeItem("token"));
+  await p.context().clearCookies();
+  await p.goto("/courses?from=mail");
+  await p.waitForURL((u) => u.pathname === "/signin" && u.searchParams.get("next") === "/courses?from=mail");
+  const campus = p.getByRole("link", { name: "Sign in with Campus account" });
+  expect(await campus.getAttribute("href")).toBe(`/api/auth/oidc/campus/login?returnTo=${encodeURIComponent("/courses?from=mail")}`);
+  await campus.click();
+  await p.waitForURL(`${oidc.issuer}/**`);
+  await p.locator('input[name="login"]').fill("s1234567");
+  await p.locator('input[name="password"]').fill("campus-password");
+  await p.getByRole("button", { name: "Sign-in" }).click();
+  await p.waitForURL(`${ORIGIN}/courses?from=mail`);
+  expect(await p.evaluate(() => localStorage.getItem("token"))).toMatch(/^ey/);
 }, 60_000);

@@ -1,13 +1,14 @@
 /**
- * Routes of every screen and their guards. Guests are sent from signed-in pages to
- * /signin; signed-in users are sent from /signin and /signup to /problems.
+ * Routes of every screen and their guards (./lib/guards.tsx). Guests are sent from signed-in
+ * pages to /signin?next=<the page>; signed-in users are sent from /signin and /signup to
+ * their `next`, else /problems.
  * While the start-up session check runs, guarded routes show Loading...
  * The solving page (Monaco) and the history page (syntax highlighter) are
  * separate chunks, loaded only when visited.
  */
-import { lazy, Suspense, type ReactNode } from "react";
-import { Redirect, Route, Switch } from "wouter";
-import { useAuth } from "./lib/auth.tsx";
+import { lazy, Suspense } from "react";
+import { Route, Switch } from "wouter";
+import { GuestOnly, RequireAuth } from "./lib/guards.tsx";
 import { LandingPage } from "./pages/LandingPage.tsx";
 import { SignInPage } from "./pages/SignInPage.tsx";
 import { SignUpPage } from "./pages/SignUpPage.tsx";
@@ -46,22 +47,6 @@ const DeepLinkPage = lazy(() => import("./lti/DeepLinkPage.tsx"));
 // Passwords: "forgot password" and the page a reset link opens (signed in or not).
 const ForgotPasswordPage = lazy(() => import("./passwords/ForgotPasswordPage.tsx"));
 const ResetPasswordPage = lazy(() => import("./passwords/ResetPasswordPage.tsx"));
-
-/** Renders children only for a signed-in user; guests go to /signin. */
-function RequireAuth({ children }: { children: ReactNode }) {
-  const { status } = useAuth();
-  if (status === "loading") return <FullPageLoading />;
-  if (status === "unauthenticated") return <Redirect to="/signin" replace />;
-  return <>{children}</>;
-}
-
-/** Renders children only for a guest; signed-in users go to /problems. */
-function GuestOnly({ children }: { children: ReactNode }) {
-  const { status } = useAuth();
-  if (status === "loading") return <FullPageLoading />;
-  if (status === "authenticated") return <Redirect to="/problems" replace />;
-  return <>{children}</>;
-}
 
 export function App() {
   return (

@@ -9,7 +9,7 @@
 import type { Database } from "../../db/index.ts";
 import { AppError } from "../errors.ts";
 import { describeRate, type RateLimiter } from "../lib/rate-limit.ts";
-import { createUser, emailTaken, hashPassword } from "./user.ts";
+import { createUser, emailTaken, hashPassword, type SessionUser } from "./user.ts";
 
 export interface RegisterDeps {
   db: Database;
@@ -20,13 +20,14 @@ export interface RegisterDeps {
 /**
  * Creates an account with a password.
  * @param ip the client's address (the rate limit's key).
+ * @returns the new account's session columns (the caller signs it in).
  * @throws AppError LOCAL_SIGNUP_OFF (403), EMAIL_TAKEN (409, field email), RATE_LIMITED (429).
  */
 export async function registerAccount(
   deps: RegisterDeps,
   ip: string,
   input: { firstName: string; lastName: string; email: string; password: string },
-): Promise<void> {
+): Promise<SessionUser> {
   if (!deps.config.sso.localSignup) throw new AppError("LOCAL_SIGNUP_OFF");
   if (await emailTaken(deps.db, input.email)) throw new AppError("EMAIL_TAKEN", { field: "email" });
   const gate = deps.limiters.registerByIp.hit(ip);
@@ -37,5 +38,5 @@ export async function registerAccount(
     });
   }
   const passwordHash = await hashPassword(input.password);
-  await createUser(deps.db, { firstName: input.firstName, lastName: input.lastName, email: input.email, passwordHash });
+  return createUser(deps.db, { firstName: input.firstName, lastName: input.lastName, email: input.email, passwordHash });
 }

@@ -37,6 +37,36 @@ describe("POST /api/auth/register", () => {
     expect(row?.passwordHash).toStartWith("$argon2id$");
   });
 
+  test("signs the new account in as login does: token, user and an httpOnly session cookie, each accepted by /me", async () => {
+    const res = await register(validAccount("signed-in@example.com"));
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe("Registration successful! You are signed in.");
+    expect(Object.keys(res.body.user).sort()).toEqual(["email", "firstName", "id", "lastName"]);
+    expect(res.body.user.email).toBe("signed-in@example.com");
+    const payload = JSON.parse(Buffer.from(res.body.token.split(".")[1], "base64url").toString());
+    expect(payload.id).toBe(res.body.user.id);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("oj_session="))!;
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    // One session, stored as its id's hash, like a sign-in's.
+    const rows = await t.services.db.select().from(sessions).where(eq(sessions.userId, res.body.user.id));
+    expect(rows.map((r) => r.id)).toEqual([hashSessionId(payload.sid)]);
+    const byBearer = await request(app, "GET", "/api/auth/me", { headers: { Authorization: `Bearer ${res.body.token}` } });
+    expect([byBearer.status, byBearer.body.user?.id]).toEqual([200, res.body.user.id]);
+    const byCookie = await request(app, "GET", "/api/auth/me", { headers: { Cookie: cookie.split(";")[0]! } });
+    expect([byCookie.status, byCookie.body.user?.id]).toEqual([200, res.body.user.id]);
+  });
+
+  test("a refused sign-up signs nobody in: no token, no cookie, no session", async () => {
+    await register(validAccount("taken@example.com"));
+    const before = (await t.services.db.select().from(sessions)).length;
+    const res = await register(validAccount("taken@example.com"));
+    expect(res.status).toBe(409);
+    expect(res.body.token).toBeUndefined();
+    expect(res.headers.getSetCookie().filter((c) => c.startsWith("oj_session="))).toEqual([]);
+    expect((await t.services.db.select().from(sessions)).length).toBe(before);
+  });
+
   test.each(["firstName", "lastName", "email", "password"])("a missing %s is a 400 naming it", async (field) => {
     const body: Record<string, unknown> = validAccount(`missing-${field}@example.com`);
     delete body[field];
@@ -108,9 +138,10 @@ describe("POST /api/auth/login", () => {
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("SameSite=Lax");
     expect(cookie).not.toContain("Secure");
-    // Only the hash of the session id is stored.
+    // Only the hash of the session id is stored (beside the session the sign-up opened).
     const rows = await t.services.db.select().from(sessions).where(eq(sessions.userId, res.body.user.id));
-    expect(rows.map((r) => r.id)).toEqual([hashSessionId(payload.sid)]);
+    expect(rows.map((r) => r.id)).toContain(hashSessionId(payload.sid));
+    expect(rows).toHaveLength(2);
   });
 
   test("the cookie is Secure over https, and behind a trusted proxy that says https", async () => {

@@ -20,6 +20,7 @@ import { html } from "hono/html";
 import { cookieSite, createSession } from "../auth/session.ts";
 import { isHttps, publicOrigin } from "../context.ts";
 import { AppError } from "../errors.ts";
+import { returnPathOr } from "../lib/return-path.ts";
 import { publicJwks } from "../lti/keys.ts";
 import { finishLaunch, loginParams, LTI_FLOW_TTL_MS, LTI_STATE_COOKIE, startLogin } from "../lti/launch.ts";
 import type { AppEnv } from "./call.ts";
@@ -79,7 +80,7 @@ export const ltiRoutes = new Hono<AppEnv>()
       // it into that account). The launch got here because this browser sent back the state cookie, which has
       // the same attributes, so the session cookie is kept too; where cookies are blocked the launch never
       // gets here and offers a new window instead.
-      return c.redirect(`/auth/complete?next=${encodeURIComponent(result.next)}`, 302);
+      return c.redirect(`/auth/complete?next=${encodeURIComponent(returnPathOr(result.next))}`, 302);
     } catch (err) {
       return signInErrorPage(c, err);
     }

@@ -16,7 +16,8 @@ import { cookieSite, createSession } from "../auth/session.ts";
 import { clientIp, createContext, isHttps, peerAddress, publicOrigin as originOf } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { describeRate } from "../lib/rate-limit.ts";
-import { finishOidc, OIDC_FLOW_TTL_MS, OIDC_STATE_COOKIE, safeReturnTo, startOidc } from "../sso/oidc.ts";
+import { returnPathOr } from "../lib/return-path.ts";
+import { finishOidc, OIDC_FLOW_TTL_MS, OIDC_STATE_COOKIE, startOidc } from "../sso/oidc.ts";
 import { headerSignIn } from "../sso/trusted-header.ts";
 import type { AppEnv } from "./call.ts";
 
@@ -53,7 +54,7 @@ async function signedIn(c: HonoContext<AppEnv>, userId: string, returnTo: string
   const session = await createSession(services, userId);
   c.header("Set-Cookie", session.cookie(isHttps(c, services.config)), { append: true });
   c.header("Cache-Control", "no-store");
-  const next = safeReturnTo(returnTo) ?? "/problems";
+  const next = returnPathOr(returnTo);
   return c.redirect(`/auth/complete?next=${encodeURIComponent(next)}`, 302);
 }
 

@@ -18,6 +18,7 @@ import type { Database } from "../../db/index.ts";
 import { ssoFlows } from "../../db/schema.ts";
 import type { SessionUser } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
+import { safeReturnPath } from "../lib/return-path.ts";
 import { isLoopbackHost, type OidcProvider } from "./config.ts";
 import { signInExternal } from "./identities.ts";
 
@@ -61,12 +62,6 @@ async function configurationOf(provider: OidcProvider): Promise<client.Configura
   }
 }
 
-/** A path on this site (never another origin) to open after signing in. */
-export function safeReturnTo(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
-  return value.slice(0, 500);
-}
-
 /**
  * Starts a sign-in at the provider.
  * @param redirectUri this site's `/api/auth/oidc/:id/callback` as the provider knows it.
@@ -93,7 +88,7 @@ export async function startOidc(
     nonce,
     codeVerifier,
     linkUserId: opts.linkUserId ?? null,
-    returnTo: safeReturnTo(opts.returnTo),
+    returnTo: safeReturnPath(opts.returnTo),
     expiresAt: new Date(now + OIDC_FLOW_TTL_MS),
   });
   const url = client.buildAuthorizationUrl(config, {

@@ -69,6 +69,16 @@ describe("trusted proxy header", () => {
     expect(none.status).toBe(401);
   });
 
+  test("the return path is kept with its query and checked by src/lib/return-path.ts: a hostile one ends on /problems", async () => {
+    const base = serve(trusting);
+    const to = async (returnTo: string) =>
+      (await fetch(`${base}/api/auth/header?returnTo=${encodeURIComponent(returnTo)}`, { headers, redirect: "manual" })).headers.get("location");
+    expect(await to("/join/AB12CD?from=mail")).toBe(`/auth/complete?next=${encodeURIComponent("/join/AB12CD?from=mail")}`);
+    for (const hostile of ["https://evil.example/", "//evil.example", "/\\evil.example", "/%2F%2Fevil.example", "/api/auth/logout", "/%09/evil.example", "javascript:alert(1)"]) {
+      expect(await to(hostile)).toBe("/auth/complete?next=%2Fproblems");
+    }
+  });
+
   test("from anyone else the header is ignored (X-Forwarded-For does not help), no account or session is made, and it is logged once", async () => {
     const base = serve(distrusting);
     warnings.length = 0;

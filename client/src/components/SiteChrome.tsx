@@ -8,6 +8,7 @@ import { useEffect, useId, useState, type ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { useAuth } from "../lib/auth.tsx";
 import { useTheme } from "../lib/theme.tsx";
+import { LanguageNames } from "./LanguageNames.tsx";
 import { MoonIcon, SunIcon, ThemeToggle } from "./ThemeToggle.tsx";
 
 export function Brand() {
@@ -121,7 +122,7 @@ export function SiteFooter() {
         <div>
           <Brand />
           <p className="muted footer-blurb">
-            Practise algorithms in C++, Java and Python, get judged on real tests, and learn from every submission.
+            Practise algorithms in <LanguageNames />, get judged on real tests, and learn from every submission.
           </p>
         </div>
         <nav aria-label="Quick Links">

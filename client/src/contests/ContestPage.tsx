@@ -1,7 +1,8 @@
 /**
  * One contest: its clock (a countdown to the start, then the time left), the
  * problems with labels and colours (opened in the solving page, which submits
- * into the contest), registration, the team's submissions or, for the jury,
+ * into the contest), what the visitor can do now (./NextStep.tsx: sign in,
+ * register, wait), registration, the team's submissions or, for the jury,
  * every submission with rejudge, the clarifications, and the jury's controls
  * (unfreeze, finalize, the reveal, the balloon list).
  */
@@ -14,11 +15,13 @@ import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { localTime } from "../courses/format.ts";
 import { useNow } from "../courses/useNow.ts";
 import { useNotice } from "../lib/notice.ts";
-import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
+import { useAuth } from "../lib/auth.tsx";
+import { httpStatusOf, useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { verdictName } from "../lib/verdicts.ts";
 import { Clarifications, type Contest } from "./Clarifications.tsx";
 import { ContestRoles } from "./ContestRoles.tsx";
 import { clock, contestClock, windowOf } from "./format.ts";
+import { HiddenFromGuest, NextStep, problemsHiddenText } from "./NextStep.tsx";
 
 function Register({ contest, onDone }: { contest: Contest; onDone: () => void }) {
   const client = useTRPCClient();
@@ -160,12 +163,17 @@ export default function ContestPage({ contestId }: { contestId: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const now = useNow(1000);
+  const { status } = useAuth();
   const query = useQuery({ ...trpc.contests.byId.queryOptions({ id: contestId }), refetchInterval: 30_000 });
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.contests.byId.queryKey({ id: contestId }) });
+  // The server answers a guest 404 for a course contest (it does not say whether one exists): sign in and come back.
+  const guestHidden = status === "unauthenticated" && query.isError && httpStatusOf(query.error) === 404;
   return (
     <div className="page">
       <CourseHeader />
       <main className="page-main container">
+        {guestHidden && <HiddenFromGuest />}
+        {!guestHidden && (
         <QueryState query={query} loading="Loading contest..." error="Failed to fetch the contest">
           {(c) => {
             const mine = windowOf(c);
@@ -191,8 +199,7 @@ export default function ContestPage({ contestId }: { contestId: string }) {
                     {c.freezesAt && ` · frozen from ${localTime(c.freezesAt)}`}
                   </p>
                 </div>
-                {c.role === "public" && <Register contest={c} onDone={refresh} />}
-                {c.role === "anonymous" && <p className="card">Sign in to register.</p>}
+                <NextStep contest={c} nowMs={now} register={<Register contest={c} onDone={refresh} />} />
                 {c.team && (
                   <p className="card" data-testid="team">
                     Team <strong>{c.team.name}</strong>
@@ -208,7 +215,7 @@ export default function ContestPage({ contestId }: { contestId: string }) {
                 <section className="card" aria-labelledby="problems-title">
                   <h2 id="problems-title">Problems</h2>
                   {c.problems.length === 0 ? (
-                    <p className="muted">The problems appear when the contest starts.</p>
+                    <p className="muted">{problemsHiddenText(c)}</p>
                   ) : (
                     <ul className="contest-problems">
                       {c.problems.map((p) => (
@@ -229,6 +236,7 @@ export default function ContestPage({ contestId }: { contestId: string }) {
             );
           }}
         </QueryState>
+        )}
       </main>
     </div>
   );

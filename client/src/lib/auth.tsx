@@ -13,6 +13,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { httpStatusOf, useTRPCClient } from "./trpc.ts";
 import { getToken, removeToken, setToken } from "./storage.ts";
+import { currentPath, signInHref } from "./next.ts";
 
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated";
 
@@ -120,7 +121,8 @@ export function useAuth(): AuthValue {
  * returned function drops the session (without calling the server) and
  * navigates to `redirectTo` when `error` is a 401, and tells whether it did.
  * Where to go is the caller's: the problem list goes to `/`, a failed delete
- * or save to `/signin`.
+ * or save to `/signin` (with the page being shown as `next`, so signing in
+ * again comes back to it: ./next.ts).
  * @example const onUnauthorized = useSessionExpiry(); ... catch (err) { if (onUnauthorized(err, "/signin")) return; ... }
  */
 export function useSessionExpiry(): (error: unknown, redirectTo: string, opts?: { replace?: boolean }) => boolean {
@@ -130,7 +132,7 @@ export function useSessionExpiry(): (error: unknown, redirectTo: string, opts?: 
     (error: unknown, redirectTo: string, opts?: { replace?: boolean }) => {
       if (httpStatusOf(error) !== 401) return false;
       expire();
-      navigate(redirectTo, opts);
+      navigate(redirectTo === "/signin" ? signInHref(currentPath()) : redirectTo, opts);
       return true;
     },
     [expire, navigate],

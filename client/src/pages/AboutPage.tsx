@@ -1,4 +1,5 @@
 /** About Us: mission text and the features list. */
+import { LanguageNames } from "../components/LanguageNames.tsx";
 import { PublicLayout } from "../components/SiteChrome.tsx";
 
 export function AboutPage() {
@@ -24,7 +25,7 @@ export function AboutPage() {
             output formats, constraints and a worked sample.
           </li>
           <li>
-            <strong>Several languages</strong>: C++, Java and Python, with a boilerplate to start from.
+            <strong>Several languages</strong>: <LanguageNames />, with a boilerplate to start from.
           </li>
           <li>
             <strong>Real-time compilation and execution</strong> with detailed error messages from the compiler and

@@ -4,7 +4,7 @@
  * browser; this page asks the server for that session's token
  * (auth.adoptSession, authenticated by the cookie alone: a token stored here
  * earlier is set aside for the call), keeps it as a password sign-in would,
- * and opens `next` (a path on this site, else /problems). Nothing in the URL
+ * and opens `next` (a path on this site, src/lib/return-path.ts, else /problems). Nothing in the URL
  * is ever adopted: a link carrying a token (`#token=...`, as launches once
  * sent) would sign whoever opens it into someone else's account, so such a
  * fragment is dropped unread. Without a session it says so, keeps any earlier
@@ -17,11 +17,7 @@ import { Spinner } from "../components/Loading.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { serverMessageOf, useTRPCClient } from "../lib/trpc.ts";
 import { getToken, removeToken, setToken } from "../lib/storage.ts";
-
-/** A path on this site, never another origin. */
-function safeNext(value: string | null): string {
-  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/problems";
-}
+import { returnPathOr } from "../lib/next.ts";
 
 export default function AuthCompletePage() {
   const client = useTRPCClient();
@@ -33,7 +29,7 @@ export default function AuthCompletePage() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const next = safeNext(new URLSearchParams(window.location.search).get("next"));
+    const next = returnPathOr(new URLSearchParams(window.location.search).get("next"));
     // Never adopt anything from the URL; drop a fragment from the address bar and history unread.
     if (window.location.hash) window.history.replaceState(null, "", window.location.pathname + window.location.search);
     // The cookie this sign-in just set decides, not a token kept from an earlier sign-in (it is restored on failure).

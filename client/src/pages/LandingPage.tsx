@@ -1,6 +1,12 @@
-/** Landing page: hero, key features, difficulty sections (the menu's anchors), footer. */
+/**
+ * Landing page: hero, key features, difficulty sections (the menu's anchors), footer.
+ * "Get Started" leads a guest to sign-up and a signed-in user to the problems; the
+ * languages named are the server's (../components/LanguageNames.tsx).
+ */
 import { Link } from "wouter";
+import { LanguageNames } from "../components/LanguageNames.tsx";
 import { PublicLayout } from "../components/SiteChrome.tsx";
+import { useAuth } from "../lib/auth.tsx";
 
 const LEVELS = [
   {
@@ -21,6 +27,7 @@ const LEVELS = [
 ];
 
 export function LandingPage() {
+  const { status } = useAuth();
   return (
     <PublicLayout flush>
       <section className="hero">
@@ -34,7 +41,7 @@ export function LandingPage() {
             Write code in your browser, run it against the sample in seconds, and submit it to be judged on hidden tests
             with the verdict, time and memory of every run.
           </p>
-          <Link href="/problems" className="btn btn-primary btn-lg">
+          <Link href={status === "authenticated" ? "/problems" : "/signup"} className="btn btn-primary btn-lg">
             Get Started
           </Link>
         </div>
@@ -52,7 +59,7 @@ export function LandingPage() {
               </div>
               <h3>Multiple Languages</h3>
               <p className="muted">
-                Solve every problem in C++, Java or Python. Each language starts from a ready boilerplate, and your
+                Solve every problem in <LanguageNames conjunction="or" />. Each language starts from a ready boilerplate, and your
                 unsaved code is kept per problem and language.
               </p>
             </article>

@@ -1,7 +1,9 @@
 /**
  * Sign in: stores the token, shows the server's message (or
- * "Login successful!") and goes to /problems; on failure the server's message,
- * else "Login failed.".
+ * "Login successful!") and goes to the page's `next` (where a guarded page sent
+ * the guest from, validated by src/lib/return-path.ts), else /problems; on
+ * failure the server's message, else "Login failed.". The OpenID, campus and
+ * sign-up links carry the same return path.
  *
  * The site's other ways in (auth.providers) appear here too: a button per
  * OpenID provider and for a campus proxy (browser redirects that come back
@@ -18,6 +20,12 @@ import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
+import { signUpHref, useNextParam } from "../lib/next.ts";
+
+/** A redirect sign-in's URL with the server's `returnTo` (checked again there, src/lib/return-path.ts). */
+function withReturnTo(loginUrl: string, next: string | null): string {
+  return next ? `${loginUrl}${loginUrl.includes("?") ? "&" : "?"}returnTo=${encodeURIComponent(next)}` : loginUrl;
+}
 
 export function SignInPage() {
   const trpc = useTRPC();
@@ -31,6 +39,7 @@ export function SignInPage() {
   const providers = useQuery(trpc.auth.providers.queryOptions(undefined, { staleTime: Infinity }));
   const ways = providers.data;
   const directory = provider !== "local";
+  const next = useNextParam();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -40,7 +49,7 @@ export function SignInPage() {
     });
     if (!res) return;
     login(res.token, res.user);
-    navigate("/problems");
+    navigate(next ?? "/problems", { replace: true });
   }
 
   return (
@@ -50,12 +59,12 @@ export function SignInPage() {
       {ways && (ways.oidc.length > 0 || ways.trustedHeader) && (
         <div className="sso-buttons">
           {ways.oidc.map((p) => (
-            <a key={p.id} className="btn btn-ghost btn-block" href={p.loginUrl}>
+            <a key={p.id} className="btn btn-ghost btn-block" href={withReturnTo(p.loginUrl, next)}>
               Sign in with {p.name}
             </a>
           ))}
           {ways.trustedHeader && (
-            <a className="btn btn-ghost btn-block" href={ways.trustedHeader.loginUrl}>
+            <a className="btn btn-ghost btn-block" href={withReturnTo(ways.trustedHeader.loginUrl, next)}>
               Continue with campus sign-in
             </a>
           )}
@@ -104,7 +113,7 @@ export function SignInPage() {
       </form>
       {ways?.localSignup !== false && (
         <p className="auth-switch">
-          Don't have an account? <Link href="/signup">Sign up</Link>
+          Don't have an account? <Link href={next ? signUpHref(next) : "/signup"}>Sign up</Link>
         </p>
       )}
     </AuthLayout>

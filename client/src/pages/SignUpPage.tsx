@@ -1,9 +1,11 @@
 /**
- * Registration: on success shows the server's message and
- * goes to /signin after 1.5 s; on failure the server's message, else the
- * error's own, else "Something went wrong.".
+ * Registration: the server's register signs the new account in (a token, as
+ * sign-in answers), so on success the token is kept and the page goes straight
+ * on to its `next` (where a guarded page sent the guest from, validated by
+ * src/lib/return-path.ts), else /problems; on failure the server's message,
+ * else the error's own, else "Something went wrong.".
  */
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { useMutation } from "@tanstack/react-query";
 import { AuthLayout } from "../components/AuthLayout.tsx";
@@ -11,17 +13,16 @@ import { Spinner } from "../components/Loading.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
-
-/** How long the success message shows before the redirect to sign-in, ms. */
-const REDIRECT_DELAY_MS = 1500;
+import { useAuth } from "../lib/auth.tsx";
+import { signInHref, useNextParam } from "../lib/next.ts";
 
 export function SignUpPage() {
   const trpc = useTRPC();
   const [, navigate] = useLocation();
   const [form, setForm] = useState({ firstName: "", lastName: "", email: "", password: "" });
   const { notice: message, show, clear } = useNotice();
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const { login } = useAuth();
+  const next = useNextParam();
   const register = useMutation(trpc.auth.register.mutationOptions());
 
   const update = (key: keyof typeof form) => (e: { target: { value: string } }) =>
@@ -33,7 +34,8 @@ export function SignUpPage() {
     try {
       const res = await register.mutateAsync(form);
       show("success", res.message || "Registration successful!");
-      timer.current = setTimeout(() => navigate("/signin"), REDIRECT_DELAY_MS);
+      login(res.token, res.user);
+      navigate(next ?? "/problems", { replace: true });
     } catch (err) {
       // Any error's own message (a network failure's too), as the spec's sign-up form shows it.
       show("error", err instanceof Error && err.message ? err.message : "Something went wrong.");
@@ -80,7 +82,7 @@ export function SignUpPage() {
         <FormMessage notice={message} />
       </form>
       <p className="auth-switch">
-        Already have an account? <Link href="/signin">Sign in</Link>
+        Already have an account? <Link href={next ? signInHref(next) : "/signin"}>Sign in</Link>
       </p>
     </AuthLayout>
   );

@@ -65,10 +65,16 @@ export const resetPasswordInput = z.object({
 });
 
 export const authRouter = router({
-  /** Creates an account. @throws EMAIL_TAKEN (409), RATE_LIMITED (429), BAD_INPUT (400). */
+  /**
+   * Creates an account and signs it in, as `login` does: the session cookie is set and the answer
+   * carries `{ message, token, user }` (docs/decisions/056-return-path-and-onboarding.md).
+   * @throws LOCAL_SIGNUP_OFF (403), EMAIL_TAKEN (409), RATE_LIMITED (429), BAD_INPUT (400).
+   */
   register: publicProcedure.input(registerInput).mutation(async ({ ctx, input }) => {
-    await registerAccount(ctx, ctx.ip, input);
-    return { message: "Registration successful! Please sign in." };
+    const user = await registerAccount(ctx, ctx.ip, input);
+    const session = await createSession(ctx, user.id);
+    ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
+    return { token: session.token, message: "Registration successful! You are signed in.", user: publicUser(user) };
   }),
 
   /**
