@@ -62,7 +62,7 @@ function Loaded({ r }: { r: Report }) {
   return (
     <>
       <p className="muted">
-        {r.programs.length} programs · {res.pairsTotal.toLocaleString()} pairs compared in {(res.totalMs / 1000).toFixed(1)} s · {r.options.pick === "best" ? "best" : "last"} submissions
+        {r.programs.length} programs · {new Intl.NumberFormat().format(res.pairsTotal)} pairs compared in {(res.totalMs / 1000).toFixed(1)} s · {r.options.pick === "best" ? "best" : "last"} submissions
         {r.options.against === "past" ? " · with earlier offerings" : ""}
         {r.options.starterCodeLanguages.length ? " · starter code ignored" : ""}
       </p>
