@@ -101,7 +101,7 @@ describe("an assignment's report", () => {
     expect(res.threshold).toBeGreaterThanOrEqual(res.mean);
     expect(res.clusters).toEqual([[submission.Ada, submission.Cleo].sort()]);
     expect(res.best[submission.Cleo!]).toMatchObject({ with: submission.Ada });
-    expect(res.groups).toEqual([{ grammar: "python", languages: ["py"], programs: 5 }]);
+    expect(res.groups).toEqual([{ grammar: "python", problemId, languages: ["py"], programs: 5 }]);
     expect(JSON.stringify(r.body)).not.toContain("ignoredHashes");
   });
 
