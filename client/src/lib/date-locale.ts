@@ -5,7 +5,8 @@
  */
 import { setDateLocale } from "./dates.ts";
 
-const LOCALES = import.meta.glob<{ default: { name: string } }>("../../../node_modules/dayjs/esm/locale/*.js");
+// English is part of dayjs itself (and statically imported by it), so it is left out of the lazy chunks.
+const LOCALES = import.meta.glob<{ default: { name: string } }>(["../../../node_modules/dayjs/esm/locale/*.js", "!../../../node_modules/dayjs/esm/locale/en.js"]);
 
 /** The dayjs locale file for a BCP 47 tag, or null: the full tag first ("pt-br"), then its language ("pt"). */
 function localeFileFor(tag: string): string | null {

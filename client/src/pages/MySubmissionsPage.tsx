@@ -201,7 +201,8 @@ function SubmissionRow({ submission: s, open, onToggle }: { submission: Submissi
 }
 
 function SubmissionDetails({ submission: s, judged }: { submission: Submission; judged: boolean }) {
-  const passed = testsPassedPhrase(s.testsPassed ?? 0, s.testsTotal, s.tests.length);
+  // A compile error ran no test: its tests are not counted.
+  const passed = s.verdict === "CE" ? "" : testsPassedPhrase(s.testsPassed ?? 0, s.testsTotal, s.tests.length);
   return (
     <>
       <p className="submission-meta muted">

@@ -27,8 +27,8 @@ const TICKS = [0, 0.25, 0.5, 0.75, 1];
 
 /**
  * Pair counts per similarity bin, 0 % at the left to 100 % at the right, with
- * ticks every 25 % and the threshold as a line; bars at or above it in the
- * alarm colour. Log-scaled heights keep a handful of copies visible beside
+ * ticks every 25 % and the threshold as a line; a bar that may hold a pair
+ * at or above it (its upper end, as shown, reaches the threshold) in the alarm colour. Log-scaled heights keep a handful of copies visible beside
  * thousands of independent pairs.
  */
 function Histogram({ bins, threshold, above }: { bins: number[]; threshold: number; above: number }) {
@@ -48,7 +48,7 @@ function Histogram({ bins, threshold, above }: { bins: number[]; threshold: numb
         const from = i / bins.length;
         const to = (i + 1) / bins.length;
         return (
-          <rect key={i} x={x(from) + 1} y={PLOT_H - bh} width={bw - 2} height={bh} className={percentOf(to) > percentOf(threshold) ? "bar-above" : "bar"}>
+          <rect key={i} x={x(from) + 1} y={PLOT_H - bh} width={bw - 2} height={bh} className={percentOf(to) >= percentOf(threshold) ? "bar-above" : "bar"}>
             <title>{`${percent(from)}–${percent(to)}: ${n} pairs`}</title>
           </rect>
         );
