@@ -718,7 +718,7 @@ describe("the problem created above, solved by its author", () => {
 
     await page.getByRole("link", { name: "My Submissions" }).click();
     await page.waitForURL(`**/my-submissions/${id}`);
-    await page.getByText("Double It Twice", { exact: true }).waitFor();
+    await page.locator(".subtitle", { hasText: "Double It Twice" }).waitFor();
     const rows = page.getByTestId("submission-row");
     await rows.nth(6).waitFor();
     expect(await page.getByTestId("history-summary").innerText()).toContain("7 submissions · 3 accepted");
