@@ -269,6 +269,24 @@ describe("My Submissions", () => {
   }, SLOW);
 });
 
+describe("the viewer's locale and zone", () => {
+  test("a German browser in Berlin reads German dates in its own zone", async () => {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 }, locale: "de-DE", timezoneId: "Europe/Berlin" });
+    await context.addInitScript((t) => localStorage.setItem("token", t), studentToken);
+    const p = await context.newPage();
+    const errors: string[] = [];
+    p.on("pageerror", (err) => errors.push(err.message));
+    await p.goto("/my-submissions");
+    const time = p.getByTestId("submission-row").first().locator(".history-toggle time");
+    await time.waitFor();
+    expect(await time.innerText()).toMatch(/^vor \d+ Minuten$/);
+    // The title: the locale's date and time, with Berlin's offset.
+    expect(await time.getAttribute("title")).toMatch(/^\d{1,2}\. \S+ \d{4} \d{2}:\d{2} \(GMT\+0[12]:00\)$/);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, SLOW);
+});
+
 describe("contest table", () => {
   test("the team's submissions show language names, never ids", async () => {
     const p = main.page;
