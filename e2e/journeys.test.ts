@@ -596,26 +596,41 @@ describe("solving", () => {
     await panel.waitFor({ state: "detached" });
   }, SLOW);
 
-  test("My Submissions: counters, badges, dates, outputs; empty state elsewhere", async () => {
+  test("My Submissions: one compact row each, verdicts and languages by name, relative dates, one open at a time; empty state elsewhere", async () => {
     await page.goto(`/my-submissions/${sumId}`);
     await page.getByRole("heading", { name: "My Submissions" }).waitFor();
-    await page.getByText("Sum of Two Numbers", { exact: true }).waitFor();
-    const counter = (label: string) => page.locator(".counter", { hasText: label }).locator(".counter-value").innerText();
-    await page.getByTestId("submission-card").nth(2).waitFor();
-    expect(await counter("Total")).toBe("3");
-    expect(await counter("Passed")).toBe("2");
-    expect(await counter("Failed")).toBe("1");
-    const cards = page.getByTestId("submission-card");
-    expect(await cards.count()).toBe(3);
-    // Newest first: Java AC, Python WA, C++ AC.
-    expect(await cards.nth(0).locator(".verdict-badge").innerText()).toBe("Accepted");
-    expect(await cards.nth(1).locator(".verdict-badge").innerText()).toBe("Wrong Answer");
-    expect(await cards.nth(1).locator(".pass-marker").innerText()).toContain("Failed");
-    expect(await cards.nth(2).locator(".pass-marker").innerText()).toContain("Passed");
-    expect(await cards.nth(0).locator("time").innerText()).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4} • \d{2}:\d{2}$/);
-    await cards.nth(1).getByRole("heading", { name: "Your Output" }).waitFor();
-    await cards.nth(1).getByRole("heading", { name: "Expected Output" }).waitFor();
-    expect(await cards.nth(1).locator(".code-block").innerText()).toContain("print(a - b)");
+    await page.locator(".subtitle", { hasText: "Sum of Two Numbers" }).waitFor();
+    const rows = page.getByTestId("submission-row");
+    await rows.nth(2).waitFor();
+    expect(await rows.count()).toBe(3);
+    expect(await page.getByTestId("history-summary").innerText()).toContain("3 submissions · 2 accepted");
+    // Newest first: Java AC, Python WA, C++ AC; all practice.
+    const seen: string[][] = [];
+    for (let i = 0; i < 3; i++) {
+      seen.push([await rows.nth(i).getByTestId("verdict").innerText(), await rows.nth(i).getByTestId("language").innerText(), await rows.nth(i).getByTestId("context").innerText()]);
+    }
+    expect(seen).toEqual([
+      ["Accepted", "Java", "Practice"],
+      ["Wrong Answer", "Python", "Practice"],
+      ["Accepted", "C++", "Practice"],
+    ]);
+    // The date: relative, the absolute date and offset in the <time>'s title.
+    const time = rows.nth(0).locator(".history-toggle time");
+    expect(await time.innerText()).toMatch(/ ago$/);
+    expect(await time.getAttribute("title")).toMatch(/\d{4} .*\(GMT[+-]\d{2}:\d{2}\)$/);
+    expect(Number.isNaN(Date.parse((await time.getAttribute("datetime"))!))).toBe(false);
+    // Closed until asked; one open at a time.
+    const toggle = (i: number) => rows.nth(i).locator(".history-toggle");
+    expect(await toggle(1).getAttribute("aria-expanded")).toBe("false");
+    expect(await page.locator(".code-block").count()).toBe(0);
+    await toggle(1).click();
+    expect(await toggle(1).getAttribute("aria-expanded")).toBe("true");
+    await rows.nth(1).getByRole("heading", { name: "Your Output" }).waitFor();
+    await rows.nth(1).getByRole("heading", { name: "Expected Output" }).waitFor();
+    expect(await rows.nth(1).locator(".code-block").innerText()).toContain("print(a - b)");
+    await toggle(0).click();
+    expect(await toggle(1).getAttribute("aria-expanded")).toBe("false");
+    expect(await page.locator(".code-block").count()).toBe(1);
 
     const bracketsId = await problemIdByTitle("Balanced Brackets");
     await page.goto(`/my-submissions/${bracketsId}`);
@@ -709,38 +724,38 @@ describe("the problem created above, solved by its author", () => {
 
     await page.getByRole("link", { name: "My Submissions" }).click();
     await page.waitForURL(`**/my-submissions/${id}`);
-    await page.getByText("Double It Twice", { exact: true }).waitFor();
-    const cards = page.getByTestId("submission-card");
-    await cards.nth(6).waitFor();
-    const counter = (label: string) => page.locator(".counter", { hasText: label }).locator(".counter-value").innerText();
-    expect(await counter("Total")).toBe("7");
-    expect(await counter("Passed")).toBe("3");
-    expect(await counter("Failed")).toBe("4");
-    // Newest first.
+    await page.locator(".subtitle", { hasText: "Double It Twice" }).waitFor();
+    const rows = page.getByTestId("submission-row");
+    await rows.nth(6).waitFor();
+    expect(await page.getByTestId("history-summary").innerText()).toContain("7 submissions · 3 accepted");
+    // Newest first; a compile error by its name, never "Failed".
     const expected = [
-      ["Compilation Error", "Failed", "C++"],
-      ["Accepted", "Passed", "Python"],
-      ["Wrong Answer", "Failed", "Python"],
-      ["Accepted", "Passed", "Java"],
-      ["Wrong Answer", "Failed", "Java"],
-      ["Accepted", "Passed", "C++"],
-      ["Wrong Answer", "Failed", "C++"],
+      ["Compilation Error", "C++"],
+      ["Accepted", "Python"],
+      ["Wrong Answer", "Python"],
+      ["Accepted", "Java"],
+      ["Wrong Answer", "Java"],
+      ["Accepted", "C++"],
+      ["Wrong Answer", "C++"],
     ];
-    for (const [i, [badge, marker, language]] of expected.entries()) {
-      expect(await cards.nth(i).locator(".verdict-badge").innerText()).toBe(badge!);
-      expect(await cards.nth(i).locator(".pass-marker").innerText()).toContain(marker!);
-      expect(await cards.nth(i).locator(".submission-meta").innerText()).toContain(language!);
+    for (const [i, [verdict, language]] of expected.entries()) {
+      expect(await rows.nth(i).getByTestId("verdict").innerText()).toBe(verdict!);
+      expect(await rows.nth(i).getByTestId("language").innerText()).toBe(language!);
     }
-    // Highlighted code, and the entrance animation staggered 0.1 s per card.
-    expect(await cards.nth(3).locator(".code-block .token.keyword").count()).toBeGreaterThan(0);
-    expect(await cards.nth(0).evaluate((el) => getComputedStyle(el).animationName)).not.toBe("none");
-    for (const i of [0, 1, 6]) {
-      expect(await cards.nth(i).evaluate((el) => getComputedStyle(el).animationDelay)).toBe(`${(i * 0.1).toFixed(1).replace(/\.0$/, "")}s`);
-    }
-    await cards.nth(0).getByRole("heading", { name: "Compiler Output" }).waitFor();
-    expect(await cards.nth(0).getByText("No output", { exact: true }).count()).toBe(1);
-    expect(await cards.nth(1).locator(".io-grid pre").first().innerText()).toMatch(/^42\s*$/);
-    expect(await cards.nth(1).locator(".submission-meta").innerText()).toContain("Tests passed: 3/3");
+    expect(await page.getByText("Failed", { exact: true }).count()).toBe(0);
+    const toggle = (i: number) => rows.nth(i).locator(".history-toggle");
+    // The compile error: the compiler's output, no program output.
+    await toggle(0).click();
+    await rows.nth(0).getByRole("heading", { name: "Compiler Output" }).waitFor();
+    expect(await rows.nth(0).getByText("No output", { exact: true }).count()).toBe(1);
+    // Highlighted code.
+    await toggle(3).click();
+    expect(await rows.nth(3).locator(".code-block .token.keyword").count()).toBeGreaterThan(0);
+    // The accepted Python one: its output and one count of the tests (never "judged" beside "passed").
+    await toggle(1).click();
+    expect(await rows.nth(1).locator(".io-grid pre").first().innerText()).toMatch(/^42\s*$/);
+    expect(await rows.nth(1).getByTestId("tests-passed").innerText()).toBe("3 of 3 tests passed");
+    expect(await rows.nth(1).innerText()).not.toContain("judged");
   }, SLOW);
 });
 
@@ -763,7 +778,7 @@ describe("phone width", () => {
           await p.getByText("Review completed successfully").waitFor({ timeout: 60_000 });
         },
       ],
-      [`/my-submissions/${sumId}`, () => p.getByTestId("submission-card").first().waitFor()],
+      [`/my-submissions/${sumId}`, () => p.getByTestId("submission-row").first().waitFor()],
     ] as const) {
       await p.goto(path);
       await ready();

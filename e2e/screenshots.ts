@@ -198,7 +198,9 @@ try {
       as: "author",
       fullPage: true,
       act: async (p) => {
-        await p.getByTestId("submission-card").nth(2).waitFor();
+        await p.getByTestId("submission-row").nth(2).waitFor();
+        await p.getByTestId("submission-row").nth(0).locator(".history-toggle").click();
+        await p.getByTestId("submission-row").nth(0).getByRole("heading", { name: "Your Output" }).waitFor();
       },
     },
   ];

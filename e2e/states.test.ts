@@ -573,7 +573,9 @@ describe("accessibility basics", () => {
 
     // The history with the submissions made above (code blocks and tables included).
     await page.goto(`/my-submissions/${id}`);
-    await page.getByTestId("submission-card").first().waitFor();
+    await page.getByTestId("submission-row").first().waitFor();
+    await page.getByTestId("submission-row").first().locator(".history-toggle").click();
+    await page.getByTestId("submission-row").first().locator(".code-block").waitFor();
     expect(await unnamedControls(page)).toEqual([]);
   }, SLOW);
 

@@ -98,6 +98,11 @@ export function App() {
             </RequireAuth>
           )}
         </Route>
+        <Route path="/my-submissions">
+          <RequireAuth>
+            <MySubmissionsPage />
+          </RequireAuth>
+        </Route>
         <Route path="/my-submissions/:problemId">
           {(params) => (
             <RequireAuth>

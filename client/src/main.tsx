@@ -6,6 +6,7 @@ import { makeQueryClient, makeTrpcClient, TRPCProvider } from "./lib/trpc.ts";
 import { AuthProvider } from "./lib/auth.tsx";
 import { ThemeProvider } from "./lib/theme.tsx";
 import { App } from "./App.tsx";
+import { loadViewerDateLocale } from "./lib/date-locale.ts";
 import "./styles.css";
 
 function Root() {
@@ -24,8 +25,11 @@ function Root() {
   );
 }
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <Root />
-  </StrictMode>,
+// Dates read in the viewer's language from the first paint (a small chunk; none for English).
+void loadViewerDateLocale().finally(() =>
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      <Root />
+    </StrictMode>,
+  ),
 );

@@ -142,3 +142,19 @@ describe("fragments", () => {
     expect(await pairFragments(prog("l", F.CPP_MERGE), prog("r", F.PY_MERGE, "py"), [], [])).toEqual([]);
   });
 });
+
+describe("problems", () => {
+  test("solutions to different problems are never paired, even when identical (decision 057)", async () => {
+    const programs: Program[] = [
+      { ...prog("a1", F.CPP_MERGE), problemId: "A" },
+      { ...prog("b1", F.CPP_MERGE), problemId: "B" },
+      { ...prog("a2", F.CPP_MERGE_DISGUISED), problemId: "A" },
+      { ...prog("b2", F.CPP_FENWICK), problemId: "B" },
+    ];
+    const a = await analyse(programs, []);
+    expect(a.pairsTotal).toBe(2); // a1–a2 and b1–b2, not the six of one pool
+    expect(a.pairs.map((p) => [p.left, p.right].sort().join("-")).sort()).toEqual(["a1-a2", "b1-b2"]);
+    expect(a.best.b1!.with).toBe("b2");
+    expect(a.groups.map((g) => g.problemId).sort()).toEqual(["A", "B"]);
+  });
+});

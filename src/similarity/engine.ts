@@ -6,8 +6,10 @@
  * total), in winnowed fingerprints, the totals less ignored ones; overlap = covered fingerprints of
  * both; longest = the longest run of consecutive shared fingerprints).
  *
- * Programs are compared only within their grammar: a C++ program never meets a
- * Java one, nor C unless `crossLanguage` (then C is parsed with C++'s grammar).
+ * Programs are compared only within their problem and grammar: a solution to
+ * problem A never meets one to problem B (decision 057: an "all problems"
+ * report had paired them), a C++ program never meets a Java one, nor C unless
+ * `crossLanguage` (then C is parsed with C++'s grammar).
  * Template code (the language's boilerplate and the instructor's starter code)
  * is an ignored file of the index, as Dolos's `--template`; a fingerprint in
  * more than `maxShare` of a group's programs is ignored as well, as Dolos's
@@ -50,6 +52,8 @@ export interface Program {
   code: string;
   /** From an earlier offering: compared with current programs only. */
   past: boolean;
+  /** The problem it solves: compared only with programs of the same problem (absent: one problem). */
+  problemId?: string;
 }
 
 /** Code to ignore: a language's boilerplate or the instructor's starter code. */
@@ -75,9 +79,11 @@ export interface PairSummary {
   rightTotal: number;
 }
 
-/** One grammar's programs, compared among themselves. */
+/** One problem's programs of one grammar, compared among themselves. */
 export interface GroupSummary {
   grammar: Grammar["name"];
+  /** The programs' problem; null when the programs named none. */
+  problemId: string | null;
   languages: LanguageId[];
   programs: number;
   /** Fingerprints ignored for being in more than the max share (needed to rebuild a pair's fragments). */
@@ -211,7 +217,7 @@ export async function analyse(
 ): Promise<Analysis> {
   const started = performance.now();
   const notCompared: Analysis["notCompared"] = [];
-  const byGrammar = new Map<string, { grammar: Grammar; files: TokenizedFile[]; past: Set<string>; languages: Set<LanguageId> }>();
+  const byGrammar = new Map<string, { grammar: Grammar; problemId: string | null; files: TokenizedFile[]; past: Set<string>; languages: Set<LanguageId> }>();
   let done = 0;
   for (const program of programs) {
     const grammar = grammars[program.language];
@@ -219,11 +225,12 @@ export async function analyse(
     if (!grammar || !file) {
       notCompared.push({ id: program.id, language: program.language, why: `no grammar for ${program.language} on this server` });
     } else {
-      const group = byGrammar.get(grammar.name) ?? { grammar, files: [], past: new Set(), languages: new Set() };
+      const key = `${program.problemId ?? ""}\u0000${grammar.name}`;
+      const group = byGrammar.get(key) ?? { grammar, problemId: program.problemId ?? null, files: [], past: new Set(), languages: new Set() };
       group.files.push(file);
       group.languages.add(program.language);
       if (program.past) group.past.add(program.id);
-      byGrammar.set(grammar.name, group);
+      byGrammar.set(key, group);
     }
     if (++done % 25 === 0) onProgress((0.4 * done) / programs.length, "tokenizing");
   }
@@ -247,6 +254,7 @@ export async function analyse(
     const index = buildIndex(group.files, tokenizedTemplates, options);
     groups.push({
       grammar: group.grammar.name,
+      problemId: group.problemId,
       languages: [...group.languages],
       programs: group.files.length,
       ignoredHashes: index

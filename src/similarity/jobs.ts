@@ -32,7 +32,7 @@ async function taskOf(db: Database, input: StoredInput): Promise<WorkerTask> {
     const rows = await db.select({ id: submissions.id, code: submissions.code }).from(submissions).where(inArray(submissions.id, ids.slice(i, i + 500)));
     for (const r of rows) code.set(r.id, r.code);
   }
-  const programs: Program[] = input.programs.filter((p) => code.has(p.submissionId)).map((p) => ({ id: p.submissionId, language: p.language, code: code.get(p.submissionId)!, past: p.past !== null }));
+  const programs: Program[] = input.programs.filter((p) => code.has(p.submissionId)).map((p) => ({ id: p.submissionId, language: p.language, code: code.get(p.submissionId)!, past: p.past !== null, problemId: p.problemId }));
   return { programs, templates: templatesOf(input), options: input.engine };
 }
 

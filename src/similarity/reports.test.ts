@@ -101,7 +101,7 @@ describe("an assignment's report", () => {
     expect(res.threshold).toBeGreaterThanOrEqual(res.mean);
     expect(res.clusters).toEqual([[submission.Ada, submission.Cleo].sort()]);
     expect(res.best[submission.Cleo!]).toMatchObject({ with: submission.Ada });
-    expect(res.groups).toEqual([{ grammar: "python", languages: ["py"], programs: 5 }]);
+    expect(res.groups).toEqual([{ grammar: "python", problemId, languages: ["py"], programs: 5 }]);
     expect(JSON.stringify(r.body)).not.toContain("ignoredHashes");
   });
 
@@ -321,5 +321,37 @@ describe("a contest's report", () => {
       expect(tried.status).toBe(status);
       expect((await get(token, `/api/similarity/${asked.body.reportId}`)).status).toBe(token ? 404 : 401);
     }
+  });
+});
+
+describe("an assignment of two problems", () => {
+  test("an all-problems report pairs solutions of the same problem only (decision 057)", async () => {
+    const db = a.t.services.db;
+    const second = newId();
+    await db.insert(problems).values(problemRow(w.owner.id, { id: second, title: "Inversions again", courseId: w.courseId }));
+    const twoProblems = newId();
+    await db.insert(assignments).values({ id: twoProblems, courseId: w.courseId, title: "Week 4", opensAt: new Date(OPENS), dueAt: new Date(OPENS + 7 * 86_400_000), feedback: "tests" });
+    await db.insert(assignmentProblems).values([
+      { assignmentId: twoProblems, problemId, ordinal: 0, points: 100 },
+      { assignmentId: twoProblems, problemId: second, ordinal: 1, points: 100 },
+    ]);
+    // Ada and Ben hand in the same program for both problems: without the rule, Ada's first would meet Ben's second (and her own).
+    for (const [i, name] of ["Ada", "Ben"].entries()) {
+      for (const [j, pid] of [problemId, second].entries()) {
+        await db.insert(submissions).values({ userId: student[name]!, problemId: pid, assignmentId: twoProblems, language: "py", code: STARTER + F.PY_MERGE, status: "done", verdict: "AC", isPassed: true, createdAt: new Date(OPENS + (i * 2 + j) * 60_000) });
+      }
+    }
+    await recomputeAssignment(db, twoProblems);
+    const asked = await post(w.instructor.token, {}, twoProblems);
+    expect(asked.status).toBe(202);
+    await idle();
+    const r = (await get(w.instructor.token, `/api/similarity/${asked.body.reportId}`)).body;
+    expect(r.programs.length).toBe(4);
+    const problemOf = new Map(r.programs.map((p: any) => [p.submissionId, p.problemId]));
+    expect(r.result.pairsTotal).toBe(2);
+    expect(r.result.pairs.length).toBe(2);
+    for (const p of r.result.pairs) expect(problemOf.get(p.left)).toBe(problemOf.get(p.right));
+    for (const [id, b] of Object.entries(r.result.best) as [string, { with: string }][]) expect(problemOf.get(b.with)).toBe(problemOf.get(id));
+    expect(r.result.groups.map((g: any) => g.problemId).sort()).toEqual([problemId, second].sort());
   });
 });

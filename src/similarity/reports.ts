@@ -196,7 +196,10 @@ export async function readReport(db: Database, user: Caller, reportId: string, n
   }
   const marks = stored ? await marksOf(db, scope) : new Map<string, MarkView>();
   const seen = (p: { left: string; right: string }) => visible.has(p.left) && visible.has(p.right);
-  const pairs = stored ? stored.pairs.filter(seen) : [];
+  // Reports made before decision 057 compared a scope's problems with one another: their cross-problem pairs are left out.
+  const problemOf = new Map(input.programs.map((p) => [p.submissionId, p.problemId]));
+  const sameProblem = (a: string, b: string) => problemOf.get(a) === problemOf.get(b);
+  const pairs = stored ? stored.pairs.filter((p) => seen(p) && sameProblem(p.left, p.right)) : [];
   return {
     id: row.id,
     scope: { kind: scope.kind, id: scope.id, title: scope.title, courseId: scope.courseId },
@@ -223,7 +226,7 @@ export async function readReport(db: Database, user: Caller, reportId: string, n
       groups: stored.groups.map(({ ignoredHashes: _h, ...g }) => g),
       pairs: pairs.map((p) => ({ ...p, id: pairIdOf(p), mark: marks.get(pairIdOf(p)) ?? null })),
       clusters: clusters(pairs, stored.threshold),
-      best: Object.fromEntries(Object.entries(stored.best).filter(([id, b]) => visible.has(id) && visible.has(b.with))),
+      best: Object.fromEntries(Object.entries(stored.best).filter(([id, b]) => visible.has(id) && visible.has(b.with) && sameProblem(id, b.with))),
     },
   };
 }
@@ -257,11 +260,12 @@ export async function readPair(db: Database, user: Caller, reportId: string, pai
   const [leftId, rightId] = pairId.split("-") as [string, string];
   const left = input.programs.find((p) => p.submissionId === leftId);
   const right = input.programs.find((p) => p.submissionId === rightId);
-  if (!left || !right || leftId === rightId || !visible.has(leftId) || !visible.has(rightId)) throw new AppError("SIMILARITY_PAIR_NOT_FOUND");
+  if (!left || !right || leftId === rightId || !visible.has(leftId) || !visible.has(rightId) || left.problemId !== right.problemId) throw new AppError("SIMILARITY_PAIR_NOT_FOUND");
   const code = new Map((await db.select({ id: submissions.id, code: submissions.code }).from(submissions).where(inArray(submissions.id, [leftId, rightId]))).map((r) => [r.id, r.code]));
   const pastes = new Map((await db.select().from(submissionPastes).where(inArray(submissionPastes.submissionId, [leftId, rightId]))).map((r) => [r.submissionId, r.events]));
   const grammar = grammarsFor(input.engine)[left.language]?.name;
-  const ignored = stored?.groups.find((g) => g.grammar === grammar)?.ignoredHashes ?? [];
+  // The pair's group: its grammar and problem (reports before decision 057 had one group per grammar, without a problem).
+  const ignored = stored?.groups.find((g) => g.grammar === grammar && ((g.problemId ?? null) === null || g.problemId === left.problemId))?.ignoredHashes ?? [];
   const templates = templatesOf(input);
   const fragments = await pairFragments(
     { id: leftId, language: left.language, code: code.get(leftId) ?? "", past: left.past !== null },

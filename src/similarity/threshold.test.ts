@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { binWeight, clusters, coarseHistogram, fineBin, FINE_BINS, localMinima, suggestThreshold } from "./threshold.ts";
+import { binWeight, clusters, coarseHistogram, fineBin, FINE_BINS, localMinima, suggestThreshold, atOrAbove, percentOf } from "./threshold.ts";
 
 /** A fine histogram from similarities. */
 const hist = (values: number[]) => {
@@ -58,5 +58,18 @@ describe("clusters (single linkage)", () => {
     expect(clusters(pairs, 0.85)).toEqual([["a", "b"]]);
     expect(clusters(pairs, 0.2)).toEqual([["a", "b", "c", "d", "e"]]);
     expect(clusters(pairs, 0.95)).toEqual([]);
+  });
+});
+
+describe("pairs and thresholds compared as shown (whole percents, decision 057)", () => {
+  test("a pair shown as 82 % is at a threshold shown as 82 %", () => {
+    // The report that said "No pair at or above the threshold" while both read 82 %.
+    expect(percentOf(0.8182)).toBe(82);
+    expect(percentOf(0.8185)).toBe(82);
+    expect(atOrAbove(0.8182, 0.8185)).toBe(true);
+    expect(clusters([{ left: "a", right: "b", similarity: 0.8182 }], 0.8185)).toEqual([["a", "b"]]);
+    // One shown percent below is below.
+    expect(atOrAbove(0.8149, 0.8185)).toBe(false);
+    expect(clusters([{ left: "a", right: "b", similarity: 0.8149 }], 0.8185)).toEqual([]);
   });
 });

@@ -88,6 +88,20 @@ export function coarseHistogram(fine: readonly number[], bins = 20): number[] {
   return out;
 }
 
+/**
+ * A similarity or threshold as the pages show it: a whole percent (0.8182 → 82).
+ * Pairs are compared with the threshold at this precision (decision 057): a
+ * pair shown as 82 % is at a threshold shown as 82 %, whatever the digits behind.
+ */
+export function percentOf(x: number): number {
+  return Math.round(x * 100);
+}
+
+/** True when `similarity` is at or above `threshold` as both are shown (whole percents). */
+export function atOrAbove(similarity: number, threshold: number): boolean {
+  return percentOf(similarity) >= percentOf(threshold);
+}
+
 /** A pair as clustering needs it: two program ids and their similarity. */
 export interface Linked {
   left: string;
@@ -96,7 +110,7 @@ export interface Linked {
 }
 
 /**
- * Clusters: single linkage over the pairs at or above `threshold` (connected
+ * Clusters: single linkage over the pairs at or above `threshold` as shown (`atOrAbove`: whole percents; connected
  * components of that graph), each with its program ids, largest first; programs
  * alone are not clusters.
  */
@@ -113,7 +127,7 @@ export function clusters(pairs: readonly Linked[], threshold: number): string[][
     return root;
   };
   for (const p of pairs) {
-    if (p.similarity < threshold) continue;
+    if (!atOrAbove(p.similarity, threshold)) continue;
     if (!parent.has(p.left)) parent.set(p.left, p.left);
     if (!parent.has(p.right)) parent.set(p.right, p.right);
     const a = find(p.left);

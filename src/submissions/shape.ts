@@ -17,6 +17,13 @@ export interface SubmissionTestShape {
   memoryKib: number;
 }
 
+/**
+ * Where a submission was made: practice (the problem on its own), an
+ * assignment or a contest, with its title. `name` is "" when the
+ * assignment or contest is gone.
+ */
+export type SubmissionContext = { kind: "practice" } | { kind: "assignment"; id: string; name: string } | { kind: "contest"; id: string; name: string };
+
 /** A submission as the history returns it (REST and tRPC alike). */
 export interface SubmissionShape {
   _id: string;
@@ -53,6 +60,8 @@ export interface SubmissionShape {
   groups: GroupResultRow[] | null;
   /** The assignment this submission counts for, or null. */
   assignmentId: string | null;
+  /** Where it was made (practice, an assignment, a contest), with the assignment's or contest's title. */
+  context: SubmissionContext;
   /** How much this response shows (src/courses/policy.ts): `tests` outside assignments. */
   feedback: FeedbackLevel;
   /** The first failing hidden test, at `first-failure` and `full` (stderr at `full` only). */
@@ -77,6 +86,8 @@ export function toSubmissionShape(
   row: SubmissionRow,
   problem: { title: string; deletedAt: Date | null } | undefined,
   tests: SubmissionTestRow[],
+  /** Titles of the submission's assignment and contest, when it has them (src/submissions/read.ts reads them). */
+  titles: { assignment?: string | null; contest?: string | null } = {},
 ): SubmissionShape {
   return {
     _id: row.id,
@@ -101,9 +112,17 @@ export function toSubmissionShape(
     maxScore: row.maxScore,
     groups: row.groupResults ?? null,
     assignmentId: row.assignmentId,
+    context: contextOf(row, titles),
     feedback: "tests",
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** The context of a row: a contest wins over an assignment (a contest submission has no assignment), else practice. */
+export function contextOf(row: Pick<SubmissionRow, "assignmentId" | "contestId">, titles: { assignment?: string | null; contest?: string | null }): SubmissionContext {
+  if (row.contestId) return { kind: "contest", id: row.contestId, name: titles.contest ?? "" };
+  if (row.assignmentId) return { kind: "assignment", id: row.assignmentId, name: titles.assignment ?? "" };
+  return { kind: "practice" };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Read-only code with syntax highlighting (prism-react-renderer), themed for light and dark mode. */
 import { Highlight, Prism, themes } from "prism-react-renderer";
-import { editorModeOf } from "../lib/languages.ts";
+import { editorModeOf, languageName } from "../lib/languages.ts";
 import { useTheme } from "../lib/theme.tsx";
 
 // prism-react-renderer bundles C++ and Python but not Java: a compact Java
@@ -21,7 +21,7 @@ export function CodeBlock({ code, language }: { code: string; language: string }
   return (
     <Highlight code={code.replace(/\s+$/, "")} language={editorModeOf(language, "clike")} theme={dark ? themes.vsDark : themes.github}>
       {({ className, style, tokens, getLineProps, getTokenProps }) => (
-        <pre className={`code-block ${className}`} style={style} tabIndex={0} aria-label={`Submitted ${language} code`}>
+        <pre className={`code-block ${className}`} style={style} tabIndex={0} aria-label={`Submitted ${languageName(language)} code`}>
           {tokens.map((line, i) => {
             const { key: _lineKey, ...lineProps } = getLineProps({ line, key: i });
             return (

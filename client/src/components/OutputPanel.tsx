@@ -9,6 +9,7 @@
  */
 import { useLayoutEffect, useRef } from "react";
 import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
+import { judgingPhrase, testsPassedPhrase } from "../lib/judging-phrase.ts";
 import { TestTable } from "./TestTable.tsx";
 
 export interface RunOutcome {
@@ -102,13 +103,7 @@ function RunBlock({ title, r }: { title: string; r: RunOutcome }) {
 }
 
 function progressText(p: SubmissionProgress): string {
-  if (p.status === "queued") return p.ahead ? `Queued (${p.ahead} ahead)...` : "Queued...";
-  if (p.status === "compiling") return "Compiling...";
-  if (p.status === "running") {
-    const current = Math.min(p.testsDone + 1, p.testsTotal);
-    return p.testsTotal ? `Running test ${current} of ${p.testsTotal}...` : "Running...";
-  }
-  return "Judged";
+  return judgingPhrase(p);
 }
 
 /** Scrolls `el` just into view (no jump when it already is), smoothly unless the user asked for less motion. */
@@ -218,11 +213,6 @@ function renderState(state: OutputState, interactive: boolean) {
                   progressText(p)
                 )}
               </span>
-              {p.testsTotal > 0 && (
-                <span className="muted">
-                  {p.testsDone}/{p.testsTotal} tests judged
-                </span>
-              )}
             </div>
             <div
               className="progress-bar"
@@ -251,7 +241,7 @@ function renderState(state: OutputState, interactive: boolean) {
               {p.testsTotal > 0 && (
                 <span className="muted">
                   {" "}
-                  · {p.tests.filter((t) => t.verdict === "AC").length}/{p.testsTotal} tests passed
+                  · {testsPassedPhrase(p.tests.filter((t) => t.verdict === "AC").length, p.testsTotal, p.testsDone)}
                 </span>
               )}
             </p>

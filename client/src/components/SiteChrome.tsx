@@ -10,6 +10,7 @@ import { useAuth } from "../lib/auth.tsx";
 import { useTheme } from "../lib/theme.tsx";
 import { LanguageNames } from "./LanguageNames.tsx";
 import { MoonIcon, SunIcon, ThemeToggle } from "./ThemeToggle.tsx";
+import { yearOf } from "../lib/dates.ts";
 
 export function Brand() {
   return (
@@ -163,7 +164,7 @@ export function SiteFooter() {
           </div>
         </div>
       </div>
-      <div className="container footer-bottom muted">© {new Date().getFullYear()} CodeArena. All rights reserved.</div>
+      <div className="container footer-bottom muted">© {yearOf()} CodeArena. All rights reserved.</div>
     </footer>
   );
 }

@@ -12,16 +12,17 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "../courses/CourseHeader.tsx";
-import { localTime } from "../courses/format.ts";
 import { useNow } from "../courses/useNow.ts";
 import { useNotice } from "../lib/notice.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { httpStatusOf, useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { verdictName } from "../lib/verdicts.ts";
+import { languageName } from "../lib/languages.ts";
 import { Clarifications, type Contest } from "./Clarifications.tsx";
 import { ContestRoles } from "./ContestRoles.tsx";
 import { clock, contestClock, windowOf } from "./format.ts";
 import { HiddenFromGuest, NextStep, problemsHiddenText } from "./NextStep.tsx";
+import { DateTime } from "../components/DateTime.tsx";
 
 function Register({ contest, onDone }: { contest: Contest; onDone: () => void }) {
   const client = useTRPCClient();
@@ -107,7 +108,7 @@ function Submissions({ contest }: { contest: Contest }) {
                     <td>{clock(s.contestTimeMs)}</td>
                     {jury && <td>{s.teamName ?? "jury"}</td>}
                     <td>{s.label}</td>
-                    <td>{s.language}</td>
+                    <td>{languageName(s.language)}</td>
                     <td className={s.verdict === "AC" ? "verdict-ok" : s.verdict ? "verdict-bad" : ""}>{s.status === "done" && s.verdict ? verdictName(s.verdict) : "Judging..."}</td>
                     {jury && (
                       <td>
@@ -195,8 +196,13 @@ export default function ContestPage({ contestId }: { contestId: string }) {
                     </Link>
                   </p>
                   <p className="muted">
-                    {localTime(c.startsAt)} · {c.durationMinutes} minutes · {c.scoring === "icpc" ? `ICPC (${c.penaltyMinutes} minutes per rejected try)` : "IOI"}
-                    {c.freezesAt && ` · frozen from ${localTime(c.freezesAt)}`}
+                    <DateTime value={c.startsAt} withZone /> · {c.durationMinutes} minutes · {c.scoring === "icpc" ? `ICPC (${c.penaltyMinutes} minutes per rejected try)` : "IOI"}
+                    {c.freezesAt && (
+                      <>
+                        {" · frozen from "}
+                        <DateTime value={c.freezesAt} withZone />
+                      </>
+                    )}
                   </p>
                 </div>
                 <NextStep contest={c} nowMs={now} register={<Register contest={c} onDone={refresh} />} />

@@ -3,11 +3,11 @@ import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "../courses/CourseHeader.tsx";
-import { localTime } from "../courses/format.ts";
 import { useNow } from "../courses/useNow.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { contestClock } from "./format.ts";
+import { DateTime } from "../components/DateTime.tsx";
 
 type Item = RouterOutputs["contests"]["list"][number];
 
@@ -23,7 +23,7 @@ function Section({ title, items, now }: { title: string; items: Item[]; now: num
               {c.title}
             </Link>
             <span className="muted">
-              {localTime(c.startsAt)} · {c.scoring.toUpperCase()}
+              <DateTime value={c.startsAt} withZone /> · {c.scoring.toUpperCase()}
               {c.courseId ? " · course contest" : ""}
             </span>
             <strong>{contestClock(c.startsAt, c.endsAt, now).text}</strong>

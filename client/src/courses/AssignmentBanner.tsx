@@ -1,8 +1,9 @@
 /** On the solving page opened from an assignment: its title, the student's due time with a countdown, the state, and its policies. */
 import { Link } from "wouter";
 import type { RouterOutputs } from "../lib/trpc.ts";
-import { AI_WORDS, countdown, FEEDBACK_WORDS, localTime, stateLabel } from "./format.ts";
+import { AI_WORDS, countdown, FEEDBACK_WORDS, stateLabel } from "./format.ts";
 import { useNow } from "./useNow.ts";
+import { DateTime } from "../components/DateTime.tsx";
 
 export function AssignmentBanner({ assignment: a }: { assignment: RouterOutputs["assignments"]["byId"] }) {
   const now = useNow(15_000);
@@ -16,9 +17,14 @@ export function AssignmentBanner({ assignment: a }: { assignment: RouterOutputs[
       </p>
       {a.window.dueAt && (
         <p className="muted">
-          Due {localTime(a.window.dueAt)}
+          Due <DateTime value={a.window.dueAt} withZone />
           {countdown(a.window.dueAt, now) && ` (${countdown(a.window.dueAt, now)})`}
-          {a.window.close && a.window.close !== a.window.dueAt && ` · late until ${localTime(a.window.close)}, ${a.latePenaltyPercent}% off per ${a.latePenaltyUnit}`}
+          {a.window.close && a.window.close !== a.window.dueAt && (
+            <>
+              {" · late until "}
+              <DateTime value={a.window.close} withZone />, {a.latePenaltyPercent}% off per {a.latePenaltyUnit}
+            </>
+          )}
         </p>
       )}
       <p className="muted">

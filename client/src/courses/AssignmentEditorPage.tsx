@@ -5,7 +5,6 @@
  * ones) with their points. New at /courses/:id/assignments/new, edit at
  * /assignments/:id/edit. The server checks every field and names the bad one.
  */
-import dayjs from "dayjs";
 import { useEffect, useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { useMutation, useQuery } from "@tanstack/react-query";
@@ -14,6 +13,7 @@ import { useNotice } from "../lib/notice.ts";
 import { CourseHeader } from "./CourseHeader.tsx";
 import { AI_WORDS, FEEDBACK_WORDS, fromLocalInput, toLocalInput } from "./format.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { zoneOffsetLabel } from "../lib/dates.ts";
 
 interface Values {
   title: string;
@@ -121,7 +121,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
       <main className="page-main container">
         <div className="page-heading">
           <h1 className="page-title">{props.assignmentId ? "Edit Assignment" : "New Assignment"}</h1>
-          <p className="muted">Times are in your time zone (GMT{dayjs().format("Z")}).</p>
+          <p className="muted">Times are in your time zone ({zoneOffsetLabel()}).</p>
         </div>
         <form className="form card" onSubmit={onSubmit}>
           <div className="field">

@@ -1,7 +1,8 @@
 /** A course's assignments: each with its state for the viewer ("due in 5 hours"), dates in local time, and a student's score. */
 import { Link } from "wouter";
 import type { RouterOutputs } from "../lib/trpc.ts";
-import { localTime, stateLabel } from "./format.ts";
+import { stateLabel } from "./format.ts";
+import { DateTime } from "../components/DateTime.tsx";
 
 type Assignment = RouterOutputs["assignments"]["list"][number];
 
@@ -25,8 +26,8 @@ export function AssignmentList({ assignments, now, staff }: { assignments: Assig
             <span className={`state-badge state-${as.state}`}>{stateLabel(as.state, as.window.dueAt, as.window.close, now)}</span>
           </div>
           <p className="muted">
-            Opens {localTime(as.opensAt)}
-            {as.window.dueAt && <> · Due {localTime(as.window.dueAt)}</>}
+            Opens <DateTime value={as.opensAt} withZone />
+            {as.window.dueAt && <> · Due <DateTime value={as.window.dueAt} withZone /></>}
             {as.window.extended && " (your extension)"}
           </p>
           {as.myScore && (

@@ -7,10 +7,11 @@ import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "./CourseHeader.tsx";
-import { AI_WORDS, countdown, FEEDBACK_WORDS, localTime, stateLabel } from "./format.ts";
+import { AI_WORDS, countdown, FEEDBACK_WORDS, stateLabel } from "./format.ts";
 import { useNow } from "./useNow.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { verdictName } from "../lib/verdicts.ts";
+import { DateTime } from "../components/DateTime.tsx";
 
 export default function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   const trpc = useTRPC();
@@ -35,12 +36,14 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
               <section className="card assignment-facts" aria-label="Deadlines and policies">
                 <dl className="facts">
                   <dt>Opens</dt>
-                  <dd>{localTime(a.opensAt)}</dd>
+                  <dd>
+                    <DateTime value={a.opensAt} withZone />
+                  </dd>
                   {a.window.dueAt && (
                     <>
                       <dt>Due</dt>
                       <dd data-testid="due">
-                        {localTime(a.window.dueAt)}
+                        <DateTime value={a.window.dueAt} withZone />
                         {a.window.extended && " (your extension)"}
                         {countdown(a.window.dueAt, now) && <strong className="countdown"> · due {countdown(a.window.dueAt, now)}</strong>}
                       </dd>
@@ -50,7 +53,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                     <>
                       <dt>Late submissions until</dt>
                       <dd>
-                        {localTime(a.window.close)} ({a.latePenaltyPercent}% off per started {a.latePenaltyUnit})
+                        <DateTime value={a.window.close} withZone /> ({a.latePenaltyPercent}% off per started {a.latePenaltyUnit})
                       </dd>
                     </>
                   )}
@@ -69,7 +72,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
               <section aria-labelledby="problems-title">
                 <h2 id="problems-title">Problems</h2>
                 {a.problems.length === 0 ? (
-                  <p className="muted">The problems appear when the assignment opens ({localTime(a.opensAt)}).</p>
+                  <p className="muted">The problems appear when the assignment opens (<DateTime value={a.opensAt} withZone />).</p>
                 ) : (
                   <div className="table-scroll">
                   <table className="data-table">

@@ -12,7 +12,8 @@ import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "./CourseHeader.tsx";
-import { fromLocalInput, localTime } from "./format.ts";
+import { fromLocalInput } from "./format.ts";
+import { formatDateTime } from "../lib/dates.ts";
 import { useTRPC } from "../lib/trpc.ts";
 
 export default function CourseSettingsPage({ courseId }: { courseId: string }) {
@@ -208,7 +209,7 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
                 <option value="">Choose…</option>
                 {(assignments.data ?? []).map((a) => (
                   <option key={a.id} value={a.id}>
-                    {a.title} (due {localTime(a.dueAt)})
+                    {a.title} (due {formatDateTime(a.dueAt, { withZone: true })})
                   </option>
                 ))}
               </select>

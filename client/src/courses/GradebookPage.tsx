@@ -13,6 +13,7 @@ import { TestTable } from "../components/TestTable.tsx";
 import { CourseHeader } from "./CourseHeader.tsx";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
+import { DateTime } from "../components/DateTime.tsx";
 
 const CodeBlock = lazy(() => import("../components/CodeBlock.tsx").then((m) => ({ default: m.CodeBlock })));
 
@@ -205,7 +206,7 @@ function StudentSubmissions(props: { assignmentId: string; userId: string; probl
             {subs.map((s) => (
               <li key={s._id} className="submission-card">
                 <p>
-                  <strong>{s.verdict ? verdictName(s.verdict) : "Judging..."}</strong> · {new Date(s.createdAt).toLocaleString()} · {formatMs(s.timeMs)} · {formatKib(s.memoryKib)}
+                  <strong>{s.verdict ? verdictName(s.verdict) : "Judging..."}</strong> · <DateTime value={s.createdAt} mode="auto" /> · {formatMs(s.timeMs)} · {formatKib(s.memoryKib)}
                 </p>
                 <Suspense fallback={<pre className="pre-box">{s.code}</pre>}>
                   <CodeBlock code={s.code} language={s.language} />

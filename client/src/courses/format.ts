@@ -2,13 +2,14 @@
  * Course dates and states as a person reads them: in the browser's own time
  * zone (the server sends instants), with a countdown to the due time.
  */
-import dayjs from "dayjs";
+import { formatDateTime, fromLocalInput, toLocalInput } from "../lib/dates.ts";
 
-/** "Mon, Mar 9, 2026 23:00 (GMT+01:00)": a local date and time with its offset, so nobody misreads the zone. */
+/** The `datetime-local` conversions live with every other date in lib/dates.ts. */
+export { fromLocalInput, toLocalInput };
+
+/** "Nov 27, 2026 11:00 PM (GMT+01:00)": a local date and time with its offset (lib/dates.ts), "—" for null. */
 export function localTime(iso: string | null): string {
-  if (!iso) return "—";
-  const d = dayjs(iso);
-  return `${d.format("ddd, MMM D, YYYY HH:mm")} (GMT${d.format("Z")})`;
+  return formatDateTime(iso, { withZone: true });
 }
 
 /**
@@ -37,14 +38,6 @@ export function stateLabel(state: AssignmentState, dueIso: string | null, closeI
   if (state === "late") return `Late window, closes ${countdown(closeIso, now)}`.trim();
   if (dueIso && Date.parse(dueIso) - now < 48 * 3_600_000) return `Due ${countdown(dueIso, now)}`;
   return "Open";
-}
-
-/** datetime-local input value (local time) from an ISO instant, and back. */
-export function toLocalInput(iso: string | null): string {
-  return iso ? dayjs(iso).format("YYYY-MM-DDTHH:mm:ss") : "";
-}
-export function fromLocalInput(value: string): string | null {
-  return value ? dayjs(value).format() : null;
 }
 
 export const FEEDBACK_WORDS: Record<string, string> = {

@@ -5,10 +5,10 @@
  * last error. Shows nothing for a course no LMS launched into.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { localTime } from "../courses/format.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
+import { DateTime } from "../components/DateTime.tsx";
 
 export function CourseLmsSection({ courseId }: { courseId: string }) {
   const trpc = useTRPC();
@@ -32,7 +32,7 @@ export function CourseLmsSection({ courseId }: { courseId: string }) {
         {s.contexts.map((c) => (
           <li key={`${c.platform}:${c.contextId}`}>
             Linked to <strong>{c.platform}</strong> course {c.contextId}
-            {c.rosterSyncedAt && <span className="muted"> · roster synced {localTime(c.rosterSyncedAt)}</span>}
+            {c.rosterSyncedAt && <span className="muted"> · roster synced <DateTime value={c.rosterSyncedAt} mode="auto" /></span>}
           </li>
         ))}
       </ul>

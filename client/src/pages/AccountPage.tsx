@@ -9,10 +9,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "../courses/CourseHeader.tsx";
-import { localTime } from "../courses/format.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
+import { DateTime } from "../components/DateTime.tsx";
 
 export default function AccountPage() {
   const trpc = useTRPC();
@@ -46,7 +46,7 @@ export default function AccountPage() {
                       {list.map((i) => (
                         <li key={`${i.provider}:${i.subject}`}>
                           <strong>{i.provider}</strong> {i.email && <span className="muted">({i.email})</span>}
-                          {i.lastSignInAt && <span className="muted"> · last used {localTime(new Date(i.lastSignInAt).toISOString())}</span>}
+                          {i.lastSignInAt && <span className="muted"> · last used <DateTime value={i.lastSignInAt} mode="auto" /></span>}
                         </li>
                       ))}
                     </ul>

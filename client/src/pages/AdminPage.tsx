@@ -11,10 +11,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "../courses/CourseHeader.tsx";
-import { localTime } from "../courses/format.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PlatformsSection } from "../lti/PlatformsSection.tsx";
 import { MailOutboxSection, ResetLinkButton } from "../passwords/AdminPasswordTools.tsx";
+import { DateTime } from "../components/DateTime.tsx";
 
 const LIVE_MS = 2000;
 
@@ -102,7 +102,14 @@ export default function AdminPage() {
                   <dt>Database</dt>
                   <dd>{bytes(s.database.bytes)}</dd>
                   <dt>Last backup</dt>
-                  <dd>{s.lastBackup ? `${localTime(s.lastBackup.at)} ${s.lastBackup.ok ? "" : `(failed: ${s.lastBackup.error})`}` : "none yet (set BACKUP_DIR, or run bun run backup)"}</dd>
+                  <dd>{s.lastBackup ? (
+                      <>
+                        <DateTime value={s.lastBackup.at} mode="auto" />
+                        {s.lastBackup.ok ? "" : ` (failed: ${s.lastBackup.error})`}
+                      </>
+                    ) : (
+                      "none yet (set BACKUP_DIR, or run bun run backup)"
+                    )}</dd>
                 </dl>
               </section>
               <section className="card" aria-labelledby="hosts-title">
@@ -113,7 +120,7 @@ export default function AdminPage() {
                   <ul className="plain-list" data-testid="judge-hosts">
                     {s.judgeHosts.map((h) => (
                       <li key={h.name}>
-                        <strong>{h.name}</strong> {h.revoked ? "revoked" : "active"} · last seen {h.lastSeenAt ? localTime(h.lastSeenAt) : "never"} · {h.jobsInHand} jobs in hand
+                        <strong>{h.name}</strong> {h.revoked ? "revoked" : "active"} · last seen {h.lastSeenAt ? <DateTime value={h.lastSeenAt} mode="relative" /> : "never"} · {h.jobsInHand} jobs in hand
                         {h.version ? ` · ${h.version}` : ""}
                       </li>
                     ))}
@@ -128,7 +135,7 @@ export default function AdminPage() {
                   <ul className="plain-list">
                     {s.recentErrors.map((e, i) => (
                       <li key={i}>
-                        <span className="muted">{localTime(e.at)}</span> {e.message}
+                        <DateTime className="muted" value={e.at} mode="auto" /> {e.message}
                       </li>
                     ))}
                   </ul>

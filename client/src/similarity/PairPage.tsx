@@ -13,6 +13,7 @@ import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { languageName } from "../lib/languages.ts";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 import { namer, useAnonymous } from "./names.ts";
+import { DateTime } from "../components/DateTime.tsx";
 
 type Pair = RouterOutputs["similarity"]["pair"];
 type Side = Pair["left"];
@@ -42,7 +43,13 @@ function Pastes({ side }: { side: Side }) {
   if (!side.pastes?.length) return null;
   return (
     <p className="muted" data-testid="pastes">
-      Large pastes before this submission: {side.pastes.map((p) => `${p.chars} characters at ${new Date(p.atMs).toLocaleString()}`).join("; ")}
+      Large pastes before this submission:{" "}
+      {side.pastes.map((p, i) => (
+        <span key={i}>
+          {i > 0 && "; "}
+          {p.chars} characters at <DateTime value={p.atMs} />
+        </span>
+      ))}
     </p>
   );
 }
@@ -119,7 +126,7 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
           <div key={which} className="pair-side">
             <h2 data-testid={`name-${which}`}>{name(side.submissionId)}</h2>
             <p className="muted">
-              {languageName(side.language)} · submitted {new Date(side.createdAtMs).toLocaleString()}
+              {languageName(side.language)} · submitted <DateTime value={side.createdAtMs} mode="auto" />
             </p>
             <Pastes side={side} />
             <Code side={side} fragments={data.fragments} which={which} paneRef={ref} />

@@ -8,7 +8,7 @@
 import { useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
-import { clusters } from "../../../src/similarity/threshold.ts";
+import { atOrAbove, clusters, percentOf } from "../../../src/similarity/threshold.ts";
 import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { languageName } from "../lib/languages.ts";
@@ -16,35 +16,61 @@ import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { namer, useAnonymous } from "./names.ts";
 
 type Report = RouterOutputs["similarity"]["byId"];
-const percent = (x: number) => `${Math.round(x * 100)}%`;
+/** Similarities and thresholds are shown, and compared, as whole percents (src/similarity/threshold.ts, decision 057). */
+const percent = (x: number) => `${percentOf(x)}%`;
 
-function Histogram({ bins, threshold }: { bins: number[]; threshold: number }) {
+/** Histogram plot: width and height in SVG units, and the margin on each side that keeps the end labels inside. */
+const PLOT_W = 600;
+const PLOT_H = 120;
+const MARGIN_X = 16;
+const TICKS = [0, 0.25, 0.5, 0.75, 1];
+
+/**
+ * Pair counts per similarity bin, 0 % at the left to 100 % at the right, with
+ * ticks every 25 % and the threshold as a line; a bar that may hold a pair
+ * at or above it (its upper end, as shown, reaches the threshold) in the alarm colour. Log-scaled heights keep a handful of copies visible beside
+ * thousands of independent pairs.
+ */
+function Histogram({ bins, threshold, above }: { bins: number[]; threshold: number; above: number }) {
   const max = Math.max(1, ...bins);
-  const w = 600;
-  const h = 120;
-  const bw = w / bins.length;
+  const x = (fraction: number) => MARGIN_X + fraction * PLOT_W;
+  const bw = PLOT_W / bins.length;
   return (
-    <svg viewBox={`0 0 ${w} ${h + 16}`} className="similarity-histogram" role="img" aria-label="Pairs by similarity">
+    <svg
+      viewBox={`0 0 ${PLOT_W + 2 * MARGIN_X} ${PLOT_H + 34}`}
+      className="similarity-histogram"
+      role="img"
+      aria-label={`Pairs by similarity, 0% to 100%: ${above} pair${above === 1 ? "" : "s"} at or above ${percent(threshold)}`}
+      data-testid="histogram"
+    >
       {bins.map((n, i) => {
-        // Log scale: a handful of copies stays visible beside thousands of independent pairs.
-        const bh = n ? Math.max(2, (Math.log1p(n) / Math.log1p(max)) * h) : 0;
+        const bh = n ? Math.max(2, (Math.log1p(n) / Math.log1p(max)) * PLOT_H) : 0;
         const from = i / bins.length;
+        const to = (i + 1) / bins.length;
         return (
-          <rect key={i} x={i * bw + 1} y={h - bh} width={bw - 2} height={bh} className={from >= threshold ? "bar-above" : "bar"}>
-            <title>{`${percent(from)}–${percent((i + 1) / bins.length)}: ${n} pairs`}</title>
+          <rect key={i} x={x(from) + 1} y={PLOT_H - bh} width={bw - 2} height={bh} className={percentOf(to) >= percentOf(threshold) ? "bar-above" : "bar"}>
+            <title>{`${percent(from)}–${percent(to)}: ${n} pairs`}</title>
           </rect>
         );
       })}
-      <line x1={threshold * w} x2={threshold * w} y1={0} y2={h} className="threshold-line" />
-      <text x={0} y={h + 14} className="axis">0%</text>
-      <text x={w - 30} y={h + 14} className="axis">100%</text>
+      <line x1={x(0)} x2={x(1)} y1={PLOT_H} y2={PLOT_H} className="axis-line" />
+      {TICKS.map((t) => (
+        <g key={t}>
+          <line x1={x(t)} x2={x(t)} y1={PLOT_H} y2={PLOT_H + 5} className="axis-line" />
+          <text x={x(t)} y={PLOT_H + 18} textAnchor={t === 0 ? "start" : t === 1 ? "end" : "middle"} className="axis" data-testid="tick">
+            {percent(t)}
+          </text>
+        </g>
+      ))}
+      <line x1={x(percentOf(threshold) / 100)} x2={x(percentOf(threshold) / 100)} y1={0} y2={PLOT_H} className="threshold-line" />
     </svg>
   );
 }
 
 function Loaded({ r }: { r: Report }) {
   const [hidden, setHidden] = useAnonymous();
-  const [threshold, setThreshold] = useState(r.result?.threshold ?? 0.8);
+  // The slider moves in whole percents and starts at the suggested threshold as shown.
+  const [threshold, setThreshold] = useState(percentOf(r.result?.threshold ?? 0.8) / 100);
   const name = namer(r.programs, hidden);
   const res = r.result!;
   // Members in the report's order (earliest submission first), not by id.
@@ -53,7 +79,9 @@ function Loaded({ r }: { r: Report }) {
   const problemOf = new Map(r.programs.map((p) => [p.submissionId, p.problemId]));
   const label = new Map(r.problems.map((p) => [p.id, `${p.label}. ${p.title}`]));
   const language = new Map(r.programs.map((p) => [p.submissionId, p.language]));
-  const shown = res.pairs.filter((p) => p.similarity >= Math.min(threshold, res.pairs[Math.min(49, res.pairs.length - 1)]?.similarity ?? 0));
+  const aboveCount = res.pairs.filter((p) => atOrAbove(p.similarity, threshold)).length;
+  // Every pair at or above the threshold, and at least the 50 most similar.
+  const shown = res.pairs.filter((p, i) => i < 50 || atOrAbove(p.similarity, threshold));
   const highest = r.programs
     .filter((p) => !p.past && res.best[p.submissionId])
     .map((p) => ({ p, best: res.best[p.submissionId]! }))
@@ -62,7 +90,7 @@ function Loaded({ r }: { r: Report }) {
   return (
     <>
       <p className="muted">
-        {r.programs.length} programs · {res.pairsTotal.toLocaleString()} pairs compared in {(res.totalMs / 1000).toFixed(1)} s · {r.options.pick === "best" ? "best" : "last"} submissions
+        {r.programs.length} programs · {new Intl.NumberFormat().format(res.pairsTotal)} pairs compared in {(res.totalMs / 1000).toFixed(1)} s · {r.options.pick === "best" ? "best" : "last"} submissions
         {r.options.against === "past" ? " · with earlier offerings" : ""}
         {r.options.starterCodeLanguages.length ? " · starter code ignored" : ""}
       </p>
@@ -86,11 +114,16 @@ function Loaded({ r }: { r: Report }) {
       </div>
       <section className="card" aria-label="Histogram">
         <h2>Similarity of all pairs</h2>
-        <Histogram bins={res.histogram} threshold={threshold} />
-        <label>
-          Threshold: <strong data-testid="threshold">{percent(threshold)}</strong> (suggested {percent(res.threshold)})
-          <input type="range" min={0} max={1} step={0.01} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} aria-label="Threshold" />
-        </label>
+        <div className="similarity-scale">
+          <Histogram bins={res.histogram} threshold={threshold} above={aboveCount} />
+          <label>
+            Threshold: <strong data-testid="threshold">{percent(threshold)}</strong> (suggested {percent(res.threshold)})
+            <input type="range" min={0} max={1} step={0.01} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} aria-label="Threshold" />
+          </label>
+          <p className="muted" data-testid="above-count">
+            {aboveCount} pair{aboveCount === 1 ? "" : "s"} at or above {percent(threshold)}, compared as shown (whole percents).
+          </p>
+        </div>
       </section>
       <section className="card" aria-label="Clusters">
         <h2>Clusters at {percent(threshold)}</h2>
@@ -121,7 +154,7 @@ function Loaded({ r }: { r: Report }) {
           </thead>
           <tbody>
             {shown.map((p) => (
-              <tr key={p.id} data-testid="pair-row" className={p.similarity >= threshold ? "above-threshold" : undefined}>
+              <tr key={p.id} data-testid="pair-row" className={atOrAbove(p.similarity, threshold) ? "above-threshold" : undefined}>
                 <td>
                   <Link href={`/similarity/${r.id}/pairs/${p.id}`}>{percent(p.similarity)}</Link>
                 </td>

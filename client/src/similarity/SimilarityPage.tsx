@@ -12,6 +12,7 @@ import { QueryState } from "../components/QueryState.tsx";
 import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { LANGUAGE_LIST, type LanguageId } from "../lib/languages.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
+import { DateTime } from "../components/DateTime.tsx";
 
 export default function SimilarityPage({ kind, id }: { kind: "assignment" | "contest"; id: string }) {
   const trpc = useTRPC();
@@ -129,7 +130,7 @@ export default function SimilarityPage({ kind, id }: { kind: "assignment" | "con
                 {reports.map((r) => (
                   <tr key={r.id}>
                     <td>
-                      <Link href={`/similarity/${r.id}`}>{new Date(r.createdAtMs).toLocaleString()}</Link>
+                      <Link href={`/similarity/${r.id}`}><DateTime value={r.createdAtMs} mode="auto" /></Link>
                     </td>
                     <td>{r.problemId ? (problemList.find((p) => p.id === r.problemId)?.title ?? r.problemId) : "Every problem"}</td>
                     <td>{r.status === "running" ? `running (${Math.round(r.progress * 100)}%)` : r.status}</td>

@@ -2,7 +2,7 @@
  * Submissions, a thin door over src/submissions: `create` (store and queue
  * for judging on the server), `byId`, `wait` (until judged), the `progress`
  * subscription (SSE: queued → compiling → running test k of n → done),
- * `list` (the caller's history of one problem) and `rejudge`. Every one needs
+ * `list` (the caller's history of one problem or of all) and `rejudge`. Every one needs
  * a signed-in user; each answer is cut to the viewer's feedback policy. The
  * REST routes under /api/submissions call these (src/rest/submissions.ts).
  */
@@ -69,13 +69,15 @@ export const submissionsRouter = router({
     .subscription(({ ctx, input, signal }) => stream(submissionProgress(judgeOf(ctx).submissions, ctx.user, input.id, signal))),
 
   /**
-   * The caller's submissions to a problem, newest first. Works for deleted
-   * problems (history stays readable).
-   * @throws PROBLEM_NOT_FOUND (404) when no such problem ever existed.
+   * The caller's own submissions, newest first, each with its `context`
+   * (practice, or the assignment's or contest's id and title): to one problem
+   * (all of them; works for deleted problems), or without `problemId` to every
+   * problem (the newest 200). Never another user's.
+   * @throws PROBLEM_NOT_FOUND (404) when `problemId` names no problem that ever existed.
    */
   list: protectedProcedure
-    .input(z.object({ problemId: idField() }))
-    .query(({ ctx, input }): Promise<SubmissionShape[]> => viewHistory(ctx.db, ctx.user, ctx.user.id, input.problemId, ctx.now())),
+    .input(z.object({ problemId: idField().optional() }))
+    .query(({ ctx, input }): Promise<SubmissionShape[]> => viewHistory(ctx.db, ctx.user, ctx.user.id, input.problemId ?? null, ctx.now())),
 
   /**
    * Sends one judged submission back to the judge: the problem's owner, or

@@ -1,0 +1,39 @@
+/**
+ * Loads the viewer's dayjs locale (from navigator.languages: "de-DE" → "de-de"
+ * or "de") as its own small chunk and makes it the one dates are shown in
+ * (./dates.ts). English needs no loading; a language dayjs lacks stays English.
+ */
+import { setDateLocale } from "./dates.ts";
+
+// English is part of dayjs itself (and statically imported by it), so it is left out of the lazy chunks.
+const LOCALES = import.meta.glob<{ default: { name: string } }>(["../../../node_modules/dayjs/esm/locale/*.js", "!../../../node_modules/dayjs/esm/locale/en.js"]);
+
+/** The dayjs locale file for a BCP 47 tag, or null: the full tag first ("pt-br"), then its language ("pt"). */
+function localeFileFor(tag: string): string | null {
+  const lower = tag.toLowerCase();
+  for (const name of [lower, lower.split("-")[0]!]) {
+    const file = `../../../node_modules/dayjs/esm/locale/${name}.js`;
+    if (file in LOCALES) return file;
+  }
+  return null;
+}
+
+/** Loads and selects the first of the browser's languages dayjs knows. Never throws: English stays on failure. */
+export async function loadViewerDateLocale(tags: readonly string[] = navigator.languages?.length ? navigator.languages : [navigator.language]): Promise<void> {
+  for (const tag of tags) {
+    if (!tag) continue;
+    const english = tag.toLowerCase().startsWith("en");
+    const file = tag.toLowerCase() === "en" || tag.toLowerCase() === "en-us" ? null : localeFileFor(tag);
+    if (!file || file.endsWith("/en.js")) {
+      if (english) return; // English is built in: the first English tag without its own file wins.
+      continue;
+    }
+    try {
+      const mod = await LOCALES[file]!();
+      setDateLocale(mod.default.name);
+    } catch (err) {
+      console.warn("Could not load the date locale for", tag, err);
+    }
+    return;
+  }
+}
