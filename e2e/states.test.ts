@@ -416,7 +416,7 @@ describe("live judging without a live stream", () => {
     await p.addInitScript((t) => localStorage.setItem("token", t), token);
     await p.goto(`/solve/${id}`);
     await setEditorCode(p, CPP);
-    const output = p.getByRole("region", { name: "Output" });
+    const output = p.getByRole("region", { name: "Output", exact: true });
 
     // No session cookie in this context: EventSource cannot send the bearer token, the stream is refused.
     await p.getByRole("button", { name: "Submit Code" }).click();
@@ -608,7 +608,7 @@ describe("accessibility basics", () => {
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Enter"); // Run Code
-    await page.getByRole("region", { name: "Output" }).getByText(/Sample test (passed|failed)/).waitFor({ timeout: 60_000 });
+    await page.getByRole("region", { name: "Output", exact: true }).getByText(/Sample test (passed|failed)/).waitFor({ timeout: 60_000 });
   }, SLOW);
 
   test("every screen fits a 360 px phone without sideways scrolling", async () => {

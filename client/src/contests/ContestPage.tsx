@@ -15,7 +15,7 @@ import { localTime } from "../courses/format.ts";
 import { useNow } from "../courses/useNow.ts";
 import { useNotice } from "../lib/notice.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
-import { verdictName } from "../lib/verdicts.ts";
+import { VerdictBadge } from "../components/VerdictBadge.tsx";
 import { Clarifications, type Contest } from "./Clarifications.tsx";
 import { clock, contestClock, windowOf } from "./format.ts";
 
@@ -104,7 +104,9 @@ function Submissions({ contest }: { contest: Contest }) {
                     {jury && <td>{s.teamName ?? "jury"}</td>}
                     <td>{s.label}</td>
                     <td>{s.language}</td>
-                    <td className={s.verdict === "AC" ? "verdict-ok" : s.verdict ? "verdict-bad" : ""}>{s.status === "done" && s.verdict ? verdictName(s.verdict) : "Judging..."}</td>
+                    <td>
+                      <VerdictBadge verdict={s.status === "done" ? s.verdict : null} />
+                    </td>
                     {jury && (
                       <td>
                         <button type="button" className="btn btn-ghost btn-sm" onClick={() => void rejudge(s.id)} disabled={s.status !== "done"}>

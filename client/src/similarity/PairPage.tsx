@@ -22,7 +22,7 @@ function Code({ side, fragments, which, paneRef }: { side: Side; fragments: Pair
   const lines = side.code.split("\n");
   const fragmentAt = (row: number) => fragments.findIndex((f) => f[which].startRow <= row && row <= f[which].endRow);
   return (
-    <div className="pair-pane" ref={paneRef} data-testid={`pane-${which}`}>
+    <div className="pair-pane" ref={paneRef} data-testid={`pane-${which}`} tabIndex={0} role="region" aria-labelledby={`pair-name-${which}`}>
       <pre>
         {lines.map((line, row) => {
           const f = fragmentAt(row);
@@ -117,7 +117,7 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
       <div className="pair-view">
         {([["left", data.left, left], ["right", data.right, right]] as const).map(([which, side, ref]) => (
           <div key={which} className="pair-side">
-            <h2 data-testid={`name-${which}`}>{name(side.submissionId)}</h2>
+            <h2 id={`pair-name-${which}`} data-testid={`name-${which}`}>{name(side.submissionId)}</h2>
             <p className="muted">
               {languageName(side.language)} · submitted {new Date(side.createdAtMs).toLocaleString()}
             </p>
