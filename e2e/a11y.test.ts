@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { seed, type Seeded } from "./a11y-seed.ts";
+import { PY_AC, PY_WA, seed, type Seeded } from "./a11y-seed.ts";
 import { axeViolations, formatFindings } from "./axe.ts";
-import { ensureClientBuilt, launchBrowser, ROOT, startServer, type TestServer } from "./harness.ts";
+import { ensureClientBuilt, launchBrowser, ROOT, setEditorCode, startServer, type TestServer } from "./harness.ts";
 
 const PORT = 3370;
 const SLOW = 600_000;
@@ -152,5 +152,47 @@ describe("axe (WCAG 2.1 A and AA): zero violations on every route", () => {
         SLOW,
       );
     }
+  }
+});
+
+describe("axe on the solving page's results (the output panel, verdicts, status line)", () => {
+  for (const dark of [false, true]) {
+    test(
+      `after Run, a compile error, a wrong answer and an accepted submission, ${dark ? "dark" : "light"} theme`,
+      async () => {
+        const context = await contextFor(data.student.token, dark);
+        const page = await context.newPage();
+        const found: string[] = [];
+        const check = async (what: string) => found.push(...formatFindings(`${dark ? "dark" : "light"} solve, ${what}`, await axeViolations(page)));
+        try {
+          await page.goto(`/solve/${data.problemId}`);
+          await page.getByLabel("Language").selectOption("py");
+          const status = page.getByTestId("run-status");
+          await setEditorCode(page, PY_WA);
+          await page.getByRole("button", { name: "Run Code" }).click();
+          await status.filter({ hasText: "Sample test failed" }).waitFor({ timeout: 60_000 });
+          await check("a failed Run");
+          await page.getByRole("button", { name: "Submit Code" }).click();
+          await status.filter({ hasText: "Wrong Answer on" }).waitFor({ timeout: 60_000 });
+          await check("a Wrong Answer");
+          await setEditorCode(page, "print(\n");
+          await page.getByRole("button", { name: "Submit Code" }).click();
+          await status.filter({ hasText: "Compilation Error" }).waitFor({ timeout: 60_000 });
+          await check("a compile error");
+          await setEditorCode(page, PY_AC);
+          await page.getByRole("button", { name: "Submit Code" }).click();
+          await status.filter({ hasText: "Accepted, " }).waitFor({ timeout: 60_000 });
+          await check("Accepted");
+          await page.goto(`/my-submissions/${data.problemId}`);
+          await settle(page);
+          await check("the history after these submissions");
+        } finally {
+          await context.close();
+        }
+        if (found.length) console.error(found.join("\n"));
+        expect(found).toEqual([]);
+      },
+      SLOW,
+    );
   }
 });
