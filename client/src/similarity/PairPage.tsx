@@ -107,7 +107,7 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
           <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> Hide names
         </label>
       </p>
-      <div className="fragment-list" aria-label="Fragments">
+      <div className="fragment-list" role="group" aria-label="Fragments">
         {data.fragments.map((f, i) => (
           <button type="button" key={i} className={`btn btn-ghost btn-sm fragment-${i % COLOURS}`} onClick={() => show(i)}>
             Lines {f.left.startRow + 1}–{f.left.endRow + 1} ↔ {f.right.startRow + 1}–{f.right.endRow + 1}
