@@ -170,8 +170,8 @@ describe("axe on the solving page's results (the output panel, verdicts, status 
         const found: string[] = [];
         const check = async (what: string) => found.push(...formatFindings(`${dark ? "dark" : "light"} solve, ${what}`, await axeViolations(page)));
         try {
-          // From the assignment: the problem is also in the running contest, which refuses practice submissions of it.
-          await page.goto(`/solve/${data.problemId}?assignment=${data.assignmentId}`);
+          // From the contest: while it runs, the server refuses the student's other submissions of its problem.
+          await page.goto(`/solve/${data.problemId}?contest=${data.contestId}`);
           await page.getByLabel("Language").selectOption("py");
           const status = page.getByTestId("run-status");
           const statusSays = async (text: string) =>

@@ -579,7 +579,7 @@ describe("accessibility basics", () => {
     await page.getByTestId("problem-card").first().waitFor();
     const visited = await tabThrough(page, 9);
     expect(visited.slice(0, 5)).toEqual(["CodeArena home", "+ Create Problem", "Logout", "Toggle dark mode", "Import package"]);
-    expect(visited[5]).toMatch(/^easy\d+$/); // the selected tab only: the others are reached with the arrow keys
+    expect(visited[5]).toMatch(/^easy\d+ problems$/); // the selected tab only: the others are reached with the arrow keys
     expect(visited.slice(6)).toEqual(["Solve", "My Submissions", "Solve"]);
     // Arrow keys move between the difficulty tabs; Tab goes on to the first card's Solve link.
     await page.keyboard.press("Shift+Tab");
@@ -597,11 +597,14 @@ describe("accessibility basics", () => {
 
     await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    const header = await tabThrough(page, 6);
-    expect(header).toEqual(["Go back", "CodeArena home", "My Submissions", "Toggle dark mode", "Language", "Reset to Boilerplate"]);
+    const header = await tabThrough(page, 9);
+    expect(header.slice(0, 4)).toEqual(["Go back", "CodeArena home", "My Submissions", "Toggle dark mode"]);
+    // The statement pane and the sample boxes scroll: each is a named region a keyboard can focus.
+    expect(header[4]).toStartWith("Sum of Two Numbers");
+    expect(header.slice(5)).toEqual(["Sample input", "Sample output", "Language", "Reset to Boilerplate"]);
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.closest(".monaco-editor") !== null)).toBe(true);
-    // Ctrl+M lets Tab leave the editor (the hint under it says so).
+    // Ctrl+M lets Tab leave the editor (the tip before it says so).
     await page.keyboard.press("Control+M");
     const rest = await tabThrough(page, 4);
     expect(rest).toEqual(["Custom Input (optional)", "Run Code", "Submit Code", "AI Review"]);
