@@ -103,8 +103,8 @@ describe("problem kinds", () => {
     await p.getByLabel("Language").selectOption("py");
     await setEditorCode(p, SEARCH_PY);
     await p.getByRole("button", { name: "Run Code" }).click();
-    const output = p.getByRole("region", { name: "Output" });
-    await output.getByText("✅ Sample test passed").waitFor({ timeout: 60_000 });
+    const output = p.getByRole("region", { name: "Output", exact: true });
+    await output.getByText("Sample test passed", { exact: true }).waitFor({ timeout: 60_000 });
     expect((await output.getByTestId("interaction").innerText()).trimEnd()).toBe(">? 500\n<=");
     await p.getByRole("button", { name: "Submit Code" }).click();
     await output.getByText("Submission saved.").waitFor({ timeout: 90_000 });
@@ -121,7 +121,7 @@ describe("problem kinds", () => {
     await p.getByLabel("Language").selectOption("py");
     await setEditorCode(p, SMALL_ONLY_PY);
     await p.getByRole("button", { name: "Submit Code" }).click();
-    const output = p.getByRole("region", { name: "Output" });
+    const output = p.getByRole("region", { name: "Output", exact: true });
     await output.getByText("Submission saved.").waitFor({ timeout: 90_000 });
     expect(await output.getByTestId("final-verdict").innerText()).toContain("Wrong Answer, 45/100");
     const groups = output.getByTestId("group-table");

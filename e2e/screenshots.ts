@@ -178,7 +178,7 @@ try {
         await editorReady(p);
         await p.getByLabel("Custom Input (optional)").fill("40 2");
         await p.getByRole("button", { name: "Run Code" }).click();
-        await p.getByText("✅ Sample test passed").waitFor({ timeout: 60_000 });
+        await p.getByText("Sample test passed", { exact: true }).waitFor({ timeout: 60_000 });
       },
     },
     {

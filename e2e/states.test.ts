@@ -419,7 +419,7 @@ describe("live judging without a live stream", () => {
     await p.addInitScript((t) => localStorage.setItem("token", t), token);
     await p.goto(`/solve/${id}`);
     await setEditorCode(p, CPP);
-    const output = p.getByRole("region", { name: "Output" });
+    const output = p.getByRole("region", { name: "Output", exact: true });
 
     // No session cookie in this context: EventSource cannot send the bearer token, the stream is refused.
     await p.getByRole("button", { name: "Submit Code" }).click();
@@ -584,7 +584,7 @@ describe("accessibility basics", () => {
     await page.getByTestId("problem-card").first().waitFor();
     const visited = await tabThrough(page, 9);
     expect(visited.slice(0, 5)).toEqual(["CodeArena home", "+ Create Problem", "Logout", "Toggle dark mode", "Import package"]);
-    expect(visited[5]).toMatch(/^easy\d+$/); // the selected tab only: the others are reached with the arrow keys
+    expect(visited[5]).toMatch(/^easy\d+ problems$/); // the selected tab only: the others are reached with the arrow keys
     expect(visited.slice(6)).toEqual(["Solve", "My Submissions", "Solve"]);
     // Arrow keys move between the difficulty tabs; Tab goes on to the first card's Solve link.
     await page.keyboard.press("Shift+Tab");
@@ -602,18 +602,21 @@ describe("accessibility basics", () => {
 
     await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    const header = await tabThrough(page, 6);
-    expect(header).toEqual(["Go back", "CodeArena home", "My Submissions", "Toggle dark mode", "Language", "Reset to Boilerplate"]);
+    const header = await tabThrough(page, 9);
+    expect(header.slice(0, 4)).toEqual(["Go back", "CodeArena home", "My Submissions", "Toggle dark mode"]);
+    // The statement pane and the sample boxes scroll: each is a named region a keyboard can focus.
+    expect(header[4]).toStartWith("Sum of Two Numbers");
+    expect(header.slice(5)).toEqual(["Sample input", "Sample output", "Language", "Reset to Boilerplate"]);
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.closest(".monaco-editor") !== null)).toBe(true);
-    // Ctrl+M lets Tab leave the editor (the hint under it says so).
+    // Ctrl+M lets Tab leave the editor (the tip before it says so).
     await page.keyboard.press("Control+M");
     const rest = await tabThrough(page, 4);
     expect(rest).toEqual(["Custom Input (optional)", "Run Code", "Submit Code", "AI Review"]);
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Enter"); // Run Code
-    await page.getByRole("region", { name: "Output" }).getByText(/Sample test (passed|failed)/).waitFor({ timeout: 60_000 });
+    await page.getByRole("region", { name: "Output", exact: true }).getByText(/Sample test (passed|failed)/).waitFor({ timeout: 60_000 });
   }, SLOW);
 
   test("every screen fits a 360 px phone without sideways scrolling", async () => {

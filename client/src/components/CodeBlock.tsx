@@ -1,5 +1,6 @@
-/** Read-only code with syntax highlighting (prism-react-renderer), themed for light and dark mode. */
-import { Highlight, Prism, themes } from "prism-react-renderer";
+/** Read-only code with syntax highlighting (prism-react-renderer) in the editor's light or dark colours (editor/themes.ts), a scroll pane reachable by keyboard. */
+import { Highlight, Prism } from "prism-react-renderer";
+import { PRISM_THEMES } from "../editor/themes.ts";
 import { editorModeOf, languageName } from "../lib/languages.ts";
 import { useTheme } from "../lib/theme.tsx";
 
@@ -19,9 +20,9 @@ if (!Prism.languages.java) {
 export function CodeBlock({ code, language }: { code: string; language: string }) {
   const { dark } = useTheme();
   return (
-    <Highlight code={code.replace(/\s+$/, "")} language={editorModeOf(language, "clike")} theme={dark ? themes.vsDark : themes.github}>
+    <Highlight code={code.replace(/\s+$/, "")} language={editorModeOf(language, "clike")} theme={dark ? PRISM_THEMES.dark : PRISM_THEMES.light}>
       {({ className, style, tokens, getLineProps, getTokenProps }) => (
-        <pre className={`code-block ${className}`} style={style} tabIndex={0} aria-label={`Submitted ${languageName(language)} code`}>
+        <pre className={`code-block ${className}`} style={style} tabIndex={0} role="region" aria-label={`Submitted ${languageName(language)} code`}>
           {tokens.map((line, i) => {
             const { key: _lineKey, ...lineProps } = getLineProps({ line, key: i });
             return (

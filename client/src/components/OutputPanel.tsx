@@ -6,11 +6,18 @@
  * bar and one row per test as the server judges, the final verdict and
  * `Submission saved.`. Hidden tests show verdict, time and memory only. A
  * compile error shows the spec's headline with the compiler's diagnostics.
+ *
+ * Above the panel, one short status line ("Accepted, 9 of 9 tests", "Wrong
+ * Answer on test 3", "Sample test passed") is the only live region (polite):
+ * the details below are not re-read. When a Run or a submission ends, focus
+ * moves to that line (tabIndex -1), so a keyboard user reads the result next
+ * and the details follow it in the reading order.
  */
-import { useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
 import { judgingPhrase, testsPassedPhrase } from "../lib/judging-phrase.ts";
 import { TestTable } from "./TestTable.tsx";
+import { VerdictBadge, VerdictIcon } from "./VerdictBadge.tsx";
 
 export interface RunOutcome {
   output: string;
@@ -69,7 +76,59 @@ export type OutputState =
   | { kind: "submission"; progress: SubmissionProgress; saved: boolean };
 
 /** The headline the product shows for a compile error (or any error mentioning syntax, compilation or expected). */
-export const SYNTAX_ERROR_HEADLINE = "❌ Error: There is a syntax error in your program.";
+export const SYNTAX_ERROR_HEADLINE = "Error: There is a syntax error in your program.";
+
+/** The headline with its cross mark (an SVG icon, no emoji font needed). */
+function SyntaxErrorHeadline() {
+  return (
+    <p className="error-text strong icon-line">
+      <VerdictIcon tone="fail" /> {SYNTAX_ERROR_HEADLINE}
+    </p>
+  );
+}
+
+/**
+ * The short status of an output state, as the live region says it: "" when
+ * there is nothing to say; "Judging..." while a submission is judged (not each
+ * test); the verdict with the tests passed, or the first failing test, once done.
+ */
+export function statusText(state: OutputState): string {
+  switch (state.kind) {
+    case "empty":
+      return "";
+    case "pending":
+      return state.text;
+    case "error":
+      return state.message;
+    case "compileError":
+      return "Compilation Error";
+    case "run": {
+      if (state.sample) {
+        const v = state.sample.verdict;
+        if (state.sample.correct) return "Sample test passed";
+        return v && v !== "AC" && v !== "OK" && v !== "WA" ? `Sample test failed: ${verdictName(v)}` : "Sample test failed";
+      }
+      if (state.custom) return state.custom.verdict === "OK" || state.custom.verdict === "AC" ? "Run finished" : `Run finished: ${verdictName(state.custom.verdict)}`;
+      return state.notes[0] ?? "";
+    }
+    case "submission": {
+      const p = state.progress;
+      if (p.status !== "done" || !p.verdict) return "Judging...";
+      const name = verdictName(p.verdict);
+      const score = p.score != null && p.maxScore != null ? `, ${scoreText(p.score, p.maxScore)} points` : "";
+      if (p.verdict === "AC") return p.testsTotal > 0 ? `${name}, ${p.tests.filter((t) => t.verdict === "AC").length} of ${p.testsTotal} tests${score}` : `${name}${score}`;
+      const failed = p.tests.find((t) => t.verdict !== "AC");
+      const where = failed ? (failed.isSample ? " on the sample test" : ` on test ${failed.index}`) : "";
+      return `${name}${where}${score}`;
+    }
+  }
+}
+
+/** A state that ends a Run or a submission (focus moves to the status then). */
+function isFinal(state: OutputState): boolean {
+  if (state.kind === "submission") return state.progress.status === "done" && state.progress.verdict !== null;
+  return state.kind === "run" || state.kind === "compileError" || state.kind === "error";
+}
 
 function Metrics({ r }: { r: { timeMs: number; memoryKib: number; verdict: string; exitCode?: number | null } }) {
   return (
@@ -86,15 +145,24 @@ function Metrics({ r }: { r: { timeMs: number; memoryKib: number; verdict: strin
   );
 }
 
+/** A scrolling block of program text (max 220 px high): focusable and named, so a keyboard can scroll it. */
+function PreBox({ label, className = "", children, testId }: { label: string; className?: string; children: ReactNode; testId?: string }) {
+  return (
+    <pre className={`pre-box ${className}`.trim()} tabIndex={0} role="region" aria-label={label} data-testid={testId}>
+      {children}
+    </pre>
+  );
+}
+
 function RunBlock({ title, r }: { title: string; r: RunOutcome }) {
   return (
     <section className="out-section">
       <h3>{title}</h3>
-      <pre className="pre-box">{r.output || <span className="muted">(no output)</span>}</pre>
+      <PreBox label={`${title}: output`}>{r.output || <span className="muted">(no output)</span>}</PreBox>
       {r.stderr && (
         <>
           <h4>Standard Error</h4>
-          <pre className="pre-box error-text">{r.stderr}</pre>
+          <PreBox label={`${title}: standard error`} className="error-text">{r.stderr}</PreBox>
         </>
       )}
       <Metrics r={r} />
@@ -115,6 +183,14 @@ export function revealElement(el: Element): void {
 /** @param interactive the problem is interactive: a failing test's output is the interaction's transcript. */
 export function OutputPanel({ state, interactive = false }: { state: OutputState; interactive?: boolean }) {
   const panel = useRef<HTMLDivElement>(null);
+  const status = useRef<HTMLParagraphElement>(null);
+  // Focus goes to the status when a Run or a submission ends (not on the first render, nor when "saved" follows).
+  const final = isFinal(state);
+  const wasFinal = useRef(true);
+  useEffect(() => {
+    if (final && !wasFinal.current) status.current?.focus({ preventScroll: false });
+    wasFinal.current = final;
+  }, [final]);
   // Run and Submit are below the editor: bring the panel into view when they start, so the result is seen.
   const pending = state.kind === "pending";
   useLayoutEffect(() => {
@@ -126,10 +202,18 @@ export function OutputPanel({ state, interactive = false }: { state: OutputState
     if (el && state.kind === "submission") el.scrollTop = el.scrollHeight;
     else if (el) el.scrollTop = 0;
   }, [state]);
+  const text = statusText(state);
+  const tone = state.kind === "submission" && final ? (state.progress.verdict === "AC" ? "ok" : "fail") : state.kind === "run" && state.sample ? (state.sample.correct ? "ok" : "fail") : state.kind === "compileError" || state.kind === "error" ? "fail" : null;
   return (
-    <div ref={panel} className="output-panel" aria-live="polite" aria-label="Output" role="region" tabIndex={0}>
-      {renderState(state, interactive)}
-    </div>
+    <>
+      <p ref={status} id="run-status" className={`run-status${tone ? ` ${tone === "ok" ? "ok" : "bad"}` : ""}`} role="status" aria-live="polite" tabIndex={-1} data-testid="run-status">
+        {tone && <VerdictIcon tone={tone} />}
+        {text}
+      </p>
+      <div ref={panel} className="output-panel" aria-label="Output" role="region" tabIndex={0}>
+        {renderState(state, interactive)}
+      </div>
+    </>
   );
 }
 
@@ -148,8 +232,8 @@ function renderState(state: OutputState, interactive: boolean) {
     case "compileError":
       return (
         <section>
-          <p className="error-text strong">{SYNTAX_ERROR_HEADLINE}</p>
-          {state.diagnostics && <pre className="pre-box diagnostics" tabIndex={0}>{state.diagnostics}</pre>}
+          <SyntaxErrorHeadline />
+          {state.diagnostics && <pre className="pre-box diagnostics" tabIndex={0} role="region" aria-label="Compiler output">{state.diagnostics}</pre>}
         </section>
       );
     case "run":
@@ -162,28 +246,28 @@ function renderState(state: OutputState, interactive: boolean) {
               {state.sample.interaction ? (
                 <div>
                   <h4>Interaction (lines from the validator start with &lt;, your program&apos;s with &gt;)</h4>
-                  <pre className="pre-box" data-testid="interaction">{state.sample.output || <span className="muted">(nothing was said)</span>}</pre>
+                  <PreBox label="Interaction" testId="interaction">{state.sample.output || <span className="muted">(nothing was said)</span>}</PreBox>
                 </div>
               ) : (
               <div className="io-grid">
                 <div>
                   <h4>Your Output</h4>
-                  <pre className="pre-box">{state.sample.output || <span className="muted">(no output)</span>}</pre>
+                  <PreBox label="Your output">{state.sample.output || <span className="muted">(no output)</span>}</PreBox>
                 </div>
                 <div>
                   <h4>Expected Output</h4>
-                  <pre className="pre-box">{state.sample.expected}</pre>
+                  <PreBox label="Expected output">{state.sample.expected}</PreBox>
                 </div>
               </div>
               )}
               {state.sample.stderr && (
                 <>
                   <h4>Standard Error</h4>
-                  <pre className="pre-box error-text">{state.sample.stderr}</pre>
+                  <PreBox label="Standard error" className="error-text">{state.sample.stderr}</PreBox>
                 </>
               )}
-              <p className={`result-line ${state.sample.correct ? "ok" : "bad"}`}>
-                {state.sample.correct ? "✅ Sample test passed" : "❌ Sample test failed"}
+              <p className={`result-line icon-line ${state.sample.correct ? "ok" : "bad"}`}>
+                <VerdictIcon tone={state.sample.correct ? "ok" : "fail"} /> {state.sample.correct ? "Sample test passed" : "Sample test failed"}
               </p>
               <Metrics r={state.sample} />
             </section>
@@ -207,7 +291,7 @@ function renderState(state: OutputState, interactive: boolean) {
               <span>
                 {done && p.verdict ? (
                   <>
-                    Judging complete: <strong className={p.verdict === "AC" ? "ok" : "bad"}>{verdictName(p.verdict)}</strong>
+                    Judging complete: <VerdictBadge verdict={p.verdict} />
                   </>
                 ) : (
                   progressText(p)
@@ -230,13 +314,13 @@ function renderState(state: OutputState, interactive: boolean) {
           )}
           {done && p.verdict === "CE" && (
             <>
-              <p className="error-text strong">{SYNTAX_ERROR_HEADLINE}</p>
-              {p.compileOutput && <pre className="pre-box diagnostics" tabIndex={0}>{p.compileOutput}</pre>}
+              <SyntaxErrorHeadline />
+              {p.compileOutput && <pre className="pre-box diagnostics" tabIndex={0} role="region" aria-label="Compiler output">{p.compileOutput}</pre>}
             </>
           )}
           {done && p.verdict && (
             <p className={`final-verdict ${p.verdict === "AC" ? "ok" : "bad"}`} data-testid="final-verdict">
-              {p.verdict === "AC" ? "✅" : "❌"} {verdictName(p.verdict)}
+              <VerdictBadge verdict={p.verdict} />
               {p.score != null && p.maxScore != null && <strong data-testid="score">, {scoreText(p.score, p.maxScore)}</strong>}
               {p.testsTotal > 0 && (
                 <span className="muted">
@@ -260,7 +344,7 @@ function renderState(state: OutputState, interactive: boolean) {
                 {p.groups.map((g) => (
                   <tr key={g.name}>
                     <td>{g.name}</td>
-                    <td>{g.verdict === null ? "Not run (a required group failed)" : verdictName(g.verdict)}</td>
+                    <td>{g.verdict === null ? "Not run (a required group failed)" : <VerdictBadge verdict={g.verdict} />}</td>
                     <td>{scoreText(g.score, g.maxScore)}</td>
                   </tr>
                 ))}
@@ -273,20 +357,20 @@ function renderState(state: OutputState, interactive: boolean) {
               <div className="io-grid">
                 <div className="io-block">
                   <h4>{interactive ? "The validator's input" : "Input"}</h4>
-                  <pre className="pre-box">{p.firstFailure.input}</pre>
+                  <PreBox label="First failing test: input">{p.firstFailure.input}</PreBox>
                 </div>
                 <div className="io-block">
                   <h4>{interactive ? "The validator's answer file" : "Expected output"}</h4>
-                  <pre className="pre-box">{p.firstFailure.expectedOutput}</pre>
+                  <PreBox label="First failing test: expected output">{p.firstFailure.expectedOutput}</PreBox>
                 </div>
                 <div className="io-block" data-testid="first-failure-output">
                   <h4>{interactive ? "Interaction (lines from the validator start with <, your program's with >)" : "Your output"}</h4>
-                  <pre className="pre-box">{p.firstFailure.actualOutput || "(nothing)"}</pre>
+                  <PreBox label="First failing test: your output">{p.firstFailure.actualOutput || "(nothing)"}</PreBox>
                 </div>
                 {p.firstFailure.stderr !== undefined && (
                   <div className="io-block">
                     <h4>Error output</h4>
-                    <pre className="pre-box">{p.firstFailure.stderr || "(nothing)"}</pre>
+                    <PreBox label="First failing test: error output">{p.firstFailure.stderr || "(nothing)"}</PreBox>
                   </div>
                 )}
               </div>

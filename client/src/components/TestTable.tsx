@@ -1,5 +1,6 @@
 /** Per-test results (test number, verdict, time, memory): the solving page's live rows and the history cards. */
-import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
+import { formatKib, formatMs } from "../lib/verdicts.ts";
+import { VerdictBadge } from "./VerdictBadge.tsx";
 
 export interface TestRow {
   index: number;
@@ -30,10 +31,7 @@ export function TestTable({ tests, caption, rowTestId }: { tests: TestRow[]; cap
           <tr key={t.index} data-testid={rowTestId}>
             <td>{t.isSample ? "Sample" : `Test ${t.index}`}</td>
             <td>
-              <span className={`verdict-chip ${t.verdict === "AC" ? "verdict-ac" : "verdict-fail"}`} title={verdictName(t.verdict)}>
-                {t.verdict}
-              </span>{" "}
-              <span className="verdict-full">{verdictName(t.verdict)}</span>
+              <VerdictBadge verdict={t.verdict} />
             </td>
             <td>{formatMs(t.timeMs)}</td>
             <td>{formatKib(t.memoryKib)}</td>

@@ -62,8 +62,9 @@ export function Clarifications({ contest }: { contest: Contest }) {
       <h2 id="clar-title">
         Clarifications{" "}
         {unseen > 0 && (
-          <span className="badge" data-testid="clarification-badge" aria-label={jury ? `${unseen} unanswered` : `${unseen} new`}>
+          <span className="badge" data-testid="clarification-badge">
             {unseen}
+            <span className="sr-only">{jury ? " unanswered" : " new"}</span>
           </span>
         )}
       </h2>
@@ -76,7 +77,8 @@ export function Clarifications({ contest }: { contest: Contest }) {
             <p>{c.text}</p>
             {jury && c.fromTeamId && !c.answered && (
               <div className="clar-reply">
-                <input aria-label="Answer" value={answers[c.id] ?? ""} onChange={(e) => setAnswers((a) => ({ ...a, [c.id]: e.target.value }))} />
+                <label htmlFor={`clar-answer-${c.id}`}>Answer</label>
+                <input id={`clar-answer-${c.id}`} value={answers[c.id] ?? ""} onChange={(e) => setAnswers((a) => ({ ...a, [c.id]: e.target.value }))} />
                 <button type="button" className="btn btn-primary btn-sm" onClick={() => void answer(c.id, false)}>
                   Answer the team
                 </button>
@@ -90,7 +92,8 @@ export function Clarifications({ contest }: { contest: Contest }) {
       </ul>
       {(contest.role === "participant" || jury) && (
         <form onSubmit={send} className="clar-form">
-          <select aria-label="About" value={problemId} onChange={(e) => setProblemId(e.target.value)}>
+          <label htmlFor="clar-about">About</label>
+          <select id="clar-about" value={problemId} onChange={(e) => setProblemId(e.target.value)}>
             <option value="">General</option>
             {contest.problems.map((p) => (
               <option key={p.problemId} value={p.problemId}>
@@ -98,7 +101,8 @@ export function Clarifications({ contest }: { contest: Contest }) {
               </option>
             ))}
           </select>
-          <textarea aria-label={jury ? "Announcement" : "Question"} required value={text} onChange={(e) => setText(e.target.value)} rows={2} />
+          <label htmlFor="clar-text">{jury ? "Announcement" : "Question"}</label>
+          <textarea id="clar-text" required value={text} onChange={(e) => setText(e.target.value)} rows={2} />
           <button type="submit" className="btn btn-primary btn-sm">
             {jury ? "Announce" : "Ask the jury"}
           </button>

@@ -16,8 +16,8 @@ import { useNow } from "../courses/useNow.ts";
 import { useNotice } from "../lib/notice.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { httpStatusOf, useTRPC, useTRPCClient } from "../lib/trpc.ts";
-import { verdictName } from "../lib/verdicts.ts";
 import { languageName } from "../lib/languages.ts";
+import { VerdictBadge } from "../components/VerdictBadge.tsx";
 import { Clarifications, type Contest } from "./Clarifications.tsx";
 import { ContestRoles } from "./ContestRoles.tsx";
 import { clock, contestClock, windowOf } from "./format.ts";
@@ -109,7 +109,9 @@ function Submissions({ contest }: { contest: Contest }) {
                     {jury && <td>{s.teamName ?? "jury"}</td>}
                     <td>{s.label}</td>
                     <td>{languageName(s.language)}</td>
-                    <td className={s.verdict === "AC" ? "verdict-ok" : s.verdict ? "verdict-bad" : ""}>{s.status === "done" && s.verdict ? verdictName(s.verdict) : "Judging..."}</td>
+                    <td>
+                      <VerdictBadge verdict={s.status === "done" ? s.verdict : null} />
+                    </td>
                     {jury && (
                       <td>
                         <button type="button" className="btn btn-ghost btn-sm" onClick={() => void rejudge(s.id)} disabled={s.status !== "done"}>

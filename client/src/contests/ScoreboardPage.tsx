@@ -64,7 +64,8 @@ export default function ScoreboardPage({ contestId }: { contestId: string }) {
                 Frozen: results after the freeze are hidden
               </span>
             )}
-            <span className={`live-dot live-${live}`} aria-label={`updates ${live}`} />
+            <span className={`live-dot live-${live}`} aria-hidden="true" />
+            <span className="sr-only">Updates {live}</span>
             {!projector && (
               <>
                 <Link href={`/contests/${contestId}/scoreboard?projector`} className="text-link">

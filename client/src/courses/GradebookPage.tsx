@@ -12,8 +12,9 @@ import { QueryState } from "../components/QueryState.tsx";
 import { TestTable } from "../components/TestTable.tsx";
 import { CourseHeader } from "./CourseHeader.tsx";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
-import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
+import { formatKib, formatMs } from "../lib/verdicts.ts";
 import { DateTime } from "../components/DateTime.tsx";
+import { VerdictBadge } from "../components/VerdictBadge.tsx";
 
 const CodeBlock = lazy(() => import("../components/CodeBlock.tsx").then((m) => ({ default: m.CodeBlock })));
 
@@ -127,8 +128,12 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                             <td key={p.problemId} className={c ? (c.verdict === "AC" ? "cell-ac" : "cell-fail") : "cell-none"}>
                               {c ? (
                                 <>
-                                  <button type="button" className="cell-button" onClick={() => setSelected({ userId: s.userId, problemId: p.problemId })} aria-label={`${s.firstName} ${s.lastName}, ${p.title}: ${c.score} points`}>
+                                  <button type="button" className="cell-button" onClick={() => setSelected({ userId: s.userId, problemId: p.problemId })}>
+                                    <span className="sr-only">
+                                      {s.firstName} {s.lastName}, {p.title}:{" "}
+                                    </span>
                                     <strong>{c.score}</strong>
+                                    <span className="sr-only"> points, </span>
                                     <span className="cell-meta">
                                       {c.verdict ?? "…"} · {c.attempts}
                                       {c.late && <span className="late-mark"> · late</span>}
@@ -206,7 +211,7 @@ function StudentSubmissions(props: { assignmentId: string; userId: string; probl
             {subs.map((s) => (
               <li key={s._id} className="submission-card">
                 <p>
-                  <strong>{s.verdict ? verdictName(s.verdict) : "Judging..."}</strong> · <DateTime value={s.createdAt} mode="auto" /> · {formatMs(s.timeMs)} · {formatKib(s.memoryKib)}
+                  <VerdictBadge verdict={s.verdict} /> · <DateTime value={s.createdAt} mode="auto" /> · {formatMs(s.timeMs)} · {formatKib(s.memoryKib)}
                 </p>
                 <Suspense fallback={<pre className="pre-box">{s.code}</pre>}>
                   <CodeBlock code={s.code} language={s.language} />

@@ -93,6 +93,7 @@ import "monaco-editor/languages/definitions/go/register.js";
 import "monaco-editor/languages/definitions/rust/register.js";
 import EditorWorker from "monaco-editor/editor/editor.worker.js?worker";
 import { loader } from "@monaco-editor/react";
+import { EDITOR_THEMES, EDITOR_THEME_NAME } from "./themes.ts";
 
 declare global {
   interface Window {
@@ -105,5 +106,9 @@ window.MonacoEnvironment = {
 };
 
 loader.config({ monaco });
+
+// The product's light and dark editor themes (WCAG AA colours, themes.ts); CodeEditor picks one by the page's theme.
+monaco.editor.defineTheme(EDITOR_THEME_NAME.light, EDITOR_THEMES.light);
+monaco.editor.defineTheme(EDITOR_THEME_NAME.dark, EDITOR_THEMES.dark);
 
 export { monaco };

@@ -42,9 +42,8 @@ export function DifficultyTabs({ tab, counts, onSelect, panelId }: Props) {
           onClick={() => onSelect(d)}
         >
           <span className="tab-label">{d}</span>
-          <span className="tab-count" aria-label={`${counts[d]} problems`}>
-            {counts[d]}
-          </span>
+          <span className="tab-count">{counts[d]}</span>
+          <span className="sr-only"> problems</span>
         </button>
       ))}
     </div>

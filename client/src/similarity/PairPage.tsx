@@ -23,7 +23,7 @@ function Code({ side, fragments, which, paneRef }: { side: Side; fragments: Pair
   const lines = side.code.split("\n");
   const fragmentAt = (row: number) => fragments.findIndex((f) => f[which].startRow <= row && row <= f[which].endRow);
   return (
-    <div className="pair-pane" ref={paneRef} data-testid={`pane-${which}`}>
+    <div className="pair-pane" ref={paneRef} data-testid={`pane-${which}`} tabIndex={0} role="region" aria-labelledby={`pair-name-${which}`}>
       <pre>
         {lines.map((line, row) => {
           const f = fragmentAt(row);
@@ -114,7 +114,7 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
           <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> Hide names
         </label>
       </p>
-      <div className="fragment-list" aria-label="Fragments">
+      <div className="fragment-list" role="group" aria-label="Fragments">
         {data.fragments.map((f, i) => (
           <button type="button" key={i} className={`btn btn-ghost btn-sm fragment-${i % COLOURS}`} onClick={() => show(i)}>
             Lines {f.left.startRow + 1}–{f.left.endRow + 1} ↔ {f.right.startRow + 1}–{f.right.endRow + 1}
@@ -124,7 +124,7 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
       <div className="pair-view">
         {([["left", data.left, left], ["right", data.right, right]] as const).map(([which, side, ref]) => (
           <div key={which} className="pair-side">
-            <h2 data-testid={`name-${which}`}>{name(side.submissionId)}</h2>
+            <h2 id={`pair-name-${which}`} data-testid={`name-${which}`}>{name(side.submissionId)}</h2>
             <p className="muted">
               {languageName(side.language)} · submitted <DateTime value={side.createdAtMs} mode="auto" />
             </p>

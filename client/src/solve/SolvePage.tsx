@@ -93,10 +93,14 @@ export default function SolvePage({ problemId }: { problemId: string }) {
         </main>
       ) : (
         <main className="page-main container-wide solve-grid">
-          <article className="card problem-panel" aria-labelledby="problem-title">
+          {/* A scroll pane on wide screens: a named region a keyboard can focus and scroll. */}
+          <section className="card problem-panel" aria-labelledby="problem-title" tabIndex={0}>
             <div className="problem-panel-head">
               <h1 id="problem-title">{problem.title}</h1>
-              <span className={`badge badge-${problem.difficulty}`}>{problem.difficulty.toUpperCase()}</span>
+              <span className={`badge badge-${problem.difficulty}`}>
+                <span className="sr-only">Difficulty: </span>
+                {problem.difficulty.toUpperCase()}
+              </span>
             </div>
             {assignment.data && <AssignmentBanner assignment={assignment.data} />}
             {recordPastes && (
@@ -148,13 +152,17 @@ export default function SolvePage({ problemId }: { problemId: string }) {
             )}
             <section>
               <h2>{problem.interactive ? "Sample: the validator's input" : "Sample Input"}</h2>
-              <pre className="pre-box">{problem.sampleInput}</pre>
+              <pre className="pre-box" tabIndex={0} role="region" aria-label="Sample input">
+                {problem.sampleInput}
+              </pre>
             </section>
             <section>
               <h2>{problem.interactive ? "Sample: the validator's answer file" : "Sample Output"}</h2>
-              <pre className="pre-box">{problem.sampleOutput}</pre>
+              <pre className="pre-box" tabIndex={0} role="region" aria-label="Sample output">
+                {problem.sampleOutput}
+              </pre>
             </section>
-          </article>
+          </section>
 
           <section className="workbench" aria-label="Code">
             <div className="toolbar">
@@ -172,12 +180,21 @@ export default function SolvePage({ problemId }: { problemId: string }) {
                 Reset to Boilerplate
               </button>
             </div>
+            {/* Before the editor and tied to it (aria-describedby): how to leave it, since Tab types a tab inside. */}
+            <p className="hint" id="editor-escape-tip">
+              In the editor, Tab types a tab. To move on with Tab, press Esc then Tab, or Ctrl+M (Ctrl+Shift+M on macOS) to switch Tab to moving focus.
+            </p>
             <div className="editor-frame">
               <Suspense fallback={<div className="editor-loading">Loading editor...</div>}>
-                <CodeEditor value={code} language={language} onChange={changeCode} onLargePaste={recordPastes ? (chars) => pastes.current.push({ atMs: Date.now(), chars }) : undefined} />
+                <CodeEditor
+                  value={code}
+                  language={language}
+                  onChange={changeCode}
+                  describedBy="editor-escape-tip"
+                  onLargePaste={recordPastes ? (chars) => pastes.current.push({ atMs: Date.now(), chars }) : undefined}
+                />
               </Suspense>
             </div>
-            <p className="hint">Tip: press Ctrl+M (Ctrl+Shift+M on macOS) to let Tab move focus out of the editor.</p>
 
             <div className="field">
               <label htmlFor="custom-input">Custom Input (optional)</label>
