@@ -7,6 +7,7 @@ import { AuthProvider } from "./lib/auth.tsx";
 import { ThemeProvider } from "./lib/theme.tsx";
 import { App } from "./App.tsx";
 import "./styles.css";
+import "./kit/kit.css";
 
 function Root() {
   const [queryClient] = useState(makeQueryClient);
