@@ -8,6 +8,7 @@ import { ThemeProvider } from "./lib/theme.tsx";
 import { App } from "./App.tsx";
 import "./styles.css";
 import "./kit/kit.css";
+import "./components/shell/shell.css";
 
 function Root() {
   const [queryClient] = useState(makeQueryClient);

@@ -1,8 +1,8 @@
 /** The balloon list, for the jury's runners: each team's first solve of each problem, oldest first, marked when delivered. */
+import { Page } from "../components/shell/Page.tsx";
 import { Link } from "wouter";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { minutes } from "./format.ts";
 
@@ -16,9 +16,7 @@ export default function BalloonsPage({ contestId }: { contestId: string }) {
     await qc.invalidateQueries({ queryKey: trpc.contests.balloons.queryKey({ id: contestId }) });
   };
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Balloons"}>
         <div className="page-heading">
           <h1 className="page-title">Balloons</h1>
           <p>
@@ -60,7 +58,6 @@ export default function BalloonsPage({ contestId }: { contestId: string }) {
             </div>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

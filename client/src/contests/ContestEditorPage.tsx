@@ -3,11 +3,11 @@
  * freeze, scoring, penalty, registration (open, with a code) and its problems
  * with labels and colours, chosen from the problems the viewer may use.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { fromLocalInput } from "../courses/format.ts";
 import { useNotice } from "../lib/notice.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
@@ -54,9 +54,7 @@ export default function ContestEditorPage() {
   };
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"New contest"}>
         <h1 className="page-title">New contest</h1>
         <form className="card form-grid" onSubmit={submit}>
           <label>
@@ -122,7 +120,6 @@ export default function ContestEditorPage() {
             Create contest
           </button>
         </form>
-      </main>
-    </div>
+      </Page>
   );
 }

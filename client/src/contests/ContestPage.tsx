@@ -5,12 +5,12 @@
  * every submission with rejudge, the clarifications, and the jury's controls
  * (unfreeze, finalize, the reveal, the balloon list).
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { localTime } from "../courses/format.ts";
 import { useNow } from "../courses/useNow.ts";
 import { useNotice } from "../lib/notice.ts";
@@ -162,9 +162,7 @@ export default function ContestPage({ contestId }: { contestId: string }) {
   const query = useQuery({ ...trpc.contests.byId.queryOptions({ id: contestId }), refetchInterval: 30_000 });
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.contests.byId.queryKey({ id: contestId }) });
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={query.data?.title ?? "Contest"}>
         <QueryState query={query} loading="Loading contest..." error="Failed to fetch the contest">
           {(c) => {
             const mine = windowOf(c);
@@ -227,7 +225,6 @@ export default function ContestPage({ contestId }: { contestId: string }) {
             );
           }}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -5,13 +5,13 @@
  * ones) with their points. New at /courses/:id/assignments/new, edit at
  * /assignments/:id/edit. The server checks every field and names the bad one.
  */
+import { Page } from "../components/shell/Page.tsx";
 import dayjs from "dayjs";
 import { useEffect, useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { AI_WORDS, FEEDBACK_WORDS, fromLocalInput, toLocalInput } from "./format.ts";
 import { useTRPC } from "../lib/trpc.ts";
 
@@ -116,9 +116,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
   ];
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={props.assignmentId ? "Edit assignment" : "New assignment"}>
         <div className="page-heading">
           <h1 className="page-title">{props.assignmentId ? "Edit Assignment" : "New Assignment"}</h1>
           <p className="muted">Times are in your time zone (GMT{dayjs().format("Z")}).</p>
@@ -218,8 +216,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
             </button>
           </div>
         </form>
-      </main>
-    </div>
+      </Page>
   );
 }
 

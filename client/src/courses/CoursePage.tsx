@@ -3,6 +3,7 @@
  * for staff the course's problems (create one, or copy one of your own public problems in),
  * links to the gradebooks, settings and a new assignment.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useState } from "react";
 import { Link } from "wouter";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -11,7 +12,6 @@ import { useNotice } from "../lib/notice.ts";
 import { blankProblemForm, ProblemFormModal, type ProblemFormValues } from "../components/ProblemFormModal.tsx";
 import { QueryState } from "../components/QueryState.tsx";
 import { AssignmentList } from "./AssignmentList.tsx";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { useNow } from "./useNow.ts";
 import { payloadFromForm } from "../problems/useProblemEditor.ts";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
@@ -65,9 +65,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
   }
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={course.data?.title ?? "Course"}>
         <QueryState query={course} loading="Loading course..." error="Failed to fetch the course">
           {(c) => (
             <div className="page-heading">
@@ -153,7 +151,6 @@ export default function CoursePage({ courseId }: { courseId: string }) {
             )}
           </section>
         )}
-      </main>
       <ProblemFormModal
         open={modalOpen}
         mode="create"
@@ -167,6 +164,6 @@ export default function CoursePage({ courseId }: { courseId: string }) {
         saving={create.isPending}
         error={formError}
       />
-    </div>
+    </Page>
   );
 }

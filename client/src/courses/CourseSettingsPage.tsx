@@ -5,13 +5,13 @@
  * code, term and archiving. The server decides who
  * may do each (TAs see the roster and grant extensions only).
  */
+import { Page } from "../components/shell/Page.tsx";
 import { CourseLmsSection } from "../lti/CourseLmsSection.tsx";
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { fromLocalInput, localTime } from "./format.ts";
 import { useTRPC } from "../lib/trpc.ts";
 
@@ -72,9 +72,7 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
   const link = course.data?.inviteCode ? `${window.location.origin}/join/${course.data.inviteCode}` : null;
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Course settings"}>
         <div className="page-heading">
           <h1 className="page-title">Course settings</h1>
           <p className="muted">{course.data ? `${course.data.title} · ${course.data.code}` : ""}</p>
@@ -261,7 +259,6 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
             </div>
           </section>
         )}
-      </main>
-    </div>
+      </Page>
   );
 }

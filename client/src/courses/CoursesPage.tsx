@@ -2,13 +2,13 @@
  * My courses: the courses the user belongs to (with their role; archived ones
  * marked), joining by invite code, and creating a course for those allowed.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 
@@ -43,9 +43,7 @@ export default function CoursesPage() {
   }
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Courses"}>
         <div className="page-heading">
           <h1 className="page-title">My Courses</h1>
           <p className="muted">
@@ -129,7 +127,6 @@ export default function CoursesPage() {
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

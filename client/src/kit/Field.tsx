@@ -37,7 +37,12 @@ function FieldShell(props: { controlId: string; descId: string; errId: string; l
     <div className={`kit-field${props.className ? ` ${props.className}` : ""}`}>
       <label className="kit-label" htmlFor={props.controlId}>
         {props.label}
-        {props.required && <span className="kit-required"> (required)</span>}
+        {/* The control's own `required` tells assistive technology; the star shows it. */}
+        {props.required && (
+          <span className="kit-required" aria-hidden="true">
+            {" *"}
+          </span>
+        )}
       </label>
       {props.description && (
         <p className="kit-description" id={props.descId}>

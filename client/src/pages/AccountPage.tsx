@@ -5,9 +5,9 @@
  * to /api/auth/oidc/:provider/link (the session cookie says who links; a POST
  * so another site cannot start it), which comes back through /auth/complete.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { localTime } from "../courses/format.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
@@ -18,9 +18,7 @@ export default function AccountPage() {
   const identities = useQuery(trpc.auth.identities.queryOptions());
   const providers = useQuery(trpc.auth.providers.queryOptions(undefined, { staleTime: Infinity }));
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Account"}>
         <div className="page-heading">
           <h1 className="page-title">Account</h1>
           {user && (
@@ -61,7 +59,6 @@ export default function AccountPage() {
             }}
           </QueryState>
         </section>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -7,9 +7,9 @@
  * password, and the identities linked to it); and the LMS platforms registered
  * for LTI 1.3 with the URLs to give an LMS.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { localTime } from "../courses/format.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { PlatformsSection } from "../lti/PlatformsSection.tsx";
@@ -32,9 +32,7 @@ export default function AdminPage() {
     await queryClient.invalidateQueries({ queryKey: trpc.admin.accounts.queryKey() });
   };
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Admin"}>
         <div className="page-heading">
           <h1 className="page-title">Status</h1>
           <p className="muted">Refreshed every 2 seconds.</p>
@@ -176,7 +174,6 @@ export default function AdminPage() {
           </QueryState>
         </section>
         <PlatformsSection />
-      </main>
-    </div>
+      </Page>
   );
 }

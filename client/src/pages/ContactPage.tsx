@@ -6,7 +6,7 @@
  */
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { PublicLayout } from "../components/SiteChrome.tsx";
+import { Page } from "../components/shell/Page.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { useNotice } from "../lib/notice.ts";
@@ -37,7 +37,7 @@ export function ContactPage() {
   }
 
   return (
-    <PublicLayout>
+    <Page title="Contact us" width="bare">
       <section className="container narrow">
         <h1 className="page-title">Contact Us</h1>
         <p className="muted">Questions, feedback or a problem to report? Write to us and we will get back to you.</p>
@@ -66,6 +66,6 @@ export function ContactPage() {
           <FormMessage notice={notice} />
         </form>
       </section>
-    </PublicLayout>
+    </Page>
   );
 }

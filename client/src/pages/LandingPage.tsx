@@ -1,6 +1,6 @@
 /** Landing page: hero, key features, difficulty sections (the menu's anchors), footer. */
 import { Link } from "wouter";
-import { PublicLayout } from "../components/SiteChrome.tsx";
+import { Page } from "../components/shell/Page.tsx";
 
 const LEVELS = [
   {
@@ -22,7 +22,7 @@ const LEVELS = [
 
 export function LandingPage() {
   return (
-    <PublicLayout flush>
+    <Page title={null} width="flush">
       <section className="hero">
         <div className="container hero-inner">
           <h1 className="hero-title">
@@ -90,6 +90,6 @@ export function LandingPage() {
           </div>
         </div>
       </section>
-    </PublicLayout>
+    </Page>
   );
 }

@@ -8,11 +8,10 @@ import dayjs from "dayjs";
 import { useEffect } from "react";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
-import { AppHeader, BackButton } from "../components/AppHeader.tsx";
+import { Page } from "../components/shell/Page.tsx";
 import { CodeBlock } from "../components/CodeBlock.tsx";
 import { TestTable } from "../components/TestTable.tsx";
 import { scoreText } from "../components/OutputPanel.tsx";
-import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { languageName } from "../lib/languages.ts";
 import { QueryState } from "../components/QueryState.tsx";
@@ -40,11 +39,7 @@ export default function MySubmissionsPage({ problemId }: { problemId: string }) 
   const passed = list.filter((s) => s.isPassed).length;
 
   return (
-    <div className="page">
-      <AppHeader left={<BackButton />}>
-        <ThemeToggle />
-      </AppHeader>
-      <main className="page-main container">
+    <Page title={list.length > 0 ? `My submissions: ${list[0]!.problemTitle}` : "My submissions"}>
         <div className="page-heading">
           <h1 className="page-title">My Submissions</h1>
           {list.length > 0 && <p className="subtitle">{list[0]!.problemTitle}</p>}
@@ -89,8 +84,7 @@ export default function MySubmissionsPage({ problemId }: { problemId: string }) 
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }
 

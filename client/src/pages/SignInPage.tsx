@@ -44,7 +44,7 @@ export function SignInPage() {
   }
 
   return (
-    <AuthLayout>
+    <AuthLayout title="Sign in">
       <h1 className="auth-title">Welcome Back</h1>
       <p className="auth-subtitle muted">Sign in to continue solving.</p>
       {ways && (ways.oidc.length > 0 || ways.trustedHeader) && (

@@ -41,7 +41,7 @@ export function SignUpPage() {
   }
 
   return (
-    <AuthLayout>
+    <AuthLayout title="Sign up">
       <h1 className="auth-title">Join Our Community</h1>
       <p className="auth-subtitle muted">Create your account to start coding.</p>
       <form className="form" onSubmit={onSubmit}>

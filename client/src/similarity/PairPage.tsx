@@ -5,11 +5,11 @@
  * dismissed, flagged) with a note is kept for the pair; paste records show
  * when the course keeps them.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { languageName } from "../lib/languages.ts";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 import { namer, useAnonymous } from "./names.ts";
@@ -135,9 +135,7 @@ export default function PairPage({ reportId, pairId }: { reportId: string; pairI
   const trpc = useTRPC();
   const query = useQuery(trpc.similarity.pair.queryOptions({ reportId, pairId }));
   return (
-    <div className="page">
-      <CourseHeader wide />
-      <main className="page-main container-wide">
+    <Page title={"Similar pair"} width="wide">
         <div className="page-heading">
           <h1 className="page-title">Side by side</h1>
           <p>
@@ -149,7 +147,6 @@ export default function PairPage({ reportId, pairId }: { reportId: string; pairI
         <QueryState query={query} loading="Loading the pair..." error="Failed to fetch the pair">
           {(data) => <Loaded reportId={reportId} pairId={pairId} data={data} />}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -5,12 +5,12 @@
  * similar first, with their marks), each student's highest match, and the
  * CSV export. Names can be hidden for an anonymised review.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { clusters } from "../../../src/similarity/threshold.ts";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { languageName } from "../lib/languages.ts";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { namer, useAnonymous } from "./names.ts";
@@ -163,9 +163,7 @@ export default function ReportPage({ reportId }: { reportId: string }) {
     refetchInterval: (q) => (q.state.data && (q.state.data.status === "queued" || q.state.data.status === "running") ? 1000 : false),
   });
   return (
-    <div className="page">
-      <CourseHeader wide />
-      <main className="page-main container-wide">
+    <Page title={"Similarity report"} width="wide">
         <QueryState query={query} loading="Loading the report..." error="Failed to fetch the report">
           {(r) => (
             <>
@@ -192,7 +190,6 @@ export default function ReportPage({ reportId }: { reportId: string }) {
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -5,11 +5,11 @@
  * which is ignored like the boilerplate). Nothing leaves the server: the
  * analysis runs there (src/similarity).
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { LANGUAGE_LIST, type LanguageId } from "../lib/languages.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 
@@ -55,9 +55,7 @@ export default function SimilarityPage({ kind, id }: { kind: "assignment" | "con
   };
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Similarity"}>
         <div className="page-heading">
           <h1 className="page-title">Similarity reports</h1>
           <p>
@@ -139,7 +137,6 @@ export default function SimilarityPage({ kind, id }: { kind: "assignment" | "con
             </table>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -11,11 +11,10 @@
 import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
 import { Link, useSearchParams } from "wouter";
 import { useQuery } from "@tanstack/react-query";
-import { AppHeader, BackButton } from "../components/AppHeader.tsx";
+import { Page } from "../components/shell/Page.tsx";
 import { AiReviewPanel } from "../components/AiReviewPanel.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { OutputPanel } from "../components/OutputPanel.tsx";
-import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { httpStatusOf, useTRPC } from "../lib/trpc.ts";
 import { AssignmentBanner } from "../courses/AssignmentBanner.tsx";
 import { effectiveTimeLimitMs, languageOf } from "../lib/languages.ts";
@@ -68,15 +67,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
   }, [languages, language]);
 
   return (
-    <div className="page solve-page">
-      <AppHeader left={<BackButton />} wide>
-        <Link href={`/my-submissions/${problemId}`} className="btn btn-ghost btn-sm">
-          My Submissions
-        </Link>
-        <ThemeToggle />
-      </AppHeader>
+    <Page title={problem?.title ?? (notFound ? "Problem not found" : "Problem")} pageClassName="solve-page" width={problem ? "wide" : "normal"} className={problem ? "solve-grid" : undefined} noFooter={Boolean(problem)}>
       {!problem ? (
-        <main className="page-main container">
+        <>
           {notFound ? (
             <div className="empty-state">
               <h1>Problem not found</h1>
@@ -90,13 +83,16 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               <Spinner /> Loading problem...
             </div>
           )}
-        </main>
+        </>
       ) : (
-        <main className="page-main container-wide solve-grid">
+        <>
           <article className="card problem-panel" aria-labelledby="problem-title">
             <div className="problem-panel-head">
               <h1 id="problem-title">{problem.title}</h1>
               <span className={`badge badge-${problem.difficulty}`}>{problem.difficulty.toUpperCase()}</span>
+              <Link href={`/my-submissions/${problemId}`} className="btn btn-ghost btn-sm">
+                My Submissions
+              </Link>
             </div>
             {assignment.data && <AssignmentBanner assignment={assignment.data} />}
             {recordPastes && (
@@ -215,9 +211,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               />
             )}
           </section>
-        </main>
+        </>
       )}
-    </div>
+    </Page>
   );
 }
 

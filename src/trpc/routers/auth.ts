@@ -15,6 +15,7 @@ import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, publicUser } from "../../accoun
 import { blankSessionCookie, createSession, invalidateSession } from "../../auth/session.ts";
 import { AppError } from "../../errors.ts";
 import { emailField, requiredText } from "../../lib/fields.ts";
+import { siteRights } from "../../courses/permissions.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 export const registerInput = z.object({
@@ -80,8 +81,12 @@ export const authRouter = router({
   /** The identities (OpenID, LDAP, proxy, LMS) linked to the signed-in account. @throws UNAUTHENTICATED (401). */
   identities: protectedProcedure.query(async ({ ctx }) => ({ identities: await identitiesOf(ctx.db, ctx.user.id) })),
 
-  /** The signed-in user. @throws UNAUTHENTICATED (401). */
-  me: protectedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.user) })),
+  /**
+   * The signed-in user and their site rights ({admin, createCourses}, from the
+   * permission table in src/courses/permissions.ts), so the client shows only
+   * what the server allows. @throws UNAUTHENTICATED (401).
+   */
+  me: protectedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.user), rights: siteRights(ctx.user) })),
 
   /** Deletes the current session (if any) and clears the cookie; always succeeds. */
   logout: publicProcedure.mutation(async ({ ctx }) => {
