@@ -1,4 +1,5 @@
 /** The balloon list, for the jury's runners: each team's first solve of each problem, oldest first, marked when delivered. */
+import { Checkbox } from "../kit/index.ts";
 import { Page } from "../components/shell/Page.tsx";
 import { Link } from "wouter";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -47,9 +48,15 @@ export default function BalloonsPage({ contestId }: { contestId: string }) {
                       </td>
                       <td>{b.teamName}</td>
                       <td>
-                        <label>
-                          <input type="checkbox" checked={b.deliveredAt !== null} onChange={(e) => void mark(b.teamId, b.problemId, e.target.checked)} /> delivered
-                        </label>
+                        <Checkbox
+                          label={
+                            <>
+                              delivered<span className="sr-only">: {b.label} to {b.teamName}</span>
+                            </>
+                          }
+                          checked={b.deliveredAt !== null}
+                          onChange={(e) => void mark(b.teamId, b.problemId, e.target.checked)}
+                        />
                       </td>
                     </tr>
                   ))}

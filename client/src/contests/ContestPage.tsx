@@ -5,6 +5,7 @@
  * every submission with rejudge, the clarifications, and the jury's controls
  * (unfreeze, finalize, the reveal, the balloon list).
  */
+import { TextField } from "../kit/index.ts";
 import { Page } from "../components/shell/Page.tsx";
 import { useState, type FormEvent } from "react";
 import { Link } from "wouter";
@@ -46,22 +47,12 @@ function Register({ contest, onDone }: { contest: Contest; onDone: () => void })
   }
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
   return (
-    <form className="card form-grid" onSubmit={(e) => void submit(e)} aria-label="Register">
+    <form className="card form" onSubmit={(e) => void submit(e)} aria-label="Register">
       <h2>Register</h2>
-      <label>
-        Team name <input value={f.teamName} onChange={set("teamName")} placeholder="your name when alone" />
-      </label>
-      <label>
-        Organization <input value={f.organization} onChange={set("organization")} />
-      </label>
-      {contest.registration === "code" && (
-        <label>
-          Registration code <input value={f.code} onChange={set("code")} />
-        </label>
-      )}
-      <label>
-        Or join a team with its team code <input value={f.teamCode} onChange={set("teamCode")} />
-      </label>
+      <TextField label="Team name" description="Your own name when you compete alone." value={f.teamName} onChange={set("teamName")} />
+      <TextField label="Organization" value={f.organization} onChange={set("organization")} />
+      {contest.registration === "code" && <TextField label="Registration code" value={f.code} onChange={set("code")} />}
+      <TextField label="Or join a team with its team code" value={f.teamCode} onChange={set("teamCode")} />
       <button type="submit" className="btn btn-primary btn-sm">
         Register
       </button>

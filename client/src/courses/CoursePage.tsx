@@ -3,6 +3,7 @@
  * for staff the course's problems (create one, or copy one of your own public problems in),
  * links to the gradebooks, settings and a new assignment.
  */
+import { Select } from "../kit/index.ts";
 import { Page } from "../components/shell/Page.tsx";
 import { useState } from "react";
 import { Link } from "wouter";
@@ -126,17 +127,14 @@ export default function CoursePage({ courseId }: { courseId: string }) {
                 </button>
                 {ownPublic.length > 0 && (
                   <>
-                    <label htmlFor="copy-problem" className="sr-only">
-                      Public problem to copy
-                    </label>
-                    <select id="copy-problem" value={copyId} onChange={(e) => setCopyId(e.target.value)}>
+                    <Select id="copy-problem" label="Public problem to copy" hideLabel value={copyId} onChange={(e) => setCopyId(e.target.value)}>
                       <option value="">Copy one of your public problems…</option>
                       {ownPublic.map((p) => (
                         <option key={p._id} value={p._id}>
                           {p.title} ({p.difficulty})
                         </option>
                       ))}
-                    </select>
+                    </Select>
                     <button type="button" className="btn btn-ghost btn-sm" onClick={copyProblem} disabled={!copyId || copy.isPending}>
                       Copy into course
                     </button>

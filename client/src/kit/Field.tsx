@@ -19,6 +19,8 @@ interface FieldText {
   error?: ReactNode;
   /** Extra class on the field's wrapper. */
   className?: string;
+  /** Keeps the label for assistive technology only (a table cell whose column header names it). */
+  hideLabel?: boolean;
 }
 
 /** The ids a field's parts share, and the aria props the control gets. */
@@ -32,10 +34,10 @@ function useFieldIds(id: string | undefined, description: ReactNode, error: Reac
   return { controlId, descId, errId, aria };
 }
 
-function FieldShell(props: { controlId: string; descId: string; errId: string; label: ReactNode; description?: ReactNode; error?: ReactNode; className?: string; required?: boolean; children: ReactNode; after?: ReactNode }) {
+function FieldShell(props: { controlId: string; descId: string; errId: string; label: ReactNode; description?: ReactNode; error?: ReactNode; className?: string; required?: boolean; hideLabel?: boolean; children: ReactNode }) {
   return (
     <div className={`kit-field${props.className ? ` ${props.className}` : ""}`}>
-      <label className="kit-label" htmlFor={props.controlId}>
+      <label className={props.hideLabel ? "sr-only" : "kit-label"} htmlFor={props.controlId}>
         {props.label}
         {/* The control's own `required` tells assistive technology; the star shows it. */}
         {props.required && (
@@ -62,10 +64,10 @@ function FieldShell(props: { controlId: string; descId: string; errId: string; l
 export type TextFieldProps = FieldText & Omit<InputHTMLAttributes<HTMLInputElement>, "className"> & { inputClassName?: string };
 
 /** A one-line text input (text, email, password, url, search, file…). */
-export function TextField({ label, description, error, className, inputClassName, id, ...input }: TextFieldProps) {
+export function TextField({ label, description, error, className, hideLabel, inputClassName, id, ...input }: TextFieldProps) {
   const { controlId, descId, errId, aria } = useFieldIds(id, description, error);
   return (
-    <FieldShell {...{ controlId, descId, errId, label, description, error, className, required: input.required }}>
+    <FieldShell {...{ controlId, descId, errId, label, description, error, hideLabel, className, required: input.required }}>
       <input {...input} {...aria} id={controlId} className={`kit-input${inputClassName ? ` ${inputClassName}` : ""}`} />
     </FieldShell>
   );
@@ -74,10 +76,10 @@ export function TextField({ label, description, error, className, inputClassName
 export type TextAreaProps = FieldText & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "className"> & { mono?: boolean };
 
 /** A multi-line text input; `mono` for code and test data. */
-export function TextArea({ label, description, error, className, mono, id, ...area }: TextAreaProps) {
+export function TextArea({ label, description, error, className, hideLabel, mono, id, ...area }: TextAreaProps) {
   const { controlId, descId, errId, aria } = useFieldIds(id, description, error);
   return (
-    <FieldShell {...{ controlId, descId, errId, label, description, error, className, required: area.required }}>
+    <FieldShell {...{ controlId, descId, errId, label, description, error, hideLabel, className, required: area.required }}>
       <textarea {...area} {...aria} id={controlId} className={`kit-input kit-textarea${mono ? " kit-mono" : ""}`} />
     </FieldShell>
   );
@@ -86,10 +88,10 @@ export function TextArea({ label, description, error, className, mono, id, ...ar
 export type NumberFieldProps = FieldText & Omit<InputHTMLAttributes<HTMLInputElement>, "className" | "type"> & { unit?: string };
 
 /** A number input (native spin buttons and arrow keys), with its unit shown after it. */
-export function NumberField({ label, description, error, className, unit, id, ...input }: NumberFieldProps) {
+export function NumberField({ label, description, error, className, hideLabel, unit, id, ...input }: NumberFieldProps) {
   const { controlId, descId, errId, aria } = useFieldIds(id, description, error);
   return (
-    <FieldShell {...{ controlId, descId, errId, label, description, error, className: `kit-number${className ? ` ${className}` : ""}`, required: input.required }}>
+    <FieldShell {...{ controlId, descId, errId, label, description, error, hideLabel, className: `kit-number${className ? ` ${className}` : ""}`, required: input.required }}>
       <span className="kit-with-unit">
         <input inputMode="numeric" {...input} {...aria} id={controlId} type="number" className="kit-input" />
         {unit && <span className="kit-unit">{unit}</span>}
@@ -101,10 +103,10 @@ export function NumberField({ label, description, error, className, unit, id, ..
 export type SelectProps = FieldText & Omit<SelectHTMLAttributes<HTMLSelectElement>, "className">;
 
 /** A native select (its options as children): the platform's own picker, keyboard and screen-reader behaviour. */
-export function Select({ label, description, error, className, id, children, ...select }: SelectProps) {
+export function Select({ label, description, error, className, hideLabel, id, children, ...select }: SelectProps) {
   const { controlId, descId, errId, aria } = useFieldIds(id, description, error);
   return (
-    <FieldShell {...{ controlId, descId, errId, label, description, error, className, required: select.required }}>
+    <FieldShell {...{ controlId, descId, errId, label, description, error, hideLabel, className, required: select.required }}>
       <span className="kit-select-wrap">
         <select {...select} {...aria} id={controlId} className="kit-input kit-select">
           {children}
@@ -114,16 +116,16 @@ export function Select({ label, description, error, className, id, children, ...
   );
 }
 
-export type CheckboxProps = Omit<FieldText, "label"> & { label: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, "className" | "type">;
+export type CheckboxProps = Omit<FieldText, "label"> & { label: ReactNode; radio?: boolean } & Omit<InputHTMLAttributes<HTMLInputElement>, "className" | "type">;
 
-/** A checkbox with its label beside it (clicking the label toggles it). */
-export function Checkbox({ label, description, error, className, id, ...input }: CheckboxProps) {
+/** A checkbox (or, with `radio`, one radio of a group the page lays out) with its label beside it (clicking the label toggles it). */
+export function Checkbox({ label, description, error, className, hideLabel, radio, id, ...input }: CheckboxProps) {
   const { controlId, descId, errId, aria } = useFieldIds(id, description, error);
   return (
     <div className={`kit-check${className ? ` ${className}` : ""}`}>
-      <input {...input} {...aria} id={controlId} type="checkbox" className="kit-check-input" />
+      <input {...input} {...aria} id={controlId} type={radio ? "radio" : "checkbox"} className="kit-check-input" />
       <span className="kit-check-text">
-        <label className="kit-check-label" htmlFor={controlId}>
+        <label className={hideLabel ? "sr-only" : "kit-check-label"} htmlFor={controlId}>
           {label}
         </label>
         {description && (
@@ -220,11 +222,11 @@ export type DateTimeFieldProps = FieldText & Omit<InputHTMLAttributes<HTMLInputE
  * A local date and time (`YYYY-MM-DDTHH:mm[:ss]`, the native datetime-local
  * value), with the viewer's time zone shown beside it and read with it.
  */
-export function DateTimeField({ label, description, error, className, id, ...input }: DateTimeFieldProps) {
+export function DateTimeField({ label, description, error, className, hideLabel, id, ...input }: DateTimeFieldProps) {
   const { controlId, descId, errId, aria } = useFieldIds(id, description, error);
   const zoneId = `${controlId}-zone`;
   return (
-    <FieldShell {...{ controlId, descId, errId, label, description, error, className, required: input.required }}>
+    <FieldShell {...{ controlId, descId, errId, label, description, error, hideLabel, className, required: input.required }}>
       <span className="kit-with-unit">
         <input {...input} {...aria} aria-describedby={[aria["aria-describedby"], zoneId].filter(Boolean).join(" ")} id={controlId} type="datetime-local" className="kit-input kit-datetime" />
         <span className="kit-unit" id={zoneId}>
@@ -238,10 +240,10 @@ export function DateTimeField({ label, description, error, className, id, ...inp
 export type ColorFieldProps = FieldText & Omit<InputHTMLAttributes<HTMLInputElement>, "className" | "type" | "value"> & { value: string };
 
 /** A colour (`#rrggbb`): the native picker as a swatch, with the value written beside it. */
-export function ColorField({ label, description, error, className, id, value, ...input }: ColorFieldProps) {
+export function ColorField({ label, description, error, className, hideLabel, id, value, ...input }: ColorFieldProps) {
   const { controlId, descId, errId, aria } = useFieldIds(id, description, error);
   return (
-    <FieldShell {...{ controlId, descId, errId, label, description, error, className: `kit-color${className ? ` ${className}` : ""}` }}>
+    <FieldShell {...{ controlId, descId, errId, label, description, error, hideLabel, className: `kit-color${className ? ` ${className}` : ""}` }}>
       <span className="kit-with-unit">
         <input {...input} {...aria} id={controlId} type="color" value={value} className="kit-color-input" />
         <span className="kit-unit kit-mono">{value}</span>
@@ -253,4 +255,24 @@ export function ColorField({ label, description, error, className, id, value, ..
 /** Groups fields in a responsive grid (one column below 600 px). */
 export function FieldRow({ children, columns = 2 }: { children: ReactNode; columns?: 2 | 3 }) {
   return <div className={`kit-row kit-row-${columns}`}>{children}</div>;
+}
+
+export type RangeFieldProps = FieldText & Omit<InputHTMLAttributes<HTMLInputElement>, "className" | "type"> & {
+  /** The value as shown beside the slider (and announced as its value text). */
+  valueText: ReactNode;
+};
+
+/** A slider (arrow keys step it) with its current value written beside it. */
+export function RangeField({ label, description, error, className, hideLabel, id, valueText, ...input }: RangeFieldProps) {
+  const { controlId, descId, errId, aria } = useFieldIds(id, description, error);
+  return (
+    <FieldShell {...{ controlId, descId, errId, label, description, error, hideLabel, className }}>
+      <span className="kit-with-unit">
+        <input {...input} {...aria} id={controlId} type="range" className="kit-range" aria-valuetext={typeof valueText === "string" ? valueText : undefined} />
+        <output htmlFor={controlId} className="kit-unit">
+          {valueText}
+        </output>
+      </span>
+    </FieldShell>
+  );
 }

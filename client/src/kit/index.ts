@@ -4,5 +4,6 @@
  * (./Dialog.tsx, ./Tabs.tsx, ./Menu.tsx, ./Toast.tsx, ./ProblemMultiSelect.tsx)
  * so React Aria Components loads only with the pages that use them.
  */
-export { Checkbox, ColorField, DateTimeField, FieldRow, NumberField, RadioGroup, Select, TextArea, TextField, viewerTimeZone } from "./Field.tsx";
+export { Checkbox, ColorField, DateTimeField, FieldRow, NumberField, RadioGroup, RangeField, Select, TextArea, TextField, viewerTimeZone } from "./Field.tsx";
 export type { RadioOption } from "./Field.tsx";
+export { FileButton } from "./FileButton.tsx";

@@ -7,6 +7,7 @@
  * password, and the identities linked to it); and the LMS platforms registered
  * for LTI 1.3 with the URLs to give an LMS.
  */
+import { Checkbox, Select } from "../kit/index.ts";
 import { Page } from "../components/shell/Page.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
@@ -157,13 +158,13 @@ export default function AdminPage() {
                           {[...(a.hasPassword ? ["password"] : []), ...a.identities.map((i) => `${i.provider} (${i.subject})`)].join(", ") || "—"}
                         </td>
                         <td>
-                          <select aria-label={`Site role of ${a.email}`} value={a.siteRole} onChange={(e) => change(a.id, { siteRole: e.target.value as "admin" | "user" })}>
+                          <Select label={`Site role of ${a.email}`} hideLabel value={a.siteRole} onChange={(e) => change(a.id, { siteRole: e.target.value as "admin" | "user" })}>
                             <option value="user">user</option>
                             <option value="admin">admin</option>
-                          </select>
+                          </Select>
                         </td>
                         <td>
-                          <input type="checkbox" aria-label={`${a.email} may create courses`} checked={a.canCreateCourses} onChange={(e) => change(a.id, { canCreateCourses: e.target.checked })} />
+                          <Checkbox label={`${a.email} may create courses`} hideLabel checked={a.canCreateCourses} onChange={(e) => change(a.id, { canCreateCourses: e.target.checked })} />
                         </td>
                       </tr>
                     ))}

@@ -4,6 +4,7 @@
  * appears once it is stored, and the form is cleared. On failure the form
  * keeps what was typed and says why, so no message is lost.
  */
+import { TextArea, TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { Page } from "../components/shell/Page.tsx";
@@ -42,18 +43,9 @@ export function ContactPage() {
         <h1 className="page-title">Contact Us</h1>
         <p className="muted">Questions, feedback or a problem to report? Write to us and we will get back to you.</p>
         <form className="card form" onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="contact-name">Full Name</label>
-            <input id="contact-name" name="name" required value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
-          </div>
-          <div className="field">
-            <label htmlFor="contact-email">Email Address</label>
-            <input id="contact-email" name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
-          </div>
-          <div className="field">
-            <label htmlFor="contact-message">Message</label>
-            <textarea id="contact-message" name="message" required rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
-          </div>
+          <TextField id="contact-name" label="Full Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
+          <TextField id="contact-email" label="Email Address" name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+          <TextArea id="contact-message" label="Message" name="message" required rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
           <button type="submit" className="btn btn-primary btn-block" disabled={send.isPending}>
             {send.isPending ? (
               <>

@@ -5,6 +5,7 @@
  * dismissed, flagged) with a note is kept for the pair; paste records show
  * when the course keeps them.
  */
+import { Checkbox, RadioGroup, TextArea } from "../kit/index.ts";
 import { Page } from "../components/shell/Page.tsx";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
@@ -62,14 +63,14 @@ function MarkForm({ reportId, pair }: { reportId: string; pair: Pair & { id: str
   return (
     <section className="card" aria-label="Mark">
       <h2>Review</h2>
-      <div className="card-actions" role="radiogroup" aria-label="Mark">
-        {(["", "reviewed", "dismissed", "flagged"] as const).map((s) => (
-          <label key={s || "none"} className="checkbox">
-            <input type="radio" name="mark" checked={status === s} onChange={() => setStatus(s)} /> {s || "no mark"}
-          </label>
-        ))}
-      </div>
-      <textarea rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} aria-label="Note" placeholder="A note for the other reviewers" />
+      <RadioGroup
+        label="Mark"
+        inline
+        value={status}
+        onChange={setStatus}
+        options={(["", "reviewed", "dismissed", "flagged"] as const).map((s) => ({ value: s, label: s || "no mark" }))}
+      />
+      <TextArea label="Note" description="For the other reviewers." rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
       <button type="button" className="btn btn-primary btn-sm" onClick={save}>
         Save mark
       </button>
@@ -101,12 +102,10 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
   useEffect(() => show(0), [data]);
   return (
     <>
-      <p>
+      <div className="pair-summary">
         {data.pair ? <strong>{Math.round(data.pair.similarity * 100)}% similar</strong> : null} · {data.fragments.length} shared fragments ·{" "}
-        <label className="checkbox">
-          <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> Hide names
-        </label>
-      </p>
+        <Checkbox label="Hide names" checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
+      </div>
       <div className="fragment-list" aria-label="Fragments">
         {data.fragments.map((f, i) => (
           <button type="button" key={i} className={`btn btn-ghost btn-sm fragment-${i % COLOURS}`} onClick={() => show(i)}>

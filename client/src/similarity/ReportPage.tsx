@@ -5,6 +5,7 @@
  * similar first, with their marks), each student's highest match, and the
  * CSV export. Names can be hidden for an anonymised review.
  */
+import { Checkbox, RangeField } from "../kit/index.ts";
 import { Page } from "../components/shell/Page.tsx";
 import { useMemo, useState } from "react";
 import { Link } from "wouter";
@@ -77,9 +78,7 @@ function Loaded({ r }: { r: Report }) {
         </p>
       )}
       <div className="card-actions">
-        <label className="checkbox">
-          <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> Hide names
-        </label>
+        <Checkbox label="Hide names" checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
         <a className="btn btn-ghost btn-sm" href={`/api/similarity/${r.id}/pairs.csv`} download>
           Export CSV
         </a>
@@ -87,10 +86,16 @@ function Loaded({ r }: { r: Report }) {
       <section className="card" aria-label="Histogram">
         <h2>Similarity of all pairs</h2>
         <Histogram bins={res.histogram} threshold={threshold} />
-        <label>
-          Threshold: <strong data-testid="threshold">{percent(threshold)}</strong> (suggested {percent(res.threshold)})
-          <input type="range" min={0} max={1} step={0.01} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} aria-label="Threshold" />
-        </label>
+        <RangeField
+          label="Threshold"
+          description={`Suggested: ${percent(res.threshold)}.`}
+          min={0}
+          max={1}
+          step={0.01}
+          value={threshold}
+          onChange={(e) => setThreshold(Number(e.target.value))}
+          valueText={<strong data-testid="threshold">{percent(threshold)}</strong>}
+        />
       </section>
       <section className="card" aria-label="Clusters">
         <h2>Clusters at {percent(threshold)}</h2>

@@ -8,6 +8,7 @@
  * on the custom input (when not blank) and on the sample; Submit queues the
  * submission and follows the judge's progress live over SSE.
  */
+import { Select, TextArea } from "../kit/index.ts";
 import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
 import { Link, useSearchParams } from "wouter";
 import { useQuery } from "@tanstack/react-query";
@@ -154,16 +155,13 @@ export default function SolvePage({ problemId }: { problemId: string }) {
 
           <section className="workbench" aria-label="Code">
             <div className="toolbar">
-              <div className="field inline">
-                <label htmlFor="language">Language</label>
-                <select id="language" value={language} onChange={(e) => changeLanguage(e.target.value)}>
+              <Select id="language" label="Language" className="inline" value={language} onChange={(e) => changeLanguage(e.target.value)}>
                   {languages.map((l) => (
                     <option key={l.id} value={l.id}>
                       {l.name}
                     </option>
                   ))}
-                </select>
-              </div>
+                </Select>
               <button type="button" className="btn btn-ghost btn-sm" onClick={resetToBoilerplate}>
                 Reset to Boilerplate
               </button>
@@ -175,17 +173,12 @@ export default function SolvePage({ problemId }: { problemId: string }) {
             </div>
             <p className="hint">Tip: press Ctrl+M (Ctrl+Shift+M on macOS) to let Tab move focus out of the editor.</p>
 
-            <div className="field">
-              <label htmlFor="custom-input">Custom Input (optional)</label>
-              <textarea
-                id="custom-input"
-                className="mono"
+            <TextArea id="custom-input" label="Custom Input (optional)"
+                mono
                 rows={3}
                 placeholder="Enter custom input here..."
                 value={customInput}
-                onChange={(e) => setCustomInput(e.target.value)}
-              />
-            </div>
+                onChange={(e) => setCustomInput(e.target.value)} />
 
             <div className="action-row">
               <button type="button" className="btn btn-run" onClick={run} disabled={busy}>
