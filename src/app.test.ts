@@ -59,6 +59,15 @@ describe("routing", () => {
     expect((await app.request("/assets/missing-999.js")).status).toBe(404);
   });
 
+  test("an address the client has no page for answers 404 with the client page (which says so)", async () => {
+    for (const path of ["/no-such-page", "/problems/extra/segments", "/courses/x/nothing"]) {
+      const res = await app.request(path);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(await res.text()).toContain("<div id=root>");
+    }
+    for (const path of ["/accessibility", "/courses/abc/settings", "/problems/"]) expect([path, (await app.request(path)).status]).toEqual([path, 200]);
+  });
+
   test("paths cannot escape the client directory", async () => {
     for (const path of ["/../secret.txt", "/%2e%2e/secret.txt", "/assets/..%2f..%2fsecret.txt"]) {
       const res = await app.request(path);

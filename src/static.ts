@@ -1,12 +1,20 @@
 /**
  * Serves the built client (CLIENT_DIST) with SPA fallback: a GET for a path
- * that is not a file answers index.html so the client's router takes over.
+ * that is not a file answers index.html so the client's router takes over,
+ * with status 200 for an address the client has (client/src/routes.ts, the
+ * list its router uses) and 404 for any other (the page then says so).
  * Hashed files under /assets/ are cached for a year; everything else,
  * index.html included, is revalidated on every load.
  */
 import { statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import type { Context } from "hono";
+import { isClientRoute } from "../client/src/routes.ts";
+
+/** 200 for the client's own addresses, 404 for the rest (the same page answers both). */
+function pageStatus(pathname: string): 200 | 404 {
+  return isClientRoute(pathname) ? 200 : 404;
+}
 
 function fileAt(path: string): string | null {
   try {
@@ -46,6 +54,7 @@ export function serveClient(distDir: string) {
       return c.text(`The client is not built (${join(distDir, "index.html")} is missing): run \`bun run build\`.`, 404);
     }
     return new Response(Bun.file(index), {
+      status: pageStatus(pathname),
       headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
     });
   };
@@ -72,6 +81,6 @@ export function clientHandler(distDir: string) {
       });
     }
     if (/\.[^/]+$/.test(pathname)) return c.text("Not found", 404);
-    return new Response(Bun.file(files.get("/index.html")!), { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } });
+    return new Response(Bun.file(files.get("/index.html")!), { status: pageStatus(pathname), headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } });
   };
 }

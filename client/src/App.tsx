@@ -8,18 +8,19 @@
  */
 import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
-import { GuestOnly, RequireAuth } from "./lib/guards.tsx";
+import { GuestOnly, RequireAdmin, RequireAuth } from "./lib/guards.tsx";
 import { LandingPage } from "./pages/LandingPage.tsx";
 import { SignInPage } from "./pages/SignInPage.tsx";
 import { SignUpPage } from "./pages/SignUpPage.tsx";
 import { ProblemsPage } from "./pages/ProblemsPage.tsx";
-import { AboutPage } from "./pages/AboutPage.tsx";
-import { ContactPage } from "./pages/ContactPage.tsx";
-import { PrivacyPage } from "./pages/PrivacyPage.tsx";
-import { TermsPage } from "./pages/TermsPage.tsx";
 import { NotFoundPage } from "./pages/NotFoundPage.tsx";
 import { FullPageLoading } from "./components/Loading.tsx";
 
+const AboutPage = lazy(() => import("./pages/AboutPage.tsx").then((m) => ({ default: m.AboutPage })));
+const ContactPage = lazy(() => import("./pages/ContactPage.tsx").then((m) => ({ default: m.ContactPage })));
+const PrivacyPage = lazy(() => import("./pages/PrivacyPage.tsx").then((m) => ({ default: m.PrivacyPage })));
+const TermsPage = lazy(() => import("./pages/TermsPage.tsx").then((m) => ({ default: m.TermsPage })));
+const AccessibilityPage = lazy(() => import("./pages/AccessibilityPage.tsx").then((m) => ({ default: m.AccessibilityPage })));
 const SolvePage = lazy(() => import("./solve/SolvePage.tsx"));
 const MySubmissionsPage = lazy(() => import("./pages/MySubmissionsPage.tsx"));
 // The course screens: one chunk each, loaded when visited.
@@ -112,7 +113,9 @@ export function App() {
         </Route>
         <Route path="/admin">
           <RequireAuth>
-            <AdminPage />
+            <RequireAdmin>
+              <AdminPage />
+            </RequireAdmin>
           </RequireAuth>
         </Route>
         <Route path="/courses">
@@ -232,6 +235,9 @@ export function App() {
         </Route>
         <Route path="/terms">
           <TermsPage />
+        </Route>
+        <Route path="/accessibility">
+          <AccessibilityPage />
         </Route>
         <Route>
           <NotFoundPage />

@@ -8,6 +8,8 @@ import { ThemeProvider } from "./lib/theme.tsx";
 import { App } from "./App.tsx";
 import { loadViewerDateLocale } from "./lib/date-locale.ts";
 import "./styles.css";
+import "./kit/kit.css";
+import "./components/shell/shell.css";
 
 function Root() {
   const [queryClient] = useState(makeQueryClient);

@@ -14,7 +14,7 @@ import { idField, requiredText } from "../lib/fields.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
 import type { RateDecision } from "../lib/rate-limit.ts";
 import { requireCourse, requireNotArchived, type CourseRow } from "./access.ts";
-import { can, type CourseRole } from "./permissions.ts";
+import { can, siteRights, type CourseRole } from "./permissions.ts";
 
 /** Letters and digits that cannot be misread (no 0/O, 1/I/L): invite codes are typed from slides. */
 const INVITE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -86,7 +86,7 @@ export function toCourseShape(c: CourseRow, role: CourseRole | null, showInvite:
  *   COURSE_CODE_TAKEN (409, field `code`).
  */
 export async function createCourse(db: Database, user: SessionUser, input: CourseInput): Promise<CourseShape> {
-  if (user.siteRole !== "admin" && !user.canCreateCourses) throw new AppError("CANNOT_CREATE_COURSES");
+  if (!siteRights(user).createCourses) throw new AppError("CANNOT_CREATE_COURSES");
   const id = newId();
   try {
     const [insert] = await db.batch([

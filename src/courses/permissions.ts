@@ -21,6 +21,23 @@ export type CourseRole = (typeof COURSE_ROLES)[number];
 export const SITE_ROLES = ["admin", "user"] as const;
 export type SiteRole = (typeof SITE_ROLES)[number];
 
+/**
+ * What a site role allows outside any course: `admin` (the admin page, every
+ * course as its owner) and `createCourses` (admins, and users an admin allowed).
+ * `auth.me` sends these so the client shows only what the server would allow;
+ * `createCourse` checks the same function.
+ */
+export interface SiteRights {
+  admin: boolean;
+  createCourses: boolean;
+}
+
+/** The site rights of an account, from its site role and course-creation flag. */
+export function siteRights(user: { siteRole: SiteRole; canCreateCourses: boolean }): SiteRights {
+  const admin = user.siteRole === "admin";
+  return { admin, createCourses: admin || user.canCreateCourses };
+}
+
 /** Course roles that count as staff (see every member's work, drafts and the gradebook). */
 export const STAFF_ROLES: readonly CourseRole[] = ["owner", "instructor", "ta"];
 

@@ -1,13 +1,13 @@
-/** The centred card the sign-in and sign-up forms sit in. */
+/** The centred card the sign-in and sign-up forms sit in, inside the one page wrapper. */
 import type { ReactNode } from "react";
-import { PublicLayout } from "./SiteChrome.tsx";
+import { Page } from "./shell/Page.tsx";
 
-export function AuthLayout({ children }: { children: ReactNode }) {
+export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <PublicLayout>
+    <Page title={title} width="bare">
       <section className="auth-wrap">
         <div className="card auth-card">{children}</div>
       </section>
-    </PublicLayout>
+    </Page>
   );
 }

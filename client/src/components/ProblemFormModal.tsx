@@ -6,6 +6,7 @@
  * repeatable hidden test cases (one empty case to start, + Add Test Case,
  * Remove). Native <dialog> gives focus trapping and Escape (= Cancel).
  */
+import { Checkbox, FileButton, NumberField, Select, TextArea, TextField } from "../kit/index.ts";
 import { useEffect, useRef, type FormEvent } from "react";
 import { GroupsEditor, type GroupFormValues } from "../problems/GroupsEditor.tsx";
 import { CHECKER_LABELS, CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS, type Checker, type Difficulty, type PythonImplementation } from "../lib/types.ts";
@@ -181,87 +182,59 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
               ✕
             </button>
           </div>
-          {TEXT_FIELDS.map((f) => (
-            <div className="field" key={f.key}>
-              <label htmlFor={`pf-${f.key}`}>{f.label}</label>
-              {f.multiline ? (
-                <textarea
-                  id={`pf-${f.key}`}
-                  required={f.key !== "sampleInput" && !(f.key === "sampleOutput" && values.checker === "custom" && values.interactive)}
-                  rows={f.key === "description" ? 5 : 3}
-                  className={f.mono ? "mono" : undefined}
-                  placeholder={f.placeholder}
-                  value={values[f.key]}
-                  onChange={(e) => set(f.key, e.target.value)}
-                />
-              ) : (
-                <input id={`pf-${f.key}`} required placeholder={f.placeholder} value={values[f.key]} onChange={(e) => set(f.key, e.target.value)} autoFocus />
-              )}
-            </div>
-          ))}
+          {TEXT_FIELDS.map((f) =>
+            f.multiline ? (
+              <TextArea
+                key={f.key}
+                id={`pf-${f.key}`}
+                label={f.label}
+                required={f.key !== "sampleInput" && !(f.key === "sampleOutput" && values.checker === "custom" && values.interactive)}
+                rows={f.key === "description" ? 5 : 3}
+                mono={f.mono}
+                placeholder={f.placeholder}
+                value={values[f.key]}
+                onChange={(e) => set(f.key, e.target.value)}
+              />
+            ) : (
+              <TextField key={f.key} id={`pf-${f.key}`} label={f.label} required placeholder={f.placeholder} value={values[f.key]} onChange={(e) => set(f.key, e.target.value)} autoFocus />
+            ),
+          )}
           <div className="field-row three">
-            <div className="field">
-              <label htmlFor="pf-difficulty">Difficulty Level</label>
-              <select id="pf-difficulty" value={values.difficulty} onChange={(e) => set("difficulty", e.target.value as Difficulty)}>
+            <Select id="pf-difficulty" label="Difficulty Level" value={values.difficulty} onChange={(e) => set("difficulty", e.target.value as Difficulty)}>
                 {DIFFICULTIES.map((d) => (
                   <option key={d} value={d}>
                     {d[0]!.toUpperCase() + d.slice(1)}
                   </option>
                 ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="pf-time">Time Limit (ms)</label>
-              <input
-                id="pf-time"
-                type="number"
+              </Select>
+            <NumberField id="pf-time" label="Time Limit (ms)"
                 required
                 min={TIME_LIMIT_MS.min}
                 max={TIME_LIMIT_MS.max}
                 step={100}
                 value={Number.isNaN(values.timeLimitMs) ? "" : values.timeLimitMs}
-                onChange={(e) => set("timeLimitMs", e.target.valueAsNumber)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="pf-memory">Memory Limit (MiB)</label>
-              <input
-                id="pf-memory"
-                type="number"
+                onChange={(e) => set("timeLimitMs", e.target.valueAsNumber)} />
+            <NumberField id="pf-memory" label="Memory Limit (MiB)"
                 required
                 min={MEMORY_LIMIT_MIB.min}
                 max={MEMORY_LIMIT_MIB.max}
                 step={1}
                 value={Number.isNaN(values.memoryLimitMib) ? "" : values.memoryLimitMib}
-                onChange={(e) => set("memoryLimitMib", e.target.valueAsNumber)}
-              />
-            </div>
+                onChange={(e) => set("memoryLimitMib", e.target.valueAsNumber)} />
           </div>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={values.timeScaledByLanguage}
-              onChange={(e) => set("timeScaledByLanguage", e.target.checked)}
-            />{" "}
-            Give Java 2× and Python 3× the time limit (untick for one limit for every language, as contest packages mean it)
-          </label>
-          <div className="field">
-            <label htmlFor="pf-python">Python 3 runs on</label>
-            <select id="pf-python" value={values.pythonImplementation} onChange={(e) => set("pythonImplementation", e.target.value as PythonImplementation)}>
+          <Checkbox label="Give Java 2× and Python 3× the time limit (untick for one limit for every language, as contest packages mean it)" checked={values.timeScaledByLanguage}
+              onChange={(e) => set("timeScaledByLanguage", e.target.checked)} />
+          <Select id="pf-python" label="Python 3 runs on" value={values.pythonImplementation} onChange={(e) => set("pythonImplementation", e.target.value as PythonImplementation)}>
               <option value="cpython">CPython (python3)</option>
               <option value="pypy">PyPy (faster loops; as DOMjudge judges Python by default)</option>
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="pf-checker">Output Checker</label>
-            <select id="pf-checker" value={values.checker} onChange={(e) => set("checker", e.target.value as Checker)}>
+            </Select>
+          <Select id="pf-checker" label="Output Checker" value={values.checker} onChange={(e) => set("checker", e.target.value as Checker)}>
               {CHECKER_OPTIONS.map((c) => (
                 <option key={c.value} value={c.value}>
                   {c.label}
                 </option>
               ))}
-            </select>
-          </div>
+            </Select>
           {values.checker === "custom" && (
             <fieldset className="validator-options">
               <legend>Output validator</legend>
@@ -269,88 +242,50 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
                 A C++ or Python program called as <code>validator input answer feedback_dir [arguments] &lt; output</code>; it exits 42 to accept and 43
                 to reject (the Kattis protocol). Add its headers (e.g. testlib.h) with it.
               </p>
-              <label htmlFor="pf-validator-files">Validator files</label>
-              <input
-                id="pf-validator-files"
-                type="file"
+              <FileButton
+                inputLabel="Validator files"
                 multiple
                 accept=".cpp,.cc,.cxx,.h,.hpp,.py"
-                onChange={async (e) => {
-                  const picked = [...(e.target.files ?? [])];
+                onFiles={async (picked) => {
                   const files: Record<string, string> = {};
                   for (const f of picked) files[f.name] = await f.text();
                   set("customValidator", { ...values.customValidator, files });
                 }}
-              />
+              >
+                Choose validator files
+              </FileButton>
               <p className="muted" data-testid="validator-files">
                 {Object.keys(values.customValidator.files).length ? Object.keys(values.customValidator.files).join(", ") : "No files chosen"}
               </p>
-              <div className="field">
-                <label htmlFor="pf-validator-args">Arguments (optional)</label>
-                <input
-                  id="pf-validator-args"
+              <TextField id="pf-validator-args" label="Arguments (optional)"
                   value={values.customValidator.args}
-                  onChange={(e) => set("customValidator", { ...values.customValidator, args: e.target.value })}
-                />
-              </div>
-              <label className="check">
-                <input type="checkbox" checked={values.interactive} onChange={(e) => set("interactive", e.target.checked)} />
-                Interactive: the validator talks with the program over pipes (<code>validator input answer feedback_dir &lt; program_output &gt; program_input</code>); the
-                sample input and output are the validator's input and answer files
-              </label>
-              <div className="field">
-                <label htmlFor="pf-passes">Passes per test (multi-pass: the validator writes nextpass.in, the next pass's input)</label>
-                <input
-                  id="pf-passes"
-                  type="number"
+                  onChange={(e) => set("customValidator", { ...values.customValidator, args: e.target.value })} />
+              <Checkbox label={<>Interactive: the validator talks with the program over pipes (<code>validator input answer feedback_dir &lt; program_output &gt; program_input</code>); the sample input and output are the validator's input and answer files</>} checked={values.interactive} onChange={(e) => set("interactive", e.target.checked)} />
+              <NumberField id="pf-passes" label="Passes per test (multi-pass: the validator writes nextpass.in, the next pass's input)"
                   min={PROBLEM_LIMITS.validationPasses.min}
                   max={PROBLEM_LIMITS.validationPasses.max}
                   value={values.validationPasses}
-                  onChange={(e) => set("validationPasses", Number(e.target.value))}
-                />
-              </div>
+                  onChange={(e) => set("validationPasses", Number(e.target.value))} />
             </fieldset>
           )}
           {values.checker === "kattis" && (
             <fieldset className="validator-options">
               <legend>Validator options</legend>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={values.validator.caseSensitive}
-                  onChange={(e) => set("validator", { ...values.validator, caseSensitive: e.target.checked })}
-                />{" "}
-                Letter case must match (otherwise YES equals yes)
-              </label>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={values.validator.spaceChangeSensitive}
-                  onChange={(e) => set("validator", { ...values.validator, spaceChangeSensitive: e.target.checked })}
-                />{" "}
-                Spacing and line breaks must match exactly
-              </label>
+              <Checkbox label="Letter case must match (otherwise YES equals yes)" checked={values.validator.caseSensitive}
+                  onChange={(e) => set("validator", { ...values.validator, caseSensitive: e.target.checked })} />
+              <Checkbox label="Spacing and line breaks must match exactly" checked={values.validator.spaceChangeSensitive}
+                  onChange={(e) => set("validator", { ...values.validator, spaceChangeSensitive: e.target.checked })} />
               <div className="field-row">
-                <div className="field">
-                  <label htmlFor="pf-abs-tol">Numbers may differ by (absolute)</label>
-                  <input
-                    id="pf-abs-tol"
+                <TextField id="pf-abs-tol" label="Numbers may differ by (absolute)"
                     inputMode="decimal"
                     placeholder="e.g. 1e-6 (empty: exact)"
                     value={values.validator.absoluteTolerance}
-                    onChange={(e) => set("validator", { ...values.validator, absoluteTolerance: e.target.value })}
-                  />
-                </div>
-                <div className="field">
-                  <label htmlFor="pf-rel-tol">Numbers may differ by (relative)</label>
-                  <input
-                    id="pf-rel-tol"
+                    onChange={(e) => set("validator", { ...values.validator, absoluteTolerance: e.target.value })} />
+                <TextField id="pf-rel-tol" label="Numbers may differ by (relative)"
                     inputMode="decimal"
                     placeholder="e.g. 1e-6 (empty: exact)"
                     value={values.validator.relativeTolerance}
-                    onChange={(e) => set("validator", { ...values.validator, relativeTolerance: e.target.value })}
-                  />
-                </div>
+                    onChange={(e) => set("validator", { ...values.validator, relativeTolerance: e.target.value })} />
               </div>
             </fieldset>
           )}
@@ -380,27 +315,18 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
                   </button>
                 </div>
                 <div className="field-row">
-                  <div className="field">
-                    <label htmlFor={`pf-tc-${i}-input`}>Input</label>
-                    <textarea id={`pf-tc-${i}-input`} className="mono" rows={3} value={tc.input} onChange={(e) => setCase(i, "input", e.target.value)} />
-                  </div>
-                  <div className="field">
-                    <label htmlFor={`pf-tc-${i}-output`}>Expected Output</label>
-                    <textarea id={`pf-tc-${i}-output`} className="mono" rows={3} value={tc.expectedOutput} onChange={(e) => setCase(i, "expectedOutput", e.target.value)} />
-                  </div>
+                  <TextArea id={`pf-tc-${i}-input`} label="Input" mono rows={3} value={tc.input} onChange={(e) => setCase(i, "input", e.target.value)} />
+                  <TextArea id={`pf-tc-${i}-output`} label="Expected Output" mono rows={3} value={tc.expectedOutput} onChange={(e) => setCase(i, "expectedOutput", e.target.value)} />
                 </div>
                 {values.scoringOn && (
-                  <div className="field">
-                    <label htmlFor={`pf-tc-${i}-group`}>Group</label>
-                    <select id={`pf-tc-${i}-group`} value={tc.group ?? ""} onChange={(e) => setCase(i, "group", e.target.value)}>
+                  <Select id={`pf-tc-${i}-group`} label="Group" value={tc.group ?? ""} onChange={(e) => setCase(i, "group", e.target.value)}>
                       <option value="">Choose a group</option>
                       {values.groups.map((g) => (
                         <option key={g.name} value={g.name}>
                           {g.name}
                         </option>
                       ))}
-                    </select>
-                  </div>
+                    </Select>
                 )}
               </div>
             ))}

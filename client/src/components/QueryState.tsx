@@ -2,6 +2,8 @@
  * The three states every data screen has before it shows its data: loading
  * (a spinner with the screen's text), error (a red banner) and empty (the
  * screen's own empty state). Renders `children(data)` once data is there.
+ * A refusal is not an error banner: a 403 shows "Not allowed" and a 404
+ * "Page not found" (ErrorState), never the screen's staff UI.
  *
  * @example
  * <QueryState query={listQuery} loading="Loading problems..." error="Failed to fetch problems"
@@ -12,9 +14,11 @@
 import type { ReactNode } from "react";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { Spinner } from "./Loading.tsx";
+import { ErrorState } from "./shell/ErrorPage.tsx";
+import { httpStatusOf } from "../lib/trpc.ts";
 
 interface Props<T> {
-  query: Pick<UseQueryResult<T>, "isPending" | "isError" | "data">;
+  query: Pick<UseQueryResult<T>, "isPending" | "isError" | "data"> & { error?: unknown };
   /** Text beside the spinner, e.g. "Loading problems...". */
   loading: ReactNode;
   /** The banner's text when the query failed. */
@@ -35,6 +39,9 @@ export function QueryState<T>({ query, loading, error, isEmpty, empty, children 
     );
   }
   if (query.isError || query.data === undefined) {
+    const status = query.isError ? httpStatusOf(query.error) : null;
+    if (status === 403) return <ErrorState kind="forbidden" />;
+    if (status === 404) return <ErrorState kind="notFound" />;
     return (
       <p className="alert alert-error" role="alert">
         {error}

@@ -1,8 +1,9 @@
 /** The balloon list, for the jury's runners: each team's first solve of each problem, oldest first, marked when delivered. */
+import { Checkbox } from "../kit/index.ts";
+import { Page } from "../components/shell/Page.tsx";
 import { Link } from "wouter";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { minutes } from "./format.ts";
 
@@ -16,9 +17,7 @@ export default function BalloonsPage({ contestId }: { contestId: string }) {
     await qc.invalidateQueries({ queryKey: trpc.contests.balloons.queryKey({ id: contestId }) });
   };
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Balloons"}>
         <div className="page-heading">
           <h1 className="page-title">Balloons</h1>
           <p>
@@ -49,9 +48,15 @@ export default function BalloonsPage({ contestId }: { contestId: string }) {
                       </td>
                       <td>{b.teamName}</td>
                       <td>
-                        <label>
-                          <input type="checkbox" checked={b.deliveredAt !== null} onChange={(e) => void mark(b.teamId, b.problemId, e.target.checked)} /> delivered
-                        </label>
+                        <Checkbox
+                          label={
+                            <>
+                              delivered<span className="sr-only">: {b.label} to {b.teamName}</span>
+                            </>
+                          }
+                          checked={b.deliveredAt !== null}
+                          onChange={(e) => void mark(b.teamId, b.problemId, e.target.checked)}
+                        />
                       </td>
                     </tr>
                   ))}
@@ -60,7 +65,6 @@ export default function BalloonsPage({ contestId }: { contestId: string }) {
             </div>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

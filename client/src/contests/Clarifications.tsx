@@ -4,6 +4,7 @@
  * this browser); the jury's queue of unanswered questions with an answer box
  * (to the team or to all) and an announcement box.
  */
+import { Select, TextArea, TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
@@ -77,8 +78,7 @@ export function Clarifications({ contest }: { contest: Contest }) {
             <p>{c.text}</p>
             {jury && c.fromTeamId && !c.answered && (
               <div className="clar-reply">
-                <label htmlFor={`clar-answer-${c.id}`}>Answer</label>
-                <input id={`clar-answer-${c.id}`} value={answers[c.id] ?? ""} onChange={(e) => setAnswers((a) => ({ ...a, [c.id]: e.target.value }))} />
+                <TextField label="Answer" value={answers[c.id] ?? ""} onChange={(e) => setAnswers((a) => ({ ...a, [c.id]: e.target.value }))} />
                 <button type="button" className="btn btn-primary btn-sm" onClick={() => void answer(c.id, false)}>
                   Answer the team
                 </button>
@@ -92,17 +92,15 @@ export function Clarifications({ contest }: { contest: Contest }) {
       </ul>
       {(contest.role === "participant" || jury) && (
         <form onSubmit={send} className="clar-form">
-          <label htmlFor="clar-about">About</label>
-          <select id="clar-about" value={problemId} onChange={(e) => setProblemId(e.target.value)}>
+          <Select label="About" value={problemId} onChange={(e) => setProblemId(e.target.value)}>
             <option value="">General</option>
             {contest.problems.map((p) => (
               <option key={p.problemId} value={p.problemId}>
                 {p.label}. {p.title}
               </option>
             ))}
-          </select>
-          <label htmlFor="clar-text">{jury ? "Announcement" : "Question"}</label>
-          <textarea id="clar-text" required value={text} onChange={(e) => setText(e.target.value)} rows={2} />
+          </Select>
+          <TextArea label={jury ? "Announcement" : "Question"} required value={text} onChange={(e) => setText(e.target.value)} rows={2} />
           <button type="submit" className="btn btn-primary btn-sm">
             {jury ? "Announce" : "Ask the jury"}
           </button>

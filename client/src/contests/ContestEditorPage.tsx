@@ -3,11 +3,13 @@
  * freeze, scoring, penalty, registration (open, with a code) and its problems
  * with labels and colours, chosen from the problems the viewer may use.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { ColorField, DateTimeField, FieldRow, NumberField, Select, TextField } from "../kit/index.ts";
+import { ProblemMultiSelect } from "../kit/ProblemMultiSelect.tsx";
 import { fromLocalInput } from "../courses/format.ts";
 import { useNotice } from "../lib/notice.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
@@ -28,8 +30,20 @@ export default function ContestEditorPage() {
   const [picked, setPicked] = useState<PickedProblem[]>([]);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: typeof f[k] === "number" ? Number(e.target.value) : e.target.value }));
 
-  const toggle = (problemId: string) =>
-    setPicked((list) => (list.some((p) => p.problemId === problemId) ? list.filter((p) => p.problemId !== problemId) : [...list, { problemId, label: String.fromCharCode(65 + list.length), color: "" }]));
+  const titleOf = (id: string) => problems.data?.find((p) => p._id === id)?.title ?? id;
+  // Kept problems keep their label and colour; a new one gets the first letter not taken.
+  const choose = (ids: string[]) =>
+    setPicked((list) => {
+      const kept = list.filter((p) => ids.includes(p.problemId));
+      for (const id of ids) {
+        if (kept.some((p) => p.problemId === id)) continue;
+        const taken = new Set(kept.map((p) => p.label));
+        let code = 65;
+        while (taken.has(String.fromCharCode(code))) code++;
+        kept.push({ problemId: id, label: String.fromCharCode(code), color: "" });
+      }
+      return kept;
+    });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -54,75 +68,54 @@ export default function ContestEditorPage() {
   };
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"New contest"}>
         <h1 className="page-title">New contest</h1>
-        <form className="card form-grid" onSubmit={submit}>
-          <label>
-            Title <input required value={form.title} onChange={set("title")} />
-          </label>
-          <label>
-            Short name (letters, digits, dashes) <input required value={form.shortName} onChange={set("shortName")} />
-          </label>
-          <label>
-            Starts at (your local time) <input required type="datetime-local" step={1} value={form.startsAt} onChange={set("startsAt")} />
-          </label>
-          <label>
-            Length, minutes <input type="number" min={1} value={form.durationMinutes} onChange={set("durationMinutes")} />
-          </label>
-          <label>
-            Scoreboard freeze, minutes before the end (0: none) <input type="number" min={0} value={form.freezeMinutes} onChange={set("freezeMinutes")} />
-          </label>
-          <label>
-            Scoring
-            <select value={form.scoring} onChange={set("scoring")}>
-              <option value="icpc">ICPC: solved, then penalty time</option>
-              <option value="ioi">IOI: points per problem</option>
-            </select>
-          </label>
-          {form.scoring === "icpc" && (
-            <label>
-              Penalty per rejected try, minutes <input type="number" min={0} value={form.penaltyMinutes} onChange={set("penaltyMinutes")} />
-            </label>
-          )}
-          <label>
-            Registration
-            <select value={form.registration} onChange={set("registration")}>
-              <option value="open">Open to every signed-in user</option>
-              <option value="code">With a code</option>
-            </select>
-          </label>
+        <form className="card form" onSubmit={submit}>
+          <TextField label="Title" required value={form.title} onChange={set("title")} />
+          <TextField label="Short name" description="Letters, digits and dashes; it is the contest's address." required value={form.shortName} onChange={set("shortName")} />
+          <DateTimeField label="Starts at" description="In your local time." required step={1} value={form.startsAt} onChange={set("startsAt")} />
+          <FieldRow>
+            <NumberField label="Length" unit="minutes" min={1} value={form.durationMinutes} onChange={set("durationMinutes")} />
+            <NumberField label="Scoreboard freeze" description="Minutes before the end (0: none)." unit="minutes" min={0} value={form.freezeMinutes} onChange={set("freezeMinutes")} />
+          </FieldRow>
+          <Select label="Scoring" value={form.scoring} onChange={set("scoring")}>
+            <option value="icpc">ICPC: solved, then penalty time</option>
+            <option value="ioi">IOI: points per problem</option>
+          </Select>
+          {form.scoring === "icpc" && <NumberField label="Penalty per rejected try" unit="minutes" min={0} value={form.penaltyMinutes} onChange={set("penaltyMinutes")} />}
+          <Select label="Registration" value={form.registration} onChange={set("registration")}>
+            <option value="open">Open to every signed-in user</option>
+            <option value="code">With a code</option>
+          </Select>
           {form.registration === "code" && (
-            <label>
-              Registration code <input minLength={8} maxLength={64} placeholder="Leave empty for a random one" value={form.registrationCode} onChange={set("registrationCode")} />
-            </label>
+            <TextField label="Registration code" description="Leave empty for a random one (at least 8 characters)." minLength={8} maxLength={64} value={form.registrationCode} onChange={set("registrationCode")} />
           )}
-          <fieldset>
-            <legend>Problems</legend>
-            {problems.data?.map((p) => {
-              const at = picked.findIndex((x) => x.problemId === p._id);
-              return (
-                <div key={p._id} className="contest-pick">
-                  <label>
-                    <input type="checkbox" checked={at >= 0} onChange={() => toggle(p._id)} /> {p.title}
-                  </label>
-                  {at >= 0 && (
-                    <>
-                      <input aria-label={`Label of ${p.title}`} className="input-short" value={picked[at]!.label} onChange={(e) => setPicked((l) => l.map((x, i) => (i === at ? { ...x, label: e.target.value } : x)))} />
-                      <input aria-label={`Colour of ${p.title}`} type="color" value={picked[at]!.color || "#888888"} onChange={(e) => setPicked((l) => l.map((x, i) => (i === at ? { ...x, color: e.target.value } : x)))} />
-                    </>
-                  )}
-                </div>
-              );
-            })}
-          </fieldset>
+          <ProblemMultiSelect
+            label="Problems"
+            description="Chosen problems get the next free letter; change labels and balloon colours below."
+            problems={(problems.data ?? []).map((p) => ({ id: p._id, title: p.title, detail: p.difficulty }))}
+            value={picked.map((p) => p.problemId)}
+            onChange={choose}
+          />
+          {picked.length > 0 && (
+            <fieldset className="contest-picked">
+              <legend className="kit-label">Labels and balloon colours</legend>
+              {picked.map((p, at) => {
+                const title = titleOf(p.problemId);
+                return (
+                  <FieldRow key={p.problemId}>
+                    <TextField label={`Label of ${title}`} maxLength={8} value={p.label} onChange={(e) => setPicked((l) => l.map((x, i) => (i === at ? { ...x, label: e.target.value } : x)))} />
+                    <ColorField label={`Colour of ${title}`} value={p.color || "#888888"} onChange={(e) => setPicked((l) => l.map((x, i) => (i === at ? { ...x, color: e.target.value } : x)))} />
+                  </FieldRow>
+                );
+              })}
+            </fieldset>
+          )}
           <FormMessage notice={notice.notice} />
           <button type="submit" className="btn btn-primary">
             Create contest
           </button>
         </form>
-      </main>
-    </div>
+      </Page>
   );
 }

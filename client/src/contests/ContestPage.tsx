@@ -6,12 +6,13 @@
  * every submission with rejudge, the clarifications, and the jury's controls
  * (unfreeze, finalize, the reveal, the balloon list).
  */
+import { TextField } from "../kit/index.ts";
+import { Page } from "../components/shell/Page.tsx";
 import { useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { useNow } from "../courses/useNow.ts";
 import { useNotice } from "../lib/notice.ts";
 import { useAuth } from "../lib/auth.tsx";
@@ -51,22 +52,12 @@ function Register({ contest, onDone }: { contest: Contest; onDone: () => void })
   }
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
   return (
-    <form className="card form-grid" onSubmit={(e) => void submit(e)} aria-label="Register">
+    <form className="card form" onSubmit={(e) => void submit(e)} aria-label="Register">
       <h2>Register</h2>
-      <label>
-        Team name <input value={f.teamName} onChange={set("teamName")} placeholder="your name when alone" />
-      </label>
-      <label>
-        Organization <input value={f.organization} onChange={set("organization")} />
-      </label>
-      {contest.registration === "code" && (
-        <label>
-          Registration code <input value={f.code} onChange={set("code")} />
-        </label>
-      )}
-      <label>
-        Or join a team with its team code <input value={f.teamCode} onChange={set("teamCode")} />
-      </label>
+      <TextField label="Team name" description="Your own name when you compete alone." value={f.teamName} onChange={set("teamName")} />
+      <TextField label="Organization" value={f.organization} onChange={set("organization")} />
+      {contest.registration === "code" && <TextField label="Registration code" value={f.code} onChange={set("code")} />}
+      <TextField label="Or join a team with its team code" value={f.teamCode} onChange={set("teamCode")} />
       <button type="submit" className="btn btn-primary btn-sm">
         Register
       </button>
@@ -172,11 +163,9 @@ export default function ContestPage({ contestId }: { contestId: string }) {
   // The server answers a guest 404 for a course contest (it does not say whether one exists): sign in and come back.
   const guestHidden = status === "unauthenticated" && query.isError && httpStatusOf(query.error) === 404;
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
-        {guestHidden && <HiddenFromGuest />}
-        {!guestHidden && (
+    <Page title={query.data?.title ?? "Contest"}>
+      {guestHidden && <HiddenFromGuest />}
+      {!guestHidden && (
         <QueryState query={query} loading="Loading contest..." error="Failed to fetch the contest">
           {(c) => {
             const mine = windowOf(c);
@@ -244,8 +233,7 @@ export default function ContestPage({ contestId }: { contestId: string }) {
             );
           }}
         </QueryState>
-        )}
-      </main>
-    </div>
+      )}
+    </Page>
   );
 }

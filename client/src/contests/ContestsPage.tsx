@@ -1,8 +1,8 @@
 /** Contests the viewer may see, as running, upcoming and past, with a link to create one. */
+import { Page } from "../components/shell/Page.tsx";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { useNow } from "../courses/useNow.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
@@ -41,9 +41,7 @@ export default function ContestsPage() {
   const query = useQuery(trpc.contests.list.queryOptions());
   const rights = useQuery({ ...trpc.courses.mine.queryOptions(), enabled: user !== null });
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Contests"}>
         <div className="page-heading">
           <h1 className="page-title">Contests</h1>
           {(rights.data?.canCreateCourses || rights.data?.isAdmin) && (
@@ -61,7 +59,6 @@ export default function ContestsPage() {
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
+import { Page } from "../components/shell/Page.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ScoreboardTable } from "./Scoreboard.tsx";
 
@@ -17,8 +18,7 @@ export default function RevealPage({ contestId }: { contestId: string }) {
   const query = useQuery({ ...trpc.contests.reveal.queryOptions({ id: contestId, step }), placeholderData: keepPreviousData });
   const data = query.data;
   return (
-    <div className="page scoreboard-page projector">
-      <main className="page-main container-wide">
+    <Page title="Reveal" width="wide" pageClassName="scoreboard-page">
         <div className="page-heading sb-heading">
           <h1 className="page-title">Reveal</h1>
           <p className="sb-status">
@@ -41,7 +41,6 @@ export default function RevealPage({ contestId }: { contestId: string }) {
         <QueryState query={query} loading="Loading the frozen board..." error="Failed to load the reveal (it starts once the contest is over)">
           {(d) => <ScoreboardTable board={d} highlight={d.revealed} />}
         </QueryState>
-      </main>
-    </div>
+    </Page>
   );
 }

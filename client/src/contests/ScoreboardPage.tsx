@@ -8,7 +8,8 @@ import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
+import { Page } from "../components/shell/Page.tsx";
+import { useDocumentTitle } from "../components/shell/useDocumentTitle.ts";
 import { useNow } from "../courses/useNow.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { contestClock } from "./format.ts";
@@ -51,10 +52,10 @@ export default function ScoreboardPage({ contestId }: { contestId: string }) {
 
   const c = contest.data;
   const clock = c ? contestClock(c.startsAt, c.endsAt, now) : null;
-  return (
-    <div className={projector ? "page scoreboard-page projector" : "page scoreboard-page"}>
-      {!projector && <CourseHeader wide />}
-      <main className="page-main container-wide">
+  const title = c ? `Scoreboard: ${c.title}` : "Scoreboard";
+  useDocumentTitle(title);
+  const body = (
+      <>
         <div className="page-heading sb-heading">
           <h1 className="page-title">{c ? c.title : "Scoreboard"}</h1>
           <p className="sb-status">
@@ -81,7 +82,20 @@ export default function ScoreboardPage({ contestId }: { contestId: string }) {
         <QueryState query={first} loading="Loading scoreboard..." error="Failed to fetch the scoreboard">
           {() => (board ? <ScoreboardTable board={board} /> : null)}
         </QueryState>
-      </main>
-    </div>
+      </>
+  );
+  // The projector view fills the screen for an audience: no site header.
+  if (projector)
+    return (
+      <div className="page scoreboard-page projector">
+        <main id="main" tabIndex={-1} className="page-main container-wide">
+          {body}
+        </main>
+      </div>
+    );
+  return (
+    <Page title={title} width="wide" pageClassName="scoreboard-page">
+      {body}
+    </Page>
   );
 }

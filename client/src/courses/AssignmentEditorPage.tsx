@@ -5,12 +5,14 @@
  * ones) with their points. New at /courses/:id/assignments/new, edit at
  * /assignments/:id/edit. The server checks every field and names the bad one.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useEffect, useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { DateTimeField, FieldRow, NumberField, Select, TextArea, TextField } from "../kit/index.ts";
+import { ProblemMultiSelect } from "../kit/ProblemMultiSelect.tsx";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { AI_WORDS, FEEDBACK_WORDS, fromLocalInput, toLocalInput } from "./format.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { zoneOffsetLabel } from "../lib/dates.ts";
@@ -77,13 +79,8 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
   }, [existing.data]);
 
   const set = <K extends keyof Values>(k: K, value: Values[K]) => setV((prev) => ({ ...prev, [k]: value }));
-  const toggle = (id: string) =>
-    setV((prev) => {
-      const problems = { ...prev.problems };
-      if (id in problems) delete problems[id];
-      else problems[id] = 100;
-      return { ...prev, problems };
-    });
+  // The chosen problems in the order chosen; a new one is worth 100 points until changed.
+  const choose = (ids: string[]) => setV((prev) => ({ ...prev, problems: Object.fromEntries(ids.map((id) => [id, prev.problems[id] ?? 100])) }));
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -115,102 +112,67 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
     ...(publicProblems.data ?? []).map((p) => ({ id: p._id, title: p.title, where: p.difficulty })),
   ];
 
+  const titleOf = (id: string) => candidates.find((c) => c.id === id)?.title ?? id;
+
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={props.assignmentId ? "Edit assignment" : "New assignment"}>
         <div className="page-heading">
           <h1 className="page-title">{props.assignmentId ? "Edit Assignment" : "New Assignment"}</h1>
           <p className="muted">Times are in your time zone ({zoneOffsetLabel()}).</p>
         </div>
         <form className="form card" onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="a-title">Title</label>
-            <input id="a-title" value={v.title} onChange={(e) => set("title", e.target.value)} required />
-          </div>
-          <div className="field">
-            <label htmlFor="a-description">Description</label>
-            <textarea id="a-description" rows={3} value={v.description} onChange={(e) => set("description", e.target.value)} />
-          </div>
-          <div className="field-row three">
-            <div className="field">
-              <label htmlFor="a-opens">Opens</label>
-              <input id="a-opens" type="datetime-local" step={1} value={v.opensAt} onChange={(e) => set("opensAt", e.target.value)} required />
-            </div>
-            <div className="field">
-              <label htmlFor="a-due">Due (empty: practice)</label>
-              <input id="a-due" type="datetime-local" step={1} value={v.dueAt} onChange={(e) => set("dueAt", e.target.value)} />
-            </div>
-            <div className="field">
-              <label htmlFor="a-closes">Late submissions until (optional)</label>
-              <input id="a-closes" type="datetime-local" step={1} value={v.closesAt} onChange={(e) => set("closesAt", e.target.value)} />
-            </div>
-          </div>
-          <div className="field-row three">
-            <div className="field">
-              <label htmlFor="a-penalty">Late penalty (%)</label>
-              <input id="a-penalty" type="number" min={0} max={100} step="any" value={v.latePenaltyPercent} onChange={(e) => set("latePenaltyPercent", Number(e.target.value))} />
-            </div>
-            <div className="field">
-              <label htmlFor="a-unit">per started</label>
-              <select id="a-unit" value={v.latePenaltyUnit} onChange={(e) => set("latePenaltyUnit", e.target.value as Values["latePenaltyUnit"])}>
-                <option value="hour">hour</option>
-                <option value="day">day (24 hours)</option>
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="a-scoring">Scoring</label>
-              <select id="a-scoring" value={v.scoring} onChange={(e) => set("scoring", e.target.value as Values["scoring"])}>
-                <option value="all-or-nothing">All or nothing (Accepted only)</option>
-                <option value="partial">Partial (share of hidden tests)</option>
-              </select>
-            </div>
-          </div>
-          <div className="field-row three">
-            <div className="field">
-              <label htmlFor="a-feedback">Feedback to students</label>
-              <select id="a-feedback" value={v.feedback} onChange={(e) => set("feedback", e.target.value as Values["feedback"])}>
-                <option value="">Default (tests when graded, first failure for practice)</option>
-                <FeedbackOptions />
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="a-after">After the close</label>
-              <select id="a-after" value={v.feedbackAfterClose} onChange={(e) => set("feedbackAfterClose", e.target.value as Values["feedbackAfterClose"])}>
-                <option value="">No change</option>
-                <FeedbackOptions />
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="a-ai">AI review</label>
-              <select id="a-ai" value={v.aiPolicy} onChange={(e) => set("aiPolicy", e.target.value as Values["aiPolicy"])}>
-                {Object.entries(AI_WORDS).map(([k, words]) => (
-                  <option key={k} value={k}>
-                    {words}
-                  </option>
+          <TextField label="Title" value={v.title} onChange={(e) => set("title", e.target.value)} required />
+          <TextArea label="Description" rows={3} value={v.description} onChange={(e) => set("description", e.target.value)} />
+          <FieldRow columns={3}>
+            <DateTimeField label="Opens" step={1} value={v.opensAt} onChange={(e) => set("opensAt", e.target.value)} required />
+            <DateTimeField label="Due (empty: practice)" step={1} value={v.dueAt} onChange={(e) => set("dueAt", e.target.value)} />
+            <DateTimeField label="Late submissions until (optional)" step={1} value={v.closesAt} onChange={(e) => set("closesAt", e.target.value)} />
+          </FieldRow>
+          <FieldRow columns={3}>
+            <NumberField label="Late penalty (%)" min={0} max={100} step="any" value={v.latePenaltyPercent} onChange={(e) => set("latePenaltyPercent", Number(e.target.value))} />
+            <Select label="per started" value={v.latePenaltyUnit} onChange={(e) => set("latePenaltyUnit", e.target.value as Values["latePenaltyUnit"])}>
+              <option value="hour">hour</option>
+              <option value="day">day (24 hours)</option>
+            </Select>
+            <Select label="Scoring" value={v.scoring} onChange={(e) => set("scoring", e.target.value as Values["scoring"])}>
+              <option value="all-or-nothing">All or nothing (Accepted only)</option>
+              <option value="partial">Partial (share of hidden tests)</option>
+            </Select>
+          </FieldRow>
+          <FieldRow columns={3}>
+            <Select label="Feedback to students" value={v.feedback} onChange={(e) => set("feedback", e.target.value as Values["feedback"])}>
+              <option value="">Default (tests when graded, first failure for practice)</option>
+              <FeedbackOptions />
+            </Select>
+            <Select label="After the close" value={v.feedbackAfterClose} onChange={(e) => set("feedbackAfterClose", e.target.value as Values["feedbackAfterClose"])}>
+              <option value="">No change</option>
+              <FeedbackOptions />
+            </Select>
+            <Select label="AI review" value={v.aiPolicy} onChange={(e) => set("aiPolicy", e.target.value as Values["aiPolicy"])}>
+              {Object.entries(AI_WORDS).map(([k, words]) => (
+                <option key={k} value={k}>
+                  {words}
+                </option>
+              ))}
+            </Select>
+          </FieldRow>
+          <ProblemMultiSelect
+            label="Problems"
+            description="The course's own problems and public ones; search by title."
+            problems={candidates.map((p) => ({ id: p.id, title: p.title, detail: p.where }))}
+            value={Object.keys(v.problems)}
+            onChange={choose}
+          />
+          {Object.keys(v.problems).length > 0 && (
+            <fieldset className="kit-radio-group">
+              <legend className="kit-label">Points</legend>
+              <FieldRow columns={3}>
+                {Object.entries(v.problems).map(([id, points]) => (
+                  <NumberField key={id} label={`Points for ${titleOf(id)}`} min={1} value={points} onChange={(e) => setV((prev) => ({ ...prev, problems: { ...prev.problems, [id]: Number(e.target.value) } }))} />
                 ))}
-              </select>
-            </div>
-          </div>
-          <fieldset className="field problem-picker">
-            <legend>Problems and points</legend>
-            {candidates.map((p) => (
-              <div key={p.id} className="picker-row">
-                <label>
-                  <input type="checkbox" checked={p.id in v.problems} onChange={() => toggle(p.id)} /> {p.title} <span className="muted">({p.where})</span>
-                </label>
-                {p.id in v.problems && (
-                  <input
-                    type="number"
-                    min={1}
-                    aria-label={`Points for ${p.title}`}
-                    value={v.problems[p.id]}
-                    onChange={(e) => setV((prev) => ({ ...prev, problems: { ...prev.problems, [p.id]: Number(e.target.value) } }))}
-                  />
-                )}
-              </div>
-            ))}
-          </fieldset>
+              </FieldRow>
+            </fieldset>
+          )}
           <FormMessage notice={notice} />
           <div className="modal-actions">
             <button type="submit" className="btn btn-primary" disabled={create.isPending || update.isPending}>
@@ -218,8 +180,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
             </button>
           </div>
         </form>
-      </main>
-    </div>
+      </Page>
   );
 }
 

@@ -3,10 +3,10 @@
  * time in the viewer's time zone with a live countdown, the late penalty and
  * the feedback and AI policies; links solve each problem inside the assignment.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { AI_WORDS, countdown, FEEDBACK_WORDS, stateLabel } from "./format.ts";
 import { useNow } from "./useNow.ts";
 import { useTRPC } from "../lib/trpc.ts";
@@ -18,9 +18,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
   const now = useNow(15_000);
   const query = useQuery(trpc.assignments.byId.queryOptions({ id: assignmentId }));
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={query.data?.title ?? "Assignment"}>
         <QueryState query={query} loading="Loading assignment..." error="Failed to fetch the assignment">
           {(a) => (
             <>
@@ -128,7 +126,6 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -3,6 +3,8 @@
  * for staff the course's problems (create one, or copy one of your own public problems in),
  * links to the gradebooks, settings and a new assignment.
  */
+import { Select } from "../kit/index.ts";
+import { Page } from "../components/shell/Page.tsx";
 import { useState } from "react";
 import { Link } from "wouter";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -11,7 +13,6 @@ import { useNotice } from "../lib/notice.ts";
 import { blankProblemForm, ProblemFormModal, type ProblemFormValues } from "../components/ProblemFormModal.tsx";
 import { QueryState } from "../components/QueryState.tsx";
 import { AssignmentList } from "./AssignmentList.tsx";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { useNow } from "./useNow.ts";
 import { payloadFromForm } from "../problems/useProblemEditor.ts";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
@@ -65,9 +66,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
   }
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={course.data?.title ?? "Course"}>
         <QueryState query={course} loading="Loading course..." error="Failed to fetch the course">
           {(c) => (
             <div className="page-heading">
@@ -128,17 +127,14 @@ export default function CoursePage({ courseId }: { courseId: string }) {
                 </button>
                 {ownPublic.length > 0 && (
                   <>
-                    <label htmlFor="copy-problem" className="sr-only">
-                      Public problem to copy
-                    </label>
-                    <select id="copy-problem" value={copyId} onChange={(e) => setCopyId(e.target.value)}>
+                    <Select id="copy-problem" label="Public problem to copy" hideLabel value={copyId} onChange={(e) => setCopyId(e.target.value)}>
                       <option value="">Copy one of your public problems…</option>
                       {ownPublic.map((p) => (
                         <option key={p._id} value={p._id}>
                           {p.title} ({p.difficulty})
                         </option>
                       ))}
-                    </select>
+                    </Select>
                     <button type="button" className="btn btn-ghost btn-sm" onClick={copyProblem} disabled={!copyId || copy.isPending}>
                       Copy into course
                     </button>
@@ -153,7 +149,6 @@ export default function CoursePage({ courseId }: { courseId: string }) {
             )}
           </section>
         )}
-      </main>
       <ProblemFormModal
         open={modalOpen}
         mode="create"
@@ -167,6 +162,6 @@ export default function CoursePage({ courseId }: { courseId: string }) {
         saving={create.isPending}
         error={formError}
       />
-    </div>
+    </Page>
   );
 }

@@ -5,13 +5,14 @@
  * code, term and archiving. The server decides who
  * may do each (TAs see the roster and grant extensions only).
  */
+import { Checkbox, DateTimeField, FileButton, Select, TextArea, TextField } from "../kit/index.ts";
+import { Page } from "../components/shell/Page.tsx";
 import { CourseLmsSection } from "../lti/CourseLmsSection.tsx";
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { fromLocalInput } from "./format.ts";
 import { formatDateTime } from "../lib/dates.ts";
 import { useTRPC } from "../lib/trpc.ts";
@@ -73,9 +74,7 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
   const link = course.data?.inviteCode ? `${window.location.origin}/join/${course.data.inviteCode}` : null;
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Course settings"}>
         <div className="page-heading">
           <h1 className="page-title">Course settings</h1>
           <p className="muted">{course.data ? `${course.data.title} · ${course.data.code}` : ""}</p>
@@ -158,37 +157,24 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
           {teacher && (
             <>
               <form className="inline-form" onSubmit={onAdd} aria-label="Add a member">
-                <div className="field">
-                  <label htmlFor="m-email">Email</label>
-                  <input id="m-email" type="email" value={one.email} onChange={(e) => setOne({ ...one, email: e.target.value })} required />
-                </div>
-                <div className="field">
-                  <label htmlFor="m-name">Name</label>
-                  <input id="m-name" value={one.name} onChange={(e) => setOne({ ...one, name: e.target.value })} />
-                </div>
-                <div className="field">
-                  <label htmlFor="m-role">Role</label>
-                  <select id="m-role" value={one.role} onChange={(e) => setOne({ ...one, role: e.target.value as typeof one.role })}>
+                <TextField id="m-email" label="Email" type="email" value={one.email} onChange={(e) => setOne({ ...one, email: e.target.value })} required />
+                <TextField id="m-name" label="Name" value={one.name} onChange={(e) => setOne({ ...one, name: e.target.value })} />
+                <Select id="m-role" label="Role" value={one.role} onChange={(e) => setOne({ ...one, role: e.target.value as typeof one.role })}>
                     <option value="student">Student</option>
                     <option value="ta">TA</option>
                     <option value="instructor">Instructor</option>
                     <option value="owner">Owner</option>
-                  </select>
-                </div>
+                  </Select>
                 <button type="submit" className="btn btn-primary btn-sm">
                   Add member
                 </button>
               </form>
               <form className="form" onSubmit={onImport} aria-label="Import a CSV roster">
-                <div className="field">
-                  <label htmlFor="roster-csv">CSV roster (email, name, role)</label>
-                  <textarea id="roster-csv" className="mono" rows={5} value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={"email,name,role\nada@uni.edu,Ada Lovelace,student"} />
-                </div>
+                <TextArea id="roster-csv" label="CSV roster (email, name, role)" mono rows={5} value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={"email,name,role\nada@uni.edu,Ada Lovelace,student"} />
                 <div className="inline-form">
-                  <label htmlFor="roster-file" className="btn btn-ghost btn-sm">
+                  <FileButton inputLabel="CSV roster file" accept=".csv,text/csv" onFiles={async (files) => setCsv(await files[0]!.text())}>
                     Choose a file
-                  </label>
-                  <input id="roster-file" type="file" accept=".csv,text/csv" className="sr-only" onChange={async (e) => setCsv((await e.target.files?.[0]?.text()) ?? "")} />
+                  </FileButton>
                   <button type="submit" className="btn btn-primary btn-sm" disabled={!csv.trim() || importRoster.isPending}>
                     {importRoster.isPending ? "Importing..." : "Import roster"}
                   </button>
@@ -203,32 +189,23 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
         <section className="card" aria-labelledby="ext-title">
           <h2 id="ext-title">Extensions</h2>
           <form className="inline-form" onSubmit={onGrant}>
-            <div className="field">
-              <label htmlFor="ext-assignment">Assignment</label>
-              <select id="ext-assignment" value={ext.assignmentId} onChange={(e) => setExt({ ...ext, assignmentId: e.target.value })} required>
+            <Select id="ext-assignment" label="Assignment" value={ext.assignmentId} onChange={(e) => setExt({ ...ext, assignmentId: e.target.value })} required>
                 <option value="">Choose…</option>
                 {(assignments.data ?? []).map((a) => (
                   <option key={a.id} value={a.id}>
                     {a.title} (due {formatDateTime(a.dueAt, { withZone: true })})
                   </option>
                 ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="ext-student">Student</label>
-              <select id="ext-student" value={ext.userId} onChange={(e) => setExt({ ...ext, userId: e.target.value })} required>
+              </Select>
+            <Select id="ext-student" label="Student" value={ext.userId} onChange={(e) => setExt({ ...ext, userId: e.target.value })} required>
                 <option value="">Choose…</option>
                 {students.map((s) => (
                   <option key={s.userId} value={s.userId}>
                     {s.firstName} {s.lastName} ({s.email})
                   </option>
                 ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="ext-due">New due time (your time zone)</label>
-              <input id="ext-due" type="datetime-local" value={ext.dueAt} onChange={(e) => setExt({ ...ext, dueAt: e.target.value })} required />
-            </div>
+              </Select>
+            <DateTimeField id="ext-due" label="New due time (your time zone)" value={ext.dueAt} onChange={(e) => setExt({ ...ext, dueAt: e.target.value })} required />
             <button type="submit" className="btn btn-primary btn-sm" disabled={grant.isPending}>
               Grant extension
             </button>
@@ -238,19 +215,13 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
         {teacher && course.data && (
           <section className="card" aria-labelledby="course-edit-title">
             <h2 id="course-edit-title">Course</h2>
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={course.data.recordPastes}
+            <Checkbox label="Record large pastes into the editor with submissions (when and how many characters, never the content; students are told on the solving page)" checked={course.data.recordPastes}
                 onChange={(e) =>
                   run(
                     () => update.mutateAsync({ id: courseId, recordPastes: e.target.checked }),
                     e.target.checked ? "Large pastes are now recorded with submissions; the solving page tells students." : "Pastes are no longer recorded.",
                   )
-                }
-              />{" "}
-              Record large pastes into the editor with submissions (when and how many characters, never the content; students are told on the solving page)
-            </label>
+                } />
             <div className="card-actions">
               <button
                 type="button"
@@ -262,7 +233,6 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
             </div>
           </section>
         )}
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -2,13 +2,14 @@
  * My courses: the courses the user belongs to (with their role; archived ones
  * marked), joining by invite code, and creating a course for those allowed.
  */
+import { TextField } from "../kit/index.ts";
+import { Page } from "../components/shell/Page.tsx";
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 
@@ -43,9 +44,7 @@ export default function CoursesPage() {
   }
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Courses"}>
         <div className="page-heading">
           <h1 className="page-title">My Courses</h1>
           <p className="muted">
@@ -56,10 +55,7 @@ export default function CoursesPage() {
         <section className="card course-join" aria-labelledby="join-title">
           <h2 id="join-title">Join a course</h2>
           <form className="inline-form" onSubmit={onJoin}>
-            <div className="field">
-              <label htmlFor="join-code">Invite code</label>
-              <input id="join-code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="e.g. 7KQ2MXPA" required autoComplete="off" />
-            </div>
+            <TextField id="join-code" label="Invite code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="e.g. 7KQ2MXPA" required autoComplete="off" />
             <button type="submit" className="btn btn-primary" disabled={join.isPending}>
               {join.isPending ? "Joining..." : "Join"}
             </button>
@@ -106,18 +102,9 @@ export default function CoursesPage() {
                   <h2 id="create-title">Create a course</h2>
                   <form className="form" onSubmit={onCreate}>
                     <div className="field-row three">
-                      <div className="field">
-                        <label htmlFor="course-title">Course title</label>
-                        <input id="course-title" value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required />
-                      </div>
-                      <div className="field">
-                        <label htmlFor="course-code">Course code</label>
-                        <input id="course-code" value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} placeholder="CS101-2026" required />
-                      </div>
-                      <div className="field">
-                        <label htmlFor="course-term">Term</label>
-                        <input id="course-term" value={form.term} onChange={(e) => setForm({ ...form, term: e.target.value })} placeholder="Spring 2026" />
-                      </div>
+                      <TextField id="course-title" label="Course title" value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required />
+                      <TextField id="course-code" label="Course code" value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} placeholder="CS101-2026" required />
+                      <TextField id="course-term" label="Term" value={form.term} onChange={(e) => setForm({ ...form, term: e.target.value })} placeholder="Spring 2026" />
                     </div>
                     <button type="submit" className="btn btn-primary" disabled={create.isPending}>
                       {create.isPending ? "Creating..." : "Create Course"}
@@ -129,7 +116,6 @@ export default function CoursesPage() {
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

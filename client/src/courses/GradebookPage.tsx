@@ -5,12 +5,12 @@
  * only the changed cells). Clicking a cell shows that student's submissions
  * and code. Teachers export the grades as CSV and the best submissions as a zip.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { TestTable } from "../components/TestTable.tsx";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
 import { DateTime } from "../components/DateTime.tsx";
@@ -74,9 +74,7 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
   }, [cells]);
 
   return (
-    <div className="page">
-      <CourseHeader wide />
-      <main className="page-main container-wide">
+    <Page title={query.data ? `Gradebook: ${query.data.assignment.title}` : "Gradebook"} width="wide">
         <QueryState query={query} loading="Loading gradebook..." error="Failed to fetch the gradebook">
           {(g) => (
             <>
@@ -189,8 +187,7 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }
 

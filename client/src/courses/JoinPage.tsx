@@ -1,9 +1,9 @@
 /** /join/:code: the invite link. Joins the course and opens it; says why when it cannot. */
+import { Page } from "../components/shell/Page.tsx";
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useMutation } from "@tanstack/react-query";
 import { Spinner } from "../components/Loading.tsx";
-import { CourseHeader } from "./CourseHeader.tsx";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 
 export default function JoinPage({ code }: { code: string }) {
@@ -21,9 +21,7 @@ export default function JoinPage({ code }: { code: string }) {
     );
   }, [code, join, navigate]);
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Join a course"}>
         {error ? (
           <div className="empty-state">
             <h2>Could not join</h2>
@@ -39,7 +37,6 @@ export default function JoinPage({ code }: { code: string }) {
             <Spinner /> Joining the course...
           </div>
         )}
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -24,9 +24,31 @@ export interface SessionUserView {
   email: string;
 }
 
+/** What the viewer may do outside any course (the server's `siteRights`); all false for guests and until known. */
+export interface SiteRightsView {
+  admin: boolean;
+  createCourses: boolean;
+}
+
+const NO_RIGHTS: SiteRightsView = { admin: false, createCourses: false };
+
+function readRights(body: unknown): SiteRightsView {
+  if (body && typeof body === "object" && "rights" in body) {
+    const r = body.rights as Partial<SiteRightsView> | null;
+    if (r) return { admin: r.admin === true, createCourses: r.createCourses === true };
+  }
+  return NO_RIGHTS;
+}
+
 interface AuthValue {
   status: SessionStatus;
   user: SessionUserView | null;
+  /**
+   * The viewer's site rights, from `auth.me` (the client hides what they do not
+   * allow; the server refuses it): all false for a guest, null while a signed-in
+   * viewer's are being fetched.
+   */
+  rights: SiteRightsView | null;
   /** Stores the token from a successful login and marks the session authenticated. */
   login: (token: string, user: SessionUserView | null) => void;
   /** Calls the server's logout, then always removes the token and signs out. */
@@ -52,6 +74,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<SessionStatus>(() => (getToken() ? "loading" : "unauthenticated"));
   const [user, setUser] = useState<SessionUserView | null>(null);
+  const [rights, setRights] = useState<SiteRightsView | null>(null);
 
   useEffect(() => {
     const token = getToken();
@@ -62,6 +85,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const me = await client.auth.me.query();
         if (cancelled) return;
         setUser(readUser(me));
+        setRights(readRights(me));
         setStatus("authenticated");
         return;
       } catch (err) {
@@ -79,15 +103,34 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, [client]);
 
+  // A session begun by a sign-in (password, SSO, sign-up) learns its rights from auth.me.
+  useEffect(() => {
+    if (status !== "authenticated" || rights !== null) return;
+    let cancelled = false;
+    client.auth.me
+      .query()
+      .then((me) => {
+        if (!cancelled) setRights(readRights(me));
+      })
+      .catch(() => {
+        if (!cancelled) setRights(NO_RIGHTS);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [client, status, rights]);
+
   const login = useCallback((token: string, loggedIn: SessionUserView | null) => {
     setToken(token);
     setUser(loggedIn);
+    setRights(null);
     setStatus("authenticated");
   }, []);
 
   const expire = useCallback(() => {
     removeToken();
     setUser(null);
+    setRights(null);
     setStatus("unauthenticated");
     queryClient.clear();
   }, [queryClient]);
@@ -102,7 +145,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [client, expire]);
 
-  const value = useMemo(() => ({ status, user, login, logout, expire }), [status, user, login, logout, expire]);
+  const value = useMemo(() => ({ status, user, rights: status === "authenticated" ? rights : NO_RIGHTS, login, logout, expire }), [status, user, rights, login, logout, expire]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -37,10 +37,10 @@ export const getToken = (): string | null => safeGet(TOKEN_KEY);
 export const setToken = (token: string): void => safeSet(TOKEN_KEY, token);
 export const removeToken = (): void => safeRemove(TOKEN_KEY);
 
-/** @returns the saved dark-mode flag; false when unset or not a JSON boolean. */
+/** @returns the saved dark-mode flag; when unset, the system's preference (prefers-color-scheme); false when not a JSON boolean. */
 export function getDarkMode(): boolean {
   const raw = safeGet(DARK_KEY);
-  if (raw === null) return false;
+  if (raw === null) return typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches;
   try {
     return JSON.parse(raw) === true;
   } catch {

@@ -1,6 +1,7 @@
 /**
  * Dark mode: a `dark` class on the page root (`<html>`), saved as a
- * JSON boolean under localStorage `darkMode`, default off. index.html restores
+ * JSON boolean under localStorage `darkMode` once the user toggles it; until
+ * then the system's preference (prefers-color-scheme) decides. index.html restores
  * the class before first paint; this context keeps it in sync afterwards.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
@@ -17,9 +18,15 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   const [dark, setDark] = useState(getDarkMode);
   useEffect(() => {
     document.documentElement.classList.toggle("dark", dark);
-    setDarkMode(dark);
   }, [dark]);
-  const toggle = useCallback(() => setDark((d) => !d), []);
+  const toggle = useCallback(
+    () =>
+      setDark((d) => {
+        setDarkMode(!d);
+        return !d;
+      }),
+    [],
+  );
   const value = useMemo(() => ({ dark, toggle }), [dark, toggle]);
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
 }

@@ -4,9 +4,9 @@
  * signs the LtiDeepLinkingResponse (lti.deepLinkRespond) and this page
  * form-posts it to the LMS's return URL, as Deep Linking 2.0 asks.
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { useNotice } from "../lib/notice.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
@@ -35,9 +35,7 @@ export default function DeepLinkPage({ id }: { id: string }) {
     if (res) postToPlatform(res.returnUrl, res.jwt);
   };
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Add a problem to your course"}>
         <div className="page-heading">
           <h1 className="page-title">Add an activity to the LMS</h1>
           <p className="muted">Pick what this activity opens. Students launching it land there; an assignment's scores go to the LMS gradebook.</p>
@@ -82,7 +80,6 @@ export default function DeepLinkPage({ id }: { id: string }) {
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -4,6 +4,7 @@
  * (issuer, client id, deployment ids, authorization/token/JWKS URLs), removal,
  * and rotating the tool's key. The server checks every field and who asks.
  */
+import { Checkbox, TextField } from "../kit/index.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { QueryState } from "../components/QueryState.tsx";
@@ -100,15 +101,9 @@ export function PlatformsSection() {
       </QueryState>
       <form className="form" onSubmit={onAdd} aria-label="Register a platform">
         {FIELDS.map(([key, label, placeholder]) => (
-          <div className="field" key={key}>
-            <label htmlFor={`lti-${key}`}>{label}</label>
-            <input id={`lti-${key}`} required value={form[key]} placeholder={placeholder} onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))} />
-          </div>
+          <TextField key={key} id={`lti-${key}`} label={label} required value={form[key]} placeholder={placeholder} onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))} />
         ))}
-        <label className="check">
-          <input type="checkbox" checked={trustEmail} onChange={(e) => setTrustEmail(e.target.checked)} /> Trust this LMS's email addresses (a launch may then
-          link to an existing account with the same email and take up staff invitations; leave off unless the LMS's users cannot change their email)
-        </label>
+        <Checkbox label="Trust this LMS's email addresses (a launch may then link to an existing account with the same email and take up staff invitations; leave off unless the LMS's users cannot change their email)" checked={trustEmail} onChange={(e) => setTrustEmail(e.target.checked)} />
         <button type="submit" className="btn btn-primary btn-sm" disabled={add.isPending}>
           Register platform
         </button>

@@ -1,10 +1,10 @@
 /** About Us: mission text and the features list. */
 import { LanguageNames } from "../components/LanguageNames.tsx";
-import { PublicLayout } from "../components/SiteChrome.tsx";
+import { Page } from "../components/shell/Page.tsx";
 
 export function AboutPage() {
   return (
-    <PublicLayout>
+    <Page title="About us" width="bare">
       <article className="container prose">
         <h1>About Us</h1>
         <h2>Our Mission</h2>
@@ -42,6 +42,6 @@ export function AboutPage() {
         </ul>
         <p className="muted">CodeArena is in BETA. We welcome your feedback through the Contact Us page.</p>
       </article>
-    </PublicLayout>
+    </Page>
   );
 }

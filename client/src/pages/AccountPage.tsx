@@ -6,9 +6,9 @@
  * so another site cannot start it), which comes back through /auth/complete.
  * Then "Change password" (../passwords/ChangePasswordSection.tsx).
  */
+import { Page } from "../components/shell/Page.tsx";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
@@ -20,9 +20,7 @@ export default function AccountPage() {
   const identities = useQuery(trpc.auth.identities.queryOptions());
   const providers = useQuery(trpc.auth.providers.queryOptions(undefined, { staleTime: Infinity }));
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Account"}>
         <div className="page-heading">
           <h1 className="page-title">Account</h1>
           {user && (
@@ -64,7 +62,6 @@ export default function AccountPage() {
           </QueryState>
         </section>
         <ChangePasswordSection />
-      </main>
-    </div>
+      </Page>
   );
 }

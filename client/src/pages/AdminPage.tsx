@@ -8,9 +8,10 @@
  * for LTI 1.3 with the URLs to give an LMS; a one-time password reset link per
  * account and the mail outbox (../passwords/AdminPasswordTools.tsx).
  */
+import { Checkbox, Select } from "../kit/index.ts";
+import { Page } from "../components/shell/Page.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { PlatformsSection } from "../lti/PlatformsSection.tsx";
 import { MailOutboxSection, ResetLinkButton } from "../passwords/AdminPasswordTools.tsx";
@@ -34,9 +35,7 @@ export default function AdminPage() {
     await queryClient.invalidateQueries({ queryKey: trpc.admin.accounts.queryKey() });
   };
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Admin"}>
         <div className="page-heading">
           <h1 className="page-title">Status</h1>
           <p className="muted">Refreshed every 2 seconds.</p>
@@ -169,13 +168,13 @@ export default function AdminPage() {
                           {[...(a.hasPassword ? ["password"] : []), ...a.identities.map((i) => `${i.provider} (${i.subject})`)].join(", ") || "—"}
                         </td>
                         <td>
-                          <select aria-label={`Site role of ${a.email}`} value={a.siteRole} onChange={(e) => change(a.id, { siteRole: e.target.value as "admin" | "user" })}>
+                          <Select label={`Site role of ${a.email}`} hideLabel value={a.siteRole} onChange={(e) => change(a.id, { siteRole: e.target.value as "admin" | "user" })}>
                             <option value="user">user</option>
                             <option value="admin">admin</option>
-                          </select>
+                          </Select>
                         </td>
                         <td>
-                          <input type="checkbox" aria-label={`${a.email} may create courses`} checked={a.canCreateCourses} onChange={(e) => change(a.id, { canCreateCourses: e.target.checked })} />
+                          <Checkbox label={`${a.email} may create courses`} hideLabel checked={a.canCreateCourses} onChange={(e) => change(a.id, { canCreateCourses: e.target.checked })} />
                         </td>
                         <td>
                           <ResetLinkButton userId={a.id} email={a.email} />
@@ -190,7 +189,6 @@ export default function AdminPage() {
         </section>
         <MailOutboxSection />
         <PlatformsSection />
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -48,7 +48,7 @@ export default function AuthCompletePage() {
   }, [client, login, navigate]);
 
   return (
-    <AuthLayout>
+    <AuthLayout title="Sign in">
       <h1 className="auth-title">Signing you in</h1>
       {error ? (
         <p className="alert alert-error" role="alert">

@@ -4,9 +4,10 @@
  * appears once it is stored, and the form is cleared. On failure the form
  * keeps what was typed and says why, so no message is lost.
  */
+import { TextArea, TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { PublicLayout } from "../components/SiteChrome.tsx";
+import { Page } from "../components/shell/Page.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { useNotice } from "../lib/notice.ts";
@@ -37,23 +38,14 @@ export function ContactPage() {
   }
 
   return (
-    <PublicLayout>
+    <Page title="Contact us" width="bare">
       <section className="container narrow">
         <h1 className="page-title">Contact Us</h1>
         <p className="muted">Questions, feedback or a problem to report? Write to us and we will get back to you.</p>
         <form className="card form" onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="contact-name">Full Name</label>
-            <input id="contact-name" name="name" required value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
-          </div>
-          <div className="field">
-            <label htmlFor="contact-email">Email Address</label>
-            <input id="contact-email" name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
-          </div>
-          <div className="field">
-            <label htmlFor="contact-message">Message</label>
-            <textarea id="contact-message" name="message" required rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
-          </div>
+          <TextField id="contact-name" label="Full Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
+          <TextField id="contact-email" label="Email Address" name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+          <TextArea id="contact-message" label="Message" name="message" required rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
           <button type="submit" className="btn btn-primary btn-block" disabled={send.isPending}>
             {send.isPending ? (
               <>
@@ -66,6 +58,6 @@ export function ContactPage() {
           <FormMessage notice={notice} />
         </form>
       </section>
-    </PublicLayout>
+    </Page>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { Link } from "wouter";
 import { LanguageNames } from "../components/LanguageNames.tsx";
-import { PublicLayout } from "../components/SiteChrome.tsx";
+import { Page } from "../components/shell/Page.tsx";
 import { useAuth } from "../lib/auth.tsx";
 
 const LEVELS = [
@@ -29,7 +29,7 @@ const LEVELS = [
 export function LandingPage() {
   const { status } = useAuth();
   return (
-    <PublicLayout flush>
+    <Page title={null} width="flush">
       <section className="hero">
         <div className="container hero-inner">
           <h1 className="hero-title">
@@ -97,6 +97,6 @@ export function LandingPage() {
           </div>
         </div>
       </section>
-    </PublicLayout>
+    </Page>
   );
 }

@@ -12,12 +12,11 @@
 import { useEffect, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
-import { AppHeader, BackButton } from "../components/AppHeader.tsx";
+import { Page } from "../components/shell/Page.tsx";
 import { CodeBlock } from "../components/CodeBlock.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { TestTable } from "../components/TestTable.tsx";
 import { scoreText } from "../components/OutputPanel.tsx";
-import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { languageName } from "../lib/languages.ts";
 import { judgingPhrase, testsPassedPhrase } from "../lib/judging-phrase.ts";
@@ -73,11 +72,7 @@ export default function MySubmissionsPage({ problemId }: { problemId?: string })
   const kinds = new Set(list.map((s) => s.context.kind));
 
   return (
-    <div className="page">
-      <AppHeader left={<BackButton />}>
-        <ThemeToggle />
-      </AppHeader>
-      <main className="page-main container">
+    <Page title={list.length > 0 ? `My submissions: ${list[0]!.problemTitle}` : "My submissions"}>
         <div className="page-heading">
           <h1 className="page-title">My Submissions</h1>
           {problemId && list.length > 0 && <p className="subtitle">{list[0]!.problemTitle}</p>}
@@ -165,8 +160,7 @@ export default function MySubmissionsPage({ problemId }: { problemId?: string })
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }
 

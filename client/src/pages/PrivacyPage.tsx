@@ -1,10 +1,10 @@
 /** Privacy Policy: information collected, use, security, cookies, policy changes. */
 import { Link } from "wouter";
-import { PublicLayout } from "../components/SiteChrome.tsx";
+import { Page } from "../components/shell/Page.tsx";
 
 export function PrivacyPage() {
   return (
-    <PublicLayout>
+    <Page title="Privacy policy" width="bare">
       <article className="container prose">
         <h1>Privacy Policy</h1>
         <p className="muted">This policy explains what CodeArena stores about you and why.</p>
@@ -68,6 +68,6 @@ export function PrivacyPage() {
           site before the change takes effect.
         </p>
       </article>
-    </PublicLayout>
+    </Page>
   );
 }

@@ -5,13 +5,11 @@
  * (useProblemList, useProblemEditor); this page lays them out.
  */
 import { useState } from "react";
-import { Link, useLocation, useSearchParams } from "wouter";
-import { AppHeader } from "../components/AppHeader.tsx";
+import { Link, useSearchParams } from "wouter";
+import { Page } from "../components/shell/Page.tsx";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { ProblemFormModal } from "../components/ProblemFormModal.tsx";
 import { QueryState } from "../components/QueryState.tsx";
-import { ThemeToggle } from "../components/ThemeToggle.tsx";
-import { useAuth } from "../lib/auth.tsx";
 import { DIFFICULTIES, type Difficulty } from "../lib/types.ts";
 import { DifficultyTabs } from "../problems/DifficultyTabs.tsx";
 import { ImportOutcomeMessage, ImportPackageButton, type ImportOutcome } from "../problems/ImportPackage.tsx";
@@ -20,8 +18,6 @@ import { useProblemEditor } from "../problems/useProblemEditor.ts";
 import { useProblemList } from "../problems/useProblemList.ts";
 
 export function ProblemsPage() {
-  const { logout } = useAuth();
-  const [, navigate] = useLocation();
   // The tab lives in the URL (?difficulty=hard) so links can open a level and a reload keeps it.
   const [searchParams, setSearchParams] = useSearchParams();
   const wanted = searchParams.get("difficulty");
@@ -32,27 +28,15 @@ export function ProblemsPage() {
   const [imported, setImported] = useState<ImportOutcome | null>(null);
   const editor = useProblemEditor(list.queryKey, setTab);
 
-  function onLogout() {
-    navigate("/");
-    void logout();
-  }
-
   return (
-    <div className="page">
-      <AppHeader>
-        <button type="button" className="btn btn-primary btn-sm" onClick={editor.openCreate}>
-          <span aria-hidden="true">+</span> Create Problem
-        </button>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={onLogout}>
-          Logout
-        </button>
-        <ThemeToggle />
-      </AppHeader>
-      <main className="page-main container">
+    <Page title="Problems">
         <div className="page-heading">
           <h1 className="page-title">Problems To Solve</h1>
           <p className="muted">Explore coding challenges and test your skills.</p>
           <p className="page-actions">
+            <button type="button" className="btn btn-primary btn-sm" onClick={editor.openCreate}>
+              <span aria-hidden="true">+</span> Create Problem
+            </button>{" "}
             <ImportPackageButton difficulty={tab} listKey={list.queryKey} onImported={setTab} onOutcome={setImported} />
             <span className="muted"> a Kattis / ICPC problem package (.zip)</span>
           </p>
@@ -101,7 +85,6 @@ export function ProblemsPage() {
         <p className="courses-note muted">
           Taking a class? Your assignments are in <Link href="/courses">My Courses</Link>.
         </p>
-      </main>
       <ProblemFormModal
         open={editor.modal.open}
         mode={editor.modal.mode}
@@ -112,6 +95,6 @@ export function ProblemsPage() {
         saving={editor.saving}
         error={editor.modal.error}
       />
-    </div>
+    </Page>
   );
 }

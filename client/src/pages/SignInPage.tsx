@@ -11,6 +11,7 @@
  * directory (the same form; the first field is then the directory username).
  * The sign-up link shows only while password sign-up is open.
  */
+import { Select, TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { useMutation, useQuery } from "@tanstack/react-query";
@@ -53,7 +54,7 @@ export function SignInPage() {
   }
 
   return (
-    <AuthLayout>
+    <AuthLayout title="Sign in">
       <h1 className="auth-title">Welcome Back</h1>
       <p className="auth-subtitle muted">Sign in to continue solving.</p>
       {ways && (ways.oidc.length > 0 || ways.trustedHeader) && (
@@ -73,39 +74,28 @@ export function SignInPage() {
       )}
       <form className="form" onSubmit={onSubmit}>
         {ways && ways.ldap.length > 0 && (
-          <div className="field">
-            <label htmlFor="signin-provider">Sign in with</label>
-            <select id="signin-provider" value={provider} onChange={(e) => setProvider(e.target.value)}>
+          <Select id="signin-provider" label="Sign in with" value={provider} onChange={(e) => setProvider(e.target.value)}>
               <option value="local">Email and password</option>
               {ways.ldap.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name}
                 </option>
               ))}
-            </select>
-          </div>
+            </Select>
         )}
-        <div className="field">
-          <label htmlFor="signin-email">{directory ? "Username or email" : "Email Address"}</label>
-          <input
-            id="signin-email"
+        <TextField id="signin-email" label={<>{directory ? "Username or email" : "Email Address"}</>}
             type={directory ? "text" : "email"}
             required
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             autoComplete={directory ? "username" : "email"}
-            placeholder={directory ? "your campus username" : "you@example.com"}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="signin-password">Password</label>
-          <input id="signin-password" type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
-          {!directory && (
-            <p>
-              <Link href="/forgot-password">Forgot password?</Link>
-            </p>
-          )}
-        </div>
+            placeholder={directory ? "your campus username" : "you@example.com"} />
+        <TextField id="signin-password" label="Password" type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
+        {!directory && (
+          <p>
+            <Link href="/forgot-password">Forgot password?</Link>
+          </p>
+        )}
         <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
           {mutation.isPending && <Spinner />} Sign In
         </button>

@@ -5,6 +5,7 @@
  * src/lib/return-path.ts), else /problems; on failure the server's message,
  * else the error's own, else "Something went wrong.".
  */
+import { TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { useMutation } from "@tanstack/react-query";
@@ -43,39 +44,16 @@ export function SignUpPage() {
   }
 
   return (
-    <AuthLayout>
+    <AuthLayout title="Sign up">
       <h1 className="auth-title">Join Our Community</h1>
       <p className="auth-subtitle muted">Create your account to start coding.</p>
       <form className="form" onSubmit={onSubmit}>
         <div className="field-row">
-          <div className="field">
-            <label htmlFor="signup-first">First Name</label>
-            <input id="signup-first" required value={form.firstName} onChange={update("firstName")} autoComplete="given-name" placeholder="Ada" />
-          </div>
-          <div className="field">
-            <label htmlFor="signup-last">Last Name</label>
-            <input id="signup-last" required value={form.lastName} onChange={update("lastName")} autoComplete="family-name" placeholder="Lovelace" />
-          </div>
+          <TextField id="signup-first" label="First Name" required value={form.firstName} onChange={update("firstName")} autoComplete="given-name" placeholder="Ada" />
+          <TextField id="signup-last" label="Last Name" required value={form.lastName} onChange={update("lastName")} autoComplete="family-name" placeholder="Lovelace" />
         </div>
-        <div className="field">
-          <label htmlFor="signup-email">Email Address</label>
-          <input id="signup-email" type="email" required value={form.email} onChange={update("email")} autoComplete="email" placeholder="you@example.com" />
-        </div>
-        <div className="field">
-          <label htmlFor="signup-password">Password</label>
-          <input
-            id="signup-password"
-            type="password"
-            required
-            value={form.password}
-            onChange={update("password")}
-            autoComplete="new-password"
-            aria-describedby="signup-password-hint"
-          />
-          <p id="signup-password-hint" className="hint">
-            Password should be at least 8 characters long.
-          </p>
-        </div>
+        <TextField id="signup-email" label="Email Address" type="email" required value={form.email} onChange={update("email")} autoComplete="email" placeholder="you@example.com" />
+        <TextField id="signup-password" label="Password" description="Password should be at least 8 characters long." type="password" required value={form.password} onChange={update("password")} autoComplete="new-password" />
         <button type="submit" className="btn btn-primary btn-block" disabled={register.isPending}>
           {register.isPending && <Spinner />} Create Account
         </button>

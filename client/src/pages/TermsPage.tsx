@@ -1,9 +1,9 @@
 /** Terms of Service: use license, user conduct, disclaimer, limitations, governing law. */
-import { PublicLayout } from "../components/SiteChrome.tsx";
+import { Page } from "../components/shell/Page.tsx";
 
 export function TermsPage() {
   return (
-    <PublicLayout>
+    <Page title="Terms of service" width="bare">
       <article className="container prose">
         <h1>Terms of Service</h1>
         <p className="muted">By creating an account or using CodeArena you agree to these terms.</p>
@@ -48,6 +48,6 @@ export function TermsPage() {
         <h2>Changes</h2>
         <p>We may update these terms; continued use after an update means you accept the new terms.</p>
       </article>
-    </PublicLayout>
+    </Page>
   );
 }

@@ -6,7 +6,8 @@
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { localTime } from "../courses/format.ts";
+import { DateTime } from "../components/DateTime.tsx";
+import { TextField } from "../kit/index.ts";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 
 export function ResetLinkButton({ userId, email }: { userId: string; email: string }) {
@@ -19,10 +20,20 @@ export function ResetLinkButton({ userId, email }: { userId: string; email: stri
         Reset link
       </button>
       {shown && (
-        <p role="status">
-          <label htmlFor={`reset-link-${userId}`}>One-time link until {localTime(shown.expiresAt)}:</label>{" "}
-          <input id={`reset-link-${userId}`} className="mono" readOnly value={shown.url} onFocus={(e) => e.currentTarget.select()} />
-        </p>
+        <div role="status">
+          <TextField
+            id={`reset-link-${userId}`}
+            label={
+              <>
+                One-time link until <DateTime value={shown.expiresAt} withZone />
+              </>
+            }
+            inputClassName="mono"
+            readOnly
+            value={shown.url}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+        </div>
       )}
       {mutation.isError && (
         <p role="alert" className="error-text">
@@ -49,7 +60,9 @@ export function MailOutboxSection() {
               <ul className="plain-list">
                 {m.failures.map((f) => (
                   <li key={f.id}>
-                    <span className="muted">{localTime(f.createdAt)}</span> {f.kind} to {f.to} after {f.attempts} attempts: {f.lastError ?? "unknown error"}
+                    <span className="muted">
+                      <DateTime value={f.createdAt} />
+                    </span> {f.kind} to {f.to} after {f.attempts} attempts: {f.lastError ?? "unknown error"}
                   </li>
                 ))}
               </ul>

@@ -3,6 +3,7 @@
  * new one typed twice, to `auth.changePassword`. Every other session of the
  * account is signed out; this one stays.
  */
+import { TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
@@ -39,21 +40,9 @@ export function ChangePasswordSection() {
         <p className="muted">This account has no password here: you sign in through your campus account (above). A site administrator can give you a link to set one.</p>
       ) : (
         <form className="form" onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="current-password">Current password</label>
-            <input id="current-password" type="password" required value={currentPassword} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />
-          </div>
-          <div className="field">
-            <label htmlFor="new-password">New password</label>
-            <input id="new-password" type="password" required minLength={MIN_CHARS} value={newPassword} onChange={(e) => setNew(e.target.value)} autoComplete="new-password" aria-describedby="new-password-hint" />
-            <p id="new-password-hint" className="muted">
-              At least {MIN_CHARS} characters. Your other sessions are signed out.
-            </p>
-          </div>
-          <div className="field">
-            <label htmlFor="new-password-again">New password again</label>
-            <input id="new-password-again" type="password" required minLength={MIN_CHARS} value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
-          </div>
+          <TextField id="current-password" label="Current password" type="password" required value={currentPassword} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />
+          <TextField id="new-password" label="New password" description={`At least ${MIN_CHARS} characters. Your other sessions are signed out.`} type="password" required minLength={MIN_CHARS} value={newPassword} onChange={(e) => setNew(e.target.value)} autoComplete="new-password" />
+          <TextField id="new-password-again" label="New password again" type="password" required minLength={MIN_CHARS} value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
           <button type="submit" className="btn btn-primary" disabled={mutation.isPending}>
             {mutation.isPending && <Spinner />} Change password
           </button>

@@ -3,6 +3,7 @@
  * `auth.forgotPassword`. The answer is the same whether or not the address has
  * an account; on a site without mail it says to ask an administrator.
  */
+import { TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { useMutation } from "@tanstack/react-query";
@@ -24,14 +25,11 @@ export default function ForgotPasswordPage() {
   }
 
   return (
-    <AuthLayout>
+    <AuthLayout title="Forgot your password?">
       <h1 className="auth-title">Forgot your password?</h1>
       <p className="auth-subtitle muted">Enter your account's email address: we send a link to choose a new password. It works once, within an hour.</p>
       <form className="form" onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor="forgot-email">Email Address</label>
-          <input id="forgot-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
-        </div>
+        <TextField id="forgot-email" label="Email Address" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
         <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
           {mutation.isPending && <Spinner />} Send the link
         </button>

@@ -5,6 +5,7 @@
  * typed twice, goes with it to `auth.resetPassword`; every session of the
  * account is signed out, so the page then points to sign-in.
  */
+import { TextField } from "../kit/index.ts";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { useMutation } from "@tanstack/react-query";
@@ -42,7 +43,7 @@ export default function ResetPasswordPage() {
   }
 
   return (
-    <AuthLayout>
+    <AuthLayout title="Choose a new password">
       <h1 className="auth-title">Choose a new password</h1>
       {!token ? (
         <p className="alert alert-error" role="alert">
@@ -57,17 +58,8 @@ export default function ResetPasswordPage() {
         </>
       ) : (
         <form className="form" onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="reset-password">New password</label>
-            <input id="reset-password" type="password" required minLength={MIN_CHARS} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" aria-describedby="reset-password-hint" />
-            <p id="reset-password-hint" className="muted">
-              At least {MIN_CHARS} characters.
-            </p>
-          </div>
-          <div className="field">
-            <label htmlFor="reset-password-again">New password again</label>
-            <input id="reset-password-again" type="password" required minLength={MIN_CHARS} value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
-          </div>
+          <TextField id="reset-password" label="New password" description={`At least ${MIN_CHARS} characters.`} type="password" required minLength={MIN_CHARS} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+          <TextField id="reset-password-again" label="New password again" type="password" required minLength={MIN_CHARS} value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
           <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
             {mutation.isPending && <Spinner />} Set the password
           </button>

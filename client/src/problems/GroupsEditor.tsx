@@ -6,6 +6,7 @@
  * test is then put in a group. The problem's score is the groups' sum. The
  * server checks the rules (src/problems/scoring-spec.ts) and names the field.
  */
+import { Checkbox, NumberField, Select, TextField } from "../kit/index.ts";
 export interface GroupFormValues {
   name: string;
   points: number;
@@ -33,36 +34,21 @@ export function GroupsEditor({ on, groups, onToggle, onChange }: Props) {
   return (
     <fieldset className="validator-options" data-testid="groups-editor">
       <legend>Scoring</legend>
-      <label className="check">
-        <input type="checkbox" checked={on} onChange={(e) => onToggle(e.target.checked)} />
-        Score by test groups (subtasks with points); off: every test must pass
-      </label>
+      <Checkbox label="Score by test groups (subtasks with points); off: every test must pass" checked={on} onChange={(e) => onToggle(e.target.checked)} />
       {on && (
         <>
           {groups.map((g, i) => (
             <div className="field-row" key={i} role="group" aria-label={`Group ${i + 1}`}>
-              <div className="field">
-                <label htmlFor={`pf-g-${i}-name`}>Group {i + 1} name</label>
-                <input id={`pf-g-${i}-name`} value={g.name} onChange={(e) => set(i, { name: e.target.value })} />
-              </div>
-              <div className="field">
-                <label htmlFor={`pf-g-${i}-points`}>Points</label>
-                <input id={`pf-g-${i}-points`} type="number" min={0} step="any" value={g.points} onChange={(e) => set(i, { points: Number(e.target.value) })} />
-              </div>
-              <div className="field">
-                <label htmlFor={`pf-g-${i}-agg`}>Scored as</label>
-                <select id={`pf-g-${i}-agg`} value={g.aggregation} onChange={(e) => set(i, { aggregation: e.target.value as GroupFormValues["aggregation"] })}>
+              <TextField id={`pf-g-${i}-name`} label={<>Group {i + 1} name</>} value={g.name} onChange={(e) => set(i, { name: e.target.value })} />
+              <NumberField id={`pf-g-${i}-points`} label="Points" min={0} step="any" value={g.points} onChange={(e) => set(i, { points: Number(e.target.value) })} />
+              <Select id={`pf-g-${i}-agg`} label="Scored as" value={g.aggregation} onChange={(e) => set(i, { aggregation: e.target.value as GroupFormValues["aggregation"] })}>
                   {Object.entries(AGGREGATION_LABELS).map(([value, label]) => (
                     <option key={value} value={value}>
                       {label}
                     </option>
                   ))}
-                </select>
-              </div>
-              <div className="field">
-                <label htmlFor={`pf-g-${i}-req`}>Requires (earlier groups, or sample)</label>
-                <input id={`pf-g-${i}-req`} value={g.requires} placeholder="e.g. small" onChange={(e) => set(i, { requires: e.target.value })} />
-              </div>
+                </Select>
+              <TextField id={`pf-g-${i}-req`} label="Requires (earlier groups, or sample)" value={g.requires} placeholder="e.g. small" onChange={(e) => set(i, { requires: e.target.value })} />
               <button type="button" className="btn btn-danger-ghost btn-sm" aria-label={`Remove group ${i + 1}`} onClick={() => onChange(groups.filter((_, j) => j !== i))}>
                 Remove
               </button>

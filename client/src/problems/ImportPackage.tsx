@@ -3,9 +3,9 @@
  * `problems.importPackage`; the result says what was imported and what the
  * package had that the problem does not keep (src/packages).
  */
-import { useRef } from "react";
 import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { Spinner } from "../components/Loading.tsx";
+import { FileButton } from "../kit/FileButton.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 import type { Difficulty } from "../lib/types.ts";
@@ -108,7 +108,6 @@ export function ImportPackageButton({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const onUnauthorized = useSessionExpiry();
-  const input = useRef<HTMLInputElement>(null);
   const importing = useMutation(trpc.problems.importPackage.mutationOptions());
 
   async function upload(file: File) {
@@ -138,21 +137,9 @@ export function ImportPackageButton({
 
   return (
     <>
-      <input
-        ref={input}
-        type="file"
-        accept=".zip,application/zip"
-        hidden
-        aria-label="Problem package (.zip)"
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          e.target.value = "";
-          if (file) void upload(file);
-        }}
-      />
-      <button type="button" className="btn btn-ghost btn-sm" disabled={importing.isPending} onClick={() => input.current?.click()}>
+      <FileButton inputLabel="Problem package (.zip)" accept=".zip,application/zip" disabled={importing.isPending} onFiles={(files) => void upload(files[0]!)}>
         {importing.isPending && <Spinner />} Import package
-      </button>
+      </FileButton>
     </>
   );
 }

@@ -5,11 +5,12 @@
  * dismissed, flagged) with a note is kept for the pair; paste records show
  * when the course keeps them.
  */
+import { Checkbox, RadioGroup, TextArea } from "../kit/index.ts";
+import { Page } from "../components/shell/Page.tsx";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { languageName } from "../lib/languages.ts";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 import { namer, useAnonymous } from "./names.ts";
@@ -69,14 +70,14 @@ function MarkForm({ reportId, pair }: { reportId: string; pair: Pair & { id: str
   return (
     <section className="card" aria-label="Mark">
       <h2>Review</h2>
-      <div className="card-actions" role="radiogroup" aria-label="Mark">
-        {(["", "reviewed", "dismissed", "flagged"] as const).map((s) => (
-          <label key={s || "none"} className="checkbox">
-            <input type="radio" name="mark" checked={status === s} onChange={() => setStatus(s)} /> {s || "no mark"}
-          </label>
-        ))}
-      </div>
-      <textarea rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} aria-label="Note" placeholder="A note for the other reviewers" />
+      <RadioGroup
+        label="Mark"
+        inline
+        value={status}
+        onChange={setStatus}
+        options={(["", "reviewed", "dismissed", "flagged"] as const).map((s) => ({ value: s, label: s || "no mark" }))}
+      />
+      <TextArea label="Note" description="For the other reviewers." rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
       <button type="button" className="btn btn-primary btn-sm" onClick={save}>
         Save mark
       </button>
@@ -108,12 +109,10 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
   useEffect(() => show(0), [data]);
   return (
     <>
-      <p>
+      <div className="pair-summary">
         {data.pair ? <strong>{Math.round(data.pair.similarity * 100)}% similar</strong> : null} · {data.fragments.length} shared fragments ·{" "}
-        <label className="checkbox">
-          <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> Hide names
-        </label>
-      </p>
+        <Checkbox label="Hide names" checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
+      </div>
       <div className="fragment-list" role="group" aria-label="Fragments">
         {data.fragments.map((f, i) => (
           <button type="button" key={i} className={`btn btn-ghost btn-sm fragment-${i % COLOURS}`} onClick={() => show(i)}>
@@ -142,9 +141,7 @@ export default function PairPage({ reportId, pairId }: { reportId: string; pairI
   const trpc = useTRPC();
   const query = useQuery(trpc.similarity.pair.queryOptions({ reportId, pairId }));
   return (
-    <div className="page">
-      <CourseHeader wide />
-      <main className="page-main container-wide">
+    <Page title={"Similar pair"} width="wide">
         <div className="page-heading">
           <h1 className="page-title">Side by side</h1>
           <p>
@@ -156,7 +153,6 @@ export default function PairPage({ reportId, pairId }: { reportId: string; pairI
         <QueryState query={query} loading="Loading the pair..." error="Failed to fetch the pair">
           {(data) => <Loaded reportId={reportId} pairId={pairId} data={data} />}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -5,12 +5,13 @@
  * similar first, with their marks), each student's highest match, and the
  * CSV export. Names can be hidden for an anonymised review.
  */
+import { Checkbox, RangeField } from "../kit/index.ts";
+import { Page } from "../components/shell/Page.tsx";
 import { useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { atOrAbove, clusters, percentOf } from "../../../src/similarity/threshold.ts";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { languageName } from "../lib/languages.ts";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { namer, useAnonymous } from "./names.ts";
@@ -105,9 +106,7 @@ function Loaded({ r }: { r: Report }) {
         </p>
       )}
       <div className="card-actions">
-        <label className="checkbox">
-          <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} /> Hide names
-        </label>
+        <Checkbox label="Hide names" checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
         <a className="btn btn-ghost btn-sm" href={`/api/similarity/${r.id}/pairs.csv`} download>
           Export CSV
         </a>
@@ -116,10 +115,16 @@ function Loaded({ r }: { r: Report }) {
         <h2>Similarity of all pairs</h2>
         <div className="similarity-scale">
           <Histogram bins={res.histogram} threshold={threshold} above={aboveCount} />
-          <label>
-            Threshold: <strong data-testid="threshold">{percent(threshold)}</strong> (suggested {percent(res.threshold)})
-            <input type="range" min={0} max={1} step={0.01} value={threshold} onChange={(e) => setThreshold(Number(e.target.value))} aria-label="Threshold" />
-          </label>
+          <RangeField
+            label="Threshold"
+            description={`Suggested: ${percent(res.threshold)}.`}
+            min={0}
+            max={1}
+            step={0.01}
+            value={threshold}
+            onChange={(e) => setThreshold(Number(e.target.value))}
+            valueText={<strong data-testid="threshold">{percent(threshold)}</strong>}
+          />
           <p className="muted" data-testid="above-count">
             {aboveCount} pair{aboveCount === 1 ? "" : "s"} at or above {percent(threshold)}, compared as shown (whole percents).
           </p>
@@ -196,9 +201,7 @@ export default function ReportPage({ reportId }: { reportId: string }) {
     refetchInterval: (q) => (q.state.data && (q.state.data.status === "queued" || q.state.data.status === "running") ? 1000 : false),
   });
   return (
-    <div className="page">
-      <CourseHeader wide />
-      <main className="page-main container-wide">
+    <Page title={"Similarity report"} width="wide">
         <QueryState query={query} loading="Loading the report..." error="Failed to fetch the report">
           {(r) => (
             <>
@@ -225,7 +228,6 @@ export default function ReportPage({ reportId }: { reportId: string }) {
             </>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

@@ -5,11 +5,12 @@
  * which is ignored like the boilerplate). Nothing leaves the server: the
  * analysis runs there (src/similarity).
  */
+import { Checkbox, Select, TextArea } from "../kit/index.ts";
+import { Page } from "../components/shell/Page.tsx";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { CourseHeader } from "../courses/CourseHeader.tsx";
 import { LANGUAGE_LIST, type LanguageId } from "../lib/languages.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { DateTime } from "../components/DateTime.tsx";
@@ -56,9 +57,7 @@ export default function SimilarityPage({ kind, id }: { kind: "assignment" | "con
   };
 
   return (
-    <div className="page">
-      <CourseHeader />
-      <main className="page-main container">
+    <Page title={"Similarity"}>
         <div className="page-heading">
           <h1 className="page-title">Similarity reports</h1>
           <p>
@@ -71,46 +70,32 @@ export default function SimilarityPage({ kind, id }: { kind: "assignment" | "con
           <h2>Run a report</h2>
           <p className="muted">Programs are compared on this server; no code is sent anywhere. Students never see reports or marks.</p>
           <div className="form-grid">
-            <label>
-              Problem
-              <select value={problemId} onChange={(e) => setProblemId(e.target.value)}>
+            <Select label="Problem" value={problemId} onChange={(e) => setProblemId(e.target.value)}>
                 <option value="">Every problem</option>
                 {problemList.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.label}. {p.title}
                   </option>
                 ))}
-              </select>
-            </label>
-            <label>
-              Submissions
-              <select value={pick} onChange={(e) => setPick(e.target.value as "best" | "last")}>
+              </Select>
+            <Select label="Submissions" value={pick} onChange={(e) => setPick(e.target.value as "best" | "last")}>
                 <option value="best">Each {kind === "assignment" ? "student" : "team"}'s best</option>
                 <option value="last">Each {kind === "assignment" ? "student" : "team"}'s last</option>
-              </select>
-            </label>
-            <label>
-              Compare with
-              <select value={against} onChange={(e) => setAgainst(e.target.value as "none" | "past")}>
+              </Select>
+            <Select label="Compare with" value={against} onChange={(e) => setAgainst(e.target.value as "none" | "past")}>
                 <option value="none">This {kind} only</option>
                 <option value="past">Also earlier offerings of the same problem</option>
-              </select>
-            </label>
-            <label className="checkbox">
-              <input type="checkbox" checked={crossLanguage} onChange={(e) => setCrossLanguage(e.target.checked)} /> Compare C with C++
-            </label>
+              </Select>
+            <Checkbox label="Compare C with C++" checked={crossLanguage} onChange={(e) => setCrossLanguage(e.target.checked)} />
           </div>
-          <label>
-            Starter code to ignore (optional)
-            <select value={starterLanguage} onChange={(e) => setStarterLanguage(e.target.value as LanguageId)} aria-label="Starter code language">
+          <Select label="Starter code language" description="The language of the starter code below." value={starterLanguage} onChange={(e) => setStarterLanguage(e.target.value as LanguageId)}>
               {LANGUAGE_LIST.map((l) => (
                 <option key={l.id} value={l.id}>
                   {l.name}
                 </option>
               ))}
-            </select>
-            <textarea rows={6} value={starter} onChange={(e) => setStarter(e.target.value)} placeholder="Code you handed out: it is ignored, like each language's boilerplate." aria-label="Starter code" />
-          </label>
+          </Select>
+          <TextArea label="Starter code" description="Optional: code you handed out is ignored, like each language's boilerplate." mono rows={6} value={starter} onChange={(e) => setStarter(e.target.value)} />
           {error && <p className="form-error" role="alert">{error}</p>}
           <button type="button" className="btn btn-primary" onClick={run} disabled={busy}>
             {busy ? "Starting..." : "Run report"}
@@ -140,7 +125,6 @@ export default function SimilarityPage({ kind, id }: { kind: "assignment" | "con
             </table>
           )}
         </QueryState>
-      </main>
-    </div>
+      </Page>
   );
 }

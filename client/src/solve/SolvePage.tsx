@@ -8,14 +8,14 @@
  * on the custom input (when not blank) and on the sample; Submit queues the
  * submission and follows the judge's progress live over SSE.
  */
+import { Select, TextArea } from "../kit/index.ts";
 import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
 import { Link, useSearchParams } from "wouter";
 import { useQuery } from "@tanstack/react-query";
-import { AppHeader, BackButton } from "../components/AppHeader.tsx";
+import { Page } from "../components/shell/Page.tsx";
 import { AiReviewPanel } from "../components/AiReviewPanel.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { OutputPanel } from "../components/OutputPanel.tsx";
-import { ThemeToggle } from "../components/ThemeToggle.tsx";
 import { httpStatusOf, useTRPC } from "../lib/trpc.ts";
 import { AssignmentBanner } from "../courses/AssignmentBanner.tsx";
 import { effectiveTimeLimitMs, languageOf } from "../lib/languages.ts";
@@ -68,15 +68,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
   }, [languages, language]);
 
   return (
-    <div className="page solve-page">
-      <AppHeader left={<BackButton />} wide>
-        <Link href={`/my-submissions/${problemId}`} className="btn btn-ghost btn-sm">
-          My Submissions
-        </Link>
-        <ThemeToggle />
-      </AppHeader>
+    <Page title={problem?.title ?? (notFound ? "Problem not found" : "Problem")} pageClassName="solve-page" width={problem ? "wide" : "normal"} className={problem ? "solve-grid" : undefined} noFooter={Boolean(problem)}>
       {!problem ? (
-        <main className="page-main container">
+        <>
           {notFound ? (
             <div className="empty-state">
               <h1>Problem not found</h1>
@@ -90,9 +84,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               <Spinner /> Loading problem...
             </div>
           )}
-        </main>
+        </>
       ) : (
-        <main className="page-main container-wide solve-grid">
+        <>
           {/* A scroll pane on wide screens: a named region a keyboard can focus and scroll. */}
           <section className="card problem-panel" aria-labelledby="problem-title" tabIndex={0}>
             <div className="problem-panel-head">
@@ -101,6 +95,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
                 <span className="sr-only">Difficulty: </span>
                 {problem.difficulty.toUpperCase()}
               </span>
+              <Link href={`/my-submissions/${problemId}`} className="btn btn-ghost btn-sm">
+                My Submissions
+              </Link>
             </div>
             {assignment.data && <AssignmentBanner assignment={assignment.data} />}
             {recordPastes && (
@@ -166,16 +163,13 @@ export default function SolvePage({ problemId }: { problemId: string }) {
 
           <section className="workbench" aria-label="Code">
             <div className="toolbar">
-              <div className="field inline">
-                <label htmlFor="language">Language</label>
-                <select id="language" value={language} onChange={(e) => changeLanguage(e.target.value)}>
+              <Select id="language" label="Language" className="inline" value={language} onChange={(e) => changeLanguage(e.target.value)}>
                   {languages.map((l) => (
                     <option key={l.id} value={l.id}>
                       {l.name}
                     </option>
                   ))}
-                </select>
-              </div>
+                </Select>
               <button type="button" className="btn btn-ghost btn-sm" onClick={resetToBoilerplate}>
                 Reset to Boilerplate
               </button>
@@ -196,17 +190,12 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               </Suspense>
             </div>
 
-            <div className="field">
-              <label htmlFor="custom-input">Custom Input (optional)</label>
-              <textarea
-                id="custom-input"
-                className="mono"
+            <TextArea id="custom-input" label="Custom Input (optional)"
+                mono
                 rows={3}
                 placeholder="Enter custom input here..."
                 value={customInput}
-                onChange={(e) => setCustomInput(e.target.value)}
-              />
-            </div>
+                onChange={(e) => setCustomInput(e.target.value)} />
 
             <div className="action-row">
               <button type="button" className="btn btn-run" onClick={run} disabled={busy}>
@@ -232,9 +221,9 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               />
             )}
           </section>
-        </main>
+        </>
       )}
-    </div>
+    </Page>
   );
 }
 

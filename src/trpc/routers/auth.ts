@@ -17,6 +17,7 @@ import { AppError } from "../../errors.ts";
 import { changePassword, hasPassword, resetPassword } from "../../accounts/passwords.ts";
 import { requestPasswordReset } from "../../accounts/password-forgot.ts";
 import { emailField, requiredText } from "../../lib/fields.ts";
+import { siteRights } from "../../courses/permissions.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 export const registerInput = z.object({
@@ -112,8 +113,12 @@ export const authRouter = router({
   /** The identities (OpenID, LDAP, proxy, LMS) linked to the signed-in account. @throws UNAUTHENTICATED (401). */
   identities: protectedProcedure.query(async ({ ctx }) => ({ identities: await identitiesOf(ctx.db, ctx.user.id) })),
 
-  /** The signed-in user. @throws UNAUTHENTICATED (401). */
-  me: protectedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.user) })),
+  /**
+   * The signed-in user and their site rights ({admin, createCourses}, from the
+   * permission table in src/courses/permissions.ts), so the client shows only
+   * what the server allows. @throws UNAUTHENTICATED (401).
+   */
+  me: protectedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.user), rights: siteRights(ctx.user) })),
 
   /**
    * Changes the signed-in user's password (the current one asked); every other session is signed out, this one
