@@ -37,12 +37,16 @@ function urlsFor(d: Seeded): Record<string, string[]> {
     "/": ["/"],
     "/signin": ["/signin"],
     "/signup": ["/signup"],
+    "/forgot-password": ["/forgot-password"],
+    // Without a link's token (the page says to ask for one) and with one (the form; the token is checked on submit).
+    "/reset-password": ["/reset-password", "/reset-password?token=a11y-not-a-real-token"],
     "/auth/complete": ["/auth/complete"],
     // A deep-link flow exists only inside an LMS launch: the page's own "not found" state is what a visitor can reach.
     "/lti/deep-link/:id": ["/lti/deep-link/no-such-flow"],
     "/account": ["/account"],
     "/problems": ["/problems"],
     "/solve/:id": [`/solve/${d.problemId}`, `/solve/${d.problemId}?assignment=${d.assignmentId}`, `/solve/${d.problemId}?contest=${d.contestId}`],
+    "/my-submissions": ["/my-submissions"],
     "/my-submissions/:problemId": [`/my-submissions/${d.problemId}`],
     "/admin": ["/admin"],
     "/courses": ["/courses"],
@@ -67,6 +71,7 @@ function urlsFor(d: Seeded): Record<string, string[]> {
     "/contact": ["/contact"],
     "/privacy": ["/privacy"],
     "/terms": ["/terms"],
+    "/accessibility": ["/accessibility"],
     // The catch-all route (no path): the not-found page.
     "*": ["/no-such-page"],
   };

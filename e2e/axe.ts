@@ -10,17 +10,6 @@ import type { Page } from "playwright-core";
 /** The rule tags run: WCAG 2.0 and 2.1, levels A and AA. */
 export const WCAG_21_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
-/**
- * Elements owned by the site navigation work (issue 33 item 1: the brand
- * link's accessible name, the header), excluded here only until that work is
- * merged. THE MERGE DELETES THIS LIST: every selector is exact, and nothing
- * else is ever excluded.
- */
-export const NAVIGATION_OWNED_EXCLUSIONS: string[] = [
-  // label-content-name-mismatch: aria-label="CodeArena home" leaves out the link's visible text (header and footer).
-  "a.brand",
-];
-
 export interface AxeFinding {
   rule: string;
   impact: string | null;
@@ -35,7 +24,7 @@ export interface AxeFinding {
  * Runs axe on the page as it is now.
  * @returns the violations (empty when none), incomplete results left out.
  */
-export async function axeViolations(page: Page, exclude: string[] = NAVIGATION_OWNED_EXCLUSIONS): Promise<AxeFinding[]> {
+export async function axeViolations(page: Page, exclude: string[] = []): Promise<AxeFinding[]> {
   let builder = new AxeBuilder({ page: page as never }).withTags(WCAG_21_AA_TAGS);
   for (const selector of exclude) builder = builder.exclude(selector);
   const result = await builder.analyze();

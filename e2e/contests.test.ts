@@ -124,9 +124,9 @@ describe("an ICPC contest from creation to the reveal", () => {
     // Signing up three teams takes about 40 seconds: the contest starts after that.
     startsAt = Math.ceil((Date.now() + 45_000) / 1000) * 1000;
     await p.getByLabel("Starts at").fill(dayjs(startsAt).format("YYYY-MM-DDTHH:mm:ss"));
-    await p.getByLabel("Length, minutes").fill("2");
+    await p.getByLabel("Length", { exact: true }).fill("2");
     await p.getByLabel("Scoreboard freeze").fill("1");
-    await p.getByRole("checkbox", { name: "Plus One" }).check();
+    await p.getByRole("option", { name: /^Plus One/ }).click();
     await p.getByRole("button", { name: "Create contest" }).click();
     await p.waitForURL("**/contests/campus26");
     contestUrl = "/contests/campus26";

@@ -124,7 +124,7 @@ describe("a course, from creation to grades", () => {
     await p.getByLabel("Late submissions until (optional)").fill(dayjs(dueAt).add(1, "hour").format("YYYY-MM-DDTHH:mm:ss"));
     await p.getByLabel("Late penalty (%)").fill("50");
     await p.getByLabel("per started").selectOption("hour");
-    await p.getByRole("checkbox", { name: /Sum of Two Numbers \(course\)/ }).check();
+    await p.getByRole("option", { name: /^Sum of Two Numbers\s*course/ }).click();
     await p.getByRole("button", { name: "Create Assignment" }).click();
     await p.getByRole("heading", { name: "Warm-up" }).waitFor();
     assignmentUrl = new URL(p.url()).pathname;

@@ -325,7 +325,7 @@ describe("similarity report", () => {
     await p.goto(`/similarity/${reportId}`);
     await p.getByRole("img", { name: /Pairs by similarity/ }).waitFor({ timeout: 30_000 });
     expect(await p.getByTestId("threshold").innerText()).toBe(`${shown}%`);
-    expect(await p.getByText(`suggested ${shown}%`).count()).toBe(1);
+    expect(await p.getByText(`Suggested: ${shown}%.`).count()).toBe(1);
     const row = p.getByTestId("pair-row").first();
     expect(await row.locator("td").first().innerText()).toBe(`${shown}%`);
     expect(await row.getAttribute("class")).toContain("above-threshold");

@@ -113,7 +113,7 @@ describe("public pages and guest guards", () => {
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toContain("Solve Coding Challenges.");
     await page.getByText("Sharpen Your Skills.").waitFor();
-    for (const text of ["Key Features", "Multiple Languages", "Live Code Execution", "Quick Links", "Legal & Support"]) {
+    for (const text of ["Key Features", "Multiple Languages", "Live Code Execution", "Quick links", "Legal & support"]) {
       await page.getByText(text, { exact: true }).first().waitFor();
     }
     await page.getByRole("link", { name: "Get Started" }).click();
@@ -142,20 +142,23 @@ describe("public pages and guest guards", () => {
     await page.getByRole("heading", { name: "Page not found" }).waitFor();
   }, SLOW);
 
-  test("phone width: the menu lists the anchors, Sign In, Sign Up and the theme switch", async () => {
+  test("phone width: the Menu button opens the site's sections, Sign in and Sign up; Escape closes it; the theme switch stays at hand", async () => {
     const phone = await open({ width: 360, height: 740 });
     const p = phone.page;
     await p.goto("/");
-    expect(await p.getByRole("link", { name: "Sign Up" }).isVisible()).toBe(false);
-    await p.getByRole("button", { name: "Open menu" }).click();
-    const menu = p.getByRole("navigation", { name: "Mobile" });
-    for (const name of ["All Problems", "Easy", "Medium", "Hard", "Sign In", "Sign Up"]) {
-      await menu.getByRole("link", { name, exact: true }).waitFor();
+    const nav = p.getByRole("navigation", { name: "Main" });
+    expect(await nav.getByRole("link", { name: "Sign up", exact: true }).isVisible()).toBe(false);
+    const menu = nav.getByRole("button", { name: "Menu" });
+    await menu.click();
+    expect(await menu.getAttribute("aria-expanded")).toBe("true");
+    for (const name of ["Problems", "Courses", "Contests", "Sign in", "Sign up"]) {
+      await nav.getByRole("link", { name, exact: true }).waitFor();
     }
-    await menu.getByRole("link", { name: "Medium", exact: true }).click();
-    await p.waitForURL("**/#medium");
-    await p.getByRole("button", { name: "Open menu" }).click();
-    await p.getByRole("navigation", { name: "Mobile" }).getByRole("button", { name: "Dark Mode" }).click();
+    await p.keyboard.press("Escape");
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    expect(await p.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Menu");
+    expect(await nav.getByRole("link", { name: "Sign up", exact: true }).isVisible()).toBe(false);
+    await nav.getByRole("button", { name: "Toggle dark mode" }).click();
     expect(await p.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
     // Nothing overflows sideways at 360 px.
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
@@ -691,7 +694,7 @@ describe("the problem created above, solved by its author", () => {
       // The sample and both hidden tests, each with its verdict, time and memory.
       const rows = output.getByTestId("test-row");
       expect(await rows.count()).toBe(3);
-      expect(await rows.nth(2).innerText()).toMatch(/^Test 2\s+AC\s+Accepted\s+\d+ ms\s+[\d.]+ (KiB|MiB)$/);
+      expect(await rows.nth(2).innerText()).toMatch(/^Test 2\s+Accepted\s+\d+ ms\s+[\d.]+ (KiB|MiB)$/);
     }
     expect(await submit("py", DOUBLE.py.wa)).toContain("Wrong Answer");
 
@@ -827,7 +830,8 @@ describe("preferences, contact, logout", () => {
     await page.goto("/problems");
     const token = await page.evaluate(() => localStorage.getItem("token"));
     expect(token).not.toBeNull();
-    await page.getByRole("button", { name: "Logout" }).click();
+    await page.getByRole("button", { name: /^Account menu/ }).click();
+    await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/$/);
     await page.waitForFunction(() => localStorage.getItem("token") === null);
     const me = await fetch(`${server.url}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } });

@@ -8,9 +8,8 @@
  * short status line (a polite live region, "Accepted, 3 of 3 tests"), and the
  * next Tab reaches the details.
  *
- * Focus on the page heading after a navigation (after sign-in, after opening
- * the problem) belongs to the navigation work of issue 33: those two
- * assertions are test.todo below until it is merged.
+ * After each in-app navigation (after sign-in, after opening the problem) focus
+ * is on the new page's heading (client/src/components/shell/useFocusOnNavigate.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
@@ -97,6 +96,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** Waits (up to 6 s, past HEADING_WAIT_MS) for focus to land on a heading; the assertion after it says where focus is if it did not. */
+async function headingFocused(p: Page): Promise<void> {
+  await p.waitForFunction(() => document.activeElement?.tagName === "H1", null, { timeout: 6000 }).catch(() => undefined);
+}
+
 describe("keyboard only: sign in, solve, submit, read the verdict", () => {
   test("sign in with Tab, typing and Enter", async () => {
     await page.goto("/signin");
@@ -108,8 +112,9 @@ describe("keyboard only: sign in, solve, submit, read the verdict", () => {
     await page.waitForURL("**/problems");
   }, SLOW);
 
-  // The navigation work of issue 33 moves focus to the page's heading after a navigation; until it is merged:
-  test.todo("after sign-in, focus is on the problems page's heading", async () => {
+  // After an in-app navigation focus is on the new page's heading (client/src/components/shell/useFocusOnNavigate.ts).
+  test("after sign-in, focus is on the problems page's heading", async () => {
+    await headingFocused(page);
     expect((await focused(page)).tag).toBe("h1");
   });
 
@@ -123,7 +128,8 @@ describe("keyboard only: sign in, solve, submit, read the verdict", () => {
     await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
   }, SLOW);
 
-  test.todo("after opening the problem, focus is on its heading", async () => {
+  test("after opening the problem, focus is on its heading", async () => {
+    await headingFocused(page);
     expect((await focused(page)).text).toBe("Keyboard Sum");
   });
 

@@ -142,7 +142,7 @@ describe("the way back after signing in or up", () => {
     const p = await guest();
     await p.goto(`/join/${inviteCode}`);
     await p.waitForURL((u) => u.pathname === "/signin");
-    await p.getByRole("link", { name: "Sign up", exact: true }).click();
+    await p.getByRole("main").getByRole("link", { name: "Sign up", exact: true }).click();
     await p.waitForURL((u) => u.pathname === "/signup" && u.searchParams.get("next") === `/join/${inviteCode}`);
     await p.getByLabel("First Name").fill(NEWCOMER.firstName);
     await p.getByLabel("Last Name").fill(NEWCOMER.lastName);
@@ -176,7 +176,7 @@ describe("the way back after signing in or up", () => {
       const p = await guest();
       await p.goto(`/signin?next=${encodeURIComponent(hostile)}`);
       // The sign-up link carries no hostile next along.
-      expect(await p.getByRole("link", { name: "Sign up", exact: true }).getAttribute("href")).toBe("/signup");
+      expect(await p.getByRole("main").getByRole("link", { name: "Sign up", exact: true }).getAttribute("href")).toBe("/signup");
       await fillSignIn(p, RETURNING);
       await p.waitForURL((u) => u.pathname === "/problems");
       expect(new URL(p.url()).origin).toBe(origin);
@@ -228,7 +228,7 @@ describe("contest pages say what the visitor can do now", () => {
     await p.getByRole("button", { name: "Register" }).click();
     const step = p.getByTestId("next-step");
     await step.filter({ hasText: "You are registered." }).waitFor();
-    expect(await step.innerText()).toMatch(/^You are registered\. The contest starts \w{3}, \w{3} \d{1,2}, \d{4} \d{2}:\d{2} \(GMT[+-]\d{2}:\d{2}\) \(in \d+ days?( \d+ hours?)?\)\.$/);
+    expect(await step.innerText()).toMatch(/^You are registered\. The contest starts \w{3} \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M \(GMT[+-]\d{2}:\d{2}\) \(in \d+ days?( \d+ hours?)?\)\.$/);
     await p.getByText("The problems appear when the contest starts.").waitFor();
   }, SLOW);
 

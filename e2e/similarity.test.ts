@@ -104,7 +104,7 @@ describe("similarity report", () => {
 
       await p.getByRole("img", { name: "Pairs by similarity" }).waitFor({ timeout: 30_000 });
       expect(await p.getByTestId("threshold").textContent()).toMatch(/^\d+%$/);
-      expect(await p.getByText(/suggested \d+%/).count()).toBe(1);
+      expect(await p.getByText(/Suggested: \d+%/).count()).toBe(1);
       const rows = p.getByTestId("pair-row");
       await rows.first().waitFor();
       const top = await rows.first().textContent();

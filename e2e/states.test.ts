@@ -71,10 +71,31 @@ function failBatch(route: Route, status: number, code: string, message: string) 
   return route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
 }
 
-/** A tRPC batch error answer, as the server would send it. */
-function trpcError(path: string, status: number, code: string, message: string) {
-  return { status, contentType: "application/json", body: JSON.stringify([{ error: { message, code: -32603, data: { code, httpStatus: status, path } } }]) };
+/** The procedures of a tRPC GET batch, in the answer's order. */
+const batchPaths = (route: Route) => decodeURIComponent(new URL(route.request().url()).pathname.replace(/^\/trpc\//, "")).split(",");
+
+/**
+ * Routes every tRPC GET whose batch includes `path` (the footer's language list may ride with a
+ * page's call) to the real server, then lets `edit` change that call's answer entry; the batch's
+ * other answers pass through as sent. @returns a function removing the route.
+ */
+async function editCall(p: Page, path: string, edit: (entry: never) => unknown): Promise<() => Promise<void>> {
+  const url = batchWith(path);
+  const handler = async (route: Route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as unknown[];
+    const i = batchPaths(route).indexOf(path);
+    body[i] = edit(body[i] as never);
+    const failed = body.filter((e) => typeof e === "object" && e !== null && "error" in e).length;
+    await route.fulfill({ response, status: failed === 0 ? 200 : failed === body.length ? (body[i] as { error: { data: { httpStatus: number } } }).error.data.httpStatus : 207, json: body });
+  };
+  await p.route(url, handler);
+  return () => p.unroute(url, handler);
 }
+
+/** `editCall` answering `path` with a tRPC error, as the server would. */
+const failCall = (p: Page, path: string, status: number, code: string, message: string) =>
+  editCall(p, path, () => ({ error: { message, code: -32603, data: { code, httpStatus: status, path } } }));
 
 /** Holds matching requests until `release()` is called, so a loading state can be seen. */
 async function hold(p: Page, url: RegExp): Promise<{ release: () => Promise<void> }> {
@@ -146,7 +167,7 @@ describe("loading states", () => {
     await problem.release();
     await page.getByRole("heading", { name: "Sum of Two Numbers" }).waitFor();
 
-    const submissions = await hold(page, procedureUrl("submissions.list"));
+    const submissions = await hold(page, batchWith("submissions.list"));
     await page.goto(`/my-submissions/${id}`);
     await page.getByText("Loading submissions...").waitFor();
     await submissions.release();
@@ -221,12 +242,9 @@ describe("accounts and contact", () => {
 
 describe("problems list", () => {
   test("a difficulty with no problems shows the spec's empty state", async () => {
-    const url = procedureUrl("problems.list");
-    await page.route(url, async (route) => {
-      const response = await route.fetch();
-      const body = (await response.json()) as [{ result: { data: { difficulty: string }[] } }];
-      body[0].result.data = body[0].result.data.filter((p) => p.difficulty !== "hard");
-      await route.fulfill({ response, json: body });
+    const unroute = await editCall(page, "problems.list", (entry: { result: { data: { difficulty: string }[] } }) => {
+      entry.result.data = entry.result.data.filter((p) => p.difficulty !== "hard");
+      return entry;
     });
     await page.goto("/problems");
     const hard = page.getByRole("tab", { name: /hard/i });
@@ -234,7 +252,7 @@ describe("problems list", () => {
     expect(await hard.locator(".tab-count").innerText()).toBe("0");
     await page.getByRole("heading", { name: "No hard problems yet" }).waitFor();
     await page.getByText("Be the first to create a hard problem for the community!").waitFor();
-    await page.unroute(url);
+    await unroute();
   }, SLOW);
 
   test("the problem form refuses missing fields in the browser and shows the server's message", async () => {
@@ -266,13 +284,10 @@ describe("problems list", () => {
 
   test("the server's 403 on someone else's problem: You can only update / delete your own problems.", async () => {
     const myId = await page.evaluate(() => JSON.parse(atob(localStorage.getItem("token")!.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).id as string);
-    const url = procedureUrl("problems.list");
     // The list claims this user wrote "Sum of Two Numbers"; the server knows better.
-    await page.route(url, async (route) => {
-      const response = await route.fetch();
-      const body = (await response.json()) as [{ result: { data: { title: string; user: string }[] } }];
-      for (const p of body[0].result.data) if (p.title === "Sum of Two Numbers") p.user = myId;
-      await route.fulfill({ response, json: body });
+    const unroute = await editCall(page, "problems.list", (entry: { result: { data: { title: string; user: string }[] } }) => {
+      for (const p of entry.result.data) if (p.title === "Sum of Two Numbers") p.user = myId;
+      return entry;
     });
     await page.goto("/problems");
     const card = page.getByTestId("problem-card").filter({ has: page.getByRole("heading", { name: "Sum of Two Numbers", exact: true }) });
@@ -286,7 +301,7 @@ describe("problems list", () => {
     await card.getByRole("button", { name: "Delete Sum of Two Numbers" }).click();
     await card.getByRole("button", { name: "Confirm Delete" }).click();
     await page.getByRole("alert").filter({ hasText: "You can only delete your own problems." }).waitFor();
-    await page.unroute(url);
+    await unroute();
     // Still there, unchanged.
     expect(await problemIdByTitle("Sum of Two Numbers")).toMatch(/\w+/);
   }, SLOW);
@@ -296,8 +311,7 @@ describe("failures (the product's error messages)", () => {
   test("a 401 while loading problems signs out and goes to /", async () => {
     // Token but no cookie, and the bearer header stripped from the list call: the real server answers 401.
     const w = await openWithToken();
-    const url = procedureUrl("problems.list");
-    await w.page.route(url, async (route) => {
+    await w.page.route(batchWith("problems.list"), async (route) => {
       const headers = { ...route.request().headers() };
       delete headers.authorization;
       await route.continue({ headers });
@@ -315,9 +329,7 @@ describe("failures (the product's error messages)", () => {
     const p = w.page;
     await p.addInitScript((t) => localStorage.setItem("token", t), token);
     const id = await problemIdByTitle("Sum of Two Numbers");
-    for (const path of ["problems.list", "submissions.list"]) {
-      await p.route(procedureUrl(path), (route) => route.fulfill(trpcError(path, 500, "INTERNAL_SERVER_ERROR", "Internal server error")));
-    }
+    for (const path of ["problems.list", "submissions.list"]) await failCall(p, path, 500, "INTERNAL_SERVER_ERROR", "Internal server error");
     // The solving page batches problems.byId with the offered languages: the whole batch fails.
     await p.route(batchWith("problems.byId"), (route) => failBatch(route, 500, "INTERNAL_SERVER_ERROR", "Internal server error"));
     await p.goto("/problems");
@@ -349,10 +361,11 @@ describe("language and code", () => {
     await page.goto(`/solve/${id}`);
     const lines = page.locator(".view-lines");
     await lines.getByText("// Your code here").waitFor({ timeout: 30_000 });
-    // The editor as the spec sets it: 400 px high, dark theme, font size 16, no minimap.
+    // The editor as the spec sets it: 400 px high, font size 16, no minimap; its theme follows the page's (decision 058).
     const editor = page.locator(".monaco-editor").first();
     expect(await editor.evaluate((el) => Math.round(el.getBoundingClientRect().height))).toBe(400);
-    expect(await editor.getAttribute("class")).toContain("vs-dark");
+    const pageDark = await page.evaluate(() => document.documentElement.classList.contains("dark"));
+    expect((await editor.getAttribute("class"))?.split(/\s+/).includes("vs-dark")).toBe(pageDark);
     expect(await lines.evaluate((el) => getComputedStyle(el).fontSize)).toBe("16px");
     expect(await page.evaluate(() => document.querySelector(".monaco-editor .minimap")?.getBoundingClientRect().width ?? 0)).toBe(0);
     await setEditorCode(page, "   ");

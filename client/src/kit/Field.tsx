@@ -8,6 +8,7 @@
  * Every control is styled by kit.css through its `kit-*` classes; pages never
  * style their own inputs. Extra props go to the native control as they are.
  */
+import { dateZone, zoneOffsetLabel } from "../lib/dates.ts";
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 
 interface FieldText {
@@ -37,15 +38,23 @@ function useFieldIds(id: string | undefined, description: ReactNode, error: Reac
 function FieldShell(props: { controlId: string; descId: string; errId: string; label: ReactNode; description?: ReactNode; error?: ReactNode; className?: string; required?: boolean; hideLabel?: boolean; children: ReactNode }) {
   return (
     <div className={`kit-field${props.className ? ` ${props.className}` : ""}`}>
-      <label className={props.hideLabel ? "sr-only" : "kit-label"} htmlFor={props.controlId}>
-        {props.label}
-        {/* The control's own `required` tells assistive technology; the star shows it. */}
-        {props.required && (
-          <span className="kit-required" aria-hidden="true">
-            {" *"}
-          </span>
-        )}
-      </label>
+      {props.hideLabel ? (
+        <label className="sr-only" htmlFor={props.controlId}>
+          {props.label}
+        </label>
+      ) : (
+        <div className="kit-label-line">
+          <label className="kit-label" htmlFor={props.controlId}>
+            {props.label}
+          </label>
+          {/* The control's own `required` tells assistive technology; the star, outside the label so the field's name stays its label, shows it. */}
+          {props.required && (
+            <span className="kit-required" aria-hidden="true">
+              *
+            </span>
+          )}
+        </div>
+      )}
       {props.description && (
         <p className="kit-description" id={props.descId}>
           {props.description}
@@ -209,11 +218,9 @@ function Radio<V extends string>({ name, option, checked, onSelect }: { name: st
   );
 }
 
-/** The viewer's time zone as the browser reports it ("Europe/Amsterdam"), and its current offset ("GMT+1"). */
+/** The viewer's time zone ("Europe/Amsterdam") and its current offset ("GMT+01:00"), from the one date formatter (lib/dates.ts). */
 export function viewerTimeZone(): string {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const offset = new Intl.DateTimeFormat("en", { timeZoneName: "shortOffset" }).formatToParts(new Date()).find((p) => p.type === "timeZoneName")?.value;
-  return offset ? `${zone} (${offset})` : zone;
+  return `${dateZone()} (${zoneOffsetLabel()})`;
 }
 
 export type DateTimeFieldProps = FieldText & Omit<InputHTMLAttributes<HTMLInputElement>, "className" | "type">;

@@ -1,7 +1,8 @@
 /**
  * The one page wrapper, used by every screen: the skip link, the site header,
  * `<main id="main">` (focusable, the skip link's target) and the footer; it
- * names the browser tab through `useDocumentTitle`.
+ * names the browser tab through `useDocumentTitle` and, after an in-app
+ * navigation, puts focus on the new page's heading (`useFocusOnNavigate`).
  *
  * @example <Page title="Courses"><h1 className="page-title">Courses</h1>…</Page>
  */
@@ -9,6 +10,7 @@ import type { ReactNode } from "react";
 import { SiteFooter } from "./SiteFooter.tsx";
 import { SiteHeader, SkipLink } from "./SiteHeader.tsx";
 import { useDocumentTitle } from "./useDocumentTitle.ts";
+import { useFocusOnNavigate } from "./useFocusOnNavigate.ts";
 
 export interface PageProps {
   /** The tab's title before " · CodeArena" (null while unknown: "CodeArena"). */
@@ -26,6 +28,7 @@ export interface PageProps {
 
 export function Page({ title, width = "normal", className, pageClassName, noFooter, children }: PageProps) {
   useDocumentTitle(title);
+  useFocusOnNavigate();
   const widthClass = { normal: "container", wide: "container-wide", bare: "", flush: "flush" }[width];
   return (
     <div className={`page${pageClassName ? ` ${pageClassName}` : ""}`}>

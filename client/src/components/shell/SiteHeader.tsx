@@ -2,15 +2,17 @@
  * The one site header, on every page: a skip link to the main content, the
  * brand (its accessible name is its visible text), a `nav` landmark "Main"
  * with Problems, Courses and Contests (the current section marked
- * `aria-current`), then for the signed-in an account menu (Account, Admin for
- * admins only, Sign out) and for guests Sign in / Sign up, and the theme
+ * `aria-current`), then for the signed-in an account menu (My submissions, Account, Admin for
+ * admins only, Sign out) and for guests Sign in / Sign up (coming back to the
+ * page they are on), and the theme
  * switch. Below 768 px the links fold behind a "Menu" button (a disclosure).
  * The account menu is a disclosure of links, not an ARIA menu: Escape or a
  * click elsewhere closes it and Escape returns focus to its button.
  */
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { useAuth } from "../../lib/auth.tsx";
+import { useNextParam, withNext } from "../../lib/next.ts";
 import { ThemeToggle } from "../ThemeToggle.tsx";
 
 export function Brand() {
@@ -106,6 +108,11 @@ function AccountMenu({ onNavigate }: { onNavigate: () => void }) {
       </button>
       <ul id="account-menu-list" className="account-menu-list" hidden={!open}>
         <li>
+          <Link href="/my-submissions" onClick={go}>
+            My submissions
+          </Link>
+        </li>
+        <li>
           <Link href="/account" onClick={go}>
             Account
           </Link>
@@ -137,6 +144,8 @@ function AccountMenu({ onNavigate }: { onNavigate: () => void }) {
 export function SiteHeader({ wide = true }: { wide?: boolean }) {
   const { status } = useAuth();
   const [location] = useLocation();
+  const search = useSearch();
+  const next = useNextParam();
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -146,17 +155,20 @@ export function SiteHeader({ wide = true }: { wide?: boolean }) {
 
   let account: ReactNode = null;
   if (status === "authenticated") account = <AccountMenu onNavigate={close} />;
-  else if (status === "unauthenticated")
+  else if (status === "unauthenticated") {
+    // Signing in from the header comes back to this page (the sign-in pages pass their own `next` on; the landing page leads to /problems).
+    const back = location === "/" || location === "/signin" || location === "/signup" ? next : `${location}${search ? `?${search}` : ""}`;
     account = (
       <>
-        <Link href="/signin" className="btn btn-ghost btn-sm" onClick={close}>
+        <Link href={withNext("/signin", back)} className="btn btn-ghost btn-sm" onClick={close}>
           Sign in
         </Link>
-        <Link href="/signup" className="btn btn-primary btn-sm" onClick={close}>
+        <Link href={withNext("/signup", back)} className="btn btn-primary btn-sm" onClick={close}>
           Sign up
         </Link>
       </>
     );
+  }
 
   return (
     <header className="site-header">
