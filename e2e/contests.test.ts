@@ -126,6 +126,8 @@ describe("an ICPC contest from creation to the reveal", () => {
     await p.getByLabel("Starts at").fill(dayjs(startsAt).format("YYYY-MM-DDTHH:mm:ss"));
     await p.getByLabel("Length", { exact: true }).fill("2");
     await p.getByLabel("Scoreboard freeze").fill("1");
+    // The picker lists every problem it may offer, a few rows at a time: search, then choose.
+    await p.getByLabel("Search problems").fill("Plus One");
     await p.getByRole("option", { name: /^Plus One/ }).click();
     await p.getByRole("button", { name: "Create contest" }).click();
     await p.waitForURL("**/contests/campus26");

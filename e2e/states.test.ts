@@ -595,10 +595,13 @@ describe("accessibility basics", () => {
   test("the problems and solving pages work from the keyboard alone", async () => {
     await page.goto("/problems");
     await page.getByTestId("problem-card").first().waitFor();
-    const visited = await tabThrough(page, 9);
-    expect(visited.slice(0, 5)).toEqual(["CodeArena home", "+ Create Problem", "Logout", "Toggle dark mode", "Import package"]);
-    expect(visited[5]).toMatch(/^easy\d+ problems$/); // the selected tab only: the others are reached with the arrow keys
-    expect(visited.slice(6)).toEqual(["Solve", "My Submissions", "Solve"]);
+    // The skip link, the site header (brand, the sections, the account menu's button, the theme), then the page.
+    const visited = await tabThrough(page, 13);
+    expect(visited.slice(0, 5)).toEqual(["Skip to main content", "{}CodeArenaBETA", "Problems", "Courses", "Contests"]);
+    expect(visited[5]).toStartWith("Account menu: ");
+    expect(visited.slice(6, 9)).toEqual(["Toggle dark mode", "+ Create Problem", "Import package"]);
+    expect(visited[9]).toMatch(/^easy\d+ problems$/); // the selected tab only: the others are reached with the arrow keys
+    expect(visited.slice(10)).toEqual(["Solve", "My Submissions", "Solve"]);
     // Arrow keys move between the difficulty tabs; Tab goes on to the first card's Solve link.
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Shift+Tab");
@@ -614,12 +617,13 @@ describe("accessibility basics", () => {
     await page.waitForURL("**/solve/**");
 
     await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    const header = await tabThrough(page, 9);
-    expect(header.slice(0, 4)).toEqual(["Go back", "CodeArena home", "My Submissions", "Toggle dark mode"]);
-    // The statement pane and the sample boxes scroll: each is a named region a keyboard can focus.
-    expect(header[4]).toStartWith("Sum of Two Numbers");
-    expect(header.slice(5)).toEqual(["Sample input", "Sample output", "Language", "Reset to Boilerplate"]);
+    // After the navigation focus is on the problem's heading (useFocusOnNavigate); Tab goes on from there.
+    await page.waitForFunction(() => document.activeElement?.tagName === "H1");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Sum of Two Numbers");
+    const next = await tabThrough(page, 5);
+    expect(next).toEqual(["My Submissions", "Sample input", "Sample output", "Language", "Reset to Boilerplate"]);
+    // The statement pane scrolls: a named region a keyboard can focus (it holds the heading; Shift+Tab from it reaches the header).
+    expect(await page.getByRole("region", { name: "Sum of Two Numbers" }).getAttribute("tabindex")).toBe("0");
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.closest(".monaco-editor") !== null)).toBe(true);
     // Ctrl+M lets Tab leave the editor (the tip before it says so).

@@ -22,6 +22,7 @@ import { VerdictBadge } from "../components/VerdictBadge.tsx";
 import { Clarifications, type Contest } from "./Clarifications.tsx";
 import { ContestRoles } from "./ContestRoles.tsx";
 import { clock, contestClock, windowOf } from "./format.ts";
+import { juryActionReasons } from "./jury-actions.ts";
 import { HiddenFromGuest, NextStep, problemsHiddenText } from "./NextStep.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 
@@ -124,7 +125,14 @@ function Submissions({ contest }: { contest: Contest }) {
 function JuryControls({ contest, onDone }: { contest: Contest; onDone: () => void }) {
   const client = useTRPCClient();
   const notice = useNotice();
-  const over = contest.phase === "over";
+  const why = juryActionReasons(contest);
+  const reasons = (
+    [
+      ["Reveal", why.reveal],
+      ["Unfreeze", why.unfreeze],
+      ["Finalize", why.finalize],
+    ] as const
+  ).filter(([, reason]) => reason !== null);
   return (
     <section className="card" aria-label="Jury">
       <h2>Jury</h2>
@@ -133,21 +141,36 @@ function JuryControls({ contest, onDone }: { contest: Contest; onDone: () => voi
         <Link href={`/contests/${contest.shortName}/balloons`} className="btn btn-ghost btn-sm">
           Balloons
         </Link>
-        <Link href={`/contests/${contest.shortName}/reveal`} className="btn btn-ghost btn-sm">
-          Reveal
-        </Link>
+        {why.reveal === null ? (
+          <Link href={`/contests/${contest.shortName}/reveal`} className="btn btn-ghost btn-sm">
+            Reveal
+          </Link>
+        ) : (
+          <button type="button" className="btn btn-ghost btn-sm" disabled aria-describedby="jury-why-reveal">
+            Reveal
+          </button>
+        )}
         <Link href={`/contests/${contest.id}/similarity`} className="btn btn-ghost btn-sm">
           Similarity
         </Link>
         {/* A course's TA judges but does not change the contest: no unfreeze or finalize (the server refuses them too). */}
-        <button type="button" className="btn btn-ghost btn-sm" disabled={!contest.mayChange || !over || contest.unfrozenAt !== null || contest.freezesAt === null} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: "Could not unfreeze", success: "The scoreboard is unfrozen." }).then(onDone)}>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={why.unfreeze !== null} aria-describedby={why.unfreeze ? "jury-why-unfreeze" : undefined} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: "Could not unfreeze", success: "The scoreboard is unfrozen." }).then(onDone)}>
           Unfreeze
         </button>
         {/* Finalizing before the unfreeze is allowed: the public then gets the frozen board's awards until the unfreeze (decision 046). */}
-        <button type="button" className="btn btn-ghost btn-sm" disabled={!contest.mayChange || !over || contest.finalizedAt !== null} onClick={() => void notice.run(() => client.contests.finalize.mutate({ id: contest.id }), { error: "Could not finalize", success: contest.frozen ? "Results are final; the public sees the frozen board's awards until you unfreeze." : "Results are final; awards announced." }).then(onDone)}>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={why.finalize !== null} aria-describedby={why.finalize ? "jury-why-finalize" : undefined} onClick={() => void notice.run(() => client.contests.finalize.mutate({ id: contest.id }), { error: "Could not finalize", success: contest.frozen ? "Results are final; the public sees the frozen board's awards until you unfreeze." : "Results are final; awards announced." }).then(onDone)}>
           Finalize
         </button>
       </div>
+      {reasons.length > 0 && (
+        <ul className="plain-list muted jury-reasons" data-testid="jury-reasons">
+          {reasons.map(([action, reason]) => (
+            <li key={action} id={`jury-why-${action.toLowerCase()}`}>
+              {action}: {reason}
+            </li>
+          ))}
+        </ul>
+      )}
       <FormMessage notice={notice.notice} />
     </section>
   );

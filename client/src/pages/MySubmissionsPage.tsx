@@ -9,6 +9,7 @@
  * one closes the other. Filters by verdict and by place. Submissions still
  * being judged are refreshed until they have a verdict.
  */
+import { Select } from "../kit/index.ts";
 import { useEffect, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
@@ -119,20 +120,15 @@ export default function MySubmissionsPage({ problemId }: { problemId?: string })
                   )}
                 </p>
                 <div className="history-filters" role="group" aria-label="Filter submissions">
-                  <div className="field">
-                    <label htmlFor={`${filterId}-verdict`}>Verdict</label>
-                    <select id={`${filterId}-verdict`} value={verdict} onChange={(e) => setVerdict(e.target.value)}>
+                  <Select id={`${filterId}-verdict`} label="Verdict" value={verdict} onChange={(e) => setVerdict(e.target.value)}>
                       <option value="all">All verdicts</option>
                       {verdictOptions.map((v) => (
                         <option key={v} value={v}>
                           {v === JUDGING ? "Being judged" : verdictName(v)}
                         </option>
                       ))}
-                    </select>
-                  </div>
-                  <div className="field">
-                    <label htmlFor={`${filterId}-place`}>Made in</label>
-                    <select id={`${filterId}-place`} value={place} onChange={(e) => setPlace(e.target.value)}>
+                  </Select>
+                  <Select id={`${filterId}-place`} label="Made in" value={place} onChange={(e) => setPlace(e.target.value)}>
                       <option value="all">Everywhere</option>
                       {kinds.has("assignment") && <option value="assignment">All assignments</option>}
                       {kinds.has("contest") && <option value="contest">All contests</option>}
@@ -141,8 +137,7 @@ export default function MySubmissionsPage({ problemId }: { problemId?: string })
                           {label}
                         </option>
                       ))}
-                    </select>
-                  </div>
+                  </Select>
                 </div>
               </div>
               <p className="sr-only" role="status">
