@@ -45,6 +45,8 @@ describe("rlimit mode: memory above the limit is MLE (review N7)", () => {
     expect(pypy.limits.addressSpaceLimit).not.toBe(false);
     expect(pypy.limits.addressSpaceLimitKib).toBe(64 * MIB + 128 * MIB + 64 * MIB);
     expect(pypy.env?.PYPY_GC_MAX).toBe("64MB");
+    // The nursery is fixed, not half the host's cache (240 MiB where /proc/cpuinfo reports 480 MiB).
+    expect(pypy.env?.PYPY_GC_NURSERY).toBe("4MB");
   });
 });
 

@@ -20,6 +20,17 @@ const MIB = 1024;
  */
 const PYPY_RESERVED_KIB = 128 * MIB;
 
+/**
+ * PyPy's nursery (its young-generation arena), fixed. Unset, PyPy sizes it at half "the cache"
+ * it reads from /proc/cpuinfo's `cache size` (rpython/memory/gc/env.py), which on x86 is the
+ * last-level cache: 240 MiB on a host reporting 480 MiB of L3 (AMD EPYC with 3D V-Cache), so
+ * under a 64 MiB limit PyPy died at start-up ("cannot allocate nursery", rlimit) or was MLE
+ * adding two numbers (cgroup). 4 MB is PyPy's own default when it cannot read a cache size
+ * (PYPY_GC_NURSERY, pypy.org's garbage collector documentation); fixing it also makes a
+ * submission's memory use the same on every judge host.
+ */
+export const PYPY_NURSERY = "4MB";
+
 export const pypy: Language<"pypy"> = {
   ...py,
   id: "pypy",
@@ -40,7 +51,7 @@ export const pypy: Language<"pypy"> = {
     return {
       argv: ["/usr/bin/pypy3", ...run.argv.slice(1)],
       limits: { ...run.limits, addressSpaceLimitKib: run.limits.memoryLimitKib + PYPY_RESERVED_KIB + stackKib },
-      env: { PYPY_GC_MAX: `${Math.max(1, Math.floor(limits.memoryLimitKib / MIB))}MB` },
+      env: { PYPY_GC_MAX: `${Math.max(1, Math.floor(limits.memoryLimitKib / MIB))}MB`, PYPY_GC_NURSERY: PYPY_NURSERY },
     };
   },
   // The format has one Python 3 code; a package picks PyPy by naming it (DOMjudge's and Debian's name).
