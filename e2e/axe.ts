@@ -25,7 +25,9 @@ export interface AxeFinding {
  * @returns the violations (empty when none), incomplete results left out.
  */
 export async function axeViolations(page: Page, exclude: string[] = []): Promise<AxeFinding[]> {
-  let builder = new AxeBuilder({ page: page as never }).withTags(WCAG_21_AA_TAGS);
+  // resultTypes: only violations are reported in full (passes and incomplete results keep one node each), which makes a run faster; the rules run are the same.
+  // (options() replaces what withTags() set, so the tags are given here.)
+  let builder = new AxeBuilder({ page: page as never }).options({ runOnly: { type: "tag", values: WCAG_21_AA_TAGS }, resultTypes: ["violations"] });
   for (const selector of exclude) builder = builder.exclude(selector);
   const result = await builder.analyze();
   return result.violations.map((v) => ({

@@ -91,7 +91,11 @@ function Submissions({ contest }: { contest: Contest }) {
                   <th scope="col">Problem</th>
                   <th scope="col">Language</th>
                   <th scope="col">Verdict</th>
-                  {jury && <th scope="col" />}
+                  {jury && (
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody>
