@@ -7,7 +7,7 @@ import type { Database } from "../../db/index.ts";
 import { contests, courses } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { memberRole, requireNotArchived } from "../courses/access.ts";
-import { can, isStaff } from "../courses/permissions.ts";
+import { can, isStaff, type CourseRole } from "../courses/permissions.ts";
 import { AppError } from "../errors.ts";
 import { phaseAt, windowOf, type ContestTimes } from "./clock.ts";
 import { canInContest, isContestWrite, isOwnersOnly, type ContestAction, type ContestRole } from "./permissions.ts";
@@ -40,9 +40,10 @@ export async function findContest(db: Database, idOrShortName: string): Promise<
 
 /**
  * The caller's role in a contest (see ./permissions.ts for who is what):
- * a site admin, the creator and a course contest's staff are `jury`; then a
+ * a site admin, the creator and a course contest's teachers are `jury`; then a
  * granted `jury` (./roles.ts); then a team's member (a course's student) is
- * `participant`; then a granted `balloon`; else `public` (signed out: `anonymous`).
+ * `participant`; then a granted `balloon`; else `public` (signed out: `anonymous`),
+ * a course contest's TA included: a TA judges only by a granted `jury` (issue 32, N9).
  * Read at every call, so a revoked role is gone from the next request on.
  * A course student's one-person team is made here on first use.
  * @returns null when the contest must not exist for this caller (a course contest, outside the course, with no granted role).
@@ -52,14 +53,15 @@ export async function roleIn(db: Database, contest: ContestRow, user: Caller | n
   if (!user) return contest.courseId !== null ? null : { role: "anonymous", team: null };
   if (contest.createdBy === user.id) return { role: "jury", team: null };
   const courseRole = contest.courseId !== null ? await memberRole(db, contest.courseId, user.id) : null;
-  if (isStaff(courseRole)) return { role: "jury", team: null };
+  if (isCourseTeacher(user, courseRole)) return { role: "jury", team: null };
   const granted = await grantedRoles(db, contest.id, user.id);
   if (granted.includes("jury")) return { role: "jury", team: null };
-  if (contest.courseId !== null && courseRole !== null) return { role: "participant", team: await ensureStudentTeam(db, contest.id, user) };
+  if (contest.courseId !== null && courseRole !== null && !isStaff(courseRole)) return { role: "participant", team: await ensureStudentTeam(db, contest.id, user) };
   const team = contest.courseId === null ? await teamOf(db, contest.id, user.id) : null;
   if (team) return { role: "participant", team };
   if (granted.includes("balloon")) return { role: "balloon", team: null };
-  return contest.courseId !== null ? null : { role: "public", team: null };
+  // A course contest's TA without a granted role watches it as the public does (issue 32: a TA is not jury by default).
+  return contest.courseId !== null && !isStaff(courseRole) ? null : { role: "public", team: null };
 }
 
 /**
@@ -117,14 +119,19 @@ export async function isContestOwner(db: Database, user: Caller | null, contest:
   return can({ siteRole: user.siteRole, courseRole: await memberRole(db, contest.courseId, user.id) }, "contest.edit");
 }
 
+/** A course contest's teacher: the course's own `contest.edit` (owner, instructor), not a TA. */
+function isCourseTeacher(user: Caller, courseRole: CourseRole | null): boolean {
+  return courseRole !== null && can({ siteRole: user.siteRole, courseRole }, "contest.edit");
+}
+
 /**
  * Whether the caller is the contest's jury, as `roleIn` decides it, without
  * its side effect (a course student's team made on first use): an admin, the
- * creator, a course contest's staff, or a granted `jury`.
+ * creator, a course contest's teachers, or a granted `jury` (a TA only by a grant).
  */
 export async function isContestJury(db: Database, user: Caller, contest: ContestRow): Promise<boolean> {
   if (user.siteRole === "admin" || contest.createdBy === user.id) return true;
-  if (contest.courseId !== null && isStaff(await memberRole(db, contest.courseId, user.id))) return true;
+  if (contest.courseId !== null && isCourseTeacher(user, await memberRole(db, contest.courseId, user.id))) return true;
   return (await grantedRoles(db, contest.id, user.id)).includes("jury");
 }
 

@@ -5,7 +5,7 @@
  *   the Contest API's scoreboard);
  * - registration codes are at least 8 characters (a random one when left out)
  *   and wrong guesses are limited per user and contest;
- * - a course TA judges a course contest but does not change it;
+ * - a course TA is not a course contest's jury unless granted, and even then does not change it;
  * - a problem's author who is not the jury cannot change, delete or rejudge the
  *   problem while a contest that uses it is not finalized, nor ever requeue its
  *   contest submissions;
@@ -138,7 +138,7 @@ describe("before the start", () => {
     expect(jury.body.problems.map((p: any) => p.title)).toEqual(["Authored Sum", "Second Sum"]);
   });
 
-  test("a course TA judges the course's contest but does not edit, delete, unfreeze or finalize it; a teacher does (N9)", async () => {
+  test("a course TA is not the course contest's jury by default; granted, judges it but does not edit, delete, unfreeze or finalize it; a teacher does (N9)", async () => {
     const made = await api("POST", "/api/contests", w.owner.token, {
       title: "Exam",
       shortName: "exam26",
@@ -153,6 +153,12 @@ describe("before the start", () => {
     });
     expect(made.status).toBe(201);
     exam = made.body;
+    // Not granted: the TA watches as the public does (no submissions, no jury board).
+    const watching = await api("GET", `/api/contests/${exam.id}`, w.ta.token);
+    expect([watching.body.role, watching.body.mayChange]).toEqual(["public", false]);
+    expect((await api("GET", `/api/contests/${exam.id}/submissions`, w.ta.token)).status).toBe(403);
+    // A teacher grants the TA the jury role.
+    expect((await api("POST", `/api/contests/${exam.id}/roles`, w.instructor.token, { email: w.ta.email, role: "jury" })).status).toBe(201);
     const ta = await api("GET", `/api/contests/${exam.id}`, w.ta.token);
     expect([ta.body.role, ta.body.mayChange]).toEqual(["jury", false]);
     expect((await api("GET", `/api/contests/${exam.id}`, w.instructor.token)).body.mayChange).toBe(true);
@@ -160,7 +166,7 @@ describe("before the start", () => {
     expect((await api("DELETE", `/api/contests/${exam.id}`, w.ta.token)).status).toBe(403);
     expect((await api("POST", `/api/contests/${exam.id}/unfreeze`, w.ta.token)).status).toBe(403);
     expect((await api("POST", `/api/contests/${exam.id}/finalize`, w.ta.token)).status).toBe(403);
-    // Still jury for judging: every submission, the jury's board.
+    // Jury for judging: every submission, the jury's board.
     expect((await api("GET", `/api/contests/${exam.id}/submissions`, w.ta.token)).status).toBe(200);
     // A teacher changes it (finalizing before the end is the time rule's 400, not the role's 403).
     expect((await api("PATCH", `/api/contests/${exam.id}`, w.instructor.token, { title: "Final exam" })).status).toBe(200);

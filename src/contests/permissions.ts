@@ -7,11 +7,11 @@
  *
  * Contest roles, decided per caller by ./access.ts:
  * - `jury`: the contest's owners (a site admin; the contest's creator; in a
- *   course contest, the course's teachers), a course contest's TAs, and whoever
- *   an owner granted the contest role `jury` (./roles.ts). Actions marked
+ *   course contest, the course's teachers) and whoever an owner granted the
+ *   contest role `jury` (./roles.ts); a course's TA only by such a grant. Actions marked
  *   `owners` (changing the contest: edit, delete, unfreeze, finalize; seeing,
- *   granting and revoking contest roles) are the owners' only: a TA or a granted jury
- *   member judges (submissions, rejudges, answers, the live board, balloons,
+ *   granting and revoking contest roles) are the owners' only: a granted jury
+ *   member (a TA among them) judges (submissions, rejudges, answers, the live board, balloons,
  *   the contest's problems while it holds them) but does not change the
  *   contest nor extend the jury (`requireContestAction` in ./access.ts).
  * - `balloon`: granted the contest role `balloon` (DOMjudge's balloon runner):

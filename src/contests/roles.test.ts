@@ -213,7 +213,7 @@ describe("a course contest", () => {
     const judgeFromOutside = await signUp(a.app, { firstName: "Visiting" });
     expect((await api("GET", path, judgeFromOutside.token)).status).toBe(404);
     expect((await api("POST", `${path}/roles`, w.ta.token, { email: judgeFromOutside.email, role: "jury" })).status).toBe(403);
-    expect((await api("GET", path, w.ta.token)).body.role).toBe("jury");
+    expect((await api("GET", path, w.ta.token)).body.role).toBe("public"); // a TA judges only by a grant
     const student = await api("POST", `${path}/roles`, w.instructor.token, { email: w.student.email, role: "jury" });
     expect([student.status, student.body.field]).toEqual([409, "email"]);
     expect((await api("POST", `${path}/roles`, w.instructor.token, { email: judgeFromOutside.email, role: "jury" })).status).toBe(201);
