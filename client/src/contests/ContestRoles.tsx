@@ -13,6 +13,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { QueryState } from "../components/QueryState.tsx";
 import { useNotice } from "../lib/notice.ts";
+import { Select, TextField } from "../kit/index.ts";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 
 type Contest = RouterOutputs["contests"]["byId"];
@@ -58,20 +59,16 @@ function OwnersRoles({ contest }: { contest: Contest }) {
       <p className="muted">Extend the jury, or let someone deliver balloons. Only the contest's owners grant and revoke roles.</p>
       <form onSubmit={(e) => void grant(e)} aria-labelledby={`${ids}-form`}>
         <h3 id={`${ids}-form`}>Grant a contest role</h3>
-        <p>
-          <label htmlFor={`${ids}-email`}>E-mail address</label>{" "}
-          <input id={`${ids}-email`} type="email" required autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
-        </p>
-        <p>
-          <label htmlFor={`${ids}-role`}>Role</label>{" "}
-          <select id={`${ids}-role`} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+        <div className="roles-grant">
+          <TextField id={`${ids}-email`} label="E-mail address" type="email" required autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Select id={`${ids}-role`} label="Role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
             {(Object.keys(ROLE_NAMES) as Role[]).map((r) => (
               <option key={r} value={r}>
                 {ROLE_NAMES[r]}
               </option>
             ))}
-          </select>
-        </p>
+          </Select>
+        </div>
         <button type="submit" className="btn btn-primary btn-sm">
           Grant
         </button>
