@@ -45,6 +45,8 @@ function overflowing(): string[] {
   const width = document.documentElement.clientWidth;
   if (document.documentElement.scrollWidth <= width) return [];
   const clipped = (el: Element) => {
+    // An absolutely placed element escapes a scroll pane that is not its containing block (roughly: treat it as unclipped).
+    if (["absolute", "fixed"].includes(getComputedStyle(el).position)) return false;
     for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return true;
     return false;
   };
