@@ -1,245 +1,115 @@
 /**
  * Screenshots of every screen, in light and dark mode, at desktop and phone
- * width, taken in Debian's Chromium against a real server with a fresh
- * database: `bun e2e/screenshots.ts [outDir]` (default docs/screenshots).
- * Files are named `<screen>-<light|dark>-<desktop|phone>.png`; the phone is
- * 360 px wide, the narrowest width the client is made for.
+ * width, taken in Debian's Chromium against a real server with real data:
+ * `bun e2e/screenshots.ts [outDir]` (default docs/screenshots). Files are
+ * named `<screen>-<light|dark>-<desktop|phone>.png`; the phone is 360 px
+ * wide, the narrowest width the client is made for.
  *
- * The history screen shows three submissions made through the API before any
- * picture is taken (accepted, wrong answer, compile error), so all four
- * variants show the same data; the solving screens submit and review as a
- * second user, whose submissions do not show up there. The script fails if
- * any page logs a console error.
+ * The data comes from e2e/a11y-seed.ts (a staff member, a student, a problem,
+ * a course with an assignment, a running contest, judged submissions and a
+ * similarity report) plus a third person in neither the course nor the
+ * contest; the screens are listed in e2e/screenshot-screens.ts, and the
+ * script refuses to start while a CLIENT_ROUTES pattern has no screen. It
+ * fails if any page logs a console error (a screen marked `refused` may log
+ * the browser's "Failed to load resource" for its deliberate 403/404).
+ *
+ * `SHOTS=<regex>` takes only the screens whose name matches, for iterating;
+ * only a full run deletes the old pictures in outDir first.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Page } from "playwright-core";
+import { seed, signUp } from "./a11y-seed.ts";
 import { ensureClientBuilt, launchBrowser, ROOT, startServer } from "./harness.ts";
+import { type Device, screensFor, uncovered, type Viewer } from "./screenshot-screens.ts";
 
 const PORT = 3312;
 const outDir = resolve(process.argv[2] ?? join(ROOT, "docs", "screenshots"));
-const VIEWPORTS = { desktop: { width: 1366, height: 900 }, phone: { width: 360, height: 780 } } as const;
-type Device = keyof typeof VIEWPORTS;
-const AUTHOR = { firstName: "Grace", lastName: "Hopper", email: "grace@example.com", password: "compiler-pioneer" };
-const SOLVER = { firstName: "Katherine", lastName: "Johnson", email: "katherine@example.com", password: "orbital-mechanics" };
-const CPP = `#include <bits/stdc++.h>
-using namespace std;
+const VIEWPORTS: Record<Device, { width: number; height: number }> = { desktop: { width: 1366, height: 900 }, phone: { width: 360, height: 780 } };
+const only = process.env.SHOTS ? new RegExp(process.env.SHOTS) : null;
 
-int main() {
-    long long a, b;
-    cin >> a >> b;
-    cout << a + b << "\\n";
-    return 0;
-}
-`;
-const PY_WRONG = "a, b = map(int, input().split())\nprint(a - b)\n";
-const CPP_BROKEN = "#include <iostream>\nint main() {\n    long long a, b;\n    std::cin >> a >> b\n    std::cout << a + b;\n}\n";
-
-async function api<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-async function signUpAndIn(base: string, user: typeof AUTHOR): Promise<string> {
-  await api(base, "/api/auth/register", user);
-  const { token } = await api<{ token: string }>(base, "/api/auth/login", { email: user.email, password: user.password });
-  return token;
-}
-
-/** Submits through the REST door and waits until judged (GET /api/submissions lists it with a verdict). */
-async function submitAndWait(base: string, token: string, problemId: string, language: string, code: string): Promise<void> {
-  await api(base, "/api/submissions", { problemId, language, code }, token);
-  for (let i = 0; i < 300; i++) {
-    const res = await fetch(`${base}/api/submissions/${problemId}`, { headers: { Authorization: `Bearer ${token}` } });
-    const list = (await res.json()) as { status?: string; verdict?: string | null }[];
-    if (list.every((s) => s.verdict)) return;
-    await Bun.sleep(200);
-  }
-  throw new Error("submission not judged within 60 s");
-}
-
-interface Shot {
-  name: string;
-  path: string;
-  /** Whose token the page gets; none for a guest. */
-  as?: "author" | "solver";
-  /** Only at this width (a state that exists only there). */
-  only?: Device;
-  /** Whole page rather than the first screenful. */
-  fullPage?: boolean;
-  act?: (page: Page) => Promise<void>;
-}
+const started = Date.now();
+const missing = uncovered(screensFor({} as never));
+if (missing.length > 0) throw new Error(`client routes without a screenshot (add them to e2e/screenshot-screens.ts): ${missing.join(", ")}`);
 
 ensureClientBuilt();
 mkdirSync(outDir, { recursive: true });
+if (!only) for (const f of readdirSync(outDir)) if (f.endsWith(".png")) rmSync(join(outDir, f));
 const server = await startServer(PORT);
 const browser = await launchBrowser();
 const consoleErrors: string[] = [];
-try {
-  const tokens = { author: await signUpAndIn(server.url, AUTHOR), solver: await signUpAndIn(server.url, SOLVER) };
-  const problems = (await (await fetch(`${server.url}/api/problems`, { headers: { Authorization: `Bearer ${tokens.author}` } })).json()) as {
-    _id: string;
-    title: string;
-  }[];
-  const sum = problems.find((p) => p.title === "Sum of Two Numbers")!;
-  // One problem of the author's own, so the list shows Edit and Delete and the edit form has hidden tests.
-  await api(
-    server.url,
-    "/api/problems",
-    {
-      title: "Double It",
-      description: "Read an integer n and print 2n.",
-      inputFormat: "One integer n.",
-      outputFormat: "One integer: 2n.",
-      constraints: "|n| <= 10^9",
-      sampleInput: "21\n",
-      sampleOutput: "42\n",
-      difficulty: "easy",
-      timeLimitMs: 1000,
-      memoryLimitKib: 128 * 1024,
-      checker: "tokens",
-      hiddenTestCases: [
-        { input: "5\n", expectedOutput: "10\n" },
-        { input: "-7\n", expectedOutput: "-14\n" },
-      ],
-    },
-    tokens.author,
-  );
-  // Oldest first: the history lists the newest on top.
-  await submitAndWait(server.url, tokens.author, sum._id, "cpp", CPP);
-  await submitAndWait(server.url, tokens.author, sum._id, "py", PY_WRONG);
-  await submitAndWait(server.url, tokens.author, sum._id, "cpp", CPP_BROKEN);
+/** Screens whose page is wider than the window (a sideways scroll of the whole page), with the widest culprits. */
+const overflows: string[] = [];
 
-  const editorReady = async (p: Page) => {
-    await p.locator(".monaco-editor .view-lines").getByText("cin >> a >> b;").waitFor({ timeout: 30_000 });
+/** In the page: when the document is wider than the window, the innermost elements reaching past its right edge outside any scroll pane (tag.class and right edge). */
+function overflowing(): string[] {
+  const width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth <= width) return [];
+  const clipped = (el: Element) => {
+    // An absolutely placed element escapes a scroll pane that is not its containing block (roughly: treat it as unclipped).
+    if (["absolute", "fixed"].includes(getComputedStyle(el).position)) return false;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return true;
+    return false;
   };
-  const shots: Shot[] = [
-    { name: "landing", path: "/", fullPage: true },
-    {
-      name: "landing-menu",
-      path: "/",
-      only: "phone",
-      act: async (p) => {
-        await p.getByRole("button", { name: "Open menu" }).click();
-        await p.getByRole("navigation", { name: "Mobile" }).waitFor();
-      },
-    },
-    { name: "signin", path: "/signin", fullPage: true },
-    { name: "signup", path: "/signup", fullPage: true },
-    { name: "about", path: "/about", fullPage: true },
-    { name: "contact", path: "/contact", fullPage: true },
-    { name: "privacy", path: "/privacy", fullPage: true },
-    { name: "terms", path: "/terms", fullPage: true },
-    { name: "not-found", path: "/no-such-page", fullPage: true },
-    { name: "problems", path: "/problems", as: "author", fullPage: true, act: (p) => p.getByTestId("problem-card").first().waitFor() },
-    {
-      name: "problem-form",
-      path: "/problems",
-      as: "author",
-      act: async (p) => {
-        await p.getByRole("button", { name: "Create Problem" }).click();
-        await p.getByRole("dialog").waitFor();
-      },
-    },
-    {
-      name: "problem-edit",
-      path: "/problems",
-      as: "author",
-      act: async (p) => {
-        await p.getByRole("button", { name: "Edit Double It" }).click();
-        const dialog = p.getByRole("dialog", { name: "Edit Problem" });
-        await dialog.waitFor();
-        // Scrolled to the end: limits, checker and the hidden test cases.
-        await dialog.evaluate((d) => (d.scrollTop = d.scrollHeight));
-      },
-    },
-    {
-      name: "solve",
-      path: `/solve/${sum._id}`,
-      as: "solver",
-      fullPage: true,
-      act: async (p) => {
-        await editorReady(p);
-        await p.getByRole("button", { name: "Submit Code" }).click();
-        await p.getByText("Submission saved.").waitFor({ timeout: 60_000 });
-      },
-    },
-    {
-      name: "solve-run",
-      path: `/solve/${sum._id}`,
-      as: "solver",
-      fullPage: true,
-      act: async (p) => {
-        await editorReady(p);
-        await p.getByLabel("Custom Input (optional)").fill("40 2");
-        await p.getByRole("button", { name: "Run Code" }).click();
-        await p.getByText("Sample test passed", { exact: true }).waitFor({ timeout: 60_000 });
-      },
-    },
-    {
-      name: "ai-review",
-      path: `/solve/${sum._id}`,
-      as: "solver",
-      fullPage: true,
-      act: async (p) => {
-        await editorReady(p);
-        await p.getByRole("button", { name: "AI Review" }).click();
-        await p.getByText("Review completed successfully").waitFor({ timeout: 60_000 });
-      },
-    },
-    {
-      name: "my-submissions",
-      path: `/my-submissions/${sum._id}`,
-      as: "author",
-      fullPage: true,
-      act: async (p) => {
-        await p.getByTestId("submission-row").nth(2).waitFor();
-        await p.getByTestId("submission-row").nth(0).locator(".history-toggle").click();
-        await p.getByTestId("submission-row").nth(0).getByRole("heading", { name: "Your Output" }).waitFor();
-      },
-    },
-  ];
+  const past = [...document.body.querySelectorAll("*")].filter((el) => el.getBoundingClientRect().right > width + 1 && !clipped(el));
+  return past
+    .filter((el) => !past.some((other) => other !== el && el.contains(other)))
+    .slice(0, 3)
+    .map((el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : ""} (${Math.round(el.getBoundingClientRect().right)} px)`);
+}
+try {
+  const data = await seed(server);
+  const solver = await signUp(server, { firstName: "Katherine", lastName: "Johnson", email: "katherine@uni.example", password: "orbital-mechanics" });
+  const tokens: Record<Viewer, string | null> = { guest: null, staff: data.staff.token, student: data.student.token, solver: solver.token };
+  const screens = screensFor(data).filter((s) => !only || only.test(s.name));
+  console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s; ${screens.length} screens`);
 
   let count = 0;
   for (const theme of ["light", "dark"] as const) {
-    for (const [device, viewport] of Object.entries(VIEWPORTS) as [Device, (typeof VIEWPORTS)[Device]][]) {
-      const context = await browser.newContext({ baseURL: server.url, viewport, reducedMotion: "reduce" });
-      await context.addInitScript(
-        ([dark, problemId, code]) => {
-          localStorage.setItem("darkMode", dark);
-          localStorage.setItem(`code:${problemId}:cpp`, code);
-        },
-        [theme === "dark" ? "true" : "false", sum._id, CPP] as const,
-      );
-      for (const shot of shots) {
-        if (shot.only && shot.only !== device) continue;
+    for (const device of ["desktop", "phone"] as const) {
+      const context = await browser.newContext({ baseURL: server.url, viewport: VIEWPORTS[device], colorScheme: theme, reducedMotion: "reduce" });
+      await context.addInitScript((dark) => localStorage.setItem("darkMode", dark), theme === "dark" ? "true" : "false");
+      for (const screen of screens) {
+        if (screen.only && screen.only !== device) continue;
+        const where = `${screen.name} (${theme}, ${device})`;
         const page = await context.newPage();
         page.on("console", (msg) => {
-          if (msg.type() === "error") consoleErrors.push(`${shot.name} (${theme}, ${device}): ${msg.text()}`);
+          if (msg.type() !== "error") return;
+          if (screen.refused && msg.text().startsWith("Failed to load resource")) return;
+          consoleErrors.push(`${where}: ${msg.text()}`);
         });
-        page.on("pageerror", (err) => consoleErrors.push(`${shot.name} (${theme}, ${device}): ${err.message}`));
-        const token = shot.as ? tokens[shot.as] : null;
+        page.on("pageerror", (err) => consoleErrors.push(`${where}: ${err.message}`));
+        // Signed in as the client is after sign-in: the token in localStorage and the session cookie (live updates use it).
+        const token = tokens[screen.as];
+        await context.clearCookies();
+        if (token) await context.addCookies([{ name: "oj_session", value: token, url: server.url }]);
         await page.addInitScript((t) => (t ? localStorage.setItem("token", t) : localStorage.removeItem("token")), token);
-        await page.goto(shot.path);
+        await page.goto(screen.path);
         await page.waitForLoadState("networkidle");
-        await shot.act?.(page);
-        if (shot.fullPage) await page.evaluate(() => window.scrollTo(0, 0));
-        const file = join(outDir, `${shot.name}-${theme}-${device}.png`);
-        await page.screenshot({ path: file, fullPage: shot.fullPage ?? false });
-        console.log(file);
+        // Settled: no loading text left, animations (card fade-ins) finished.
+        await page
+          .waitForFunction(() => !/Loading[^\n]*\.\.\./.test(document.body.innerText) && !document.querySelector(".editor-loading"), undefined, { timeout: 15_000 })
+          .catch(() => console.warn(`${where}: still loading after 15 s`));
+        await screen.act?.(page);
+        await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+        const wider = await page.evaluate(overflowing);
+        if (wider.length > 0) overflows.push(`${where}: ${wider.join("; ")}`);
+        if (!screen.screenful) {
+          // The whole page as one tall window (not Chromium's full-page capture, which leaves a sticky footer mid-page).
+          await page.evaluate(() => window.scrollTo(0, 0));
+          const height = await page.evaluate(() => document.documentElement.scrollHeight);
+          await page.setViewportSize({ width: VIEWPORTS[device].width, height: Math.max(VIEWPORTS[device].height, height) });
+        }
+        const file = join(outDir, `${screen.name}-${theme}-${device}.png`);
+        await page.screenshot({ path: file, fullPage: !screen.screenful });
         count++;
         await page.close();
       }
       await context.close();
     }
   }
+  if (overflows.length > 0) console.warn(`pages wider than the window:\n${overflows.join("\n")}`);
   if (consoleErrors.length > 0) throw new Error(`console errors while taking screenshots:\n${consoleErrors.join("\n")}`);
-  console.log(`${count} screenshots in ${outDir}`);
+  console.log(`${count} screenshots of ${screens.length} screens in ${outDir} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 } finally {
   await browser.close();
   await server.stop();

@@ -7,13 +7,13 @@
  * may (src/contests/permissions.ts `roles.manage`); this only hides what it
  * would refuse.
  */
-import { FieldRow, Select, TextField } from "../kit/index.ts";
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { QueryState } from "../components/QueryState.tsx";
 import { useNotice } from "../lib/notice.ts";
+import { Select, TextField } from "../kit/index.ts";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 
 type Contest = RouterOutputs["contests"]["byId"];
@@ -59,7 +59,7 @@ function OwnersRoles({ contest }: { contest: Contest }) {
       <p className="muted">Extend the jury, or let someone deliver balloons. Only the contest's owners grant and revoke roles.</p>
       <form onSubmit={(e) => void grant(e)} aria-labelledby={`${ids}-form`}>
         <h3 id={`${ids}-form`}>Grant a contest role</h3>
-        <FieldRow>
+        <div className="roles-grant">
           <TextField id={`${ids}-email`} label="E-mail address" type="email" required autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
           <Select id={`${ids}-role`} label="Role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
             {(Object.keys(ROLE_NAMES) as Role[]).map((r) => (
@@ -68,7 +68,7 @@ function OwnersRoles({ contest }: { contest: Contest }) {
               </option>
             ))}
           </Select>
-        </FieldRow>
+        </div>
         <button type="submit" className="btn btn-primary btn-sm">
           Grant
         </button>

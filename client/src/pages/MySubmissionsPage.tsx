@@ -9,7 +9,6 @@
  * one closes the other. Filters by verdict and by place. Submissions still
  * being judged are refreshed until they have a verdict.
  */
-import { Select } from "../kit/index.ts";
 import { useEffect, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
@@ -22,6 +21,7 @@ import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { languageName } from "../lib/languages.ts";
 import { judgingPhrase, testsPassedPhrase } from "../lib/judging-phrase.ts";
 import { QueryState } from "../components/QueryState.tsx";
+import { Select } from "../kit/index.ts";
 import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
 import "./MySubmissionsPage.css";
 
@@ -121,22 +121,22 @@ export default function MySubmissionsPage({ problemId }: { problemId?: string })
                 </p>
                 <div className="history-filters" role="group" aria-label="Filter submissions">
                   <Select id={`${filterId}-verdict`} label="Verdict" value={verdict} onChange={(e) => setVerdict(e.target.value)}>
-                      <option value="all">All verdicts</option>
-                      {verdictOptions.map((v) => (
-                        <option key={v} value={v}>
-                          {v === JUDGING ? "Being judged" : verdictName(v)}
-                        </option>
-                      ))}
+                    <option value="all">All verdicts</option>
+                    {verdictOptions.map((v) => (
+                      <option key={v} value={v}>
+                        {v === JUDGING ? "Being judged" : verdictName(v)}
+                      </option>
+                    ))}
                   </Select>
                   <Select id={`${filterId}-place`} label="Made in" value={place} onChange={(e) => setPlace(e.target.value)}>
-                      <option value="all">Everywhere</option>
-                      {kinds.has("assignment") && <option value="assignment">All assignments</option>}
-                      {kinds.has("contest") && <option value="contest">All contests</option>}
-                      {placeOptions.map(([key, label]) => (
-                        <option key={key} value={key}>
-                          {label}
-                        </option>
-                      ))}
+                    <option value="all">Everywhere</option>
+                    {kinds.has("assignment") && <option value="assignment">All assignments</option>}
+                    {kinds.has("contest") && <option value="contest">All contests</option>}
+                    {placeOptions.map(([key, label]) => (
+                      <option key={key} value={key}>
+                        {label}
+                      </option>
+                    ))}
                   </Select>
                 </div>
               </div>

@@ -146,34 +146,36 @@ function Loaded({ r }: { r: Report }) {
       </section>
       <section aria-label="Pairs">
         <h2>Pairs</h2>
-        <table className="data-table" aria-label="Pairs">
-          <thead>
-            <tr>
-              <th scope="col">Similarity</th>
-              <th scope="col">Left</th>
-              <th scope="col">Right</th>
-              <th scope="col">Problem</th>
-              <th scope="col">Longest fragment</th>
-              <th scope="col">Mark</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((p) => (
-              <tr key={p.id} data-testid="pair-row" className={atOrAbove(p.similarity, threshold) ? "above-threshold" : undefined}>
-                <td>
-                  <Link href={`/similarity/${r.id}/pairs/${p.id}`}>{percent(p.similarity)}</Link>
-                </td>
-                <td>{name(p.left)}</td>
-                <td>{name(p.right)}</td>
-                <td>
-                  {label.get(problemOf.get(p.left) ?? "") ?? ""} <span className="muted">{languageName(language.get(p.left) ?? "")}</span>
-                </td>
-                <td>{p.longest}</td>
-                <td>{p.mark ? <span className={`mark mark-${p.mark.status}`}>{p.mark.status}</span> : <span className="muted">—</span>}</td>
+        <div className="table-scroll">
+          <table className="data-table" aria-label="Pairs">
+            <thead>
+              <tr>
+                <th scope="col">Similarity</th>
+                <th scope="col">Left</th>
+                <th scope="col">Right</th>
+                <th scope="col">Problem</th>
+                <th scope="col">Longest fragment</th>
+                <th scope="col">Mark</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {shown.map((p) => (
+                <tr key={p.id} data-testid="pair-row" className={atOrAbove(p.similarity, threshold) ? "above-threshold" : undefined}>
+                  <td>
+                    <Link href={`/similarity/${r.id}/pairs/${p.id}`}>{percent(p.similarity)}</Link>
+                  </td>
+                  <td>{name(p.left)}</td>
+                  <td>{name(p.right)}</td>
+                  <td>
+                    {label.get(problemOf.get(p.left) ?? "") ?? ""} <span className="muted">{languageName(language.get(p.left) ?? "")}</span>
+                  </td>
+                  <td>{p.longest}</td>
+                  <td>{p.mark ? <span className={`mark mark-${p.mark.status}`}>{p.mark.status}</span> : <span className="muted">—</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {res.pairs.length > shown.length && <p className="muted">{res.pairs.length - shown.length} more pairs below the threshold are in the CSV.</p>}
       </section>
       <section aria-label="Highest match">
