@@ -2,11 +2,13 @@
  * The reveal, for the jury at the award ceremony: the frozen board, then one
  * hidden result per step, bottom team first, as the ICPC resolver does
  * (src/contests/reveal.ts decides the order). Next/Back step; the revealed
- * cell and its team are highlighted.
+ * cell and its team are highlighted. Before the contest is over the page says
+ * when the reveal opens instead of asking for it (the server refuses it then).
  */
 import { useState } from "react";
 import { Link } from "wouter";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { DateTime } from "../components/DateTime.tsx";
 import { QueryState } from "../components/QueryState.tsx";
 import { Page } from "../components/shell/Page.tsx";
 import { useTRPC } from "../lib/trpc.ts";
@@ -15,8 +17,11 @@ import { ScoreboardTable } from "./Scoreboard.tsx";
 export default function RevealPage({ contestId }: { contestId: string }) {
   const trpc = useTRPC();
   const [step, setStep] = useState(0);
-  const query = useQuery({ ...trpc.contests.reveal.queryOptions({ id: contestId, step }), placeholderData: keepPreviousData });
+  const contest = useQuery(trpc.contests.byId.queryOptions({ id: contestId }));
+  const notOver = contest.data !== undefined && contest.data.phase !== "over";
+  const query = useQuery({ ...trpc.contests.reveal.queryOptions({ id: contestId, step }), placeholderData: keepPreviousData, enabled: contest.isSuccess && !notOver });
   const data = query.data;
+  const endsAtMs = contest.data ? Date.parse(contest.data.startsAt) + contest.data.durationMinutes * 60_000 : null;
   return (
     <Page title="Reveal" width="wide" pageClassName="scoreboard-page">
         <div className="page-heading sb-heading">
@@ -27,10 +32,10 @@ export default function RevealPage({ contestId }: { contestId: string }) {
                 Step {data.step} of {data.total}
               </span>
             )}
-            <button type="button" className="btn btn-ghost btn-sm" disabled={step === 0} onClick={() => setStep((s) => Math.max(0, s - 1))}>
+            <button type="button" className="btn btn-ghost btn-sm" disabled={notOver || step === 0} onClick={() => setStep((s) => Math.max(0, s - 1))}>
               Back
             </button>
-            <button type="button" className="btn btn-primary btn-sm" disabled={!data || data.step >= data.total} onClick={() => setStep((s) => s + 1)}>
+            <button type="button" className="btn btn-primary btn-sm" disabled={notOver || !data || data.step >= data.total} onClick={() => setStep((s) => s + 1)}>
               Next
             </button>
             <Link href={`/contests/${contestId}`} className="text-link">
@@ -38,9 +43,19 @@ export default function RevealPage({ contestId }: { contestId: string }) {
             </Link>
           </p>
         </div>
-        <QueryState query={query} loading="Loading the frozen board..." error="Failed to load the reveal (it starts once the contest is over)">
-          {(d) => <ScoreboardTable board={d} highlight={d.revealed} />}
-        </QueryState>
+        {contest.isError ? (
+          <QueryState query={contest} loading="Loading the contest..." error="Failed to fetch the contest">
+            {() => null}
+          </QueryState>
+        ) : notOver && endsAtMs !== null ? (
+          <p className="alert alert-info" role="status" data-testid="reveal-not-yet">
+            The reveal opens when the contest is over, at <DateTime value={endsAtMs} withZone />.
+          </p>
+        ) : (
+          <QueryState query={query} loading="Loading the frozen board..." error="Failed to load the reveal">
+            {(d) => <ScoreboardTable board={d} highlight={d.revealed} />}
+          </QueryState>
+        )}
     </Page>
   );
 }
