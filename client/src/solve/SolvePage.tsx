@@ -34,7 +34,15 @@ function outputCheckInWords(flags: string): string {
 
 import { ContestBanner } from "../contests/ContestBanner.tsx";
 
-const CodeEditor = lazy(() => import("../editor/CodeEditor.tsx"));
+/**
+ * The editor's chunk (Monaco, about 1 MiB gzipped) is requested when this page's module runs, in parallel
+ * with the problem's query, rather than when the editor first renders (after the problem has arrived):
+ * the page's round trips and first render no longer sit before its download (docs/benchmarks.md, "Client").
+ * A failed load surfaces where the editor renders, as before.
+ */
+const codeEditorChunk = import("../editor/CodeEditor.tsx");
+codeEditorChunk.catch(() => {});
+const CodeEditor = lazy(() => codeEditorChunk);
 
 export default function SolvePage({ problemId }: { problemId: string }) {
   const trpc = useTRPC();
