@@ -236,7 +236,7 @@ describe("an ICPC contest from creation to the reveal", () => {
     await j.getByRole("row", { name: /Team Cy/ }).locator(".sb-solved, .sb-first").waitFor();
     await j.goto(contestUrl);
     await j.getByRole("button", { name: "Unfreeze" }).click();
-    await j.getByText("The scoreboard is unfrozen.").waitFor();
+    await j.getByText("The scoreboard is unfrozen.", { exact: true }).waitFor();
     const bob = teams[1]!.page;
     await bob.goto(`${contestUrl}/scoreboard?projector`);
     await bob.getByRole("row", { name: /Team Cy/ }).locator(".sb-solved, .sb-first").waitFor({ timeout: 15_000 });

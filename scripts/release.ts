@@ -6,8 +6,10 @@
  * embedded database in ./data (or DATA_DIR). See src/release/binary.ts for
  * its subcommands, and scripts/oj.service for a systemd unit.
  *
- * Steps: build the client (vite), write .release/entry.ts (every client file
- * and migration imported `with { type: "file" }`, so Bun embeds them), compile.
+ * Steps: build the client (vite) into .release/client (its own folder: client/dist may be
+ * served at that moment, by a running server or a browser test, and a build empties its
+ * folder first), write .release/entry.ts (every client file and migration imported
+ * `with { type: "file" }`, so Bun embeds them), compile.
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -23,22 +25,22 @@ function files(dir: string): string[] {
 }
 
 const run = (cmd: string[]) => {
-  const r = Bun.spawnSync(cmd, { cwd: root, stdout: "inherit", stderr: "inherit" });
+  // NODE_ENV=production: under `bun test` (NODE_ENV=test) Vite would bundle React's development build.
+  const r = Bun.spawnSync(cmd, { cwd: root, stdout: "inherit", stderr: "inherit", env: { ...process.env, NODE_ENV: "production" } });
   if (r.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed (${r.exitCode})`);
 };
 
-console.log("release: building the client");
-run(["bun", "run", "build"]);
-
 const work = join(root, ".release");
 mkdirSync(work, { recursive: true });
-const clientDir = join(root, "client", "dist");
+const clientDir = join(work, "client");
+console.log("release: building the client");
+run(["bun", "run", "build", "--outDir", clientDir, "--emptyOutDir"]);
 const migrationsDir = join(root, "db", "migrations");
 const lines: string[] = ['import { runBinary } from "../src/release/binary.ts";'];
 const client: string[] = [];
 const migrations: string[] = [];
 files(clientDir).forEach((path, i) => {
-  lines.push(`import c${i} from ${JSON.stringify(relative(work, path))} with { type: "file" };`);
+  lines.push(`import c${i} from ${JSON.stringify(`./${relative(work, path)}`)} with { type: "file" };`);
   client.push(`[${JSON.stringify("/" + relative(clientDir, path))}, c${i}]`);
 });
 files(migrationsDir)

@@ -5,7 +5,7 @@
  * subcommands (version, admin, backup) work. Port 3170 is this suite's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -19,7 +19,12 @@ const home = join(work, "home");
 let server: Subprocess | null = null;
 const env = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, PORT: "3170", HOST: "127.0.0.1", LOG_LEVEL: "warn", SANDBOX_ROOT: join(work, "boxes"), ISOLATE_BOX_ID_START: "3990", ISOLATE_BOX_ID_COUNT: "4" };
 
+/** client/dist's index before the release build (mtime, ms), or null without one: the build must leave it alone. */
+let distBefore: number | null = null;
+const distIndex = join(root, "client", "dist", "index.html");
+
 beforeAll(() => {
+  distBefore = existsSync(distIndex) ? statSync(distIndex).mtimeMs : null;
   const built = Bun.spawnSync(["bun", "scripts/release.ts", "--outfile", binary], { cwd: root, stdout: "pipe", stderr: "pipe" });
   if (built.exitCode !== 0) throw new Error(`release failed: ${built.stderr.toString()}${built.stdout.toString()}`);
   // A fresh folder with nothing but the binary, as an operator would copy it.
@@ -32,6 +37,11 @@ afterAll(async () => {
   server?.kill("SIGTERM");
   await server?.exited;
   rmSync(work, { recursive: true, force: true });
+});
+
+test("the release builds its client in its own folder: client/dist, which a running server or a browser test may be serving, is untouched", () => {
+  expect(existsSync(distIndex) ? statSync(distIndex).mtimeMs : null).toBe(distBefore);
+  expect(existsSync(join(root, ".release", "client", "index.html"))).toBe(true);
 });
 
 const json = (body: unknown, token?: string) => ({
