@@ -21,10 +21,7 @@ const ContactPage = lazy(() => import("./pages/ContactPage.tsx").then((m) => ({ 
 const PrivacyPage = lazy(() => import("./pages/PrivacyPage.tsx").then((m) => ({ default: m.PrivacyPage })));
 const TermsPage = lazy(() => import("./pages/TermsPage.tsx").then((m) => ({ default: m.TermsPage })));
 const AccessibilityPage = lazy(() => import("./pages/AccessibilityPage.tsx").then((m) => ({ default: m.AccessibilityPage })));
-// The solving page's chunk (and through it the editor's, solve/SolvePage.tsx) is asked for as soon as
-// its route matches, not after the start-up session check (scripts/bench-client.ts: the editor's path).
-const loadSolvePage = () => import("./solve/SolvePage.tsx");
-const SolvePage = lazy(loadSolvePage);
+const SolvePage = lazy(() => import("./solve/SolvePage.tsx"));
 const MySubmissionsPage = lazy(() => import("./pages/MySubmissionsPage.tsx"));
 // The course screens: one chunk each, loaded when visited.
 const CoursesPage = lazy(() => import("./courses/CoursesPage.tsx"));
@@ -96,14 +93,11 @@ export function App() {
           </RequireAuth>
         </Route>
         <Route path="/solve/:id">
-          {(params) => {
-            void loadSolvePage().catch(() => undefined); // idempotent: the module is fetched once
-            return (
-              <RequireAuth>
-                <SolvePage key={params.id} problemId={params.id} />
-              </RequireAuth>
-            );
-          }}
+          {(params) => (
+            <RequireAuth>
+              <SolvePage key={params.id} problemId={params.id} />
+            </RequireAuth>
+          )}
         </Route>
         <Route path="/my-submissions">
           <RequireAuth>
