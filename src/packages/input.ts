@@ -1,4 +1,5 @@
 /** What a package import accepts (zod), how a package's faults reach the caller, and the import as a caller asks for it. */
+import { setPriority } from "node:os";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import type { Caller } from "../accounts/user.ts";
@@ -126,6 +127,9 @@ export function inImportWorker(job: ImportJob): Promise<ImportReply> {
   return run;
 }
 
+/** The import process's niceness (nice(1)): 10, below the server's 0. */
+export const IMPORT_NICENESS = 10;
+
 async function runWorker(job: ImportJob): Promise<ImportReply> {
   let answered: (reply: ImportReply) => void = () => {};
   const reply = new Promise<ImportReply>((resolve) => (answered = resolve));
@@ -142,6 +146,9 @@ async function runWorker(job: ImportJob): Promise<ImportReply> {
   });
   child.exited.then(() => answered({ ok: false, failure: { kind: "internal", message: `the import process ended (${child.signalCode ?? `exit ${child.exitCode}`}) without an answer` } }));
   try {
+    // Background work: the import yields the processor to the server's requests (nice 10, about a tenth of
+    // the server's share when both want it), so /api/health and judging stay prompt while a package imports.
+    setPriority(child.pid, IMPORT_NICENESS);
     // Joined before it is given the package: everything the import allocates counts against the cap.
     confinement.join(child.pid);
     child.send(job);
