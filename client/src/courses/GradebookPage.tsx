@@ -82,7 +82,7 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                 <div>
                   <h1 className="page-title">Gradebook: {g.assignment.title}</h1>
                   <p className="muted">
-                    {g.students.length} students · {g.problems.length} problems ·{" "}
+                    {g.students.length} {g.students.length === 1 ? "student" : "students"} · {g.problems.length} {g.problems.length === 1 ? "problem" : "problems"} ·{" "}
                     <span className={`live-dot live-${live}`} role="status" aria-live="polite">
                       {live === "live" ? "Live" : live === "connecting" ? "Connecting..." : "Not live: reload to refresh"}
                     </span>{" "}

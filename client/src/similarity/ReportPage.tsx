@@ -181,6 +181,13 @@ function Loaded({ r }: { r: Report }) {
       <section aria-label="Highest match">
         <h2>Highest match per {r.scope.kind === "assignment" ? "student" : "team"}</h2>
         <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">{r.scope.kind === "assignment" ? "Student" : "Team"}</th>
+              <th scope="col">Highest similarity</th>
+              <th scope="col">With</th>
+            </tr>
+          </thead>
           <tbody>
             {highest.map(({ p, best }) => (
               <tr key={p.submissionId}>
