@@ -13,6 +13,7 @@
  */
 import { defineConfig, type Plugin } from "vite";
 import react from "@vitejs/plugin-react";
+import { i18nCatalogPlugin } from "./i18n-catalog-plugin.ts";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 
@@ -56,7 +57,7 @@ function initialChunkReport(): Plugin {
 
 export default defineConfig({
   root,
-  plugins: [react(), initialChunkReport()],
+  plugins: [react(), i18nCatalogPlugin(), initialChunkReport()],
   resolve: {
     // monaco-editor's package exports map every subpath to a `.js` file, so its
     // stylesheets (codicons) are reached through this alias instead.

@@ -6,7 +6,10 @@ import { makeQueryClient, makeTrpcClient, TRPCProvider } from "./lib/trpc.ts";
 import { AuthProvider } from "./lib/auth.tsx";
 import { ThemeProvider } from "./lib/theme.tsx";
 import { App } from "./App.tsx";
-import { loadViewerDateLocale } from "./lib/date-locale.ts";
+import { I18nProvider } from "@lingui/react";
+import { i18n } from "@lingui/core";
+import { activateLocale, initialLocale, markAddressChoice } from "./i18n/locale.ts";
+import "./i18n/catalog/common/index.ts";
 import "./styles.css";
 import "./kit/kit.css";
 import "./components/shell/shell.css";
@@ -15,6 +18,7 @@ function Root() {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(makeTrpcClient);
   return (
+    <I18nProvider i18n={i18n}>
     <ThemeProvider>
       <QueryClientProvider client={queryClient}>
         <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
@@ -24,11 +28,13 @@ function Root() {
         </TRPCProvider>
       </QueryClientProvider>
     </ThemeProvider>
+    </I18nProvider>
   );
 }
 
-// Dates read in the viewer's language from the first paint (a small chunk; none for English).
-void loadViewerDateLocale().finally(() =>
+// The interface (and its dates) in the viewer's language from the first paint: English loads nothing; another language its catalogues in use and its dayjs locale, as small chunks.
+markAddressChoice();
+void activateLocale(initialLocale()).finally(() =>
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <Root />

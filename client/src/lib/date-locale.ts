@@ -25,7 +25,10 @@ export async function loadViewerDateLocale(tags: readonly string[] = navigator.l
     const english = tag.toLowerCase().startsWith("en");
     const file = tag.toLowerCase() === "en" || tag.toLowerCase() === "en-us" ? null : localeFileFor(tag);
     if (!file || file.endsWith("/en.js")) {
-      if (english) return; // English is built in: the first English tag without its own file wins.
+      if (english) {
+        setDateLocale("en"); // English is built in: the first English tag without its own file wins.
+        return;
+      }
       continue;
     }
     try {

@@ -14,6 +14,8 @@ import { Link, useLocation, useSearch } from "wouter";
 import { useAuth } from "../../lib/auth.tsx";
 import { useNextParam, withNext } from "../../lib/next.ts";
 import { ThemeToggle } from "../ThemeToggle.tsx";
+import { useT } from "../../i18n/index.tsx";
+import { common } from "../../i18n/catalog/common/index.ts";
 
 export function Brand() {
   return (
@@ -39,6 +41,7 @@ function isIn(location: string, href: string, also: readonly string[]): boolean 
 
 /** A small "skip to main content" link, the first thing Tab reaches; shown when focused. */
 export function SkipLink({ target = "main" }: { target?: string }) {
+  const t = useT(common);
   return (
     <a
       className="skip-link"
@@ -51,7 +54,7 @@ export function SkipLink({ target = "main" }: { target?: string }) {
         main.scrollIntoView();
       }}
     >
-      Skip to main content
+      {t("skipToMain")}
     </a>
   );
 }
