@@ -37,6 +37,8 @@ export const users = sqliteTable(
     siteRole: text("site_role", { enum: SITE_ROLES }).notNull().default("user"),
     /** May create courses (admins grant it). */
     canCreateCourses: integer("can_create_courses", { mode: "boolean" }).notNull().default(false),
+    /** The interface language the user chose (a LOCALE_TAGS tag, src/i18n/locales.ts); null until they choose one. */
+    locale: text("locale"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_normalized_uq").on(t.emailNormalized)],

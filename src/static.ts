@@ -4,12 +4,22 @@
  * with status 200 for an address the client has (client/src/routes.ts, the
  * list its router uses) and 404 for any other (the page then says so).
  * Hashed files under /assets/ are cached for a year; everything else,
- * index.html included, is revalidated on every load.
+ * index.html included, is revalidated on every load. The page's `<html lang dir>`
+ * follows the request's Accept-Language (src/i18n/html.ts).
  */
 import { statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import type { Context } from "hono";
 import { isClientRoute } from "../client/src/routes.ts";
+import { indexHtmlFor } from "./i18n/html.ts";
+
+const PAGE_HEADERS = { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", vary: "Accept-Language" } as const;
+
+/** The client's page for a route, in the request's language (src/i18n/html.ts). */
+function pageResponse(c: Context, indexPath: string, pathname: string): Response {
+  const { html } = indexHtmlFor(indexPath, c.req.header("accept-language"));
+  return new Response(html, { status: pageStatus(pathname), headers: PAGE_HEADERS });
+}
 
 /** 200 for the client's own addresses, 404 for the rest (the same page answers both). */
 function pageStatus(pathname: string): 200 | 404 {
@@ -53,10 +63,7 @@ export function serveClient(distDir: string) {
     if (!index) {
       return c.text(`The client is not built (${join(distDir, "index.html")} is missing): run \`bun run build\`.`, 404);
     }
-    return new Response(Bun.file(index), {
-      status: pageStatus(pathname),
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
-    });
+    return pageResponse(c, index, pathname);
   };
 }
 
@@ -81,6 +88,6 @@ export function clientHandler(distDir: string) {
       });
     }
     if (/\.[^/]+$/.test(pathname)) return c.text("Not found", 404);
-    return new Response(Bun.file(files.get("/index.html")!), { status: pageStatus(pathname), headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } });
+    return pageResponse(c, files.get("/index.html")!, pathname);
   };
 }

@@ -19,21 +19,24 @@ export interface SessionUser {
   /** `admin` may do everything everywhere. */
   siteRole: "admin" | "user";
   canCreateCourses: boolean;
+  /** The interface language the user chose (src/i18n/locales.ts), null or absent when none. */
+  locale?: string | null;
 }
 
 /** Who is asking, as permission checks need it: the id and the site role. */
 export type Caller = Pick<SessionUser, "id" | "siteRole">;
 
-/** What sign-in and `auth.me` answer about a user: id, names and email, nothing else. */
+/** What sign-in and `auth.me` answer about a user: id, names, email and chosen interface language (null when none), nothing else. */
 export interface PublicUser {
   id: string;
   firstName: string;
   lastName: string;
   email: string;
+  locale: string | null;
 }
 
-export function publicUser(u: PublicUser): PublicUser {
-  return { id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email };
+export function publicUser(u: Omit<PublicUser, "locale"> & { locale?: string | null }): PublicUser {
+  return { id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email, locale: u.locale ?? null };
 }
 
 /** Passwords: at least 8 characters (the sign-up form's hint, enforced here); at most 1024 so hashing stays bounded. */
@@ -64,6 +67,7 @@ export const sessionUserColumns = {
   email: users.email,
   siteRole: users.siteRole,
   canCreateCourses: users.canCreateCourses,
+  locale: users.locale,
 };
 
 /** True when an account uses this email (compared normalised). */

@@ -140,6 +140,7 @@ function prepareLookup(db: Database) {
       email: users.email,
       siteRole: users.siteRole,
       canCreateCourses: users.canCreateCourses,
+      locale: users.locale,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -239,6 +240,7 @@ export async function validateSessionToken(services: SessionServices, token: str
     email: row.email,
     siteRole: row.siteRole,
     canCreateCourses: row.canCreateCourses,
+    locale: row.locale,
   };
   const ttlMs = services.config.SESSION_TTL_DAYS * DAY_MS;
   if (row.expiresAt.getTime() - now >= ttlMs / 2) return { user, sessionId };

@@ -14,6 +14,7 @@ import { useLocation } from "wouter";
 import { httpStatusOf, useTRPCClient } from "./trpc.ts";
 import { getToken, removeToken, setToken } from "./storage.ts";
 import { currentPath, signInHref } from "./next.ts";
+import { adoptAccountLocale } from "../i18n/locale.ts";
 
 export type SessionStatus = "loading" | "authenticated" | "unauthenticated";
 
@@ -22,6 +23,8 @@ export interface SessionUserView {
   firstName: string;
   lastName: string;
   email: string;
+  /** The interface language stored on the account (src/i18n/locales.ts), null until chosen. */
+  locale?: string | null;
 }
 
 /** What the viewer may do outside any course (the server's `siteRights`); all false for guests and until known. */
@@ -63,7 +66,7 @@ function readUser(body: unknown): SessionUserView | null {
   if (body && typeof body === "object" && "user" in body) {
     const u = body.user as Partial<SessionUserView> | null;
     if (u && typeof u.id === "string") {
-      return { id: u.id, firstName: u.firstName ?? "", lastName: u.lastName ?? "", email: u.email ?? "" };
+      return { id: u.id, firstName: u.firstName ?? "", lastName: u.lastName ?? "", email: u.email ?? "", locale: typeof u.locale === "string" ? u.locale : null };
     }
   }
   return null;
@@ -84,6 +87,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       try {
         const me = await client.auth.me.query();
         if (cancelled) return;
+        void adoptAccountLocale(me.user.locale, (locale) => client.auth.setLocale.mutate({ locale: locale as never }));
         setUser(readUser(me));
         setRights(readRights(me));
         setStatus("authenticated");
@@ -110,7 +114,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     client.auth.me
       .query()
       .then((me) => {
-        if (!cancelled) setRights(readRights(me));
+        if (cancelled) return;
+        setRights(readRights(me));
+        void adoptAccountLocale(me.user.locale, (locale) => client.auth.setLocale.mutate({ locale: locale as never }));
       })
       .catch(() => {
         if (!cancelled) setRights(NO_RIGHTS);

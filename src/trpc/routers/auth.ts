@@ -19,6 +19,10 @@ import { requestPasswordReset } from "../../accounts/password-forgot.ts";
 import { emailField, requiredText } from "../../lib/fields.ts";
 import { siteRights } from "../../courses/permissions.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
+import { LOCALE_TAGS } from "../../i18n/locales.ts";
+import { setAccountLocale } from "../../accounts/locale.ts";
+
+export const setLocaleInput = z.object({ locale: z.enum(LOCALE_TAGS, { error: `One of ${LOCALE_TAGS.join(", ")}` }) });
 
 export const registerInput = z.object({
   firstName: requiredText(100),
@@ -119,6 +123,15 @@ export const authRouter = router({
    * what the server allows. @throws UNAUTHENTICATED (401).
    */
   me: protectedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.user), rights: siteRights(ctx.user) })),
+
+  /**
+   * Stores the signed-in user's interface language on the account, so it follows them to every browser.
+   * @throws UNAUTHENTICATED (401); BAD_INPUT (400, field locale: not one of src/i18n/locales.ts's tags).
+   */
+  setLocale: protectedProcedure.input(setLocaleInput).mutation(async ({ ctx, input }) => {
+    await setAccountLocale(ctx.db, ctx.user.id, input.locale);
+    return { locale: input.locale };
+  }),
 
   /**
    * Changes the signed-in user's password (the current one asked); every other session is signed out, this one

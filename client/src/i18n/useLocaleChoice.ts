@@ -1,0 +1,43 @@
+/**
+ * The language menu's state and action (issue 34 §3): the active locale, the
+ * locales on offer (with their own names), and `choose(tag)`, which switches
+ * the interface (after its messages load), remembers the choice in this
+ * browser and, when signed in, on the account. `switching` is true while a
+ * locale's messages load.
+ */
+import { useCallback, useState } from "react";
+import { useLingui } from "@lingui/react";
+import { LOCALE_INFO, LOCALE_TAGS, type AnyLocaleTag, type LocaleTag } from "../../../src/i18n/locales.ts";
+import { useAuth } from "../lib/auth.tsx";
+import { useTRPCClient } from "../lib/trpc.ts";
+import { activateLocale, activeLocale, storeChoice } from "./locale.ts";
+
+export interface LocaleOption {
+  tag: LocaleTag;
+  /** The language's name for itself ("Deutsch"), to be shown with `lang={tag}`. */
+  autonym: string;
+  dir: "ltr" | "rtl";
+}
+
+export const LOCALE_OPTIONS: readonly LocaleOption[] = LOCALE_TAGS.map((tag) => ({ tag, autonym: LOCALE_INFO[tag].autonym, dir: LOCALE_INFO[tag].dir }));
+
+export function useLocaleChoice(): { locale: AnyLocaleTag; options: readonly LocaleOption[]; switching: boolean; choose: (tag: LocaleTag) => Promise<void> } {
+  useLingui(); // re-render on a switch
+  const { status } = useAuth();
+  const client = useTRPCClient();
+  const [switching, setSwitching] = useState(false);
+  const choose = useCallback(
+    async (tag: LocaleTag) => {
+      storeChoice(tag);
+      setSwitching(true);
+      try {
+        await activateLocale(tag);
+      } finally {
+        setSwitching(false);
+      }
+      if (status === "authenticated") await client.auth.setLocale.mutate({ locale: tag }).catch((err) => console.warn("Could not store the language on the account", err));
+    },
+    [status, client],
+  );
+  return { locale: activeLocale(), options: LOCALE_OPTIONS, switching, choose };
+}
