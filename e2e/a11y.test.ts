@@ -7,75 +7,22 @@
  * (site admin, course owner, contest jury), in the light and the dark theme;
  * zero violations of the wcag2a, wcag2aa, wcag21a and wcag21aa rules.
  * Each route's page is checked once it has settled (no "Loading..." left).
+ *
+ * The dark passes run in the pseudo-locale en-XA (issue 34 §7; e2e/pseudo.ts):
+ * there every page must also show no text that bypasses the catalogue, and
+ * no layout may break with its 40 % longer words: signed out and staff at a
+ * phone's 390 px, the student at 1280 px (the light passes stay English at 1366 px).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { PY_AC, PY_WA, seed, type Seeded } from "./a11y-seed.ts";
 import { axeViolations, formatFindings } from "./axe.ts";
-import { ensureClientBuilt, launchBrowser, ROOT, setEditorCode, startServer, type TestServer } from "./harness.ts";
+import { ensureClientBuilt, launchBrowser, setEditorCode, startServer, type TestServer } from "./harness.ts";
+import { clientRoutePatterns, urlsFor } from "./routes-list.ts";
+import { layoutBreaks, untranslatedText } from "./pseudo.ts";
 
 const PORT = 3370;
 const SLOW = 600_000;
-
-/** Every `<Route path="...">` of the client's sources (the route table), in file order. */
-export function clientRoutePatterns(dir = join(ROOT, "client", "src")): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(...clientRoutePatterns(path));
-    else if (path.endsWith(".tsx")) for (const m of readFileSync(path, "utf8").matchAll(/<Route\s+path="([^"]+)"/g)) out.push(m[1]!);
-  }
-  return [...new Set(out)];
-}
-
-/** The URL visited for each route pattern, from the seeded data; a route missing here fails the coverage test. */
-function urlsFor(d: Seeded): Record<string, string[]> {
-  const sim = `/similarity/${d.reportId}`;
-  return {
-    "/": ["/"],
-    "/signin": ["/signin"],
-    "/signup": ["/signup"],
-    "/forgot-password": ["/forgot-password"],
-    // Without a link's token (the page says to ask for one) and with one (the form; the token is checked on submit).
-    "/reset-password": ["/reset-password", "/reset-password?token=a11y-not-a-real-token"],
-    "/auth/complete": ["/auth/complete"],
-    // A deep-link flow exists only inside an LMS launch: the page's own "not found" state is what a visitor can reach.
-    "/lti/deep-link/:id": ["/lti/deep-link/no-such-flow"],
-    "/account": ["/account"],
-    "/problems": ["/problems"],
-    "/solve/:id": [`/solve/${d.problemId}`, `/solve/${d.problemId}?assignment=${d.assignmentId}`, `/solve/${d.problemId}?contest=${d.contestId}`],
-    "/my-submissions": ["/my-submissions"],
-    "/my-submissions/:problemId": [`/my-submissions/${d.problemId}`],
-    "/admin": ["/admin"],
-    "/courses": ["/courses"],
-    "/join/:code": [`/join/${d.inviteCode}`],
-    "/courses/:id/settings": [`/courses/${d.courseId}/settings`],
-    "/courses/:id/assignments/new": [`/courses/${d.courseId}/assignments/new`],
-    "/courses/:id": [`/courses/${d.courseId}`],
-    "/assignments/:id/edit": [`/assignments/${d.assignmentId}/edit`],
-    "/assignments/:id/similarity": [`/assignments/${d.assignmentId}/similarity`],
-    "/contests/:id/similarity": [`/contests/${d.contestId}/similarity`],
-    "/similarity/:reportId/pairs/:pairId": [`${sim}/pairs/${d.pairId}`],
-    "/similarity/:reportId": [sim],
-    "/assignments/:id/gradebook": [`/assignments/${d.assignmentId}/gradebook`],
-    "/assignments/:id": [`/assignments/${d.assignmentId}`],
-    "/contests": ["/contests"],
-    "/contests/new": ["/contests/new"],
-    "/contests/:id/scoreboard": [`/contests/${d.contestId}/scoreboard`, `/contests/${d.contestId}/scoreboard?projector`],
-    "/contests/:id/reveal": [`/contests/${d.contestId}/reveal`],
-    "/contests/:id/balloons": [`/contests/${d.contestId}/balloons`],
-    "/contests/:id": [`/contests/${d.contestId}`],
-    "/about": ["/about"],
-    "/contact": ["/contact"],
-    "/privacy": ["/privacy"],
-    "/terms": ["/terms"],
-    "/accessibility": ["/accessibility"],
-    // The catch-all route (no path): the not-found page.
-    "*": ["/no-such-page"],
-  };
-}
 
 let server: TestServer;
 let browser: Browser;
@@ -93,17 +40,25 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A browser context for one person and theme: the token and the theme stored as the client keeps them. */
-async function contextFor(token: string | null, dark: boolean): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 900 }, colorScheme: dark ? "dark" : "light", reducedMotion: "reduce" });
+/** A browser context for one person and theme: the token, the theme and (en-XA) the language stored as the client keeps them. */
+async function contextFor(token: string | null, dark: boolean, opts: { pseudo?: boolean; width?: number } = {}): Promise<BrowserContext> {
+  const width = opts.width ?? 1366;
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: 900 }, isMobile: width < 500, colorScheme: dark ? "dark" : "light", reducedMotion: "reduce" });
   await context.addInitScript(
-    ([t, d]) => {
+    ([t, d, pseudo]) => {
       if (t) localStorage.setItem("token", t);
       localStorage.setItem("darkMode", JSON.stringify(d));
+      if (pseudo) localStorage.setItem("codearena.locale", "en-XA");
     },
-    [token, dark] as const,
+    [token, dark, opts.pseudo === true] as const,
   );
   return context;
+}
+
+/** The seeded data's own words (names, titles, codes): user content, never translated. */
+function seededWords(d: Seeded): string[] {
+  const people = [d.staff, d.student].flatMap((p) => [`${p.firstName} ${p.lastName}`, p.firstName, p.lastName, p.email]);
+  return [...people, "Otto Other", "Otto", "Other", "otto@uni.example", ...SEEDED_TITLES];
 }
 
 /** Waits until the page shows no loading text and its editor (if any) is up; gives up quietly after 15 s (axe then sees what is there). */
@@ -125,16 +80,31 @@ describe("every route is in the list", () => {
   });
 });
 
+/** Titles, codes and texts a11y-seed.ts writes (and the statement's parts), as the pages show them. */
+const SEEDED_TITLES = ["Sum of Two Numbers", "Print the sum of", "Two integers a and b on one line.", "Their sum.", "Algorithms", "ALG101", "Autumn 2026", "Week 1: warm-up", "Campus Qualifier", "campus26", "May a be negative?"];
+
+/** Every problem title on the server (the built-in examples too): user content. */
+async function problemTitles(): Promise<string[]> {
+  const res = await fetch(`${server.url}/api/problems`, { headers: { authorization: `Bearer ${data.staff.token}` } });
+  const body = (await res.json()) as unknown;
+  const list = Array.isArray(body) ? body : ((body as { problems?: unknown[] }).problems ?? []);
+  return list.map((p) => (p as { title?: string }).title ?? "").filter(Boolean);
+}
+
 const PEOPLE = ["signed out", "student", "staff"] as const;
+/** The width each person's en-XA (dark) pass uses. */
+const PSEUDO_WIDTH: Record<(typeof PEOPLE)[number], number> = { "signed out": 390, student: 1280, staff: 390 };
 
 describe("axe (WCAG 2.1 A and AA): zero violations on every route", () => {
   for (const who of PEOPLE) {
     for (const dark of [false, true]) {
       test(
-        `${who}, ${dark ? "dark" : "light"} theme`,
+        `${who}, ${dark ? `dark theme, en-XA at ${PSEUDO_WIDTH[who]} px` : "light theme"}`,
         async () => {
           const token = who === "student" ? data.student.token : who === "staff" ? data.staff.token : null;
-          const context = await contextFor(token, dark);
+          const pseudo = dark;
+          const context = await contextFor(token, dark, pseudo ? { pseudo, width: PSEUDO_WIDTH[who] } : {});
+          const allowed = [...seededWords(data), ...(await problemTitles())];
           const page = await context.newPage();
           const found: string[] = [];
           // A guarded route visited signed out ends on /signin: each page that is landed on is checked once.
@@ -150,7 +120,13 @@ describe("axe (WCAG 2.1 A and AA): zero violations on every route", () => {
                 const landed = new URL(page.url());
                 if (landed.pathname !== new URL(url, server.url).pathname && checked.has(landed.pathname + landed.search)) continue;
                 checked.add(landed.pathname + landed.search);
-                found.push(...formatFindings(`${who} ${dark ? "dark" : "light"} ${url} (at ${landed.pathname})`, await axeViolations(page)));
+                const where = `${who} ${dark ? "dark" : "light"} ${url} (at ${landed.pathname})`;
+                found.push(...formatFindings(where, await axeViolations(page)));
+                if (pseudo) {
+                  if ((await page.evaluate(() => document.documentElement.lang)) !== "en-XA") found.push(`${where}: <html lang> is not en-XA`);
+                  for (const text of await untranslatedText(page, allowed)) found.push(`${where}: not from the catalogue: ${text}`);
+                  for (const fault of await layoutBreaks(page)) found.push(`${where}: layout at ${PSEUDO_WIDTH[who]} px: ${fault}`);
+                }
               }
             }
           } finally {
