@@ -15,7 +15,7 @@ import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
 import { DateTime } from "../components/DateTime.tsx";
 import { VerdictBadge } from "../components/VerdictBadge.tsx";
-import { T, useT } from "../i18n/index.tsx";
+import { useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
 
 const CodeBlock = lazy(() => import("../components/CodeBlock.tsx").then((m) => ({ default: m.CodeBlock })));
@@ -130,13 +130,17 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                               {c ? (
                                 <>
                                   <button type="button" className="cell-button" onClick={() => setSelected({ userId: s.userId, problemId: p.problemId })}>
-                                    <T
-                                      ns={courses}
-                                      k="gradebook.cell"
-                                      values={{ student: <>{`${s.firstName} ${s.lastName}`}</>, problem: <>{p.title}</>, score: c.score }}
-                                      components={{ 0: <span className="sr-only" />, 1: <strong />, 2: <span className="sr-only" /> }}
-                                    />
-                                    <span className="cell-meta">
+                                    <span className="sr-only">
+                                      {t(c.late ? "gradebook.cellLate" : "gradebook.cell", {
+                                        student: `${s.firstName} ${s.lastName}`,
+                                        problem: p.title,
+                                        score: c.score,
+                                        verdict: c.verdict ?? t("gradebook.judging"),
+                                        attempts: c.attempts,
+                                      })}
+                                    </span>
+                                    <strong aria-hidden="true">{c.score}</strong>
+                                    <span className="cell-meta" aria-hidden="true">
                                       {c.verdict ?? "…"} · {c.attempts}
                                       {c.late && <span className="late-mark"> · {t("gradebook.late")}</span>}
                                     </span>
