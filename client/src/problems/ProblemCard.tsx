@@ -37,14 +37,17 @@ export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEd
     <li className="card problem-card" data-testid="problem-card">
       <div className="problem-card-head">
         <h2 className="problem-card-title">{p.title}</h2>
-        {p.interactive && <span className="badge badge-kind">{t("badge.interactive")}</span>}
-        {p.validationPasses > 1 && <span className="badge badge-kind">{t("badge.multiPass")}</span>}
-        {p.scoring && (
-          <span className="badge badge-kind" title={listOf(p.scoring.groups.map((g) => t("badge.groupPoints", { name: g.name, points: g.maxScore })))}>
-            {t("badge.subtasks", { points: p.scoring.maxScore })}
-          </span>
-        )}
-        <span className={`badge badge-${p.difficulty}`}>{t(BADGE_KEYS[p.difficulty])}</span>
+        {/* The badges wrap among themselves, so longer words (other languages) do not squeeze the title. */}
+        <span className="problem-card-badges">
+          {p.interactive && <span className="badge badge-kind">{t("badge.interactive")}</span>}
+          {p.validationPasses > 1 && <span className="badge badge-kind">{t("badge.multiPass")}</span>}
+          {p.scoring && (
+            <span className="badge badge-kind" title={listOf(p.scoring.groups.map((g) => t("badge.groupPoints", { name: g.name, points: g.maxScore })))}>
+              {t("badge.subtasks", { points: p.scoring.maxScore })}
+            </span>
+          )}
+          <span className={`badge badge-${p.difficulty}`}>{t(BADGE_KEYS[p.difficulty])}</span>
+        </span>
       </div>
       <Suspense fallback={<p className="clamp-2 muted">{p.description}</p>}>
         <div className="clamp-2 muted statement-md statement-preview">
@@ -61,7 +64,7 @@ export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEd
         </Link>
         {mine &&
           (confirmingDelete ? (
-            <span className="confirm-delete" role="group" aria-label={t("card.confirmGroup", { title: p.title })}>
+            <span className="confirm-delete" style={{ flexWrap: "wrap" }} role="group" aria-label={t("card.confirmGroup", { title: p.title })}>
               <button type="button" className="btn btn-danger btn-sm" onClick={onConfirmDelete} disabled={deleting}>
                 {t("card.confirmDelete")}
               </button>
