@@ -259,8 +259,9 @@ function Statement({ title, text, problemId }: { title: string; text: string; pr
   return (
     <section>
       <h2>{title}</h2>
-      <Suspense fallback={<p className="statement-text">{text}</p>}>
-        <div className="statement-md">
+      {/* The author's words, in the author's language: their own direction (dir="auto"), and user content to the pseudo-locale check (.statement). */}
+      <Suspense fallback={<p className="statement statement-text" dir="auto">{text}</p>}>
+        <div className="statement statement-md" dir="auto">
           <StatementMarkdown text={text} assetBase={`/api/problems/${encodeURIComponent(problemId)}/assets`} />
         </div>
       </Suspense>
