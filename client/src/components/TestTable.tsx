@@ -36,8 +36,13 @@ export function TestTable({ tests, caption, rowTestId }: { tests: TestRow[]; cap
             <td>
               <VerdictBadge verdict={r.verdict} />
             </td>
-            <td>{formatMs(r.timeMs)}</td>
-            <td>{formatKib(r.memoryKib)}</td>
+            {/* A number with its unit stays in that order in a right-to-left table ("18 ms", not "ms 18"). */}
+            <td>
+              <bdi>{formatMs(r.timeMs)}</bdi>
+            </td>
+            <td>
+              <bdi>{formatKib(r.memoryKib)}</bdi>
+            </td>
           </tr>
         ))}
       </tbody>
