@@ -96,7 +96,7 @@ export default function ContestEditorPage() {
           <ProblemMultiSelect
             label={t("editor.problems")}
             description={t("editor.problemsHelp")}
-            problems={(problems.data ?? []).map((p) => ({ id: p._id, title: p.title, detail: p.difficulty }))}
+            problems={(problems.data ?? []).map((p) => ({ id: p._id, title: p.title, detail: t("editor.difficulty", { level: p.difficulty }) }))}
             value={picked.map((p) => p.problemId)}
             onChange={choose}
           />
