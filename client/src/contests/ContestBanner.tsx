@@ -1,4 +1,5 @@
 /** On the solving page opened from a contest: the problem's label, the contest clock, and the way back. */
+import { Suspense } from "react";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { useNow } from "../courses/useNow.ts";
@@ -7,7 +8,16 @@ import { contestClock, windowOf } from "./format.ts";
 import { useT } from "../i18n/index.tsx";
 import { contests } from "../i18n/catalog/contests/index.ts";
 
-export function ContestBanner({ contestId, problemId }: { contestId: string; problemId: string }) {
+/** The banner; while its words load in another locale it is left out, so the solving page never waits for it. */
+export function ContestBanner(props: { contestId: string; problemId: string }) {
+  return (
+    <Suspense fallback={null}>
+      <Banner {...props} />
+    </Suspense>
+  );
+}
+
+function Banner({ contestId, problemId }: { contestId: string; problemId: string }) {
   const trpc = useTRPC();
   const now = useNow(1000);
   const t = useT(contests);
