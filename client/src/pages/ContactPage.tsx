@@ -47,7 +47,7 @@ export function ContactPage() {
         <p className="muted">{t("contact.intro")}</p>
         <form className="card form" onSubmit={onSubmit}>
           <TextField id="contact-name" label={t("contact.name")} name="name" required value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
-          <TextField id="contact-email" label={t("contact.email")} name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+          <TextField id="contact-email" dir="ltr" label={t("contact.email")} name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
           <TextArea id="contact-message" label={t("contact.message")} name="message" required rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
           <button type="submit" className="btn btn-primary btn-block" disabled={send.isPending}>
             {send.isPending ? (

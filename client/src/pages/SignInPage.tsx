@@ -86,7 +86,7 @@ export function SignInPage() {
               ))}
             </Select>
         )}
-        <TextField id="signin-email" label={directory ? t("signIn.username") : t("field.email")}
+        <TextField id="signin-email" dir="ltr" label={directory ? t("signIn.username") : t("field.email")}
             type={directory ? "text" : "email"}
             required
             value={email}

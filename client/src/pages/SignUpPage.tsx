@@ -58,7 +58,7 @@ export function SignUpPage() {
           <TextField id="signup-first" label={t("signUp.firstName")} required value={form.firstName} onChange={update("firstName")} autoComplete="given-name" placeholder={t("signUp.firstNamePlaceholder")} />
           <TextField id="signup-last" label={t("signUp.lastName")} required value={form.lastName} onChange={update("lastName")} autoComplete="family-name" placeholder={t("signUp.lastNamePlaceholder")} />
         </div>
-        <TextField id="signup-email" label={t("field.email")} type="email" required value={form.email} onChange={update("email")} autoComplete="email" placeholder="you@example.com" /* i18n-ignore: an example address */ />
+        <TextField id="signup-email" dir="ltr" label={t("field.email")} type="email" required value={form.email} onChange={update("email")} autoComplete="email" placeholder="you@example.com" /* i18n-ignore: an example address */ />
         <TextField id="signup-password" label={t("field.password")} description={t("signUp.passwordHint", { min: MIN_PASSWORD_CHARS })} type="password" required value={form.password} onChange={update("password")} autoComplete="new-password" />
         <button type="submit" className="btn btn-primary btn-block" disabled={register.isPending}>
           {register.isPending && <Spinner />} {t("signUp.submit")}

@@ -32,7 +32,7 @@ export default function ForgotPasswordPage() {
       <h1 className="auth-title">{t("forgot.title")}</h1>
       <p className="auth-subtitle muted">{t("forgot.intro")}</p>
       <form className="form" onSubmit={onSubmit}>
-        <TextField id="forgot-email" label={t("field.email")} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+        <TextField id="forgot-email" dir="ltr" label={t("field.email")} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
         <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
           {mutation.isPending && <Spinner />} {t("forgot.submit")}
         </button>
