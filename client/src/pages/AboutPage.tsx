@@ -1,6 +1,7 @@
 /** About Us: mission text and the features list. */
 import { LanguageNames } from "../components/LanguageNames.tsx";
 import { Page } from "../components/shell/Page.tsx";
+import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
 import { T, useT } from "../i18n/index.tsx";
 import { site } from "../i18n/catalog/site/index.ts";
 
@@ -10,7 +11,7 @@ export function AboutPage() {
   const t = useT(site);
   return (
     <Page title={t("about.docTitle")} width="bare">
-      <article className="container prose">
+      <article className="container prose" style={WRAP_LONG_WORDS}>
         <h1>{t("about.title")}</h1>
         <h2>{t("about.missionTitle")}</h2>
         <p>{t("about.mission1")}</p>

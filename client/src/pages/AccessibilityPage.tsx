@@ -6,6 +6,7 @@
  */
 import { Link } from "wouter";
 import { Page } from "../components/shell/Page.tsx";
+import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
 import { T, useT } from "../i18n/index.tsx";
 import { site } from "../i18n/catalog/site/index.ts";
 
@@ -15,7 +16,7 @@ export function AccessibilityPage() {
   const t = useT(site);
   return (
     <Page title={t("a11y.docTitle")}>
-      <article className="prose">
+      <article className="prose" style={WRAP_LONG_WORDS}>
         <h1>{t("a11y.title")}</h1>
         <p className="muted">{t("a11y.intro")}</p>
 

@@ -8,6 +8,7 @@ import { TextArea, TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { Page } from "../components/shell/Page.tsx";
+import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
 import { Spinner } from "../components/Loading.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { useNotice } from "../lib/notice.ts";
@@ -42,7 +43,7 @@ export function ContactPage() {
 
   return (
     <Page title={t("contact.docTitle")} width="bare">
-      <section className="container narrow">
+      <section className="container narrow" style={WRAP_LONG_WORDS}>
         <h1 className="page-title">{t("contact.title")}</h1>
         <p className="muted">{t("contact.intro")}</p>
         <form className="card form" onSubmit={onSubmit}>

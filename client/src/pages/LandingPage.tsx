@@ -6,6 +6,7 @@
 import { Link } from "wouter";
 import { LanguageNames } from "../components/LanguageNames.tsx";
 import { Page } from "../components/shell/Page.tsx";
+import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { site } from "../i18n/catalog/site/index.ts";
@@ -22,7 +23,7 @@ export function LandingPage() {
   const { status } = useAuth();
   return (
     <Page title={null} width="flush">
-      <section className="hero">
+      <section className="hero" style={WRAP_LONG_WORDS}>
         <div className="container hero-inner">
           <h1 className="hero-title">
             {t("landing.heroTitle")}
@@ -36,7 +37,7 @@ export function LandingPage() {
         </div>
       </section>
 
-      <section className="section" aria-labelledby="features-heading">
+      <section className="section" aria-labelledby="features-heading" style={WRAP_LONG_WORDS}>
         <div className="container">
           <h2 id="features-heading" className="section-title">
             {t("landing.featuresTitle")}
@@ -62,7 +63,7 @@ export function LandingPage() {
         </div>
       </section>
 
-      <section id="problems" className="section section-alt" aria-labelledby="levels-heading">
+      <section id="problems" className="section section-alt" aria-labelledby="levels-heading" style={WRAP_LONG_WORDS}>
         <div className="container">
           <h2 id="levels-heading" className="section-title">
             {t("landing.levelsTitle")}

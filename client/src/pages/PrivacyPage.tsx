@@ -1,6 +1,7 @@
 /** Privacy Policy: information collected, use, security, cookies, policy changes. */
 import { Link } from "wouter";
 import { Page } from "../components/shell/Page.tsx";
+import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
 import { T, useT } from "../i18n/index.tsx";
 import { site } from "../i18n/catalog/site/index.ts";
 
@@ -10,7 +11,7 @@ export function PrivacyPage() {
   const t = useT(site);
   return (
     <Page title={t("privacy.docTitle")} width="bare">
-      <article className="container prose">
+      <article className="container prose" style={WRAP_LONG_WORDS}>
         <h1>{t("privacy.title")}</h1>
         <p className="muted">{t("privacy.intro")}</p>
 

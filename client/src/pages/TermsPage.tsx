@@ -1,5 +1,6 @@
 /** Terms of Service: use license, user conduct, disclaimer, limitations, governing law. */
 import { Page } from "../components/shell/Page.tsx";
+import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
 import { useT } from "../i18n/index.tsx";
 import { site } from "../i18n/catalog/site/index.ts";
 
@@ -7,7 +8,7 @@ export function TermsPage() {
   const t = useT(site);
   return (
     <Page title={t("terms.docTitle")} width="bare">
-      <article className="container prose">
+      <article className="container prose" style={WRAP_LONG_WORDS}>
         <h1>{t("terms.title")}</h1>
         <p className="muted">{t("terms.intro")}</p>
 
