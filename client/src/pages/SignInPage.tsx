@@ -9,7 +9,8 @@
  * OpenID provider and for a campus proxy (browser redirects that come back
  * through /auth/complete), and a chooser between the password and each LDAP
  * directory (the same form; the first field is then the directory username).
- * The sign-up link shows only while password sign-up is open.
+ * The sign-up link shows only while password sign-up is open. Its words are
+ * the auth catalogue's (client/src/i18n/catalog/auth), quoted here in English.
  */
 import { Select, TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";

@@ -3,7 +3,8 @@
  * sign-in answers), so on success the token is kept and the page goes straight
  * on to its `next` (where a guarded page sent the guest from, validated by
  * src/lib/return-path.ts), else /problems; on failure the server's message,
- * else the error's own, else "Something went wrong.".
+ * else the error's own, else "Something went wrong." (the auth catalogue's
+ * words, client/src/i18n/catalog/auth, quoted here in English).
  */
 import { TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
