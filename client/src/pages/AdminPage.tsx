@@ -122,7 +122,7 @@ export default function AdminPage() {
                       </>
                     ) : (
                       // i18n-ignore: an environment variable and a command, not words
-                      t("system.noBackup", { variable: "BACKUP_DIR", command: "bun run backup" })
+                      <T ns={admin} k="system.noBackup" values={{ variable: <code>BACKUP_DIR</code>, command: <code>bun run backup</code> }} />
                     )}</dd>
                 </dl>
               </section>
@@ -131,7 +131,7 @@ export default function AdminPage() {
                 {s.judgeHosts.length === 0 ? (
                   <p className="muted">
                     {/* i18n-ignore: a command, not words */}
-                    {t("hosts.none", { command: "bun run judge-hosts -- add NAME" })}
+                    <T ns={admin} k="hosts.none" values={{ command: <code>bun run judge-hosts -- add NAME</code> }} />
                   </p>
                 ) : (
                   <ul className="plain-list" data-testid="judge-hosts">

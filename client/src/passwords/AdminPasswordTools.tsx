@@ -33,6 +33,7 @@ export function ResetLinkButton({ userId, email }: { userId: string; email: stri
               <T ns={admin} k="resetLink.until" values={{ when: <DateTime value={shown.expiresAt} withZone /> }} />
             }
             inputClassName="mono"
+            dir="ltr"
             readOnly
             value={shown.url}
             onFocus={(e) => e.currentTarget.select()}

@@ -125,10 +125,12 @@ function Loaded({ r }: { r: Report }) {
       </div>
       <section className="card" aria-label={t("histogram.section")}>
         <h2>{t("histogram.title")}</h2>
+        {/* The threshold slider runs left to right like the histogram above it, in every locale. */}
         <div className="similarity-scale">
           <Histogram bins={res.histogram} threshold={threshold} above={aboveCount} />
           <RangeField
             label={t("histogram.threshold")}
+            dir="ltr"
             description={t("histogram.suggested", { percent: percent(res.threshold) })}
             min={0}
             max={1}
@@ -179,7 +181,7 @@ function Loaded({ r }: { r: Report }) {
                   <td>{name(p.left)}</td>
                   <td>{name(p.right)}</td>
                   <td>
-                    {label.get(problemOf.get(p.left) ?? "") ?? ""} <span className="muted">{languageName(language.get(p.left) ?? "")}</span>
+                    <bdi>{label.get(problemOf.get(p.left) ?? "") ?? ""}</bdi> <span className="muted">{languageName(language.get(p.left) ?? "")}</span>
                   </td>
                   <td>{p.longest}</td>
                   <td>{p.mark ? <span className={`mark mark-${p.mark.status}`}>{t(MARK_KEYS[p.mark.status])}</span> : <span className="muted">—</span>}</td>
