@@ -15,7 +15,7 @@ import { QueryState } from "../components/QueryState.tsx";
 import { languageName } from "../lib/languages.ts";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { namer, useAnonymous } from "./names.ts";
-import { useT } from "../i18n/index.tsx";
+import { T, useT } from "../i18n/index.tsx";
 import { similarity } from "../i18n/catalog/similarity/index.ts";
 import { activeLocale, intlLocales } from "../i18n/locale.ts";
 import { MARK_KEYS, usePercent } from "./format.ts";
@@ -230,7 +230,7 @@ export default function ReportPage({ reportId }: { reportId: string }) {
           {(r) => (
             <>
               <div className="page-heading">
-                <h1 className="page-title">{t("report.title", { title: r.scope.title })}</h1>
+                <h1 className="page-title"><T ns={similarity} k="report.title" values={{ title: <bdi>{r.scope.title}</bdi> }} /></h1>
                 <p>
                   <Link href={`/${r.scope.kind === "assignment" ? "assignments" : "contests"}/${r.scope.id}/similarity`} className="text-link">
                     {t("report.allReports")}
