@@ -119,12 +119,6 @@ export const PENDING: readonly string[] = [
   "client/src/lib/judging-phrase.ts",
   "client/src/lib/judging.ts",
   "client/src/lib/storage.ts",
-  "client/src/pages/AdminPage.tsx",
-  "client/src/passwords/AdminPasswordTools.tsx",
-  "client/src/similarity/PairPage.tsx",
-  "client/src/similarity/ReportPage.tsx",
-  "client/src/similarity/SimilarityPage.tsx",
-  "client/src/similarity/names.ts",
   "client/src/theme/palette.ts",
 ];
 
