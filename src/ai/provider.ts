@@ -4,6 +4,7 @@
  * and how it fails. Providers know nothing of users, caching or quotas; the
  * service (src/ai/service.ts) does that around them.
  */
+import type { LocaleTag } from "../i18n/locales.ts";
 import type { Verdict } from "../../db/schema.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
 import type { CheckerName } from "../problems/limits.ts";
@@ -68,6 +69,8 @@ export interface ReviewSubject {
    * problems, write no code (src/courses/policy.ts).
    */
   hintsOnly?: boolean;
+  /** The learner's interface language when not English (src/i18n/locales.ts): a model answers in it. */
+  answerLocale?: LocaleTag;
 }
 
 export interface CallOptions {

@@ -8,6 +8,8 @@ import type { Logger } from "../log.ts";
 import { problemBody, request, signUp } from "../../tests/api.ts";
 import { createTestServices, type TestServices } from "../../tests/services.ts";
 import { createAiService, guessLanguage, selectProvider } from "./service.ts";
+import { answerLanguageRule } from "./prompt.ts";
+import { offlineEnglishNote } from "./offline-note.ts";
 import { startFakeGemini, startFakeOpenAi, type FakeServer } from "./testing/fake-servers.ts";
 
 const GEMINI_KEY = "AIzaSERVICE-test-key-31337";
@@ -83,6 +85,27 @@ describe("with Gemini configured (auto)", () => {
   afterAll(async () => {
     await gemini.stop();
     h.t.cleanup();
+  });
+
+  test("the model is asked to answer in the learner's language: the account's choice, else Accept-Language; each language cached apart", async () => {
+    gemini.requests = [];
+    gemini.script = { kind: "text", chunks: ["Bitte n + 1 ausgeben."] };
+    const code = "n = int(input())\nprint(n + 3)  # language test\n";
+    const me = await signUp(h.app); // its own account: the others' tests count theirs
+    const de = await request(h.app, "POST", "/api/ai/ai-review", { token: me.token, headers: { "accept-language": "de-DE" }, body: { code, language: "py", problemId: h.problemId } });
+    expect(de.status).toBe(200);
+    expect(JSON.stringify(gemini.requests[0]!.body)).toContain(answerLanguageRule("de"));
+    expect(JSON.stringify(gemini.requests[0]!.body)).toContain("Write the whole review in German");
+    // English asks without the rule, and is not served the German review from the cache.
+    gemini.script = { kind: "text", chunks: ["Print n + 1."] };
+    const en = await request(h.app, "POST", "/api/ai/ai-review", { token: me.token, body: { code, language: "py", problemId: h.problemId } });
+    expect([en.body.data.review, en.body.data.cached]).toEqual(["Print n + 1.", false]);
+    expect(JSON.stringify(gemini.requests[1]!.body)).not.toContain("Write the whole review in");
+    // The account's stored choice wins over the request's.
+    await request(h.app, "PUT", "/api/auth/locale", { token: me.token, body: { locale: "ko" } });
+    await request(h.app, "POST", "/api/ai/ai-review", { token: me.token, headers: { "accept-language": "de" }, body: { code, language: "py", problemId: h.problemId } });
+    expect(JSON.stringify(gemini.requests[2]!.body)).toContain("Write the whole review in Korean");
+    await request(h.app, "PUT", "/api/auth/locale", { token: me.token, body: { locale: "en" } });
   });
 
   test("POST /api/ai/ai-review answers {data:{review}} grounded in statement, code and verdict, never hidden tests", async () => {
@@ -466,6 +489,9 @@ describe("with no configuration", () => {
       expect(res.status).toBe(200);
       expect(res.body.data.provider).toBe("offline");
       expect(res.body.data.review).toStartWith("> **Offline review.** No AI model was used");
+      // A reader of another language (the request's Accept-Language) is told, in theirs, that it is English only.
+      const de = await request(h.app, "POST", "/api/ai/ai-review", { token: h.user.token, headers: { "accept-language": "de" }, body: { code: "n = int(input())\nprint(n + 1)\n", language: "py", problemId: h.problemId } });
+      expect(de.body.data.review).toStartWith(`_${offlineEnglishNote("de")}_\n\n> **Offline review.**`);
     } finally {
       h.t.cleanup();
     }

@@ -5,6 +5,8 @@
  * per-user rate limit and daily quota, and turns provider failures into the
  * catalogue's 502/504. The tRPC router (src/trpc/routers/ai.ts) is its only caller.
  */
+import type { LocaleTag } from "../i18n/locales.ts";
+import { offlineEnglishNote } from "./offline-note.ts";
 import { createHash } from "node:crypto";
 import { effectiveTimeLimitMs } from "../judge/limits.ts";
 import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
@@ -53,6 +55,8 @@ export interface ReviewRequest {
   problemId?: string;
   /** Skip the cache (Re-analyze after a change elsewhere, or to get a fresh answer). */
   force?: boolean;
+  /** The language the learner reads (readerLocale: the account's choice, else the request's); English when absent. */
+  answerLocale?: LocaleTag;
 }
 
 /** What the tRPC subscription streams: one `start`, `delta`s whose texts concatenate to the review, one `done`. */
@@ -138,12 +142,17 @@ export function createAiService(deps: AiServiceDeps): AiService {
   const secrets = [config.GEMINI_API_KEY, config.AI_API_KEY];
   log.info(`ai: reviews by ${provider.name}${provider.name === "offline" ? " (no model)" : ""}`);
 
+  /** The subject's answer language: set only for a reader of another language than English. */
+  function answerIn(req: ReviewRequest): { answerLocale?: LocaleTag } {
+    return req.answerLocale && req.answerLocale !== "en" ? { answerLocale: req.answerLocale } : {};
+  }
+
   async function loadSubject(caller: Caller, req: ReviewRequest, language: Language): Promise<ReviewSubject> {
     const userId = caller.id;
     if (!req.problemId) {
       const { policy, reason } = await aiPolicyExplained(db, caller, null, req.assignmentId, now());
       if (policy === "off") throw new AppError("AI_OFF", reason ? { message: reason } : undefined);
-      return { code: req.code, language, problem: null, latestVerdict: null, ...(policy === "hints" ? { hintsOnly: true } : {}) };
+      return { code: req.code, language, problem: null, latestVerdict: null, ...(policy === "hints" ? { hintsOnly: true } : {}), ...answerIn(req) };
     }
     const p = await requireVisibleProblem(db, caller, req.problemId, now(), "problemId");
     const { policy, reason } = await aiPolicyExplained(db, caller, p, req.assignmentId, now());
@@ -189,7 +198,7 @@ export function createAiService(deps: AiServiceDeps): AiService {
             testsTotal: level === "verdict" ? null : s.testsTotal,
           }
         : null;
-    return { code: req.code, language, problem, latestVerdict, ...(policy === "hints" ? { hintsOnly: true } : {}) };
+    return { code: req.code, language, problem, latestVerdict, ...(policy === "hints" ? { hintsOnly: true } : {}), ...answerIn(req) };
   }
 
   /**
@@ -208,6 +217,7 @@ export function createAiService(deps: AiServiceDeps): AiService {
         sha256(subject.code),
         subject.latestVerdict ? sha256(JSON.stringify(subject.latestVerdict)) : "",
         subject.hintsOnly ? "hints" : "full",
+        subject.answerLocale ?? "en",
       ]),
     );
   }
@@ -315,7 +325,9 @@ export function createAiService(deps: AiServiceDeps): AiService {
     const ticket = await admit(userId);
     const started = now();
     yield { type: "start", provider: provider.name, model, cached: false };
-    let review = "";
+    // The offline reviewer writes English only: a reader of another language is told so, in theirs.
+    let review = provider.name === "offline" && subject.answerLocale ? `_${offlineEnglishNote(subject.answerLocale)}_\n\n` : "";
+    if (review && !subject.hintsOnly) yield { type: "delta", text: review };
     try {
       if (subject.hintsOnly) {
         // Hints only: the whole review is read first and every piece of code taken out, then sent at once.

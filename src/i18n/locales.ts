@@ -33,6 +33,18 @@ export const LOCALE_INFO: Record<AnyLocaleTag, { autonym: string; dir: "ltr" | "
   "en-XA": { autonym: "[Ƥšéûðö]", dir: "ltr" },
 };
 
+/** Each language's English name, for instructions to a model ("Write the review in German"). */
+export const ENGLISH_NAMES: Record<LocaleTag, string> = {
+  en: "English", ar: "Arabic", de: "German", es: "Spanish", fr: "French", ja: "Japanese", ko: "Korean",
+  "pt-BR": "Brazilian Portuguese", ru: "Russian", "zh-CN": "Simplified Chinese",
+};
+
+/** The language a person reads server-made text in: the account's choice when it is one of ours, else the request's, else English. */
+export function readerLocale(accountLocale: string | null | undefined, requestLocale?: string | null): LocaleTag {
+  for (const tag of [accountLocale, requestLocale]) if (isLocaleTag(tag) && tag !== PSEUDO_LOCALE) return tag;
+  return SOURCE_LOCALE;
+}
+
 /** True for a tag this interface speaks (the pseudo-locale included), compared exactly. */
 export function isLocaleTag(value: unknown): value is AnyLocaleTag {
   return typeof value === "string" && (value === PSEUDO_LOCALE || (LOCALE_TAGS as readonly string[]).includes(value));

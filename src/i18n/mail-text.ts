@@ -7,7 +7,7 @@
  */
 import { setupI18n, type I18n, type Messages } from "@lingui/core";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
-import { isLocaleTag, LOCALE_TAGS, PSEUDO_LOCALE, SOURCE_LOCALE, type LocaleTag } from "./locales.ts";
+import { LOCALE_TAGS, readerLocale, type LocaleTag } from "./locales.ts";
 import ar from "./mail/ar.json";
 import de from "./mail/de.json";
 import en from "./mail/en.json";
@@ -37,11 +37,8 @@ const instances = new Map<LocaleTag, I18n>(
   }),
 );
 
-/** The language a mail is written in: the account's choice when it is one of ours, else the request's, else English. */
-export function mailLocale(accountLocale: string | null | undefined, requestLocale?: string | null): LocaleTag {
-  for (const tag of [accountLocale, requestLocale]) if (isLocaleTag(tag) && tag !== PSEUDO_LOCALE) return tag;
-  return SOURCE_LOCALE;
-}
+/** The language a mail is written in: the account's choice when it is one of ours, else the request's, else English (readerLocale). */
+export const mailLocale = readerLocale;
 
 /** One message of the mail catalogue in `locale`, with its placeholders filled. */
 export function mailText(locale: LocaleTag, key: MailKey, values?: Record<string, string>): string {

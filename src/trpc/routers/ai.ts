@@ -4,6 +4,7 @@
  * POST /api/ai/ai-review calls it) and `ai.info` (which reviewer answers).
  * The logic lives in src/ai/service.ts.
  */
+import { readerLocale } from "../../i18n/locales.ts";
 import { z } from "zod";
 import { MAX_CODE_BYTES, type AiService } from "../../ai/service.ts";
 import { LANGUAGE_IDS } from "../../../isolate/languages/index.ts";
@@ -48,11 +49,11 @@ export const aiRouter = router({
    * @throws AI_EMPTY_CODE (400), BAD_INPUT (400), PROBLEM_NOT_FOUND (404), RATE_LIMITED (429),
    *         AI_PROVIDER_FAILED (502), AI_PROVIDER_TIMEOUT (504)
    */
-  review: protectedProcedure.input(reviewInput).mutation(({ ctx, input, signal }) => aiOf(ctx).review(ctx.user, input, signal)),
+  review: protectedProcedure.input(reviewInput).mutation(({ ctx, input, signal }) => aiOf(ctx).review(ctx.user, { ...input, answerLocale: readerLocale(ctx.user.locale, ctx.locale) }, signal)),
 
   /**
    * Streams `{type:"start", provider, model, cached}`, then `{type:"delta", text}`
    * chunks (concatenated they are the review), then `{type:"done"}`. Same errors as `review`.
    */
-  stream: protectedProcedure.input(reviewInput).subscription(({ ctx, input, signal }) => stream(aiOf(ctx).stream(ctx.user, input, signal))),
+  stream: protectedProcedure.input(reviewInput).subscription(({ ctx, input, signal }) => stream(aiOf(ctx).stream(ctx.user, { ...input, answerLocale: readerLocale(ctx.user.locale, ctx.locale) }, signal))),
 });
