@@ -20,6 +20,7 @@ import { httpStatusOf, useTRPC } from "../lib/trpc.ts";
 import { AssignmentBanner } from "../courses/AssignmentBanner.tsx";
 import { effectiveTimeLimitMs, languageOf } from "../lib/languages.ts";
 import { useSolveSession } from "./useSolveSession.ts";
+import { StatementLanguages } from "./StatementLanguages.tsx";
 import { useOfferedLanguages } from "./useOfferedLanguages.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
 import { useT, type Translate } from "../i18n/index.tsx";
@@ -146,10 +147,12 @@ export default function SolvePage({ problemId }: { problemId: string }) {
                   })}
             </p>
             {problem.checker === "kattis" && <p className="limits muted">{t("outputCheck", { rule: outputCheckInWords(problem.checkerFlags) })}</p>}
-            <Statement title={t("statement.description")} text={problem.description} problemId={problem._id} />
-            <Statement title={t("statement.inputFormat")} text={problem.inputFormat} problemId={problem._id} />
-            <Statement title={t("statement.outputFormat")} text={problem.outputFormat} problemId={problem._id} />
-            <Statement title={t("statement.constraints")} text={problem.constraints} problemId={problem._id} />
+            <StatementLanguages problemId={problem._id}>
+              <Statement title={t("statement.description")} text={problem.description} problemId={problem._id} />
+              <Statement title={t("statement.inputFormat")} text={problem.inputFormat} problemId={problem._id} />
+              <Statement title={t("statement.outputFormat")} text={problem.outputFormat} problemId={problem._id} />
+              <Statement title={t("statement.constraints")} text={problem.constraints} problemId={problem._id} />
+            </StatementLanguages>
             {problem.interactive && (
               <p className="limits muted" data-testid="interactive-note">
                 {t("interactiveNote")}
