@@ -137,7 +137,6 @@ export const PENDING: readonly string[] = [
   "client/src/courses/GradebookPage.tsx",
   "client/src/courses/JoinPage.tsx",
   "client/src/courses/format.ts",
-  "client/src/editor/CodeEditor.tsx",
   "client/src/kit/Dialog.tsx",
   "client/src/kit/FileButton.tsx",
   "client/src/kit/Menu.tsx",
