@@ -7,12 +7,12 @@
  * editor frame's size: Monaco is created hidden under the plain editor and shown, and the plain editor
  * hidden, in the task that hands over (MonacoEditor.tsx's onMount).
  *
- * Monaco's chunk is requested when this module runs (the solving page imports it when its own module
- * runs, in parallel with the problem's query; docs/benchmarks.md, "Client").
+ * This module is small and part of the solving page's chunk, so the plain editor comes in the same
+ * render as the problem; Monaco's chunk is requested once the plain editor has been painted, so its
+ * evaluation (one long task) never holds up the page's content (docs/benchmarks.md, "Client").
  *
  * `describedBy` names the element that tells how to leave the editor by keyboard (Esc then Tab, or
- * Ctrl+M); both editors set it as their input's aria-describedby. Default export so the solving page
- * can load it lazily.
+ * Ctrl+M); both editors set it as their input's aria-describedby.
  */
 import { useCallback, useEffect, useRef, useState, type ComponentType } from "react";
 import { useT } from "../i18n/index.tsx";
@@ -47,7 +47,6 @@ function loadMonaco(): Promise<MonacoComponent> {
   );
   return monacoChunk;
 }
-loadMonaco().catch(() => {});
 
 export default function CodeEditor({ value, language, onChange, onLargePaste, describedBy }: Props) {
   const t = useT(editorNs);
@@ -58,18 +57,27 @@ export default function CodeEditor({ value, language, onChange, onLargePaste, de
   const plain = useRef<HTMLTextAreaElement>(null);
   const monacoBox = useRef<HTMLDivElement>(null);
 
+  // Monaco is requested once the plain editor has been painted (the frame after this one): its evaluation, one
+  // long task, then never holds up the page's content and the plain editor.
   useEffect(() => {
     if (Monaco) return;
     let live = true;
-    loadMonaco().then(
-      (m) => live && setMonaco(() => m),
-      (err: unknown) => {
-        console.warn("The full editor could not be loaded; the plain editor stays:", err);
-        if (live) setFailed(true);
-      },
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        loadMonaco().then(
+          (m) => live && setMonaco(() => m),
+          (err: unknown) => {
+            console.warn("The full editor could not be loaded; the plain editor stays:", err);
+            if (live) setFailed(true);
+          },
+        );
+      }, 0);
+    });
     return () => {
       live = false;
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
     };
   }, [Monaco]);
 

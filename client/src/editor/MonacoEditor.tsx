@@ -17,6 +17,7 @@
 import { useEffect, useMemo, useRef } from "react";
 import { monaco } from "./monaco-setup.ts";
 import Editor from "@monaco-editor/react";
+import type * as MonacoApi from "monaco-editor/editor/editor.api.js";
 import { TabFocus } from "monaco-editor/editor/browser/config/tabFocus.js";
 
 import { editorModeOf } from "../lib/languages.ts";
@@ -56,6 +57,26 @@ export default function MonacoEditor({ value, language, onChange, onLargePaste, 
   // The paste record can be switched on after the mount (the course's settings arrive later).
   const largePaste = useRef(onLargePaste);
   largePaste.current = onLargePaste;
+  // The text is synced here rather than by @monaco-editor/react's `value`: when the page re-renders late (a busy
+  // main thread) with a value this editor emitted before its latest key, the wrapper would put that older text
+  // back (losing the key and moving the caret to the end). A value this editor emitted since the page last caught
+  // up is such an echo and is ignored; any other value that differs from the editor's (Reset to Boilerplate, a
+  // language change) replaces its text as an edit (undoable).
+  const editorRef = useRef<MonacoApi.editor.IStandaloneCodeEditor | null>(null);
+  const emitted = useRef(new Set<string>());
+  useEffect(() => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model) return;
+    if (value === model.getValue()) {
+      emitted.current.clear();
+      return;
+    }
+    if (emitted.current.has(value)) return;
+    emitted.current.clear();
+    editor.executeEdits("", [{ range: model.getFullModelRange(), text: value, forceMoveMarkers: true }]);
+    editor.pushUndoStop();
+  }, [value]);
   // Ctrl+M in Monaco is mirrored into tab-focus.ts, for the next plain editor (another problem's page).
   useEffect(() => {
     const sub = TabFocus.onDidChangeTabFocus(setTabMovesFocus);
@@ -78,6 +99,7 @@ export default function MonacoEditor({ value, language, onChange, onLargePaste, 
   return (
     <Editor
       onMount={(editor) => {
+        editorRef.current = editor;
         // Take over from the plain editor: its text (typed while Monaco loaded), selection, scroll and focus.
         const state = takeOver();
         const model = editor.getModel();
@@ -126,8 +148,11 @@ export default function MonacoEditor({ value, language, onChange, onLargePaste, 
       height="100%"
       theme={dark ? EDITOR_THEME_NAME.dark : EDITOR_THEME_NAME.light}
       language={editorModeOf(language, "plaintext")}
-      value={value}
-      onChange={(v) => onChange(v ?? "")}
+      defaultValue={value}
+      onChange={(v) => {
+        emitted.current.add(v ?? "");
+        onChange(v ?? "");
+      }}
       loading={null}
       options={options}
     />
