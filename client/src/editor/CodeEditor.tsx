@@ -8,8 +8,10 @@
  * hidden, in the task that hands over (MonacoEditor.tsx's onMount).
  *
  * This module is small and part of the solving page's chunk, so the plain editor comes in the same
- * render as the problem; Monaco's chunk is requested once the plain editor has been painted, so its
- * evaluation (one long task) never holds up the page's content (docs/benchmarks.md, "Client").
+ * render as the problem; Monaco's chunk is requested once the plain editor has been painted and its
+ * user is not typing (a pause of TYPING_PAUSE_MS, at most MONACO_WAIT_MAX_MS after the mount), so its
+ * evaluation and creation (long tasks) hold up neither the page's content nor the first keys typed
+ * (docs/benchmarks.md, "Client"; decision 062).
  *
  * `describedBy` names the element that tells how to leave the editor by keyboard (Esc then Tab, or
  * Ctrl+M); both editors set it as their input's aria-describedby.
@@ -32,6 +34,11 @@ interface Props {
 }
 
 type MonacoComponent = ComponentType<MonacoEditorProps>;
+
+/** Monaco is requested after this long without a key in the plain editor (ms)… */
+const TYPING_PAUSE_MS = 700;
+/** …or this long after the plain editor is mounted, whichever comes first (ms). */
+const MONACO_WAIT_MAX_MS = 5000;
 
 let monacoLoaded: MonacoComponent | null = null;
 let monacoChunk: Promise<MonacoComponent> | null = null;
@@ -57,25 +64,37 @@ export default function CodeEditor({ value, language, onChange, onLargePaste, de
   const plain = useRef<HTMLTextAreaElement>(null);
   const monacoBox = useRef<HTMLDivElement>(null);
 
-  // Monaco is requested once the plain editor has been painted (the frame after this one): its evaluation, one
-  // long task, then never holds up the page's content and the plain editor.
+  // Monaco is requested once the plain editor has been painted and nobody is typing in it: its evaluation and
+  // creation are long tasks (hundreds of ms) that would hold up the keys typed meanwhile. It waits for a pause of
+  // TYPING_PAUSE_MS in the plain editor, and at most MONACO_WAIT_MAX_MS from the mount.
   useEffect(() => {
     if (Monaco) return;
     let live = true;
+    let started = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        loadMonaco().then(
-          (m) => live && setMonaco(() => m),
-          (err: unknown) => {
-            console.warn("The full editor could not be loaded; the plain editor stays:", err);
-            if (live) setFailed(true);
-          },
-        );
-      }, 0);
-    });
+    const mountedAt = performance.now();
+    const el = plain.current;
+    const start = () => {
+      if (started) return;
+      started = true;
+      el?.removeEventListener("keydown", wait);
+      loadMonaco().then(
+        (m) => live && setMonaco(() => m),
+        (err: unknown) => {
+          console.warn("The full editor could not be loaded; the plain editor stays:", err);
+          if (live) setFailed(true);
+        },
+      );
+    };
+    function wait() {
+      clearTimeout(timer);
+      timer = setTimeout(start, Math.max(0, Math.min(TYPING_PAUSE_MS, mountedAt + MONACO_WAIT_MAX_MS - performance.now())));
+    }
+    el?.addEventListener("keydown", wait);
+    const frame = requestAnimationFrame(wait);
     return () => {
       live = false;
+      el?.removeEventListener("keydown", wait);
       cancelAnimationFrame(frame);
       clearTimeout(timer);
     };
