@@ -428,7 +428,7 @@ async function main(): Promise<void> {
           "the first key showed only in Monaco, after the swap. " +
           "The benchmark then stops typing (a person who typed and reads on) until Monaco has taken over, and types again: " +
           `Monaco's editor was created (hidden) at ${round(med(editor, "monacoCreated"))}, ` +
-          `${after(editor, "heading", "monacoCreated")} after the heading (evaluating its chunk, then creating the editor), ` +
+          `${after(editor, "heading", "monacoCreated")} after the heading (the pause of typing, then fetching and evaluating its chunk, then creating the editor), ` +
           `and took over at ${round(med(editor, "swapped"))}; the first key typed into it waited ` +
           `${round(med(editor, "monacoKeyWaitMs"))} for the main thread and showed at ${round(monacoReady)}. The rest is ` +
           "main-thread CPU, which this machine's other work shares (see the load average below).",
