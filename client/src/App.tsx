@@ -4,9 +4,10 @@
  * their `next`, else /problems.
  * While the start-up session check runs, guarded routes show Loading...
  * The solving page (Monaco) and the history page (syntax highlighter) are
- * separate chunks, loaded only when visited.
+ * separate chunks, loaded only when visited; the solving page's is requested as soon as its route
+ * matches (after the first paint), not after the session check.
  */
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch } from "wouter";
 import { GuestOnly, RequireAdmin, RequireAuth } from "./lib/guards.tsx";
 import { LandingPage } from "./pages/LandingPage.tsx";
@@ -21,7 +22,8 @@ const ContactPage = lazy(() => import("./pages/ContactPage.tsx").then((m) => ({ 
 const PrivacyPage = lazy(() => import("./pages/PrivacyPage.tsx").then((m) => ({ default: m.PrivacyPage })));
 const TermsPage = lazy(() => import("./pages/TermsPage.tsx").then((m) => ({ default: m.TermsPage })));
 const AccessibilityPage = lazy(() => import("./pages/AccessibilityPage.tsx").then((m) => ({ default: m.AccessibilityPage })));
-const SolvePage = lazy(() => import("./solve/SolvePage.tsx"));
+const loadSolvePage = () => import("./solve/SolvePage.tsx");
+const SolvePage = lazy(loadSolvePage);
 const MySubmissionsPage = lazy(() => import("./pages/MySubmissionsPage.tsx"));
 // The course screens: one chunk each, loaded when visited.
 const CoursesPage = lazy(() => import("./courses/CoursesPage.tsx"));
@@ -48,6 +50,24 @@ const DeepLinkPage = lazy(() => import("./lti/DeepLinkPage.tsx"));
 // Passwords: "forgot password" and the page a reset link opens (signed in or not).
 const ForgotPasswordPage = lazy(() => import("./passwords/ForgotPasswordPage.tsx"));
 const ResetPasswordPage = lazy(() => import("./passwords/ResetPasswordPage.tsx"));
+
+/**
+ * Starts loading a page's chunk as soon as its route matches, once the first frame is painted, rather
+ * than when the start-up session check has answered (RequireAuth renders the page only then): the
+ * check's round trip and the chunk's download overlap, and no page's first paint waits for the chunk
+ * (docs/benchmarks.md, "Client").
+ */
+function PreloadAfterPaint({ load }: { load: () => Promise<unknown> }) {
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => void load().catch(() => {}), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [load]);
+  return null;
+}
 
 export function App() {
   return (
@@ -94,9 +114,12 @@ export function App() {
         </Route>
         <Route path="/solve/:id">
           {(params) => (
-            <RequireAuth>
-              <SolvePage key={params.id} problemId={params.id} />
-            </RequireAuth>
+            <>
+              <PreloadAfterPaint load={loadSolvePage} />
+              <RequireAuth>
+                <SolvePage key={params.id} problemId={params.id} />
+              </RequireAuth>
+            </>
           )}
         </Route>
         <Route path="/my-submissions">

@@ -110,7 +110,6 @@ export const PENDING: readonly string[] = [
   "client/src/components/shell/SiteHeader.tsx",
   "client/src/components/shell/useDocumentTitle.ts",
   "client/src/components/shell/useFocusOnNavigate.ts",
-  "client/src/editor/CodeEditor.tsx",
   "client/src/kit/Dialog.tsx",
   "client/src/kit/FileButton.tsx",
   "client/src/kit/Menu.tsx",

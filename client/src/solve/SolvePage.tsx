@@ -51,15 +51,8 @@ function subtaskLine(t: SolveT, g: { name: string; maxScore: number; testCount: 
   return g.requirePass.length ? t("subtasks.groupNeeds", { ...values, groups: g.requirePass.join(", ") }) : t("subtasks.group", values);
 }
 
-/**
- * The editor's chunk (Monaco, about 1 MiB gzipped) is requested when this page's module runs, in parallel
- * with the problem's query, rather than when the editor first renders (after the problem has arrived):
- * the page's round trips and first render no longer sit before its download (docs/benchmarks.md, "Client").
- * A failed load surfaces where the editor renders, as before.
- */
-const codeEditorChunk = import("../editor/CodeEditor.tsx");
-codeEditorChunk.catch(() => {});
-const CodeEditor = lazy(() => codeEditorChunk);
+// The plain editor comes with the page; it loads Monaco (a chunk of its own) itself (docs/benchmarks.md, "Client").
+import CodeEditor from "../editor/CodeEditor.tsx";
 
 export default function SolvePage({ problemId }: { problemId: string }) {
   const t = useT(solve);
