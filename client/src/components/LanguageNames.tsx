@@ -3,15 +3,26 @@
  * Python"), read from the server's own list (tRPC `judge.languages`, what is configured and
  * installed there), so the landing page, the footer and About never name a language the
  * judge refuses or leave out one it takes. Until the server answers (or if it cannot), the
- * list reads "the languages this server offers".
+ * list reads "the languages this server offers". The list is joined in the interface's
+ * language (Intl.ListFormat: "C, C++ und Java", "C、C++、Java"), re-rendered on a switch.
  */
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../lib/trpc.ts";
+import { useT } from "../i18n/index.tsx";
+import { common } from "../i18n/catalog/common/index.ts";
+import { activeLocale } from "../i18n/locale.ts";
+import { PSEUDO_LOCALE, SOURCE_LOCALE } from "../../../src/i18n/locales.ts";
 
-/** `["C", "C++", "Java"]` → "C, C++ and Java" (`or`: "C, C++ or Java"). */
+/** The locale lists are joined in: English as British English writes it (no serial comma: "C, C++ and Java"). */
+function listLocale(): string {
+  const tag = activeLocale();
+  return tag === SOURCE_LOCALE || tag === PSEUDO_LOCALE ? "en-GB" : tag;
+}
+
+/** `["C", "C++", "Java"]` → "C, C++ and Java" (`or`: "C, C++ or Java"), in the active interface language. */
 export function joinNames(names: readonly string[], conjunction: "and" | "or" = "and"): string {
   if (names.length <= 1) return names[0] ?? "";
-  return `${names.slice(0, -1).join(", ")} ${conjunction} ${names[names.length - 1]}`;
+  return new Intl.ListFormat(listLocale(), { style: "long", type: conjunction === "and" ? "conjunction" : "disjunction" }).format(names);
 }
 
 /** The offered languages' short names ("C++"), in display order; null until the server answers. */
@@ -23,6 +34,7 @@ export function useOfferedLanguageNames(): string[] | null {
 
 /** The offered languages as inline text ("C, C++, Java and Python"). */
 export function LanguageNames({ conjunction = "and" }: { conjunction?: "and" | "or" }) {
+  const t = useT(common);
   const names = useOfferedLanguageNames();
-  return <span data-testid="language-names">{names && names.length > 0 ? joinNames(names, conjunction) : "the languages this server offers"}</span>;
+  return <span data-testid="language-names">{names && names.length > 0 ? joinNames(names, conjunction) : t("languages.offered")}</span>;
 }

@@ -1,5 +1,7 @@
+import "../i18n/testing.ts";
 import { expect, test } from "bun:test";
-import { formatKib, formatMs, verdictName } from "./verdicts.ts";
+// After testing.ts (see there): the module translates.
+const { formatKib, formatMs, verdictName } = await import("./verdicts.ts");
 
 test("verdict names: the spec's badge words for AC/WA, full names for the rest", () => {
   expect(verdictName("AC")).toBe("Accepted");
