@@ -55,6 +55,9 @@ export function LanguageMenu({ className }: { className?: string }) {
           </option>
         ))}
       </Select>
+      <span className="sr-only" role="status">
+        {switching ? t("language.switching") : ""}
+      </span>
     </div>
   );
 }
