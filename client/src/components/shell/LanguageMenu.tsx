@@ -45,12 +45,12 @@ export function LanguageMenu({ className }: { className?: string }) {
         }}
       >
         {locale === PSEUDO_LOCALE && (
-          <option value={PSEUDO_LOCALE} lang={PSEUDO_LOCALE}>
+          <option value={PSEUDO_LOCALE} lang={PSEUDO_LOCALE} translate="no">
             {LOCALE_INFO[PSEUDO_LOCALE].autonym}
           </option>
         )}
         {options.map((o) => (
-          <option key={o.tag} value={o.tag} lang={o.tag} dir={o.dir}>
+          <option key={o.tag} value={o.tag} lang={o.tag} dir={o.dir} translate="no">
             {o.autonym}
           </option>
         ))}

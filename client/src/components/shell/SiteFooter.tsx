@@ -13,7 +13,7 @@ export function SiteFooter() {
       <div className="container footer-grid">
         <div>
           <Brand />
-          <p className="muted footer-blurb">
+          <p className="muted footer-blurb" style={{ overflowWrap: "anywhere" }}>
             <T ns={common} k="footer.blurb" components={{ 0: <LanguageNames /> }} />
           </p>
         </div>
@@ -49,7 +49,7 @@ export function SiteFooter() {
           </ul>
         </nav>
       </div>
-      <div className="container footer-bottom muted">{t("footer.rights", { year: String(yearOf()) })}</div>
+      <div className="container footer-bottom muted" style={{ overflowWrap: "anywhere" }}>{t("footer.rights", { year: String(yearOf()) })}</div>
     </footer>
   );
 }
