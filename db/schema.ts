@@ -178,6 +178,8 @@ export const problemPackages = sqliteTable("problem_packages", {
   timeLimitGiven: integer("time_limit_given", { mode: "boolean" }).notNull(),
   /** The statement in the package's other languages, Markdown by language code. */
   translations: text("translations", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
+  /** The language code of the main statement (the problem's own description): "en" unless the package's main file says another (`problem.sv.md`). */
+  statementLanguage: text("statement_language").notNull().default("en"),
 });
 
 /**

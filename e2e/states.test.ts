@@ -636,6 +636,21 @@ describe("accessibility basics", () => {
     await page.getByRole("region", { name: "Output", exact: true }).getByText(/Sample test (passed|failed)/).waitFor({ timeout: 60_000 });
   }, SLOW);
 
+  test("right to left (Arabic) the difficulty tabs mirror: ArrowLeft goes on to the next level", async () => {
+    // One load with ?lang=: that choice holds for this visit only and is not stored on the shared account.
+    const w = await openWithToken();
+    await w.page.goto("/problems?lang=ar");
+    await w.page.getByTestId("problem-card").first().waitFor();
+    expect(await w.page.evaluate(() => document.documentElement.dir)).toBe("rtl");
+    await w.page.locator("#tab-easy").focus();
+    await w.page.keyboard.press("ArrowLeft");
+    expect(await w.page.locator("#tab-medium").getAttribute("aria-selected")).toBe("true");
+    expect(await w.page.evaluate(() => document.activeElement?.id)).toBe("tab-medium");
+    await w.page.keyboard.press("ArrowRight");
+    expect(await w.page.locator("#tab-easy").getAttribute("aria-selected")).toBe("true");
+    await w.context.close();
+  }, SLOW);
+
   test("every screen fits a 360 px phone without sideways scrolling", async () => {
     const id = await problemIdByTitle("Sum of Two Numbers");
     const phone = await openWithToken({ width: 360, height: 740 });

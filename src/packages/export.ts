@@ -88,7 +88,7 @@ function hiddenForExport(problem: ProblemShape & { hiddenTestCases: HiddenTestCa
 export function exportPackage(
   problem: ProblemShape & { hiddenTestCases: HiddenTestCase[] },
   /** What an imported problem kept of its package: example submissions and time multipliers. */
-  kept: { examples: PackageExample[]; acToTimeLimit: number; timeLimitToTle: number; translations: Record<string, string> } | null = null,
+  kept: { examples: PackageExample[]; acToTimeLimit: number; timeLimitToTle: number; translations: Record<string, string>; statementLanguage?: string } | null = null,
   /** The statement's images. */
   assets: Asset[] = [],
 ): { zip: Uint8Array; filename: string; notes: string[] } {
@@ -115,9 +115,10 @@ export function exportPackage(
     }),
   );
   if (problem.timeScaledByLanguage) notes.push("the time limit applies to every language in the format; here Java and Python had their multipliers on top");
-  files["statement/problem.en.md"] = enc(statementOf(problem));
+  const mainLanguage = kept?.statementLanguage ?? "en";
+  files[`statement/problem.${mainLanguage}.md`] = enc(statementOf(problem));
   for (const a of assets) files[`statement/${a.name}`] = a.content;
-  for (const [lang, md] of Object.entries(kept?.translations ?? {})) if (lang !== "en") files[`statement/problem.${lang}.md`] = enc(md);
+  for (const [lang, md] of Object.entries(kept?.translations ?? {})) if (lang !== mainLanguage) files[`statement/problem.${lang}.md`] = enc(md);
   // An interactive sample without an answer was judged as the first hidden test (the importer put it there): it goes back to data/sample only.
   const { hidden, sampleJudged } = hiddenForExport(problem);
   if (sampleJudged) {

@@ -19,5 +19,11 @@ export async function keepPackageMeta(db: Database, problemId: string, pkg: Prob
     timeLimitToTle: pkg.timeMultipliers.timeLimitToTle,
     timeLimitGiven: pkg.timeLimitMs !== null,
     translations: pkg.translations,
+    statementLanguage: statementLanguageOf(pkg.statementFile),
   });
+}
+
+/** The language code a statement file names (`statement/problem.sv.tex` → "sv"); "en" for `problem.md` / `problem.tex`. */
+export function statementLanguageOf(file: string): string {
+  return /problem\.([a-z]{2,3})\.(md|tex)$/.exec(file)?.[1] ?? "en";
 }

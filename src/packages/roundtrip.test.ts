@@ -111,6 +111,24 @@ describe("export and import again", () => {
     expect(pkg.submissions.map((s) => s.path)).toEqual(["submissions/accepted/Thirds.java", "submissions/accepted/sol.py", "submissions/wrong_answer/no.py"]);
   });
 
+  test("the statement's other languages are offered with the problem (GET /api/problems/:id/statements) and a main statement in Swedish stays the main one through export and import", async () => {
+    const me = await signUp(app);
+    const first = await importZip(me.token, zipOf(modernPackage()));
+    const statements = await request(app, "GET", `/api/problems/${first._id}/statements`, { token: me.token });
+    expect(statements!.status).toBe(200);
+    expect(statements!.body).toEqual({ language: "en", translations: { sv: "Skriv **ja**.\n" } });
+
+    const { "statement/problem.en.md": english, ...rest } = modernPackage({ "statement/problem.sv.md": "Skriv **ja** och sedan $\\frac{1}{n}$.\n" });
+    const swedish = await importZip(me.token, zipOf({ ...rest, "statement/problem.tr.md": "Yaz **evet**.\n" }));
+    expect(english).toBeDefined();
+    const view = await request(app, "GET", `/api/problems/${swedish._id}/statements`, { token: me.token });
+    expect(view!.body).toEqual({ language: "sv", translations: { tr: "Yaz **evet**.\n" } });
+    const files = filesFromZip((await exportZip(me.token, swedish._id)).bytes);
+    expect([...files.keys()].filter((k) => k.startsWith("statement/problem.")).sort()).toEqual(["statement/problem.sv.md", "statement/problem.tr.md"]);
+    const again = await importZip(me.token, (await exportZip(me.token, swedish._id)).bytes);
+    expect((await request(app, "GET", `/api/problems/${again._id}/statements`, { token: me.token }))!.body).toEqual(view!.body);
+  });
+
   test("an example in PyPy (a .py the package names pypy3) stays PyPy through export and import; CPython's are not named", async () => {
     const me = await signUp(app);
     const first = await importZip(me.token, zipOf(modernPackage({ "submissions/submissions.yaml": "accepted/sol.py:\n  language: pypy3\n" })));

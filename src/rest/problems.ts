@@ -1,5 +1,5 @@
 /**
- * REST door for problems: list, create (201), byId, update, delete (the documented /api/problems routes).
+ * REST door for problems: list, create (201), byId, statements (other languages), update, delete (the documented /api/problems routes).
  * Body fields `_id`, `user`, `__v` and unknown keys are stripped by the
  * procedures' zod inputs; the path's id always wins over a body `id`.
  */
@@ -44,6 +44,7 @@ export const problemsRoutes = new Hono<AppEnv>()
   // `difficulty`, `pythonImplementation`), or the zip itself as the body (application/zip, options in the query).
   .post("/import", async (c) => c.json(await call(c, async (api) => api.problems.importPackage((await packageBody(c)) as never)), 201))
   .get("/:id", async (c) => c.json(await call(c, (api) => api.problems.byId({ id: c.req.param("id") }))))
+  .get("/:id/statements", async (c) => c.json(await call(c, (api) => api.problems.statements({ id: c.req.param("id") }))))
   .post("/:id/verify", async (c) => c.json(await call(c, (api) => api.problems.verify({ id: c.req.param("id") })), 202))
   .get("/:id/verify", async (c) => c.json(await call(c, (api) => api.problems.verifyStatus({ id: c.req.param("id") }))))
   // A statement image: its own content type, no script even for an SVG opened on its own.

@@ -10,7 +10,9 @@ import { useEffect, useRef } from "react";
 import Markdown, { type Components } from "react-markdown";
 import { ForeignImage } from "./ForeignImage.tsx";
 import rehypeSanitize from "rehype-sanitize";
-import { revealElement } from "./OutputPanel.tsx";
+import { revealElement, type SolveT } from "./OutputPanel.tsx";
+import { useT } from "../i18n/index.tsx";
+import { solve } from "../i18n/catalog/solve/index.ts";
 
 export interface AiPanelState {
   loading: boolean;
@@ -22,16 +24,20 @@ export interface AiPanelState {
   source?: { provider: string; model: string; cached: boolean };
 }
 
-const PROVIDER_LABEL: Record<string, string> = {
-  offline: "Offline reviewer (compiler, sample run and heuristics; no AI model)",
-  gemini: "Gemini",
-  openai: "AI model",
-};
-
-function sourceLabel(source: NonNullable<AiPanelState["source"]>): string {
-  const name = PROVIDER_LABEL[source.provider] ?? source.provider;
-  const model = source.provider !== "offline" && source.model ? ` · ${source.model}` : "";
-  return `${name}${model}${source.cached ? " · cached" : ""}`;
+/** Which reviewer answered, in words ("Gemini · gemini-2.5-flash · cached"); a provider not named here shows its id. */
+function sourceLabel(source: NonNullable<AiPanelState["source"]>, t: SolveT): string {
+  const name =
+    source.provider === "offline"
+      ? t("ai.provider.offline")
+      : source.provider === "openai"
+        ? t("ai.provider.model")
+        : source.provider === "gemini"
+          ? "Gemini" // i18n-ignore: a product's name
+          : source.provider;
+  const parts = [name];
+  if (source.provider !== "offline" && source.model) parts.push(source.model);
+  if (source.cached) parts.push(t("ai.cached"));
+  return parts.join(" · ");
 }
 
 const components: Components = {
@@ -53,6 +59,7 @@ interface Props {
 }
 
 export function AiReviewPanel({ state, policyText, onClose, onReanalyze, disabled }: Props) {
+  const t = useT(solve);
   const complete = !state.loading && state.review !== "" && state.message === null;
   const panel = useRef<HTMLElement>(null);
   // The panel opens below the output panel, often below the fold: show it when it opens.
@@ -66,9 +73,9 @@ export function AiReviewPanel({ state, policyText, onClose, onReanalyze, disable
           <svg width="18" height="18" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" className="ai-icon">
             <path d="M12 2l1.9 5.6L19.5 9.5l-5.6 1.9L12 17l-1.9-5.6L4.5 9.5l5.6-1.9zM19 14l.9 2.6 2.6.9-2.6.9L19 21l-.9-2.6-2.6-.9 2.6-.9zM5 15l.7 1.8 1.8.7-1.8.7L5 20l-.7-1.8-1.8-.7 1.8-.7z" />
           </svg>{" "}
-          AI Code Review
+          {t("ai.title")}
         </h2>
-        <button type="button" className="icon-button" aria-label="Close AI review" onClick={onClose}>
+        <button type="button" className="icon-button" aria-label={t("ai.close")} onClick={onClose}>
           ✕
         </button>
       </div>
@@ -77,7 +84,7 @@ export function AiReviewPanel({ state, policyText, onClose, onReanalyze, disable
           {policyText}
         </p>
       )}
-      <div className="ai-panel-body" tabIndex={0} role="region" aria-label="Review" aria-live="polite">
+      <div className="ai-panel-body" tabIndex={0} role="region" aria-label={t("ai.region")} aria-live="polite">
         {state.message !== null && <p className={state.loading ? "muted" : "error-text"}>{state.message}</p>}
         {state.review !== "" && (
           <div className="markdown">
@@ -88,18 +95,18 @@ export function AiReviewPanel({ state, policyText, onClose, onReanalyze, disable
         )}
         {state.loading && (
           <p className="pending-line muted">
-            <span className="spinner" aria-hidden="true" /> AI is analyzing your code...
+            <span className="spinner" aria-hidden="true" /> {t("ai.analyzing")}
           </p>
         )}
       </div>
       {complete && (
         <div className="ai-panel-foot">
           <span className="ok-text" role="status">
-            ✓ Review completed successfully
+            ✓ {t("ai.complete")}
           </span>
-          {state.source && <span className="muted ai-source">{sourceLabel(state.source)}</span>}
+          {state.source && <span className="muted ai-source">{sourceLabel(state.source, t)}</span>}
           <button type="button" className="btn btn-ghost btn-sm" onClick={onReanalyze} disabled={disabled}>
-            Re-analyze
+            {t("ai.reanalyze")}
           </button>
         </div>
       )}

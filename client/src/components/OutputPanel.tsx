@@ -18,110 +18,20 @@ import { formatKib, formatMs, verdictName } from "../lib/verdicts.ts";
 import { judgingPhrase, testsPassedPhrase } from "../lib/judging-phrase.ts";
 import { TestTable } from "./TestTable.tsx";
 import { VerdictBadge, VerdictIcon } from "./VerdictBadge.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { solve } from "../i18n/catalog/solve/index.ts";
+import { NOTE_KEYS, PENDING_KEYS, scoreText, statusText, type OutputState, type RunOutcome, type SolveT, type SubmissionProgress } from "./output-status.ts";
 
-export interface RunOutcome {
-  output: string;
-  stderr: string;
-  verdict: string;
-  exitCode: number | null;
-  timeMs: number;
-  memoryKib: number;
-}
+export type { OutputState, RunNote, RunOutcome, SampleOutcome, SolveT, SubmissionProgress, TestRow } from "./output-status.ts";
+export { scoreText, statusText } from "./output-status.ts";
 
-export interface SampleOutcome extends RunOutcome {
-  expected: string;
-  correct: boolean;
-  /** An interactive problem's sample: `output` is the interaction's transcript (`<` the validator, `>` the program). */
-  interaction?: boolean;
-}
-
-export interface TestRow {
-  index: number;
-  isSample: boolean;
-  verdict: string;
-  timeMs: number;
-  memoryKib: number;
-}
-
-export interface SubmissionProgress {
-  status: "queued" | "compiling" | "running" | "done";
-  /** Tests finished so far and tests in all (sample + hidden); total 0 until known. */
-  testsDone: number;
-  testsTotal: number;
-  tests: TestRow[];
-  verdict: string | null;
-  compileOutput: string | null;
-  /** While queued: submissions waiting before this one. */
-  ahead?: number;
-  /** The first failing hidden test, when the assignment's feedback policy shows it. */
-  firstFailure?: { test: number; input: string; expectedOutput: string; actualOutput: string; stderr?: string } | null;
-  /** A scoring problem: the score of the maximum, and each test group (verdict null: not run). */
-  score?: number | null;
-  maxScore?: number | null;
-  groups?: { name: string; score: number; maxScore: number; verdict: string | null; testsRun: number }[] | null;
-}
-
-/** "45/100" with at most two decimals. */
-export function scoreText(score: number, maxScore: number): string {
-  const f = (n: number) => String(Math.round(n * 100) / 100);
-  return `${f(score)}/${f(maxScore)}`;
-}
-
-export type OutputState =
-  | { kind: "empty" }
-  | { kind: "pending"; text: "Compiling..." | "Submitting..." }
-  | { kind: "run"; custom?: RunOutcome; sample?: SampleOutcome; notes: string[] }
-  | { kind: "compileError"; diagnostics: string }
-  | { kind: "error"; message: string }
-  | { kind: "submission"; progress: SubmissionProgress; saved: boolean };
-
-/** The headline the product shows for a compile error (or any error mentioning syntax, compilation or expected). */
-export const SYNTAX_ERROR_HEADLINE = "Error: There is a syntax error in your program.";
-
-/** The headline with its cross mark (an SVG icon, no emoji font needed). */
-function SyntaxErrorHeadline() {
+/** The headline the product shows for a compile error ("Error: There is a syntax error in your program."), with its cross mark (an SVG icon, no emoji font needed). */
+function SyntaxErrorHeadline({ t }: { t: SolveT }) {
   return (
     <p className="error-text strong icon-line">
-      <VerdictIcon tone="fail" /> {SYNTAX_ERROR_HEADLINE}
+      <VerdictIcon tone="fail" /> {t("syntaxError")}
     </p>
   );
-}
-
-/**
- * The short status of an output state, as the live region says it: "" when
- * there is nothing to say; "Judging..." while a submission is judged (not each
- * test); the verdict with the tests passed, or the first failing test, once done.
- */
-export function statusText(state: OutputState): string {
-  switch (state.kind) {
-    case "empty":
-      return "";
-    case "pending":
-      return state.text;
-    case "error":
-      return state.message;
-    case "compileError":
-      return "Compilation Error";
-    case "run": {
-      if (state.sample) {
-        const v = state.sample.verdict;
-        if (state.sample.correct) return "Sample test passed";
-        return v && v !== "AC" && v !== "OK" && v !== "WA" ? `Sample test failed: ${verdictName(v)}` : "Sample test failed";
-      }
-      if (state.custom) return state.custom.verdict === "OK" || state.custom.verdict === "AC" ? "Run finished" : `Run finished: ${verdictName(state.custom.verdict)}`;
-      return state.notes[0] ?? "";
-    }
-    case "submission": {
-      const p = state.progress;
-      if (p.status !== "done" || !p.verdict) return "Judging...";
-      const name = verdictName(p.verdict);
-      const score = p.score != null && p.maxScore != null ? `, ${scoreText(p.score, p.maxScore)} points` : "";
-      if (p.verdict === "AC") return p.testsTotal > 0 ? `${name}, ${p.tests.filter((t) => t.verdict === "AC").length} of ${p.testsTotal} tests${score}` : `${name}${score}`;
-      const failed = p.tests.find((t) => t.verdict !== "AC");
-      const where = failed ? (failed.isSample ? " on the sample test" : ` on test ${failed.index}`) : "";
-      return `${name}${where}${score}`;
-    }
-  }
 }
 
 /** A state that ends a Run or a submission (focus moves to the status then). */
@@ -130,16 +40,13 @@ function isFinal(state: OutputState): boolean {
   return state.kind === "run" || state.kind === "compileError" || state.kind === "error";
 }
 
-function Metrics({ r }: { r: { timeMs: number; memoryKib: number; verdict: string; exitCode?: number | null } }) {
+function Metrics({ r, t }: { r: { timeMs: number; memoryKib: number; verdict: string; exitCode?: number | null }; t: SolveT }) {
   return (
     <p className="metrics">
-      <span>Time: {formatMs(r.timeMs)}</span>
-      <span>Memory: {formatKib(r.memoryKib)}</span>
+      <span>{t("metrics.time", { time: formatMs(r.timeMs) })}</span>
+      <span>{t("metrics.memory", { memory: formatKib(r.memoryKib) })}</span>
       {r.verdict !== "AC" && r.verdict !== "OK" && r.verdict !== "WA" && (
-        <span className="error-text">
-          {verdictName(r.verdict)}
-          {r.exitCode ? ` (exit code ${r.exitCode})` : ""}
-        </span>
+        <span className="error-text">{r.exitCode ? t("metrics.exitCode", { verdict: verdictName(r.verdict), code: r.exitCode }) : verdictName(r.verdict)}</span>
       )}
     </p>
   );
@@ -148,24 +55,25 @@ function Metrics({ r }: { r: { timeMs: number; memoryKib: number; verdict: strin
 /** A scrolling block of program text (max 220 px high): focusable and named, so a keyboard can scroll it. */
 function PreBox({ label, className = "", children, testId }: { label: string; className?: string; children: ReactNode; testId?: string }) {
   return (
-    <pre className={`pre-box ${className}`.trim()} tabIndex={0} role="region" aria-label={label} data-testid={testId}>
+    <pre className={`pre-box ${className}`.trim()} dir="ltr" tabIndex={0} role="region" aria-label={label} data-testid={testId}>
       {children}
     </pre>
   );
 }
 
-function RunBlock({ title, r }: { title: string; r: RunOutcome }) {
+/** The run on the custom input: its output, its standard error, its metrics. */
+function CustomRunBlock({ r, t }: { r: RunOutcome; t: SolveT }) {
   return (
     <section className="out-section">
-      <h3>{title}</h3>
-      <PreBox label={`${title}: output`}>{r.output || <span className="muted">(no output)</span>}</PreBox>
+      <h3>{t("custom.title")}</h3>
+      <PreBox label={t("custom.outputLabel")}>{r.output || <span className="muted">{t("noOutput")}</span>}</PreBox>
       {r.stderr && (
         <>
-          <h4>Standard Error</h4>
-          <PreBox label={`${title}: standard error`} className="error-text">{r.stderr}</PreBox>
+          <h4>{t("stderr.title")}</h4>
+          <PreBox label={t("custom.stderrLabel")} className="error-text">{r.stderr}</PreBox>
         </>
       )}
-      <Metrics r={r} />
+      <Metrics r={r} t={t} />
     </section>
   );
 }
@@ -176,12 +84,14 @@ function progressText(p: SubmissionProgress): string {
 
 /** Scrolls `el` just into view (no jump when it already is), smoothly unless the user asked for less motion. */
 export function revealElement(el: Element): void {
+  // i18n-ignore: a media query
   const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   el.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
 }
 
 /** @param interactive the problem is interactive: a failing test's output is the interaction's transcript. */
 export function OutputPanel({ state, interactive = false }: { state: OutputState; interactive?: boolean }) {
+  const t = useT(solve);
   const panel = useRef<HTMLDivElement>(null);
   const status = useRef<HTMLParagraphElement>(null);
   // Focus goes to the status when a Run or a submission ends (not on the first render, nor when "saved" follows).
@@ -202,7 +112,7 @@ export function OutputPanel({ state, interactive = false }: { state: OutputState
     if (el && state.kind === "submission") el.scrollTop = el.scrollHeight;
     else if (el) el.scrollTop = 0;
   }, [state]);
-  const text = statusText(state);
+  const text = statusText(state, t);
   const tone = state.kind === "submission" && final ? (state.progress.verdict === "AC" ? "ok" : "fail") : state.kind === "run" && state.sample ? (state.sample.correct ? "ok" : "fail") : state.kind === "compileError" || state.kind === "error" ? "fail" : null;
   return (
     <>
@@ -210,21 +120,21 @@ export function OutputPanel({ state, interactive = false }: { state: OutputState
         {tone && <VerdictIcon tone={tone} />}
         {text}
       </p>
-      <div ref={panel} className="output-panel" aria-label="Output" role="region" tabIndex={0}>
-        {renderState(state, interactive)}
+      <div ref={panel} className="output-panel" aria-label={t("output.label")} role="region" tabIndex={0}>
+        {renderState(state, interactive, t)}
       </div>
     </>
   );
 }
 
-function renderState(state: OutputState, interactive: boolean) {
+function renderState(state: OutputState, interactive: boolean, t: SolveT) {
   switch (state.kind) {
     case "empty":
-      return <p className="muted">Your output will appear here...</p>;
+      return <p className="muted">{t("output.empty")}</p>;
     case "pending":
       return (
         <p className="pending-line">
-          <span className="spinner" aria-hidden="true" /> {state.text}
+          <span className="spinner" aria-hidden="true" /> {t(PENDING_KEYS[state.phase])}
         </p>
       );
     case "error":
@@ -232,49 +142,49 @@ function renderState(state: OutputState, interactive: boolean) {
     case "compileError":
       return (
         <section>
-          <SyntaxErrorHeadline />
-          {state.diagnostics && <pre className="pre-box diagnostics" tabIndex={0} role="region" aria-label="Compiler output">{state.diagnostics}</pre>}
+          <SyntaxErrorHeadline t={t} />
+          {state.diagnostics && <pre className="pre-box diagnostics" dir="ltr" tabIndex={0} role="region" aria-label={t("compilerOutput")}>{state.diagnostics}</pre>}
         </section>
       );
     case "run":
       return (
         <>
-          {state.custom && <RunBlock title="Custom Input Output" r={state.custom} />}
+          {state.custom && <CustomRunBlock r={state.custom} t={t} />}
           {state.sample && (
             <section className="out-section">
-              <h3>Sample Test</h3>
+              <h3>{t("sample.title")}</h3>
               {state.sample.interaction ? (
                 <div>
-                  <h4>Interaction (lines from the validator start with &lt;, your program&apos;s with &gt;)</h4>
-                  <PreBox label="Interaction" testId="interaction">{state.sample.output || <span className="muted">(nothing was said)</span>}</PreBox>
+                  <h4>{t("interaction.title")}</h4>
+                  <PreBox label={t("interaction.label")} testId="interaction">{state.sample.output || <span className="muted">{t("interaction.none")}</span>}</PreBox>
                 </div>
               ) : (
               <div className="io-grid">
                 <div>
-                  <h4>Your Output</h4>
-                  <PreBox label="Your output">{state.sample.output || <span className="muted">(no output)</span>}</PreBox>
+                  <h4>{t("yourOutput.title")}</h4>
+                  <PreBox label={t("yourOutput.label")}>{state.sample.output || <span className="muted">{t("noOutput")}</span>}</PreBox>
                 </div>
                 <div>
-                  <h4>Expected Output</h4>
-                  <PreBox label="Expected output">{state.sample.expected}</PreBox>
+                  <h4>{t("expected.title")}</h4>
+                  <PreBox label={t("expected.label")}>{state.sample.expected}</PreBox>
                 </div>
               </div>
               )}
               {state.sample.stderr && (
                 <>
-                  <h4>Standard Error</h4>
-                  <PreBox label="Standard error" className="error-text">{state.sample.stderr}</PreBox>
+                  <h4>{t("stderr.title")}</h4>
+                  <PreBox label={t("stderr.label")} className="error-text">{state.sample.stderr}</PreBox>
                 </>
               )}
               <p className={`result-line icon-line ${state.sample.correct ? "ok" : "bad"}`}>
-                <VerdictIcon tone={state.sample.correct ? "ok" : "fail"} /> {state.sample.correct ? "Sample test passed" : "Sample test failed"}
+                <VerdictIcon tone={state.sample.correct ? "ok" : "fail"} /> {state.sample.correct ? t("status.samplePassed") : t("status.sampleFailed")}
               </p>
-              <Metrics r={state.sample} />
+              <Metrics r={state.sample} t={t} />
             </section>
           )}
           {state.notes.map((n) => (
             <p key={n} className="muted">
-              {n}
+              {t(NOTE_KEYS[n])}
             </p>
           ))}
         </>
@@ -290,9 +200,7 @@ function renderState(state: OutputState, interactive: boolean) {
             <div className="progress-head">
               <span>
                 {done && p.verdict ? (
-                  <>
-                    Judging complete: <VerdictBadge verdict={p.verdict} />
-                  </>
+                  <T ns={solve} k="judgingComplete" components={{ 0: <VerdictBadge verdict={p.verdict} /> }} />
                 ) : (
                   progressText(p)
                 )}
@@ -301,7 +209,7 @@ function renderState(state: OutputState, interactive: boolean) {
             <div
               className="progress-bar"
               role="progressbar"
-              aria-label="Judging progress"
+              aria-label={t("progress.label")}
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={percent}
@@ -310,12 +218,12 @@ function renderState(state: OutputState, interactive: boolean) {
             </div>
           </div>
           {p.tests.length > 0 && (
-            <TestTable tests={p.tests} caption="Test results" rowTestId="test-row" />
+            <TestTable tests={p.tests} caption={t("tests.caption")} rowTestId="test-row" />
           )}
           {done && p.verdict === "CE" && (
             <>
-              <SyntaxErrorHeadline />
-              {p.compileOutput && <pre className="pre-box diagnostics" tabIndex={0} role="region" aria-label="Compiler output">{p.compileOutput}</pre>}
+              <SyntaxErrorHeadline t={t} />
+              {p.compileOutput && <pre className="pre-box diagnostics" dir="ltr" tabIndex={0} role="region" aria-label={t("compilerOutput")}>{p.compileOutput}</pre>}
             </>
           )}
           {done && p.verdict && (
@@ -325,26 +233,26 @@ function renderState(state: OutputState, interactive: boolean) {
               {p.testsTotal > 0 && (
                 <span className="muted">
                   {" "}
-                  · {testsPassedPhrase(p.tests.filter((t) => t.verdict === "AC").length, p.testsTotal, p.testsDone)}
+                  · {testsPassedPhrase(p.tests.filter((r) => r.verdict === "AC").length, p.testsTotal, p.testsDone)}
                 </span>
               )}
             </p>
           )}
           {done && p.groups && p.groups.length > 0 && (
             <table className="test-table" data-testid="group-table">
-              <caption>Test groups (subtasks)</caption>
+              <caption>{t("groups.caption")}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Group</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">Points</th>
+                  <th scope="col">{t("groups.group")}</th>
+                  <th scope="col">{t("groups.result")}</th>
+                  <th scope="col">{t("groups.points")}</th>
                 </tr>
               </thead>
               <tbody>
                 {p.groups.map((g) => (
                   <tr key={g.name}>
                     <td>{g.name}</td>
-                    <td>{g.verdict === null ? "Not run (a required group failed)" : <VerdictBadge verdict={g.verdict} />}</td>
+                    <td>{g.verdict === null ? t("groups.notRun") : <VerdictBadge verdict={g.verdict} />}</td>
                     <td>{scoreText(g.score, g.maxScore)}</td>
                   </tr>
                 ))}
@@ -353,30 +261,30 @@ function renderState(state: OutputState, interactive: boolean) {
           )}
           {done && p.firstFailure && (
             <div className="first-failure" data-testid="first-failure">
-              <h3>First failing test: #{p.firstFailure.test}</h3>
+              <h3>{t("firstFailure.title", { test: p.firstFailure.test })}</h3>
               <div className="io-grid">
                 <div className="io-block">
-                  <h4>{interactive ? "The validator's input" : "Input"}</h4>
-                  <PreBox label="First failing test: input">{p.firstFailure.input}</PreBox>
+                  <h4>{interactive ? t("firstFailure.validatorInput") : t("firstFailure.input")}</h4>
+                  <PreBox label={t("firstFailure.inputLabel")}>{p.firstFailure.input}</PreBox>
                 </div>
                 <div className="io-block">
-                  <h4>{interactive ? "The validator's answer file" : "Expected output"}</h4>
-                  <PreBox label="First failing test: expected output">{p.firstFailure.expectedOutput}</PreBox>
+                  <h4>{interactive ? t("firstFailure.validatorAnswer") : t("expected.label")}</h4>
+                  <PreBox label={t("firstFailure.expectedLabel")}>{p.firstFailure.expectedOutput}</PreBox>
                 </div>
                 <div className="io-block" data-testid="first-failure-output">
-                  <h4>{interactive ? "Interaction (lines from the validator start with <, your program's with >)" : "Your output"}</h4>
-                  <PreBox label="First failing test: your output">{p.firstFailure.actualOutput || "(nothing)"}</PreBox>
+                  <h4>{interactive ? t("interaction.title") : t("yourOutput.label")}</h4>
+                  <PreBox label={t("firstFailure.outputLabel")}>{p.firstFailure.actualOutput || t("nothing")}</PreBox>
                 </div>
                 {p.firstFailure.stderr !== undefined && (
                   <div className="io-block">
-                    <h4>Error output</h4>
-                    <PreBox label="First failing test: error output">{p.firstFailure.stderr || "(nothing)"}</PreBox>
+                    <h4>{t("firstFailure.errorOutput")}</h4>
+                    <PreBox label={t("firstFailure.errorOutputLabel")}>{p.firstFailure.stderr || t("nothing")}</PreBox>
                   </div>
                 )}
               </div>
             </div>
           )}
-          {state.saved && <p className="saved-line">Submission saved.</p>}
+          {state.saved && <p className="saved-line">{t("saved")}</p>}
         </section>
       );
     }

@@ -9,9 +9,11 @@
 import { Checkbox, FileButton, NumberField, Select, TextArea, TextField } from "../kit/index.ts";
 import { useEffect, useRef, type FormEvent } from "react";
 import { GroupsEditor, type GroupFormValues } from "../problems/GroupsEditor.tsx";
-import { CHECKER_LABELS, CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS, type Checker, type Difficulty, type PythonImplementation } from "../lib/types.ts";
+import { CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS, type Checker, type Difficulty, type PythonImplementation } from "../lib/types.ts";
 import { parseValidatorFlags } from "../../../src/problems/validator-flags.ts";
 import { Spinner } from "./Loading.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { problems } from "../i18n/catalog/problems/index.ts";
 
 export interface ProblemFormValues {
   title: string;
@@ -117,18 +119,31 @@ export function blankProblemForm(): ProblemFormValues {
   };
 }
 
-const CHECKER_OPTIONS: { value: Checker; label: string }[] = CHECKERS.map((value) => ({ value, label: CHECKER_LABELS[value] }));
+/** Each checker's name in the list (the server's CHECKER_LABELS, through the catalogue). */
+const CHECKER_KEYS = {
+  lines: "checker.lines",
+  tokens: "checker.tokens",
+  float: "checker.float",
+  kattis: "checker.kattis",
+  custom: "checker.custom",
+} as const satisfies Record<Checker, string>;
+
+const DIFFICULTY_KEYS = { easy: "difficulty.easy", medium: "difficulty.medium", hard: "difficulty.hard" } as const satisfies Record<Difficulty, string>;
+
+/** How the custom validator is called (code, not translated). */
+const VALIDATOR_COMMAND = "validator input answer feedback_dir [arguments] < output"; // i18n-ignore: a command line
+const INTERACTIVE_COMMAND = "validator input answer feedback_dir < program_output > program_input"; // i18n-ignore: a command line
 
 type TextKey = "title" | "description" | "inputFormat" | "outputFormat" | "constraints" | "sampleInput" | "sampleOutput";
-const TEXT_FIELDS: { key: TextKey; label: string; multiline: boolean; mono?: boolean; placeholder: string }[] = [
-  { key: "title", label: "Problem Title", multiline: false, placeholder: "e.g. Sum of Two Numbers" },
-  { key: "description", label: "Problem Description", multiline: true, placeholder: "Describe the task..." },
-  { key: "inputFormat", label: "Input Format", multiline: true, placeholder: "What the input looks like" },
-  { key: "outputFormat", label: "Output Format", multiline: true, placeholder: "What the program must print" },
-  { key: "constraints", label: "Constraints", multiline: true, placeholder: "e.g. 1 ≤ n ≤ 10^5" },
-  { key: "sampleInput", label: "Sample Input", multiline: true, mono: true, placeholder: "Sample input (leave empty for a problem without input)" },
-  { key: "sampleOutput", label: "Sample Output", multiline: true, mono: true, placeholder: "Expected output for the sample" },
-];
+const TEXT_FIELDS = [
+  { key: "title", label: "form.titleLabel", multiline: false, placeholder: "form.titlePlaceholder" },
+  { key: "description", label: "form.descriptionLabel", multiline: true, placeholder: "form.descriptionPlaceholder" },
+  { key: "inputFormat", label: "form.inputFormatLabel", multiline: true, placeholder: "form.inputFormatPlaceholder" },
+  { key: "outputFormat", label: "form.outputFormatLabel", multiline: true, placeholder: "form.outputFormatPlaceholder" },
+  { key: "constraints", label: "form.constraintsLabel", multiline: true, placeholder: "form.constraintsPlaceholder" },
+  { key: "sampleInput", label: "form.sampleInputLabel", multiline: true, mono: true, placeholder: "form.sampleInputPlaceholder" },
+  { key: "sampleOutput", label: "form.sampleOutputLabel", multiline: true, mono: true, placeholder: "form.sampleOutputPlaceholder" },
+] as const satisfies readonly { key: TextKey; label: string; multiline: boolean; mono?: boolean; placeholder: string }[];
 
 interface Props {
   open: boolean;
@@ -142,6 +157,7 @@ interface Props {
 }
 
 export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCancel, saving, error }: Props) {
+  const t = useT(problems);
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -163,7 +179,7 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
     onSubmit();
   }
 
-  const title = mode === "edit" ? "Edit Problem" : "Create New Problem";
+  const title = mode === "edit" ? t("form.editTitle") : t("form.createTitle");
   return (
     <dialog
       ref={dialog}
@@ -178,7 +194,7 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
         <form className="modal-body form" onSubmit={submit}>
           <div className="modal-head">
             <h2 id="problem-form-title">{title}</h2>
-            <button type="button" className="icon-button" aria-label="Close" onClick={onCancel}>
+            <button type="button" className="icon-button" aria-label={t("form.close")} onClick={onCancel}>
               ✕
             </button>
           </div>
@@ -187,34 +203,34 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
               <TextArea
                 key={f.key}
                 id={`pf-${f.key}`}
-                label={f.label}
+                label={t(f.label)}
                 required={f.key !== "sampleInput" && !(f.key === "sampleOutput" && values.checker === "custom" && values.interactive)}
                 rows={f.key === "description" ? 5 : 3}
-                mono={f.mono}
-                placeholder={f.placeholder}
+                mono={"mono" in f && f.mono}
+                placeholder={t(f.placeholder)}
                 value={values[f.key]}
                 onChange={(e) => set(f.key, e.target.value)}
               />
             ) : (
-              <TextField key={f.key} id={`pf-${f.key}`} label={f.label} required placeholder={f.placeholder} value={values[f.key]} onChange={(e) => set(f.key, e.target.value)} autoFocus />
+              <TextField key={f.key} id={`pf-${f.key}`} label={t(f.label)} required placeholder={t(f.placeholder)} value={values[f.key]} onChange={(e) => set(f.key, e.target.value)} autoFocus />
             ),
           )}
           <div className="field-row three">
-            <Select id="pf-difficulty" label="Difficulty Level" value={values.difficulty} onChange={(e) => set("difficulty", e.target.value as Difficulty)}>
+            <Select id="pf-difficulty" label={t("form.difficulty")} value={values.difficulty} onChange={(e) => set("difficulty", e.target.value as Difficulty)}>
                 {DIFFICULTIES.map((d) => (
                   <option key={d} value={d}>
-                    {d[0]!.toUpperCase() + d.slice(1)}
+                    {t(DIFFICULTY_KEYS[d])}
                   </option>
                 ))}
               </Select>
-            <NumberField id="pf-time" label="Time Limit (ms)"
+            <NumberField id="pf-time" label={t("form.timeLimit")}
                 required
                 min={TIME_LIMIT_MS.min}
                 max={TIME_LIMIT_MS.max}
                 step={100}
                 value={Number.isNaN(values.timeLimitMs) ? "" : values.timeLimitMs}
                 onChange={(e) => set("timeLimitMs", e.target.valueAsNumber)} />
-            <NumberField id="pf-memory" label="Memory Limit (MiB)"
+            <NumberField id="pf-memory" label={t("form.memoryLimit")}
                 required
                 min={MEMORY_LIMIT_MIB.min}
                 max={MEMORY_LIMIT_MIB.max}
@@ -222,28 +238,28 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
                 value={Number.isNaN(values.memoryLimitMib) ? "" : values.memoryLimitMib}
                 onChange={(e) => set("memoryLimitMib", e.target.valueAsNumber)} />
           </div>
-          <Checkbox label="Give Java 2× and Python 3× the time limit (untick for one limit for every language, as contest packages mean it)" checked={values.timeScaledByLanguage}
+          <Checkbox label={t("form.scaleTime")} checked={values.timeScaledByLanguage}
               onChange={(e) => set("timeScaledByLanguage", e.target.checked)} />
-          <Select id="pf-python" label="Python 3 runs on" value={values.pythonImplementation} onChange={(e) => set("pythonImplementation", e.target.value as PythonImplementation)}>
+          <Select id="pf-python" label={t("form.python")} value={values.pythonImplementation} onChange={(e) => set("pythonImplementation", e.target.value as PythonImplementation)}>
+              {/* i18n-ignore: the implementation's own name */}
               <option value="cpython">CPython (python3)</option>
-              <option value="pypy">PyPy (faster loops; as DOMjudge judges Python by default)</option>
+              <option value="pypy">{t("form.pypy")}</option>
             </Select>
-          <Select id="pf-checker" label="Output Checker" value={values.checker} onChange={(e) => set("checker", e.target.value as Checker)}>
-              {CHECKER_OPTIONS.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
+          <Select id="pf-checker" label={t("form.checker")} value={values.checker} onChange={(e) => set("checker", e.target.value as Checker)}>
+              {CHECKERS.map((c) => (
+                <option key={c} value={c}>
+                  {t(CHECKER_KEYS[c])}
                 </option>
               ))}
             </Select>
           {values.checker === "custom" && (
             <fieldset className="validator-options">
-              <legend>Output validator</legend>
+              <legend>{t("custom.legend")}</legend>
               <p className="muted">
-                A C++ or Python program called as <code>validator input answer feedback_dir [arguments] &lt; output</code>; it exits 42 to accept and 43
-                to reject (the Kattis protocol). Add its headers (e.g. testlib.h) with it.
+                <T ns={problems} k="custom.about" values={{ command: VALIDATOR_COMMAND }} components={{ 0: <code dir="ltr" /> }} />
               </p>
               <FileButton
-                inputLabel="Validator files"
+                inputLabel={t("custom.filesLabel")}
                 multiple
                 accept=".cpp,.cc,.cxx,.h,.hpp,.py"
                 onFiles={async (picked) => {
@@ -252,16 +268,16 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
                   set("customValidator", { ...values.customValidator, files });
                 }}
               >
-                Choose validator files
+                {t("custom.chooseFiles")}
               </FileButton>
               <p className="muted" data-testid="validator-files">
-                {Object.keys(values.customValidator.files).length ? Object.keys(values.customValidator.files).join(", ") : "No files chosen"}
+                {Object.keys(values.customValidator.files).length ? Object.keys(values.customValidator.files).join(", ") : t("custom.noFiles")}
               </p>
-              <TextField id="pf-validator-args" label="Arguments (optional)"
+              <TextField id="pf-validator-args" label={t("custom.args")}
                   value={values.customValidator.args}
                   onChange={(e) => set("customValidator", { ...values.customValidator, args: e.target.value })} />
-              <Checkbox label={<>Interactive: the validator talks with the program over pipes (<code>validator input answer feedback_dir &lt; program_output &gt; program_input</code>); the sample input and output are the validator's input and answer files</>} checked={values.interactive} onChange={(e) => set("interactive", e.target.checked)} />
-              <NumberField id="pf-passes" label="Passes per test (multi-pass: the validator writes nextpass.in, the next pass's input)"
+              <Checkbox label={<T ns={problems} k="custom.interactive" values={{ command: INTERACTIVE_COMMAND }} components={{ 0: <code dir="ltr" /> }} />} checked={values.interactive} onChange={(e) => set("interactive", e.target.checked)} />
+              <NumberField id="pf-passes" label={t("custom.passes")}
                   min={PROBLEM_LIMITS.validationPasses.min}
                   max={PROBLEM_LIMITS.validationPasses.max}
                   value={values.validationPasses}
@@ -270,20 +286,20 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
           )}
           {values.checker === "kattis" && (
             <fieldset className="validator-options">
-              <legend>Validator options</legend>
-              <Checkbox label="Letter case must match (otherwise YES equals yes)" checked={values.validator.caseSensitive}
+              <legend>{t("kattis.legend")}</legend>
+              <Checkbox label={t("kattis.caseSensitive")} checked={values.validator.caseSensitive}
                   onChange={(e) => set("validator", { ...values.validator, caseSensitive: e.target.checked })} />
-              <Checkbox label="Spacing and line breaks must match exactly" checked={values.validator.spaceChangeSensitive}
+              <Checkbox label={t("kattis.spaceSensitive")} checked={values.validator.spaceChangeSensitive}
                   onChange={(e) => set("validator", { ...values.validator, spaceChangeSensitive: e.target.checked })} />
               <div className="field-row">
-                <TextField id="pf-abs-tol" label="Numbers may differ by (absolute)"
+                <TextField id="pf-abs-tol" label={t("kattis.absolute")}
                     inputMode="decimal"
-                    placeholder="e.g. 1e-6 (empty: exact)"
+                    placeholder={t("kattis.tolerancePlaceholder")}
                     value={values.validator.absoluteTolerance}
                     onChange={(e) => set("validator", { ...values.validator, absoluteTolerance: e.target.value })} />
-                <TextField id="pf-rel-tol" label="Numbers may differ by (relative)"
+                <TextField id="pf-rel-tol" label={t("kattis.relative")}
                     inputMode="decimal"
-                    placeholder="e.g. 1e-6 (empty: exact)"
+                    placeholder={t("kattis.tolerancePlaceholder")}
                     value={values.validator.relativeTolerance}
                     onChange={(e) => set("validator", { ...values.validator, relativeTolerance: e.target.value })} />
               </div>
@@ -298,29 +314,29 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
           />
 
           <fieldset className="test-cases">
-            <legend>Hidden Test Cases</legend>
+            <legend>{t("tests.legend")}</legend>
             {values.hiddenTestCases.map((tc, i) => (
               <div className="test-case" key={i} role="group" aria-labelledby={`pf-tc-${i}-title`}>
                 <div className="test-case-head">
                   <span className="test-case-title" id={`pf-tc-${i}-title`}>
-                    Test Case {i + 1}
+                    {t("tests.title", { n: i + 1 })}
                   </span>
                   <button
                     type="button"
                     className="btn btn-danger-ghost btn-sm"
-                    aria-label={`Remove test case ${i + 1}`}
+                    aria-label={t("tests.removeLabel", { n: i + 1 })}
                     onClick={() => set("hiddenTestCases", values.hiddenTestCases.filter((_, j) => j !== i))}
                   >
-                    Remove
+                    {t("tests.remove")}
                   </button>
                 </div>
                 <div className="field-row">
-                  <TextArea id={`pf-tc-${i}-input`} label="Input" mono rows={3} value={tc.input} onChange={(e) => setCase(i, "input", e.target.value)} />
-                  <TextArea id={`pf-tc-${i}-output`} label="Expected Output" mono rows={3} value={tc.expectedOutput} onChange={(e) => setCase(i, "expectedOutput", e.target.value)} />
+                  <TextArea id={`pf-tc-${i}-input`} label={t("tests.input")} mono rows={3} value={tc.input} onChange={(e) => setCase(i, "input", e.target.value)} />
+                  <TextArea id={`pf-tc-${i}-output`} label={t("tests.expectedOutput")} mono rows={3} value={tc.expectedOutput} onChange={(e) => setCase(i, "expectedOutput", e.target.value)} />
                 </div>
                 {values.scoringOn && (
-                  <Select id={`pf-tc-${i}-group`} label="Group" value={tc.group ?? ""} onChange={(e) => setCase(i, "group", e.target.value)}>
-                      <option value="">Choose a group</option>
+                  <Select id={`pf-tc-${i}-group`} label={t("tests.group")} value={tc.group ?? ""} onChange={(e) => setCase(i, "group", e.target.value)}>
+                      <option value="">{t("tests.chooseGroup")}</option>
                       {values.groups.map((g) => (
                         <option key={g.name} value={g.name}>
                           {g.name}
@@ -335,7 +351,7 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
               className="btn btn-ghost btn-sm"
               onClick={() => set("hiddenTestCases", [...values.hiddenTestCases, { input: "", expectedOutput: "" }])}
             >
-              + Add Test Case
+              {t("tests.add")}
             </button>
           </fieldset>
 
@@ -346,10 +362,10 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
           )}
           <div className="modal-actions">
             <button type="button" className="btn btn-ghost" onClick={onCancel}>
-              Cancel
+              {t("form.cancel")}
             </button>
             <button type="submit" className="btn btn-primary" disabled={saving}>
-              {saving && <Spinner />} {mode === "edit" ? "Update Problem" : "Create Problem"}
+              {saving && <Spinner />} {mode === "edit" ? t("form.update") : t("form.create")}
             </button>
           </div>
         </form>

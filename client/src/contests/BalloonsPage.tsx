@@ -6,36 +6,39 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { minutes } from "./format.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { contests } from "../i18n/catalog/contests/index.ts";
 
 export default function BalloonsPage({ contestId }: { contestId: string }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const qc = useQueryClient();
+  const t = useT(contests);
   const query = useQuery({ ...trpc.contests.balloons.queryOptions({ id: contestId }), refetchInterval: 10_000 });
   const mark = async (teamId: string, problemId: string, delivered: boolean) => {
     await client.contests.markBalloon.mutate({ id: contestId, teamId, problemId, delivered });
     await qc.invalidateQueries({ queryKey: trpc.contests.balloons.queryKey({ id: contestId }) });
   };
   return (
-    <Page title={"Balloons"}>
+    <Page title={t("balloons.title")}>
         <div className="page-heading">
-          <h1 className="page-title">Balloons</h1>
+          <h1 className="page-title">{t("balloons.title")}</h1>
           <p>
             <Link href={`/contests/${contestId}`} className="text-link">
-              Back to the contest
+              {t("nav.backToContest")}
             </Link>
           </p>
         </div>
-        <QueryState query={query} loading="Loading balloons..." error="Failed to fetch the balloons" isEmpty={(l) => l.length === 0} empty={<p className="muted">No problem solved yet.</p>}>
+        <QueryState query={query} loading={t("balloons.loading")} error={t("balloons.error")} isEmpty={(l) => l.length === 0} empty={<p className="muted">{t("balloons.empty")}</p>}>
           {(list) => (
             <div className="table-scroll">
-              <table className="data-table" aria-label="Balloons">
+              <table className="data-table" aria-label={t("balloons.title")}>
                 <thead>
                   <tr>
-                    <th scope="col">Minute</th>
-                    <th scope="col">Problem</th>
-                    <th scope="col">Team</th>
-                    <th scope="col">Delivered</th>
+                    <th scope="col">{t("balloons.minute")}</th>
+                    <th scope="col">{t("balloons.problem")}</th>
+                    <th scope="col">{t("balloons.team")}</th>
+                    <th scope="col">{t("balloons.delivered")}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -44,16 +47,12 @@ export default function BalloonsPage({ contestId }: { contestId: string }) {
                       <td>{minutes(b.solvedAtMs)}</td>
                       <td>
                         <span className="sb-balloon" style={b.color ? { background: b.color } : undefined} aria-hidden="true" /> {b.label}
-                        {b.firstToSolve && <strong> · first to solve</strong>}
+                        {b.firstToSolve && <strong> · {t("balloons.firstToSolve")}</strong>}
                       </td>
                       <td>{b.teamName}</td>
                       <td>
                         <Checkbox
-                          label={
-                            <>
-                              delivered<span className="sr-only">: {b.label} to {b.teamName}</span>
-                            </>
-                          }
+                          label={<T ns={contests} k="balloons.deliveredLabel" values={{ label: b.label, team: b.teamName }} components={{ 0: <span className="sr-only" /> }} />}
                           checked={b.deliveredAt !== null}
                           onChange={(e) => void mark(b.teamId, b.problemId, e.target.checked)}
                         />

@@ -10,6 +10,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { contests } from "../i18n/catalog/contests/index.ts";
 
 type Contest = RouterOutputs["contests"]["byId"];
 
@@ -20,6 +22,7 @@ export function Clarifications({ contest }: { contest: Contest }) {
   const client = useTRPCClient();
   const qc = useQueryClient();
   const notice = useNotice();
+  const t = useT(contests);
   const jury = contest.role === "jury";
   const query = useQuery({ ...trpc.contests.clarifications.queryOptions({ id: contest.id }), refetchInterval: 10_000 });
   const [text, setText] = useState("");
@@ -40,8 +43,8 @@ export function Clarifications({ contest }: { contest: Contest }) {
   const send = async (e: FormEvent) => {
     e.preventDefault();
     const done = await notice.run(() => client.contests.clarify.mutate({ id: contest.id, text, ...(problemId ? { problemId } : {}), ...(jury ? { toAll: true } : {}) }), {
-      error: "Could not send",
-      success: jury ? "Announced to every team." : "Sent to the jury.",
+      error: t("clar.sendError"),
+      success: jury ? t("clar.announced") : t("clar.sent"),
       successMs: 4000,
     });
     if (done) {
@@ -52,20 +55,19 @@ export function Clarifications({ contest }: { contest: Contest }) {
   const answer = async (questionId: string, toAll: boolean) => {
     const reply = answers[questionId]?.trim();
     if (!reply) return;
-    await notice.run(() => client.contests.clarify.mutate({ id: contest.id, replyToId: questionId, text: reply, ...(toAll ? { toAll: true } : {}) }), { error: "Could not answer" });
+    await notice.run(() => client.contests.clarify.mutate({ id: contest.id, replyToId: questionId, text: reply, ...(toAll ? { toAll: true } : {}) }), { error: t("clar.answerError") });
     setAnswers((a) => ({ ...a, [questionId]: "" }));
     await refresh();
   };
-  const labelOf = (pid: string | null) => contest.problems.find((p) => p.problemId === pid)?.label ?? "General";
+  const labelOf = (pid: string | null) => contest.problems.find((p) => p.problemId === pid)?.label ?? t("clar.general");
 
   return (
     <section className="card" aria-labelledby="clar-title" onMouseEnter={jury ? undefined : markSeen} onFocus={jury ? undefined : markSeen}>
       <h2 id="clar-title">
-        Clarifications{" "}
+        {t("clar.title")}{" "}
         {unseen > 0 && (
           <span className="badge" data-testid="clarification-badge">
-            {unseen}
-            <span className="sr-only">{jury ? " unanswered" : " new"}</span>
+            <T ns={contests} k={jury ? "clar.badgeUnanswered" : "clar.badgeNew"} values={{ count: unseen }} components={{ 0: <span className="sr-only" /> }} />
           </span>
         )}
       </h2>
@@ -73,17 +75,17 @@ export function Clarifications({ contest }: { contest: Contest }) {
         {list.map((c) => (
           <li key={c.id} className={c.fromTeamId ? "clar-question" : "clar-answer"} data-testid="clarification">
             <span className="muted">
-              {c.fromTeamId ? `${c.fromTeamName ?? "A team"} asks` : c.toTeamId ? "Jury answers you" : "Jury, to all"} · {labelOf(c.problemId)}
+              {c.fromTeamId ? (c.fromTeamName ? t("clar.teamAsks", { team: c.fromTeamName }) : t("clar.aTeamAsks")) : c.toTeamId ? t("clar.juryAnswersYou") : t("clar.juryToAll")} · {labelOf(c.problemId)}
             </span>
             <p>{c.text}</p>
             {jury && c.fromTeamId && !c.answered && (
               <div className="clar-reply">
-                <TextField label="Answer" value={answers[c.id] ?? ""} onChange={(e) => setAnswers((a) => ({ ...a, [c.id]: e.target.value }))} />
+                <TextField label={t("clar.answer")} value={answers[c.id] ?? ""} onChange={(e) => setAnswers((a) => ({ ...a, [c.id]: e.target.value }))} />
                 <button type="button" className="btn btn-primary btn-sm" onClick={() => void answer(c.id, false)}>
-                  Answer the team
+                  {t("clar.answerTeam")}
                 </button>
                 <button type="button" className="btn btn-ghost btn-sm" onClick={() => void answer(c.id, true)}>
-                  Answer all
+                  {t("clar.answerAll")}
                 </button>
               </div>
             )}
@@ -92,17 +94,17 @@ export function Clarifications({ contest }: { contest: Contest }) {
       </ul>
       {(contest.role === "participant" || jury) && (
         <form onSubmit={send} className="clar-form">
-          <Select label="About" value={problemId} onChange={(e) => setProblemId(e.target.value)}>
-            <option value="">General</option>
+          <Select label={t("clar.about")} value={problemId} onChange={(e) => setProblemId(e.target.value)}>
+            <option value="">{t("clar.general")}</option>
             {contest.problems.map((p) => (
               <option key={p.problemId} value={p.problemId}>
-                {p.label}. {p.title}
+                {t("clar.option", { label: p.label, title: p.title })}
               </option>
             ))}
           </Select>
-          <TextArea label={jury ? "Announcement" : "Question"} required value={text} onChange={(e) => setText(e.target.value)} rows={2} />
+          <TextArea label={jury ? t("clar.announcement") : t("clar.question")} required value={text} onChange={(e) => setText(e.target.value)} rows={2} />
           <button type="submit" className="btn btn-primary btn-sm">
-            {jury ? "Announce" : "Ask the jury"}
+            {jury ? t("clar.announce") : t("clar.ask")}
           </button>
         </form>
       )}

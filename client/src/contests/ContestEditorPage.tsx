@@ -10,7 +10,9 @@ import { useQuery } from "@tanstack/react-query";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { ColorField, DateTimeField, FieldRow, NumberField, Select, TextField } from "../kit/index.ts";
 import { ProblemMultiSelect } from "../kit/ProblemMultiSelect.tsx";
-import { fromLocalInput } from "../courses/format.ts";
+import { fromLocalInput } from "../lib/dates.ts";
+import { useT } from "../i18n/index.tsx";
+import { contests } from "../i18n/catalog/contests/index.ts";
 import { useNotice } from "../lib/notice.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 
@@ -25,6 +27,7 @@ export default function ContestEditorPage() {
   const client = useTRPCClient();
   const [, navigate] = useLocation();
   const notice = useNotice();
+  const t = useT(contests);
   const problems = useQuery(trpc.problems.list.queryOptions());
   const [form, setForm] = useState({ title: "", shortName: "", startsAt: "", durationMinutes: 300, freezeMinutes: 60, scoring: "icpc", penaltyMinutes: 20, registration: "open", registrationCode: "" });
   const [picked, setPicked] = useState<PickedProblem[]>([]);
@@ -62,50 +65,50 @@ export default function ContestEditorPage() {
           ...(form.registration === "code" && form.registrationCode.trim() ? { registrationCode: form.registrationCode } : {}),
           problems: picked.map((p) => ({ problemId: p.problemId, label: p.label, ...(p.color ? { color: p.color } : {}) })),
         }),
-      { error: "Could not create the contest" },
+      { error: t("editor.error") },
     );
     if (made) navigate(`/contests/${made.shortName}`);
   };
 
   return (
-    <Page title={"New contest"}>
-        <h1 className="page-title">New contest</h1>
+    <Page title={t("editor.title")}>
+        <h1 className="page-title">{t("editor.title")}</h1>
         <form className="card form" onSubmit={submit}>
-          <TextField label="Title" required value={form.title} onChange={set("title")} />
-          <TextField label="Short name" description="Letters, digits and dashes; it is the contest's address." required value={form.shortName} onChange={set("shortName")} />
-          <DateTimeField label="Starts at" description="In your local time." required step={1} value={form.startsAt} onChange={set("startsAt")} />
+          <TextField label={t("editor.contestTitle")} required value={form.title} onChange={set("title")} />
+          <TextField label={t("editor.shortName")} description={t("editor.shortNameHelp")} required value={form.shortName} onChange={set("shortName")} />
+          <DateTimeField label={t("editor.startsAt")} description={t("editor.startsAtHelp")} required step={1} value={form.startsAt} onChange={set("startsAt")} />
           <FieldRow>
-            <NumberField label="Length" unit="minutes" min={1} value={form.durationMinutes} onChange={set("durationMinutes")} />
-            <NumberField label="Scoreboard freeze" description="Minutes before the end (0: none)." unit="minutes" min={0} value={form.freezeMinutes} onChange={set("freezeMinutes")} />
+            <NumberField label={t("editor.length")} unit={t("editor.minutes")} min={1} value={form.durationMinutes} onChange={set("durationMinutes")} />
+            <NumberField label={t("editor.freeze")} description={t("editor.freezeHelp")} unit={t("editor.minutes")} min={0} value={form.freezeMinutes} onChange={set("freezeMinutes")} />
           </FieldRow>
-          <Select label="Scoring" value={form.scoring} onChange={set("scoring")}>
-            <option value="icpc">ICPC: solved, then penalty time</option>
-            <option value="ioi">IOI: points per problem</option>
+          <Select label={t("editor.scoring")} value={form.scoring} onChange={set("scoring")}>
+            <option value="icpc">{t("editor.scoringIcpc")}</option>
+            <option value="ioi">{t("editor.scoringIoi")}</option>
           </Select>
-          {form.scoring === "icpc" && <NumberField label="Penalty per rejected try" unit="minutes" min={0} value={form.penaltyMinutes} onChange={set("penaltyMinutes")} />}
-          <Select label="Registration" value={form.registration} onChange={set("registration")}>
-            <option value="open">Open to every signed-in user</option>
-            <option value="code">With a code</option>
+          {form.scoring === "icpc" && <NumberField label={t("editor.penalty")} unit={t("editor.minutes")} min={0} value={form.penaltyMinutes} onChange={set("penaltyMinutes")} />}
+          <Select label={t("editor.registration")} value={form.registration} onChange={set("registration")}>
+            <option value="open">{t("editor.registrationOpen")}</option>
+            <option value="code">{t("editor.registrationCode")}</option>
           </Select>
           {form.registration === "code" && (
-            <TextField label="Registration code" description="Leave empty for a random one (at least 8 characters)." minLength={8} maxLength={64} value={form.registrationCode} onChange={set("registrationCode")} />
+            <TextField label={t("editor.code")} description={t("editor.codeHelp")} minLength={8} maxLength={64} value={form.registrationCode} onChange={set("registrationCode")} />
           )}
           <ProblemMultiSelect
-            label="Problems"
-            description="Chosen problems get the next free letter; change labels and balloon colours below."
-            problems={(problems.data ?? []).map((p) => ({ id: p._id, title: p.title, detail: p.difficulty }))}
+            label={t("editor.problems")}
+            description={t("editor.problemsHelp")}
+            problems={(problems.data ?? []).map((p) => ({ id: p._id, title: p.title, detail: t("editor.difficulty", { level: p.difficulty }) }))}
             value={picked.map((p) => p.problemId)}
             onChange={choose}
           />
           {picked.length > 0 && (
             <fieldset className="contest-picked">
-              <legend className="kit-label">Labels and balloon colours</legend>
+              <legend className="kit-label">{t("editor.labels")}</legend>
               {picked.map((p, at) => {
                 const title = titleOf(p.problemId);
                 return (
                   <FieldRow key={p.problemId}>
-                    <TextField label={`Label of ${title}`} maxLength={8} value={p.label} onChange={(e) => setPicked((l) => l.map((x, i) => (i === at ? { ...x, label: e.target.value } : x)))} />
-                    <ColorField label={`Colour of ${title}`} value={p.color || "#888888"} onChange={(e) => setPicked((l) => l.map((x, i) => (i === at ? { ...x, color: e.target.value } : x)))} />
+                    <TextField label={t("editor.labelOf", { title })} maxLength={8} value={p.label} onChange={(e) => setPicked((l) => l.map((x, i) => (i === at ? { ...x, label: e.target.value } : x)))} />
+                    <ColorField label={t("editor.colourOf", { title })} value={p.color || "#888888"} onChange={(e) => setPicked((l) => l.map((x, i) => (i === at ? { ...x, color: e.target.value } : x)))} />
                   </FieldRow>
                 );
               })}
@@ -113,7 +116,7 @@ export default function ContestEditorPage() {
           )}
           <FormMessage notice={notice.notice} />
           <button type="submit" className="btn btn-primary">
-            Create contest
+            {t("editor.create")}
           </button>
         </form>
       </Page>

@@ -23,12 +23,15 @@ import { Clarifications, type Contest } from "./Clarifications.tsx";
 import { ContestRoles } from "./ContestRoles.tsx";
 import { clock, contestClock, windowOf } from "./format.ts";
 import { juryActionReasons } from "./jury-actions.ts";
-import { HiddenFromGuest, NextStep, problemsHiddenText } from "./NextStep.tsx";
+import { HiddenFromGuest, NextStep, problemsHiddenKey } from "./NextStep.tsx";
 import { DateTime } from "../components/DateTime.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { contests } from "../i18n/catalog/contests/index.ts";
 
 function Register({ contest, onDone }: { contest: Contest; onDone: () => void }) {
   const client = useTRPCClient();
   const notice = useNotice();
+  const t = useT(contests);
   const [f, setF] = useState({ teamName: "", organization: "", code: "", teamCode: "" });
   const over = contest.phase === "over";
   const submit = async (e: FormEvent, virtual = false) => {
@@ -38,14 +41,14 @@ function Register({ contest, onDone }: { contest: Contest; onDone: () => void })
       : f.teamCode
         ? { id: contest.id, teamCode: f.teamCode }
         : { id: contest.id, ...(f.teamName ? { teamName: f.teamName } : {}), ...(f.organization ? { organization: f.organization } : {}), ...(f.code ? { code: f.code } : {}) };
-    if (await notice.run(() => client.contests.register.mutate(body), { error: "Could not register" })) onDone();
+    if (await notice.run(() => client.contests.register.mutate(body), { error: t("register.error") })) onDone();
   };
   if (over) {
     return (
       <form className="card" onSubmit={(e) => void submit(e, true)}>
-        <p>The contest is over. Take part virtually: a window of its length starting now, against everyone as they were at your time.</p>
+        <p>{t("register.overText")}</p>
         <button type="submit" className="btn btn-primary btn-sm">
-          Start a virtual participation
+          {t("register.virtual")}
         </button>
         <FormMessage notice={notice.notice} />
       </form>
@@ -53,14 +56,14 @@ function Register({ contest, onDone }: { contest: Contest; onDone: () => void })
   }
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
   return (
-    <form className="card form" onSubmit={(e) => void submit(e)} aria-label="Register">
-      <h2>Register</h2>
-      <TextField label="Team name" description="Your own name when you compete alone." value={f.teamName} onChange={set("teamName")} />
-      <TextField label="Organization" value={f.organization} onChange={set("organization")} />
-      {contest.registration === "code" && <TextField label="Registration code" value={f.code} onChange={set("code")} />}
-      <TextField label="Or join a team with its team code" value={f.teamCode} onChange={set("teamCode")} />
+    <form className="card form" onSubmit={(e) => void submit(e)} aria-label={t("register.title")}>
+      <h2>{t("register.title")}</h2>
+      <TextField label={t("register.teamName")} description={t("register.teamNameHelp")} value={f.teamName} onChange={set("teamName")} />
+      <TextField label={t("register.organization")} value={f.organization} onChange={set("organization")} />
+      {contest.registration === "code" && <TextField label={t("register.code")} value={f.code} onChange={set("code")} />}
+      <TextField label={t("register.teamCode")} value={f.teamCode} onChange={set("teamCode")} />
       <button type="submit" className="btn btn-primary btn-sm">
-        Register
+        {t("register.submit")}
       </button>
       <FormMessage notice={notice.notice} />
     </form>
@@ -71,6 +74,7 @@ function Submissions({ contest }: { contest: Contest }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const qc = useQueryClient();
+  const t = useT(contests);
   const jury = contest.role === "jury";
   const query = useQuery({ ...trpc.contests.submissions.queryOptions({ id: contest.id }), refetchInterval: 5000 });
   const rejudge = async (submissionId: string) => {
@@ -79,21 +83,21 @@ function Submissions({ contest }: { contest: Contest }) {
   };
   return (
     <section className="card" aria-labelledby="subs-title">
-      <h2 id="subs-title">{jury ? "All submissions" : "Your team's submissions"}</h2>
-      <QueryState query={query} loading="Loading submissions..." error="Failed to fetch submissions" isEmpty={(l) => l.length === 0} empty={<p className="muted">No submissions yet.</p>}>
+      <h2 id="subs-title">{jury ? t("submissions.all") : t("submissions.team")}</h2>
+      <QueryState query={query} loading={t("submissions.loading")} error={t("submissions.error")} isEmpty={(l) => l.length === 0} empty={<p className="muted">{t("submissions.empty")}</p>}>
         {(list) => (
           <div className="table-scroll">
             <table className="data-table">
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
-                  {jury && <th scope="col">Team</th>}
-                  <th scope="col">Problem</th>
-                  <th scope="col">Language</th>
-                  <th scope="col">Verdict</th>
+                  <th scope="col">{t("submissions.time")}</th>
+                  {jury && <th scope="col">{t("submissions.teamColumn")}</th>}
+                  <th scope="col">{t("submissions.problem")}</th>
+                  <th scope="col">{t("submissions.language")}</th>
+                  <th scope="col">{t("submissions.verdict")}</th>
                   {jury && (
                     <th scope="col">
-                      <span className="sr-only">Actions</span>
+                      <span className="sr-only">{t("submissions.actions")}</span>
                     </th>
                   )}
                 </tr>
@@ -102,7 +106,7 @@ function Submissions({ contest }: { contest: Contest }) {
                 {[...list].reverse().map((s) => (
                   <tr key={s.id} data-testid="contest-submission">
                     <td>{clock(s.contestTimeMs)}</td>
-                    {jury && <td>{s.teamName ?? "jury"}</td>}
+                    {jury && <td>{s.teamName ?? t("submissions.jury")}</td>}
                     <td>{s.label}</td>
                     <td>{languageName(s.language)}</td>
                     <td>
@@ -111,7 +115,7 @@ function Submissions({ contest }: { contest: Contest }) {
                     {jury && (
                       <td>
                         <button type="button" className="btn btn-ghost btn-sm" onClick={() => void rejudge(s.id)} disabled={s.status !== "done"}>
-                          Rejudge
+                          {t("submissions.rejudge")}
                         </button>
                       </td>
                     )}
@@ -129,48 +133,53 @@ function Submissions({ contest }: { contest: Contest }) {
 function JuryControls({ contest, onDone }: { contest: Contest; onDone: () => void }) {
   const client = useTRPCClient();
   const notice = useNotice();
+  const t = useT(contests);
   const why = juryActionReasons(contest);
   const reasons = (
     [
-      ["Reveal", why.reveal],
-      ["Unfreeze", why.unfreeze],
-      ["Finalize", why.finalize],
+      ["reveal", why.reveal],
+      ["unfreeze", why.unfreeze],
+      ["finalize", why.finalize],
     ] as const
   ).filter(([, reason]) => reason !== null);
   return (
-    <section className="card" aria-label="Jury">
-      <h2>Jury</h2>
-      {contest.registrationCode && <p>Registration code: <code>{contest.registrationCode}</code></p>}
+    <section className="card" aria-label={t("jury.title")}>
+      <h2>{t("jury.title")}</h2>
+      {contest.registrationCode && (
+        <p>
+          <T ns={contests} k="jury.registrationCode" values={{ code: contest.registrationCode }} components={{ 0: <code /> }} />
+        </p>
+      )}
       <div className="card-actions">
         <Link href={`/contests/${contest.shortName}/balloons`} className="btn btn-ghost btn-sm">
-          Balloons
+          {t("jury.balloons")}
         </Link>
         {why.reveal === null ? (
           <Link href={`/contests/${contest.shortName}/reveal`} className="btn btn-ghost btn-sm">
-            Reveal
+            {t("jury.reveal")}
           </Link>
         ) : (
           <button type="button" className="btn btn-ghost btn-sm" disabled aria-describedby="jury-why-reveal">
-            Reveal
+            {t("jury.reveal")}
           </button>
         )}
         <Link href={`/contests/${contest.id}/similarity`} className="btn btn-ghost btn-sm">
-          Similarity
+          {t("jury.similarity")}
         </Link>
         {/* A course's TA judges but does not change the contest: no unfreeze or finalize (the server refuses them too). */}
-        <button type="button" className="btn btn-ghost btn-sm" disabled={why.unfreeze !== null} aria-describedby={why.unfreeze ? "jury-why-unfreeze" : undefined} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: "Could not unfreeze", success: "The scoreboard is unfrozen." }).then(onDone)}>
-          Unfreeze
+        <button type="button" className="btn btn-ghost btn-sm" disabled={why.unfreeze !== null} aria-describedby={why.unfreeze ? "jury-why-unfreeze" : undefined} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: t("jury.unfreezeError"), success: t("jury.unfrozen") }).then(onDone)}>
+          {t("jury.unfreeze")}
         </button>
         {/* Finalizing before the unfreeze is allowed: the public then gets the frozen board's awards until the unfreeze (decision 046). */}
-        <button type="button" className="btn btn-ghost btn-sm" disabled={why.finalize !== null} aria-describedby={why.finalize ? "jury-why-finalize" : undefined} onClick={() => void notice.run(() => client.contests.finalize.mutate({ id: contest.id }), { error: "Could not finalize", success: contest.frozen ? "Results are final; the public sees the frozen board's awards until you unfreeze." : "Results are final; awards announced." }).then(onDone)}>
-          Finalize
+        <button type="button" className="btn btn-ghost btn-sm" disabled={why.finalize !== null} aria-describedby={why.finalize ? "jury-why-finalize" : undefined} onClick={() => void notice.run(() => client.contests.finalize.mutate({ id: contest.id }), { error: t("jury.finalizeError"), success: contest.frozen ? t("jury.finalFrozen") : t("jury.final") }).then(onDone)}>
+          {t("jury.finalize")}
         </button>
       </div>
       {reasons.length > 0 && (
         <ul className="plain-list muted jury-reasons" data-testid="jury-reasons">
           {reasons.map(([action, reason]) => (
-            <li key={action} id={`jury-why-${action.toLowerCase()}`}>
-              {action}: {reason}
+            <li key={action} id={`jury-why-${action}`}>
+              {t(reason!)}
             </li>
           ))}
         </ul>
@@ -185,18 +194,19 @@ export default function ContestPage({ contestId }: { contestId: string }) {
   const qc = useQueryClient();
   const now = useNow(1000);
   const { status } = useAuth();
+  const t = useT(contests);
   const query = useQuery({ ...trpc.contests.byId.queryOptions({ id: contestId }), refetchInterval: 30_000 });
   const refresh = () => void qc.invalidateQueries({ queryKey: trpc.contests.byId.queryKey({ id: contestId }) });
   // The server answers a guest 404 for a course contest (it does not say whether one exists): sign in and come back.
   const guestHidden = status === "unauthenticated" && query.isError && httpStatusOf(query.error) === 404;
   return (
-    <Page title={query.data?.title ?? "Contest"}>
+    <Page title={query.data?.title ?? t("page.title")}>
       {guestHidden && <HiddenFromGuest />}
       {!guestHidden && (
-        <QueryState query={query} loading="Loading contest..." error="Failed to fetch the contest">
+        <QueryState query={query} loading={t("page.loading")} error={t("page.error")}>
           {(c) => {
             const mine = windowOf(c);
-            const clk = contestClock(mine.startsAt, mine.endsAt, now);
+            const clk = contestClock(mine.startsAt, mine.endsAt, now, t);
             return (
               <>
                 <div className="page-heading">
@@ -205,20 +215,20 @@ export default function ContestPage({ contestId }: { contestId: string }) {
                     <strong className="countdown" data-testid="contest-clock">
                       {clk.text}
                     </strong>{" "}
-                    {c.frozen && <span className="state-badge state-late">Scoreboard frozen</span>}{" "}
+                    {c.frozen && <span className="state-badge state-late">{t("page.frozen")}</span>}{" "}
                     <Link href={`/contests/${c.shortName}/scoreboard`} className="btn btn-primary btn-sm">
-                      Scoreboard
+                      {t("page.scoreboard")}
                     </Link>{" "}
                     <Link href="/contests" className="text-link">
-                      All contests
+                      {t("page.allContests")}
                     </Link>
                   </p>
                   <p className="muted">
-                    <DateTime value={c.startsAt} withZone /> · {c.durationMinutes} minutes · {c.scoring === "icpc" ? `ICPC (${c.penaltyMinutes} minutes per rejected try)` : "IOI"}
+                    <DateTime value={c.startsAt} withZone /> · {t("page.length", { minutes: c.durationMinutes })} · {c.scoring === "icpc" ? t("page.icpc", { penalty: c.penaltyMinutes }) : "IOI"}
                     {c.freezesAt && (
                       <>
-                        {" · frozen from "}
-                        <DateTime value={c.freezesAt} withZone />
+                        {" · "}
+                        <T ns={contests} k="page.frozenFrom" components={{ 0: <DateTime value={c.freezesAt} withZone /> }} />
                       </>
                     )}
                   </p>
@@ -226,20 +236,24 @@ export default function ContestPage({ contestId }: { contestId: string }) {
                 <NextStep contest={c} nowMs={now} register={<Register contest={c} onDone={refresh} />} />
                 {c.team && (
                   <p className="card" data-testid="team">
-                    Team <strong>{c.team.name}</strong>
-                    {c.team.organization && ` (${c.team.organization})`} · {c.team.members.map((m) => m.name).join(", ")}
+                    {c.team.organization ? (
+                      <T ns={contests} k="page.teamWithOrganization" values={{ name: c.team.name, organization: c.team.organization }} components={{ 0: <strong /> }} />
+                    ) : (
+                      <T ns={contests} k="page.team" values={{ name: c.team.name }} components={{ 0: <strong /> }} />
+                    )}{" "}
+                    · {c.team.members.map((m) => m.name).join(", ")}
                     {c.team.joinCode && (
                       <>
                         {" "}
-                        · team code for teammates: <code>{c.team.joinCode}</code>
+                        · <T ns={contests} k="page.teamCode" values={{ code: c.team.joinCode }} components={{ 0: <code /> }} />
                       </>
                     )}
                   </p>
                 )}
                 <section className="card" aria-labelledby="problems-title">
-                  <h2 id="problems-title">Problems</h2>
+                  <h2 id="problems-title">{t("page.problems")}</h2>
                   {c.problems.length === 0 ? (
-                    <p className="muted">{problemsHiddenText(c)}</p>
+                    <p className="muted">{t(problemsHiddenKey(c))}</p>
                   ) : (
                     <ul className="contest-problems">
                       {c.problems.map((p) => (

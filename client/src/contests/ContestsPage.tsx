@@ -6,12 +6,15 @@ import { QueryState } from "../components/QueryState.tsx";
 import { useNow } from "../courses/useNow.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
-import { contestClock } from "./format.ts";
+import { contestClock, contestPhase } from "./format.ts";
 import { DateTime } from "../components/DateTime.tsx";
+import { useT } from "../i18n/index.tsx";
+import { contests } from "../i18n/catalog/contests/index.ts";
 
 type Item = RouterOutputs["contests"]["list"][number];
 
 function Section({ title, items, now }: { title: string; items: Item[]; now: number }) {
+  const t = useT(contests);
   if (items.length === 0) return null;
   return (
     <section aria-label={title}>
@@ -24,9 +27,9 @@ function Section({ title, items, now }: { title: string; items: Item[]; now: num
             </Link>
             <span className="muted">
               <DateTime value={c.startsAt} withZone /> · {c.scoring.toUpperCase()}
-              {c.courseId ? " · course contest" : ""}
+              {c.courseId && <> · {t("list.courseContest")}</>}
             </span>
-            <strong>{contestClock(c.startsAt, c.endsAt, now).text}</strong>
+            <strong>{contestClock(c.startsAt, c.endsAt, now, t).text}</strong>
           </li>
         ))}
       </ul>
@@ -38,24 +41,25 @@ export default function ContestsPage() {
   const trpc = useTRPC();
   const { user } = useAuth();
   const now = useNow(1000);
+  const t = useT(contests);
   const query = useQuery(trpc.contests.list.queryOptions());
   const rights = useQuery({ ...trpc.courses.mine.queryOptions(), enabled: user !== null });
   return (
-    <Page title={"Contests"}>
+    <Page title={t("list.title")}>
         <div className="page-heading">
-          <h1 className="page-title">Contests</h1>
+          <h1 className="page-title">{t("list.title")}</h1>
           {(rights.data?.canCreateCourses || rights.data?.isAdmin) && (
             <Link href="/contests/new" className="btn btn-primary btn-sm">
-              New contest
+              {t("list.new")}
             </Link>
           )}
         </div>
-        <QueryState query={query} loading="Loading contests..." error="Failed to fetch contests" isEmpty={(l) => l.length === 0} empty={<p className="muted">No contests yet.</p>}>
+        <QueryState query={query} loading={t("list.loading")} error={t("list.error")} isEmpty={(l) => l.length === 0} empty={<p className="muted">{t("list.empty")}</p>}>
           {(list) => (
             <>
-              <Section title="Running" items={list.filter((c) => contestClock(c.startsAt, c.endsAt, now).phase === "running")} now={now} />
-              <Section title="Upcoming" items={list.filter((c) => contestClock(c.startsAt, c.endsAt, now).phase === "upcoming").reverse()} now={now} />
-              <Section title="Past" items={list.filter((c) => contestClock(c.startsAt, c.endsAt, now).phase === "over")} now={now} />
+              <Section title={t("list.running")} items={list.filter((c) => contestPhase(c.startsAt, c.endsAt, now) === "running")} now={now} />
+              <Section title={t("list.upcoming")} items={list.filter((c) => contestPhase(c.startsAt, c.endsAt, now) === "upcoming").reverse()} now={now} />
+              <Section title={t("list.past")} items={list.filter((c) => contestPhase(c.startsAt, c.endsAt, now) === "over")} now={now} />
             </>
           )}
         </QueryState>

@@ -8,28 +8,33 @@
  *   a roster contest says who registers;
  * - registered before the start (own window, virtual included): when it starts, with a countdown;
  * - a course contest hidden from a guest (the server's 404, `HiddenFromGuest`): sign in and come back.
- * The problems list's empty text (`problemsHiddenText`) follows the same states.
+ * The problems list's empty text (`problemsHiddenKey`) follows the same states.
  */
 import type { ReactNode } from "react";
 import { Link } from "wouter";
-import { countdown, localTime } from "../courses/format.ts";
+import { formatDateTime } from "../lib/dates.ts";
 import { currentPath, signInHref, signUpHref } from "../lib/next.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { contests, type ContestsKey } from "../i18n/catalog/contests/index.ts";
 import type { Contest } from "./Clarifications.tsx";
-import { windowOf } from "./format.ts";
+import { countdown, windowOf } from "./format.ts";
+
+/** "Nov 27, 2026 11:00 PM (GMT+01:00)": a contest's start in the viewer's locale and zone. */
+const localTime = (iso: string) => formatDateTime(iso, { withZone: true });
 
 /** A signed-out visitor: sign in (or up) and come back to this page. */
 function SignInToTakePart({ contest }: { contest: Contest }) {
+  const t = useT(contests);
   const here = currentPath();
-  const what = contest.phase === "over" ? "take part virtually" : "register";
   return (
     <p className="card" data-testid="next-step">
       <Link href={signInHref(here)} className="btn btn-primary btn-sm">
-        Sign in to {what}
+        {contest.phase === "over" ? t("nextStep.signInToTakePartVirtually") : t("nextStep.signInToRegister")}
       </Link>{" "}
       <span className="muted">
-        {contest.phase === "upcoming" && `The contest starts ${localTime(contest.startsAt)}. `}
-        {contest.phase === "running" && "The contest is running; registered teams see the problems. "}
-        No account? <Link href={signUpHref(here)}>Sign up</Link> and you come back here.
+        {contest.phase === "upcoming" && <>{t("nextStep.startsAt", { when: localTime(contest.startsAt) })} </>}
+        {contest.phase === "running" && <>{t("nextStep.runningRegisteredSee")} </>}
+        <T ns={contests} k="nextStep.noAccount" components={{ 0: <Link href={signUpHref(here)} /> }} />
       </span>
     </p>
   );
@@ -40,12 +45,13 @@ function SignInToTakePart({ contest }: { contest: Contest }) {
  * @param nowMs the page's clock, ms since the epoch.
  */
 export function NextStep({ contest, nowMs, register }: { contest: Contest; nowMs: number; register: ReactNode }) {
+  const t = useT(contests);
   if (contest.role === "anonymous") return <SignInToTakePart contest={contest} />;
   if (contest.role === "public") {
     if (contest.registration === "roster" && contest.phase !== "over") {
       return (
         <p className="card" data-testid="next-step">
-          The organisers register the teams of this contest; ask them to add you.
+          {t("nextStep.roster")}
         </p>
       );
     }
@@ -53,9 +59,7 @@ export function NextStep({ contest, nowMs, register }: { contest: Contest; nowMs
     return (
       <>
         <p className="card" data-testid="next-step">
-          {contest.phase === "running"
-            ? "The contest is running: register below to see the problems and submit."
-            : `Register below; the contest starts ${localTime(contest.startsAt)}.`}
+          {contest.phase === "running" ? t("nextStep.runningRegisterBelow") : t("nextStep.registerBelow", { when: localTime(contest.startsAt) })}
         </p>
         {register}
       </>
@@ -64,40 +68,45 @@ export function NextStep({ contest, nowMs, register }: { contest: Contest; nowMs
   if (contest.role === "participant") {
     const mine = windowOf(contest);
     if (Date.parse(mine.startsAt) <= nowMs) return null;
-    const left = countdown(mine.startsAt, nowMs);
+    const left = countdown(mine.startsAt, nowMs, t);
+    const when = localTime(mine.startsAt);
     return (
       <p className="card" data-testid="next-step" role="status">
-        You are registered. The contest starts <strong>{localTime(mine.startsAt)}</strong>
-        {left && ` (${left})`}.
+        {left ? (
+          <T ns={contests} k="nextStep.registeredCountdown" values={{ when, left }} components={{ 0: <strong /> }} />
+        ) : (
+          <T ns={contests} k="nextStep.registered" values={{ when }} components={{ 0: <strong /> }} />
+        )}
       </p>
     );
   }
   return null;
 }
 
-/** The problems list's text while it is empty, for this visitor. */
-export function problemsHiddenText(contest: Contest): string {
+/** The `contests` catalogue's key of the problems list's text while it is empty, for this visitor. */
+export function problemsHiddenKey(contest: Contest): ContestsKey {
   if (contest.phase !== "upcoming" && (contest.role === "anonymous" || contest.role === "public")) {
-    return contest.role === "anonymous" ? "Sign in and register to see the problems." : "Register to see the problems.";
+    return contest.role === "anonymous" ? "nextStep.hiddenSignInAndRegister" : "nextStep.hiddenRegister";
   }
-  return "The problems appear when the contest starts.";
+  return "nextStep.hiddenUntilStart";
 }
 
 /** A contest the server does not show a guest (a course's, or none): sign in and come back here. */
 export function HiddenFromGuest() {
+  const t = useT(contests);
   const here = currentPath();
   return (
     <section className="card" data-testid="next-step" aria-labelledby="hidden-contest-title">
       <h1 id="hidden-contest-title" className="page-title">
-        Sign in to see this contest
+        {t("nextStep.guestTitle")}
       </h1>
-      <p>This contest is not public: it may belong to a course. Sign in with the account you use for the course and you come back here.</p>
+      <p>{t("nextStep.guestText")}</p>
       <p>
         <Link href={signInHref(here)} className="btn btn-primary btn-sm">
-          Sign in
+          {t("nextStep.signIn")}
         </Link>{" "}
         <Link href={signUpHref(here)} className="text-link">
-          Create an account
+          {t("nextStep.createAccount")}
         </Link>
       </p>
     </section>

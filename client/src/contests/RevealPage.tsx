@@ -13,9 +13,12 @@ import { QueryState } from "../components/QueryState.tsx";
 import { Page } from "../components/shell/Page.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ScoreboardTable } from "./Scoreboard.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { contests } from "../i18n/catalog/contests/index.ts";
 
 export default function RevealPage({ contestId }: { contestId: string }) {
   const trpc = useTRPC();
+  const t = useT(contests);
   const [step, setStep] = useState(0);
   const contest = useQuery(trpc.contests.byId.queryOptions({ id: contestId }));
   const notOver = contest.data !== undefined && contest.data.phase !== "over";
@@ -23,36 +26,36 @@ export default function RevealPage({ contestId }: { contestId: string }) {
   const data = query.data;
   const endsAtMs = contest.data ? Date.parse(contest.data.startsAt) + contest.data.durationMinutes * 60_000 : null;
   return (
-    <Page title="Reveal" width="wide" pageClassName="scoreboard-page">
+    <Page title={t("reveal.title")} width="wide" pageClassName="scoreboard-page">
         <div className="page-heading sb-heading">
-          <h1 className="page-title">Reveal</h1>
+          <h1 className="page-title">{t("reveal.title")}</h1>
           <p className="sb-status">
             {data && (
               <span data-testid="reveal-progress">
-                Step {data.step} of {data.total}
+                {t("reveal.step", { step: data.step, total: data.total })}
               </span>
             )}
             <button type="button" className="btn btn-ghost btn-sm" disabled={notOver || step === 0} onClick={() => setStep((s) => Math.max(0, s - 1))}>
-              Back
+              {t("reveal.back")}
             </button>
             <button type="button" className="btn btn-primary btn-sm" disabled={notOver || !data || data.step >= data.total} onClick={() => setStep((s) => s + 1)}>
-              Next
+              {t("reveal.next")}
             </button>
             <Link href={`/contests/${contestId}`} className="text-link">
-              Back to the contest
+              {t("nav.backToContest")}
             </Link>
           </p>
         </div>
         {contest.isError ? (
-          <QueryState query={contest} loading="Loading the contest..." error="Failed to fetch the contest">
+          <QueryState query={contest} loading={t("reveal.loadingContest")} error={t("page.error")}>
             {() => null}
           </QueryState>
         ) : notOver && endsAtMs !== null ? (
           <p className="alert alert-info" role="status" data-testid="reveal-not-yet">
-            The reveal opens when the contest is over, at <DateTime value={endsAtMs} withZone />.
+            <T ns={contests} k="reveal.notYet" components={{ 0: <DateTime value={endsAtMs} withZone /> }} />
           </p>
         ) : (
-          <QueryState query={query} loading="Loading the frozen board..." error="Failed to load the reveal">
+          <QueryState query={query} loading={t("reveal.loading")} error={t("reveal.error")}>
             {(d) => <ScoreboardTable board={d} highlight={d.revealed} />}
           </QueryState>
         )}

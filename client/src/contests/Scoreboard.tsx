@@ -6,12 +6,14 @@
  */
 import type { RouterOutputs } from "../lib/trpc.ts";
 import { minutes } from "./format.ts";
+import { useT } from "../i18n/index.tsx";
+import { contests, type ContestsT } from "../i18n/catalog/contests/index.ts";
 
 export type Board = RouterOutputs["contests"]["scoreboard"];
 type Row = Board["rows"][number];
 type Cell = Row["cells"][number];
 
-function CellView({ cell, scoring, highlight }: { cell: Cell; scoring: Board["scoring"]; highlight: boolean }) {
+function CellView({ cell, scoring, highlight, t }: { cell: Cell; scoring: Board["scoring"]; highlight: boolean; t: ContestsT }) {
   const tries = cell.numJudged + cell.numPending;
   let cls = "sb-cell";
   let main = "";
@@ -30,7 +32,7 @@ function CellView({ cell, scoring, highlight }: { cell: Cell; scoring: Board["sc
   }
   if (cell.numPending > 0 && main !== "?") cls += " sb-has-pending";
   if (highlight) cls += " sb-revealed";
-  const label = tries === 0 ? "no tries" : `${tries} ${tries === 1 ? "try" : "tries"}${cell.numPending ? `, ${cell.numPending} pending` : ""}`;
+  const label = tries === 0 ? t("board.noTries") : cell.numPending ? t("board.triesPending", { tries, pending: cell.numPending }) : t("board.tries", { tries });
   return (
     <td className={cls} title={label} data-testid={`cell-${cell.problemId}`}>
       {main && <span className="sb-main">{main}</span>}
@@ -40,16 +42,17 @@ function CellView({ cell, scoring, highlight }: { cell: Cell; scoring: Board["sc
 }
 
 export function ScoreboardTable({ board, highlight }: { board: Pick<Board, "scoring" | "problems" | "teams" | "rows">; highlight?: { teamId: string; problemId: string } | null }) {
+  const t = useT(contests);
   const icpc = board.scoring === "icpc";
   return (
     <div className="table-scroll">
-      <table className="scoreboard" aria-label="Scoreboard">
+      <table className="scoreboard" aria-label={t("board.label")}>
         <thead>
           <tr>
             <th scope="col" className="sb-rank">#</th>
-            <th scope="col" className="sb-team">Team</th>
-            <th scope="col">{icpc ? "Solved" : "Score"}</th>
-            {icpc && <th scope="col">Time</th>}
+            <th scope="col" className="sb-team">{t("board.team")}</th>
+            <th scope="col">{icpc ? t("board.solved") : t("board.score")}</th>
+            {icpc && <th scope="col">{t("board.time")}</th>}
             {board.problems.map((p) => (
               <th scope="col" key={p.problemId} className="sb-problem" title={p.title}>
                 <span className="sb-balloon" style={p.color ? { background: p.color } : undefined} aria-hidden="true" />
@@ -69,7 +72,7 @@ export function ScoreboardTable({ board, highlight }: { board: Pick<Board, "scor
               <td className="sb-total">{icpc ? r.numSolved : r.score}</td>
               {icpc && <td className="sb-total">{r.penaltyMinutes}</td>}
               {r.cells.map((c) => (
-                <CellView key={c.problemId} cell={c} scoring={board.scoring} highlight={highlight?.teamId === r.teamId && highlight.problemId === c.problemId} />
+                <CellView key={c.problemId} cell={c} scoring={board.scoring} highlight={highlight?.teamId === r.teamId && highlight.problemId === c.problemId} t={t} />
               ))}
             </tr>
           ))}

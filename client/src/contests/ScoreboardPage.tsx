@@ -15,6 +15,8 @@ import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { contestClock } from "./format.ts";
 import { ScoreboardTable, type Board } from "./Scoreboard.tsx";
 import { applyDelta, isDelta } from "../../../src/contests/board-delta.ts";
+import { useT } from "../i18n/index.tsx";
+import { contests } from "../i18n/catalog/contests/index.ts";
 
 export default function ScoreboardPage({ contestId }: { contestId: string }) {
   const trpc = useTRPC();
@@ -22,6 +24,7 @@ export default function ScoreboardPage({ contestId }: { contestId: string }) {
   const [params] = useSearchParams();
   const projector = params.has("projector");
   const now = useNow(1000);
+  const t = useT(contests);
   const contest = useQuery(trpc.contests.byId.queryOptions({ id: contestId }));
   const first = useQuery({ ...trpc.contests.scoreboard.queryOptions({ id: contestId }), refetchOnWindowFocus: false });
   const [board, setBoard] = useState<Board | null>(null);
@@ -51,35 +54,35 @@ export default function ScoreboardPage({ contestId }: { contestId: string }) {
   }, [client, contestId, first.data]);
 
   const c = contest.data;
-  const clock = c ? contestClock(c.startsAt, c.endsAt, now) : null;
-  const title = c ? `Scoreboard: ${c.title}` : "Scoreboard";
+  const clock = c ? contestClock(c.startsAt, c.endsAt, now, t) : null;
+  const title = c ? t("scoreboard.documentTitle", { title: c.title }) : t("scoreboard.title");
   useDocumentTitle(title);
   const body = (
       <>
         <div className="page-heading sb-heading">
-          <h1 className="page-title">{c ? c.title : "Scoreboard"}</h1>
+          <h1 className="page-title">{c ? c.title : t("scoreboard.title")}</h1>
           <p className="sb-status">
             {clock && <strong data-testid="contest-clock">{clock.text}</strong>}
             {board?.frozen && (
               <span className="state-badge state-late" data-testid="frozen-badge">
-                Frozen: results after the freeze are hidden
+                {t("scoreboard.frozen")}
               </span>
             )}
             <span className={`live-dot live-${live}`} aria-hidden="true" />
-            <span className="sr-only">Updates {live}</span>
+            <span className="sr-only">{t("scoreboard.live", { state: live })}</span>
             {!projector && (
               <>
                 <Link href={`/contests/${contestId}/scoreboard?projector`} className="text-link">
-                  Projector view
+                  {t("scoreboard.projector")}
                 </Link>{" "}
                 <Link href={`/contests/${contestId}`} className="text-link">
-                  Back to the contest
+                  {t("nav.backToContest")}
                 </Link>
               </>
             )}
           </p>
         </div>
-        <QueryState query={first} loading="Loading scoreboard..." error="Failed to fetch the scoreboard">
+        <QueryState query={first} loading={t("scoreboard.loading")} error={t("scoreboard.error")}>
           {() => (board ? <ScoreboardTable board={board} /> : null)}
         </QueryState>
       </>

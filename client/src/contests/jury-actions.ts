@@ -1,24 +1,26 @@
 /** The jury's after-contest actions on the contest page, and why one cannot be taken now. */
+import type { ContestsKey } from "../i18n/catalog/contests/index.ts";
 import type { Contest } from "./Clarifications.tsx";
 
 /**
  * Why each of the jury's after-contest actions cannot be taken now, or null when it can
  * (the server checks the same: src/contests/contests.ts, src/contests/permissions.ts).
+ * Each reason is the `contests` catalogue's key of the whole line shown beside the disabled
+ * button ("Reveal: the reveal is possible once the contest is over.").
  */
-export function juryActionReasons(contest: Contest): { reveal: string | null; unfreeze: string | null; finalize: string | null } {
+export function juryActionReasons(contest: Contest): { reveal: ContestsKey | null; unfreeze: ContestsKey | null; finalize: ContestsKey | null } {
   const over = contest.phase === "over";
-  const notYet = "possible once the contest is over.";
   return {
-    reveal: over ? null : `the reveal is ${notYet}`,
+    reveal: over ? null : "jury.why.revealNotYet",
     unfreeze: !contest.mayChange
-      ? "only the contest's owners unfreeze the scoreboard."
+      ? "jury.why.unfreezeNotOwner"
       : !over
-        ? `unfreezing is ${notYet}`
+        ? "jury.why.unfreezeNotYet"
         : contest.freezesAt === null
-          ? "this contest's scoreboard is never frozen."
+          ? "jury.why.unfreezeNeverFrozen"
           : contest.unfrozenAt !== null
-            ? "the scoreboard is unfrozen."
+            ? "jury.why.unfreezeDone"
             : null,
-    finalize: !contest.mayChange ? "only the contest's owners finalize the results." : !over ? `finalizing is ${notYet}` : contest.finalizedAt !== null ? "the results are final." : null,
+    finalize: !contest.mayChange ? "jury.why.finalizeNotOwner" : !over ? "jury.why.finalizeNotYet" : contest.finalizedAt !== null ? "jury.why.finalizeDone" : null,
   };
 }

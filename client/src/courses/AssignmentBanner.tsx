@@ -1,34 +1,41 @@
 /** On the solving page opened from an assignment: its title, the student's due time with a countdown, the state, and its policies. */
 import { Link } from "wouter";
 import type { RouterOutputs } from "../lib/trpc.ts";
-import { AI_WORDS, countdown, FEEDBACK_WORDS, stateLabel } from "./format.ts";
+import { aiWords, feedbackWords, stateLabel, timeLeft } from "./format.ts";
 import { useNow } from "./useNow.ts";
 import { DateTime } from "../components/DateTime.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { courses } from "../i18n/catalog/courses/index.ts";
 
 export function AssignmentBanner({ assignment: a }: { assignment: RouterOutputs["assignments"]["byId"] }) {
+  const t = useT(courses);
   const now = useNow(15_000);
+  const left = timeLeft(a.window.dueAt, now, t);
   return (
-    <aside className="assignment-banner" aria-label="Assignment" data-testid="assignment-banner">
+    <aside className="assignment-banner" aria-label={t("banner.label")} data-testid="assignment-banner">
       <p>
         <Link href={`/assignments/${a.id}`}>
           <strong>{a.title}</strong>
         </Link>{" "}
-        <span className={`state-badge state-${a.state}`}>{stateLabel(a.state, a.window.dueAt, a.window.close, now)}</span>
+        <span className={`state-badge state-${a.state}`}>{stateLabel(a.state, a.window.dueAt, a.window.close, now, t)}</span>
       </p>
       {a.window.dueAt && (
         <p className="muted">
-          Due <DateTime value={a.window.dueAt} withZone />
-          {countdown(a.window.dueAt, now) && ` (${countdown(a.window.dueAt, now)})`}
+          {left ? (
+            <T ns={courses} k="banner.dueCountdown" values={{ due: <DateTime value={a.window.dueAt} withZone />, duration: left }} />
+          ) : (
+            <T ns={courses} k="banner.due" values={{ due: <DateTime value={a.window.dueAt} withZone /> }} />
+          )}
           {a.window.close && a.window.close !== a.window.dueAt && (
             <>
-              {" · late until "}
-              <DateTime value={a.window.close} withZone />, {a.latePenaltyPercent}% off per {a.latePenaltyUnit}
+              {" · "}
+              <T ns={courses} k="banner.late" values={{ close: <DateTime value={a.window.close} withZone />, percent: a.latePenaltyPercent, unit: a.latePenaltyUnit }} />
             </>
           )}
         </p>
       )}
       <p className="muted">
-        Feedback: {FEEDBACK_WORDS[a.feedback]} · AI review: {AI_WORDS[a.aiPolicy]}
+        {t("banner.feedback", { level: feedbackWords(a.feedback, t) })} · {t("banner.ai", { policy: aiWords(a.aiPolicy, t) })}
       </p>
     </aside>
   );

@@ -13,9 +13,11 @@ import { DateTimeField, FieldRow, NumberField, Select, TextArea, TextField } fro
 import { ProblemMultiSelect } from "../kit/ProblemMultiSelect.tsx";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
-import { AI_WORDS, FEEDBACK_WORDS, fromLocalInput, toLocalInput } from "./format.ts";
+import { AI_KEYS, FEEDBACK_KEYS, fromLocalInput, toLocalInput, type CoursesT } from "./format.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { zoneOffsetLabel } from "../lib/dates.ts";
+import { useT } from "../i18n/index.tsx";
+import { courses } from "../i18n/catalog/courses/index.ts";
 
 interface Values {
   title: string;
@@ -48,6 +50,7 @@ const blank = (): Values => ({
 });
 
 export default function AssignmentEditorPage(props: { courseId?: string; assignmentId?: string }) {
+  const t = useT(courses);
   const trpc = useTRPC();
   const [, navigate] = useLocation();
   const existing = useQuery({ ...trpc.assignments.byId.queryOptions({ id: props.assignmentId ?? "" }), enabled: Boolean(props.assignmentId) });
@@ -103,72 +106,72 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
         const saved = props.assignmentId ? await update.mutateAsync({ id: props.assignmentId, ...body }) : await create.mutateAsync({ courseId, ...body });
         navigate(`/assignments/${saved.id}`);
       },
-      { error: "Failed to save the assignment." },
+      { error: t("editor.saveFailed") },
     );
   }
 
   const candidates = [
-    ...(courseProblems.data ?? []).map((p) => ({ id: p._id, title: p.title, where: "course" })),
-    ...(publicProblems.data ?? []).map((p) => ({ id: p._id, title: p.title, where: p.difficulty })),
+    ...(courseProblems.data ?? []).map((p) => ({ id: p._id, title: p.title, where: t("editor.where", { where: "course" }) })),
+    ...(publicProblems.data ?? []).map((p) => ({ id: p._id, title: p.title, where: t("editor.where", { where: p.difficulty }) })),
   ];
 
   const titleOf = (id: string) => candidates.find((c) => c.id === id)?.title ?? id;
 
   return (
-    <Page title={props.assignmentId ? "Edit assignment" : "New assignment"}>
+    <Page title={props.assignmentId ? t("editor.editDocumentTitle") : t("editor.newDocumentTitle")}>
         <div className="page-heading">
-          <h1 className="page-title">{props.assignmentId ? "Edit Assignment" : "New Assignment"}</h1>
-          <p className="muted">Times are in your time zone ({zoneOffsetLabel()}).</p>
+          <h1 className="page-title">{props.assignmentId ? t("editor.editTitle") : t("editor.newTitle")}</h1>
+          <p className="muted">{t("editor.zone", { zone: zoneOffsetLabel() })}</p>
         </div>
         <form className="form card" onSubmit={onSubmit}>
-          <TextField label="Title" value={v.title} onChange={(e) => set("title", e.target.value)} required />
-          <TextArea label="Description" rows={3} value={v.description} onChange={(e) => set("description", e.target.value)} />
+          <TextField label={t("editor.title")} value={v.title} onChange={(e) => set("title", e.target.value)} required />
+          <TextArea label={t("editor.description")} rows={3} value={v.description} onChange={(e) => set("description", e.target.value)} />
           <FieldRow columns={3}>
-            <DateTimeField label="Opens" step={1} value={v.opensAt} onChange={(e) => set("opensAt", e.target.value)} required />
-            <DateTimeField label="Due (empty: practice)" step={1} value={v.dueAt} onChange={(e) => set("dueAt", e.target.value)} />
-            <DateTimeField label="Late submissions until (optional)" step={1} value={v.closesAt} onChange={(e) => set("closesAt", e.target.value)} />
+            <DateTimeField label={t("editor.opens")} step={1} value={v.opensAt} onChange={(e) => set("opensAt", e.target.value)} required />
+            <DateTimeField label={t("editor.due")} step={1} value={v.dueAt} onChange={(e) => set("dueAt", e.target.value)} />
+            <DateTimeField label={t("editor.closes")} step={1} value={v.closesAt} onChange={(e) => set("closesAt", e.target.value)} />
           </FieldRow>
           <FieldRow columns={3}>
-            <NumberField label="Late penalty (%)" min={0} max={100} step="any" value={v.latePenaltyPercent} onChange={(e) => set("latePenaltyPercent", Number(e.target.value))} />
-            <Select label="per started" value={v.latePenaltyUnit} onChange={(e) => set("latePenaltyUnit", e.target.value as Values["latePenaltyUnit"])}>
-              <option value="hour">hour</option>
-              <option value="day">day (24 hours)</option>
+            <NumberField label={t("editor.latePenalty")} min={0} max={100} step="any" value={v.latePenaltyPercent} onChange={(e) => set("latePenaltyPercent", Number(e.target.value))} />
+            <Select label={t("editor.perStarted")} value={v.latePenaltyUnit} onChange={(e) => set("latePenaltyUnit", e.target.value as Values["latePenaltyUnit"])}>
+              <option value="hour">{t("editor.hour")}</option>
+              <option value="day">{t("editor.day")}</option>
             </Select>
-            <Select label="Scoring" value={v.scoring} onChange={(e) => set("scoring", e.target.value as Values["scoring"])}>
-              <option value="all-or-nothing">All or nothing (Accepted only)</option>
-              <option value="partial">Partial (share of hidden tests)</option>
+            <Select label={t("editor.scoring")} value={v.scoring} onChange={(e) => set("scoring", e.target.value as Values["scoring"])}>
+              <option value="all-or-nothing">{t("editor.allOrNothing")}</option>
+              <option value="partial">{t("editor.partial")}</option>
             </Select>
           </FieldRow>
           <FieldRow columns={3}>
-            <Select label="Feedback to students" value={v.feedback} onChange={(e) => set("feedback", e.target.value as Values["feedback"])}>
-              <option value="">Default (tests when graded, first failure for practice)</option>
-              <FeedbackOptions />
+            <Select label={t("editor.feedback")} value={v.feedback} onChange={(e) => set("feedback", e.target.value as Values["feedback"])}>
+              <option value="">{t("editor.feedbackDefault")}</option>
+              <FeedbackOptions t={t} />
             </Select>
-            <Select label="After the close" value={v.feedbackAfterClose} onChange={(e) => set("feedbackAfterClose", e.target.value as Values["feedbackAfterClose"])}>
-              <option value="">No change</option>
-              <FeedbackOptions />
+            <Select label={t("editor.afterClose")} value={v.feedbackAfterClose} onChange={(e) => set("feedbackAfterClose", e.target.value as Values["feedbackAfterClose"])}>
+              <option value="">{t("editor.noChange")}</option>
+              <FeedbackOptions t={t} />
             </Select>
-            <Select label="AI review" value={v.aiPolicy} onChange={(e) => set("aiPolicy", e.target.value as Values["aiPolicy"])}>
-              {Object.entries(AI_WORDS).map(([k, words]) => (
+            <Select label={t("editor.ai")} value={v.aiPolicy} onChange={(e) => set("aiPolicy", e.target.value as Values["aiPolicy"])}>
+              {Object.entries(AI_KEYS).map(([k, words]) => (
                 <option key={k} value={k}>
-                  {words}
+                  {t(words)}
                 </option>
               ))}
             </Select>
           </FieldRow>
           <ProblemMultiSelect
-            label="Problems"
-            description="The course's own problems and public ones; search by title."
+            label={t("editor.problems")}
+            description={t("editor.problemsHelp")}
             problems={candidates.map((p) => ({ id: p.id, title: p.title, detail: p.where }))}
             value={Object.keys(v.problems)}
             onChange={choose}
           />
           {Object.keys(v.problems).length > 0 && (
             <fieldset className="kit-radio-group">
-              <legend className="kit-label">Points</legend>
+              <legend className="kit-label">{t("editor.points")}</legend>
               <FieldRow columns={3}>
                 {Object.entries(v.problems).map(([id, points]) => (
-                  <NumberField key={id} label={`Points for ${titleOf(id)}`} min={1} value={points} onChange={(e) => setV((prev) => ({ ...prev, problems: { ...prev.problems, [id]: Number(e.target.value) } }))} />
+                  <NumberField key={id} label={t("editor.pointsFor", { title: titleOf(id) })} min={1} value={points} onChange={(e) => setV((prev) => ({ ...prev, problems: { ...prev.problems, [id]: Number(e.target.value) } }))} />
                 ))}
               </FieldRow>
             </fieldset>
@@ -176,7 +179,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
           <FormMessage notice={notice} />
           <div className="modal-actions">
             <button type="submit" className="btn btn-primary" disabled={create.isPending || update.isPending}>
-              {props.assignmentId ? "Save Assignment" : "Create Assignment"}
+              {props.assignmentId ? t("editor.save") : t("editor.create")}
             </button>
           </div>
         </form>
@@ -185,12 +188,12 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
 }
 
 /** The feedback levels as options, in order. */
-function FeedbackOptions() {
+function FeedbackOptions({ t }: { t: CoursesT }) {
   return (
     <>
-      {Object.entries(FEEDBACK_WORDS).map(([k, words]) => (
+      {Object.entries(FEEDBACK_KEYS).map(([k, words]) => (
         <option key={k} value={k}>
-          {words}
+          {t(words)}
         </option>
       ))}
     </>

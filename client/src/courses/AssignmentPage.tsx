@@ -7,84 +7,100 @@ import { Page } from "../components/shell/Page.tsx";
 import { Link } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { AI_WORDS, countdown, FEEDBACK_WORDS, stateLabel } from "./format.ts";
+import { aiWords, feedbackCase, feedbackWords, stateLabel, timeLeft } from "./format.ts";
 import { useNow } from "./useNow.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { verdictName } from "../lib/verdicts.ts";
 import { DateTime } from "../components/DateTime.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { courses } from "../i18n/catalog/courses/index.ts";
 
 export default function AssignmentPage({ assignmentId }: { assignmentId: string }) {
+  const t = useT(courses);
   const trpc = useTRPC();
   const now = useNow(15_000);
   const query = useQuery(trpc.assignments.byId.queryOptions({ id: assignmentId }));
   return (
-    <Page title={query.data?.title ?? "Assignment"}>
-        <QueryState query={query} loading="Loading assignment..." error="Failed to fetch the assignment">
-          {(a) => (
+    <Page title={query.data?.title ?? t("assignment.documentTitle")}>
+        <QueryState query={query} loading={t("assignment.loading")} error={t("assignment.loadFailed")}>
+          {(a) => {
+            const left = timeLeft(a.window.dueAt, now, t);
+            return (
             <>
               <div className="page-heading">
                 <h1 className="page-title">{a.title}</h1>
                 <p>
-                  <span className={`state-badge state-${a.state}`}>{stateLabel(a.state, a.window.dueAt, a.window.close, now)}</span>{" "}
+                  <span className={`state-badge state-${a.state}`}>{stateLabel(a.state, a.window.dueAt, a.window.close, now, t)}</span>{" "}
                   <Link href={`/courses/${a.courseId}`} className="text-link">
-                    Back to the course
+                    {t("assignment.backToCourse")}
                   </Link>
                 </p>
               </div>
-              <section className="card assignment-facts" aria-label="Deadlines and policies">
+              <section className="card assignment-facts" aria-label={t("assignment.facts")}>
                 <dl className="facts">
-                  <dt>Opens</dt>
+                  <dt>{t("assignment.opens")}</dt>
                   <dd>
                     <DateTime value={a.opensAt} withZone />
                   </dd>
                   {a.window.dueAt && (
                     <>
-                      <dt>Due</dt>
+                      <dt>{t("assignment.due")}</dt>
                       <dd data-testid="due">
-                        <DateTime value={a.window.dueAt} withZone />
-                        {a.window.extended && " (your extension)"}
-                        {countdown(a.window.dueAt, now) && <strong className="countdown"> · due {countdown(a.window.dueAt, now)}</strong>}
+                        {a.window.extended ? (
+                          <T ns={courses} k="assignment.extended" values={{ due: <DateTime value={a.window.dueAt} withZone /> }} />
+                        ) : (
+                          <DateTime value={a.window.dueAt} withZone />
+                        )}
+                        {left && <strong className="countdown"> · {t("assignment.dueCountdown", { duration: left })}</strong>}
                       </dd>
                     </>
                   )}
                   {a.window.close && a.window.close !== a.window.dueAt && (
                     <>
-                      <dt>Late submissions until</dt>
+                      <dt>{t("assignment.lateUntil")}</dt>
                       <dd>
-                        <DateTime value={a.window.close} withZone /> ({a.latePenaltyPercent}% off per started {a.latePenaltyUnit})
+                        <T
+                          ns={courses}
+                          k="assignment.latePenalty"
+                          values={{ close: <DateTime value={a.window.close} withZone />, percent: a.latePenaltyPercent, unit: a.latePenaltyUnit }}
+                        />
                       </dd>
                     </>
                   )}
-                  <dt>Scoring</dt>
-                  <dd>{a.scoring === "partial" ? "Partial: the share of hidden tests passed" : "All or nothing: only Accepted scores"}</dd>
-                  <dt>Feedback</dt>
+                  <dt>{t("assignment.scoring")}</dt>
+                  <dd>{a.scoring === "partial" ? t("assignment.scoringPartial") : t("assignment.scoringAll")}</dd>
+                  <dt>{t("assignment.feedback")}</dt>
                   <dd>
-                    {FEEDBACK_WORDS[a.feedback]}
-                    {a.feedbackAfterClose && ` (after the close: ${FEEDBACK_WORDS[a.feedbackAfterClose]?.toLowerCase()})`}
+                    {a.feedbackAfterClose
+                      ? t("assignment.feedbackAfterClose", { level: feedbackWords(a.feedback, t), after: feedbackCase(a.feedbackAfterClose) })
+                      : feedbackWords(a.feedback, t)}
                   </dd>
-                  <dt>AI review</dt>
-                  <dd>{AI_WORDS[a.aiPolicy]}</dd>
+                  <dt>{t("assignment.ai")}</dt>
+                  <dd>{aiWords(a.aiPolicy, t)}</dd>
                 </dl>
                 {a.description && <p className="statement-text">{a.description}</p>}
               </section>
               <section aria-labelledby="problems-title">
-                <h2 id="problems-title">Problems</h2>
+                <h2 id="problems-title">{t("assignment.problems")}</h2>
                 {a.problems.length === 0 ? (
-                  <p className="muted">The problems appear when the assignment opens (<DateTime value={a.opensAt} withZone />).</p>
+                  <p className="muted">
+                    <T ns={courses} k="assignment.problemsLater" values={{ opens: <DateTime value={a.opensAt} withZone /> }} />
+                  </p>
                 ) : (
                   <div className="table-scroll">
                   <table className="data-table">
                     <thead>
                       <tr>
-                        <th scope="col">Problem</th>
-                        <th scope="col">Points</th>
-                        {a.myScore && <th scope="col">Your best</th>}
-                        {a.myScore && <th scope="col">Status</th>}
+                        <th scope="col">{t("assignment.problem")}</th>
+                        <th scope="col">{t("assignment.points")}</th>
+                        {a.myScore && <th scope="col">{t("assignment.best")}</th>}
+                        {a.myScore && <th scope="col">{t("assignment.status")}</th>}
                       </tr>
                     </thead>
                     <tbody>
                       {a.problems.map((p) => {
                         const mine = a.myScore?.problems[p.problemId];
+                        const verdict = mine ? (mine.verdict ? verdictName(mine.verdict) : t("assignment.judging")) : "";
                         return (
                           <tr key={p.problemId}>
                             <td>
@@ -94,7 +110,11 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                             {a.myScore && <td>{mine ? mine.score : "—"}</td>}
                             {a.myScore && (
                               <td>
-                                {mine ? `${mine.verdict ? verdictName(mine.verdict) : "Judging"}${mine.late ? " (late)" : ""} · ${mine.attempts} attempt${mine.attempts === 1 ? "" : "s"}` : "Not attempted"}
+                                {!mine
+                                  ? t("assignment.notAttempted")
+                                  : mine.late
+                                    ? t("assignment.attemptsLate", { verdict, attempts: mine.attempts })
+                                    : t("assignment.attempts", { verdict, attempts: mine.attempts })}
                               </td>
                             )}
                           </tr>
@@ -106,25 +126,26 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                 )}
                 {a.myScore && (
                   <p className="score-line">
-                    Total: <strong>{a.myScore.total}</strong> / {a.totalPoints}
+                    <T ns={courses} k="assignment.total" values={{ score: a.myScore.total, total: a.totalPoints }} components={{ 0: <strong /> }} />
                   </p>
                 )}
                 {!a.myScore && (
                   <div className="card-actions">
                     <Link href={`/assignments/${a.id}/gradebook`} className="btn btn-primary btn-sm">
-                      Gradebook
+                      {t("assignment.gradebook")}
                     </Link>
                     <Link href={`/assignments/${a.id}/similarity`} className="btn btn-ghost btn-sm">
-                      Similarity
+                      {t("assignment.similarity")}
                     </Link>
                     <Link href={`/assignments/${a.id}/edit`} className="btn btn-ghost btn-sm">
-                      Edit
+                      {t("assignment.edit")}
                     </Link>
                   </div>
                 )}
               </section>
             </>
-          )}
+            );
+          }}
         </QueryState>
       </Page>
   );

@@ -17,8 +17,11 @@ import { useNow } from "./useNow.ts";
 import { payloadFromForm } from "../problems/useProblemEditor.ts";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { useT } from "../i18n/index.tsx";
+import { courses } from "../i18n/catalog/courses/index.ts";
 
 export default function CoursePage({ courseId }: { courseId: string }) {
+  const t = useT(courses);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const now = useNow();
@@ -46,10 +49,10 @@ export default function CoursePage({ courseId }: { courseId: string }) {
       await create.mutateAsync({ ...payloadFromForm(form), courseId });
       setModalOpen(false);
       setForm(blankProblemForm());
-      show("success", "Problem saved successfully!");
+      show("success", t("course.problemSaved"));
       await queryClient.invalidateQueries({ queryKey: trpc.courses.problems.queryKey({ courseId }) });
     } catch (err) {
-      setFormError(serverMessageOf(err) ?? "Failed to save problem.");
+      setFormError(serverMessageOf(err) ?? t("course.problemSaveFailed"));
     }
   }
 
@@ -61,21 +64,21 @@ export default function CoursePage({ courseId }: { courseId: string }) {
         setCopyId("");
         await queryClient.invalidateQueries({ queryKey: trpc.courses.problems.queryKey({ courseId }) });
       },
-      { success: "Problem copied into the course.", error: "Could not copy the problem." },
+      { success: t("course.copied"), error: t("course.copyFailed") },
     );
   }
 
   return (
-    <Page title={course.data?.title ?? "Course"}>
-        <QueryState query={course} loading="Loading course..." error="Failed to fetch the course">
+    <Page title={course.data?.title ?? t("course.documentTitle")}>
+        <QueryState query={course} loading={t("course.loading")} error={t("course.loadFailed")}>
           {(c) => (
             <div className="page-heading">
               <h1 className="page-title">{c.title}</h1>
               <p className="muted">
                 {c.code}
                 {c.term ? ` · ${c.term}` : ""}
-                {c.role ? ` · you are ${c.role === "ta" ? "a TA" : `the ${c.role}`}` : " · site admin"}
-                {c.archived ? " · archived (read-only)" : ""}
+                {` · ${t("course.role", { role: c.role ?? "admin" })}`}
+                {c.archived ? ` · ${t("course.archived")}` : ""}
               </p>
             </div>
           )}
@@ -84,37 +87,37 @@ export default function CoursePage({ courseId }: { courseId: string }) {
           <div className="card-actions page-actions">
             {teacher && (
               <Link href={`/courses/${courseId}/assignments/new`} className="btn btn-primary btn-sm">
-                <span aria-hidden="true">+</span> New Assignment
+                <span aria-hidden="true">+</span> {t("course.newAssignment")}
               </Link>
             )}
             <Link href={`/courses/${courseId}/settings`} className="btn btn-ghost btn-sm">
-              Settings
+              {t("course.settings")}
             </Link>
           </div>
         )}
         <FormMessage notice={notice} />
         <section aria-labelledby="assignments-title">
-          <h2 id="assignments-title">Assignments</h2>
-          <QueryState query={list} loading="Loading assignments..." error="Failed to fetch assignments">
+          <h2 id="assignments-title">{t("course.assignments")}</h2>
+          <QueryState query={list} loading={t("course.assignmentsLoading")} error={t("course.assignmentsFailed")}>
             {(items) => <AssignmentList assignments={items} now={now} staff={staff} />}
           </QueryState>
         </section>
         {staff && (
           <section aria-labelledby="course-problems-title" className="course-problems">
-            <h2 id="course-problems-title">Course problems</h2>
+            <h2 id="course-problems-title">{t("course.problems")}</h2>
             <QueryState
               query={problems}
-              loading="Loading problems..."
-              error="Failed to fetch problems"
+              loading={t("course.problemsLoading")}
+              error={t("course.problemsFailed")}
               isEmpty={(ps) => ps.length === 0}
-              empty={<p className="muted">No course problems yet: create one, or copy one of your public problems in.</p>}
+              empty={<p className="muted">{t("course.problemsEmpty")}</p>}
             >
               {(ps) => (
                 <ul className="plain-list">
                   {ps.map((p) => (
                     <li key={p._id}>
-                      <Link href={`/solve/${p._id}`}>{p.title}</Link> <span className={`badge badge-${p.difficulty}`}>{p.difficulty.toUpperCase()}</span>{" "}
-                      <span className="muted">{p.hiddenTestCount} hidden tests</span>
+                      <Link href={`/solve/${p._id}`}>{p.title}</Link> <span className={`badge badge-${p.difficulty}`}>{t("difficulty", { difficulty: p.difficulty }).toLocaleUpperCase()}</span>{" "}
+                      <span className="muted">{t("course.hiddenTests", { count: p.hiddenTestCount })}</span>
                     </li>
                   ))}
                 </ul>
@@ -123,20 +126,20 @@ export default function CoursePage({ courseId }: { courseId: string }) {
             {teacher && (
               <div className="inline-form">
                 <button type="button" className="btn btn-ghost btn-sm" onClick={() => setModalOpen(true)}>
-                  <span aria-hidden="true">+</span> Create Problem
+                  <span aria-hidden="true">+</span> {t("course.createProblem")}
                 </button>
                 {ownPublic.length > 0 && (
                   <>
-                    <Select id="copy-problem" label="Public problem to copy" hideLabel value={copyId} onChange={(e) => setCopyId(e.target.value)}>
-                      <option value="">Copy one of your public problems…</option>
+                    <Select id="copy-problem" label={t("course.copyLabel")} hideLabel value={copyId} onChange={(e) => setCopyId(e.target.value)}>
+                      <option value="">{t("course.copyChoose")}</option>
                       {ownPublic.map((p) => (
                         <option key={p._id} value={p._id}>
-                          {p.title} ({p.difficulty})
+                          {t("course.copyOption", { title: p.title, difficulty: p.difficulty })}
                         </option>
                       ))}
                     </Select>
                     <button type="button" className="btn btn-ghost btn-sm" onClick={copyProblem} disabled={!copyId || copy.isPending}>
-                      Copy into course
+                      {t("course.copy")}
                     </button>
                   </>
                 )}
@@ -144,7 +147,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
             )}
             {teacher && (
               <p className="muted" data-testid="public-problems-hint">
-                Another author's public problem can be added to an assignment as it is; its hidden tests stay with its author.
+                {t("course.publicHint")}
               </p>
             )}
           </section>

@@ -16,8 +16,14 @@ import { QueryState } from "../components/QueryState.tsx";
 import { fromLocalInput } from "./format.ts";
 import { formatDateTime } from "../lib/dates.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { courses } from "../i18n/catalog/courses/index.ts";
+
+// i18n-ignore: a sample CSV; the server reads these column names and role values as written.
+const SAMPLE_CSV = "email,name,role\nada@uni.edu,Ada Lovelace,student";
 
 export default function CourseSettingsPage({ courseId }: { courseId: string }) {
+  const t = useT(courses);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const course = useQuery(trpc.courses.byId.queryOptions({ id: courseId }));
@@ -48,10 +54,10 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
         await refresh();
         return result;
       },
-      { success, error: "Something went wrong." },
+      { success, error: t("settings.failed") },
     );
   const summary = (r: { added: number; updated: number; invited: number }) =>
-    `Roster updated: ${r.added} added, ${r.updated} changed, ${r.invited} invited (they join when they sign up with that email).`;
+    t("settings.rosterSummary", { added: r.added, updated: r.updated, invited: r.invited });
 
   async function onAdd(e: FormEvent) {
     e.preventDefault();
@@ -67,41 +73,46 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
   }
   async function onGrant(e: FormEvent) {
     e.preventDefault();
-    await run(() => grant.mutateAsync({ assignmentId: ext.assignmentId, userId: ext.userId, dueAt: fromLocalInput(ext.dueAt) ?? "", closesAt: null }), "Extension granted.");
+    await run(() => grant.mutateAsync({ assignmentId: ext.assignmentId, userId: ext.userId, dueAt: fromLocalInput(ext.dueAt) ?? "", closesAt: null }), t("settings.extensionGranted"));
   }
 
   const students = (members.data?.members ?? []).filter((m) => m.role === "student");
   const link = course.data?.inviteCode ? `${window.location.origin}/join/${course.data.inviteCode}` : null;
 
   return (
-    <Page title={"Course settings"}>
+    <Page title={t("settings.documentTitle")}>
         <div className="page-heading">
-          <h1 className="page-title">Course settings</h1>
+          <h1 className="page-title">{t("settings.title")}</h1>
           <p className="muted">{course.data ? `${course.data.title} · ${course.data.code}` : ""}</p>
         </div>
         <FormMessage notice={notice} />
 
         {teacher && course.data && (
           <section className="card" aria-labelledby="invite-title">
-            <h2 id="invite-title">Invite code</h2>
+            <h2 id="invite-title">{t("settings.inviteTitle")}</h2>
             {course.data.inviteCode ? (
               <p>
-                Code <strong className="mono" data-testid="invite-code">{course.data.inviteCode}</strong> · link <span className="mono break">{link}</span>
+                <T
+                  ns={courses}
+                  k="settings.inviteLine"
+                  values={{ code: course.data.inviteCode, link: link ?? "" }}
+                  components={{ 0: <strong className="mono" data-testid="invite-code" />, 1: <span className="mono break" dir="ltr" /> }}
+                />
               </p>
             ) : (
-              <p className="muted">Joining by code is disabled.</p>
+              <p className="muted">{t("settings.joiningDisabled")}</p>
             )}
             <div className="card-actions">
-              <button type="button" className="btn btn-ghost btn-sm" onClick={() => run(() => invite.mutateAsync({ id: courseId, action: "rotate" }), "A new invite code is in force; the old one no longer works.")}>
-                Rotate code
+              <button type="button" className="btn btn-ghost btn-sm" onClick={() => run(() => invite.mutateAsync({ id: courseId, action: "rotate" }), t("settings.rotated"))}>
+                {t("settings.rotate")}
               </button>
               {course.data.inviteCode ? (
-                <button type="button" className="btn btn-ghost btn-sm" onClick={() => run(() => invite.mutateAsync({ id: courseId, action: "disable" }), "Joining by code is disabled.")}>
-                  Disable joining
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => run(() => invite.mutateAsync({ id: courseId, action: "disable" }), t("settings.joiningDisabled"))}>
+                  {t("settings.disable")}
                 </button>
               ) : (
-                <button type="button" className="btn btn-ghost btn-sm" onClick={() => run(() => invite.mutateAsync({ id: courseId, action: "enable" }), "Joining by code is enabled.")}>
-                  Enable joining
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => run(() => invite.mutateAsync({ id: courseId, action: "enable" }), t("settings.joiningEnabled"))}>
+                  {t("settings.enable")}
                 </button>
               )}
             </div>
@@ -109,18 +120,18 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
         )}
 
         <section className="card" aria-labelledby="roster-title">
-          <h2 id="roster-title">Roster</h2>
-          <QueryState query={members} loading="Loading roster..." error="Failed to fetch the roster">
+          <h2 id="roster-title">{t("settings.roster")}</h2>
+          <QueryState query={members} loading={t("settings.rosterLoading")} error={t("settings.rosterFailed")}>
             {(r) => (
               <>
                 <div className="table-scroll">
                 <table className="data-table">
                   <thead>
                     <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Email</th>
-                      <th scope="col">Role</th>
-                      {teacher && <th scope="col">Actions</th>}
+                      <th scope="col">{t("settings.name")}</th>
+                      <th scope="col">{t("settings.email")}</th>
+                      <th scope="col">{t("settings.role")}</th>
+                      {teacher && <th scope="col">{t("settings.actions")}</th>}
                     </tr>
                   </thead>
                   <tbody>
@@ -130,11 +141,11 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
                           {m.firstName} {m.lastName}
                         </td>
                         <td>{m.email}</td>
-                        <td>{m.role}</td>
+                        <td>{t("settings.roleCell", { role: m.role })}</td>
                         {teacher && (
                           <td>
-                            <button type="button" className="btn btn-danger-ghost btn-sm" aria-label={`Remove ${m.email}`} onClick={() => run(() => removeMember.mutateAsync({ courseId, userId: m.userId }), `${m.email} removed (their submissions stay).`)}>
-                              Remove
+                            <button type="button" className="btn btn-danger-ghost btn-sm" aria-label={t("settings.removeLabel", { email: m.email })} onClick={() => run(() => removeMember.mutateAsync({ courseId, userId: m.userId }), t("settings.removed", { email: m.email }))}>
+                              {t("settings.remove")}
                             </button>
                           </td>
                         )}
@@ -144,7 +155,7 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
                       <tr key={i.email} className="muted">
                         <td>{i.name || "—"}</td>
                         <td>{i.email}</td>
-                        <td>{i.role} (invited)</td>
+                        <td>{t("settings.roleInvited", { role: i.role })}</td>
                         {teacher && <td />}
                       </tr>
                     ))}
@@ -156,27 +167,27 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
           </QueryState>
           {teacher && (
             <>
-              <form className="inline-form" onSubmit={onAdd} aria-label="Add a member">
-                <TextField id="m-email" label="Email" type="email" value={one.email} onChange={(e) => setOne({ ...one, email: e.target.value })} required />
-                <TextField id="m-name" label="Name" value={one.name} onChange={(e) => setOne({ ...one, name: e.target.value })} />
-                <Select id="m-role" label="Role" value={one.role} onChange={(e) => setOne({ ...one, role: e.target.value as typeof one.role })}>
-                    <option value="student">Student</option>
-                    <option value="ta">TA</option>
-                    <option value="instructor">Instructor</option>
-                    <option value="owner">Owner</option>
+              <form className="inline-form" onSubmit={onAdd} aria-label={t("settings.addForm")}>
+                <TextField id="m-email" label={t("settings.email")} type="email" value={one.email} onChange={(e) => setOne({ ...one, email: e.target.value })} required />
+                <TextField id="m-name" label={t("settings.name")} value={one.name} onChange={(e) => setOne({ ...one, name: e.target.value })} />
+                <Select id="m-role" label={t("settings.role")} value={one.role} onChange={(e) => setOne({ ...one, role: e.target.value as typeof one.role })}>
+                    <option value="student">{t("role.student")}</option>
+                    <option value="ta">{t("role.ta")}</option>
+                    <option value="instructor">{t("role.instructor")}</option>
+                    <option value="owner">{t("role.owner")}</option>
                   </Select>
                 <button type="submit" className="btn btn-primary btn-sm">
-                  Add member
+                  {t("settings.addMember")}
                 </button>
               </form>
-              <form className="form" onSubmit={onImport} aria-label="Import a CSV roster">
-                <TextArea id="roster-csv" label="CSV roster (email, name, role)" mono rows={5} value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={"email,name,role\nada@uni.edu,Ada Lovelace,student"} />
+              <form className="form" onSubmit={onImport} aria-label={t("settings.importForm")}>
+                <TextArea id="roster-csv" label={t("settings.csv")} mono rows={5} value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={SAMPLE_CSV} />
                 <div className="inline-form">
-                  <FileButton inputLabel="CSV roster file" accept=".csv,text/csv" onFiles={async (files) => setCsv(await files[0]!.text())}>
-                    Choose a file
+                  <FileButton inputLabel={t("settings.csvFile")} accept=".csv,text/csv" onFiles={async (files) => setCsv(await files[0]!.text())}>
+                    {t("settings.chooseFile")}
                   </FileButton>
                   <button type="submit" className="btn btn-primary btn-sm" disabled={!csv.trim() || importRoster.isPending}>
-                    {importRoster.isPending ? "Importing..." : "Import roster"}
+                    {importRoster.isPending ? t("settings.importing") : t("settings.import")}
                   </button>
                 </div>
               </form>
@@ -187,48 +198,48 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
         <CourseLmsSection courseId={courseId} />
 
         <section className="card" aria-labelledby="ext-title">
-          <h2 id="ext-title">Extensions</h2>
+          <h2 id="ext-title">{t("settings.extensions")}</h2>
           <form className="inline-form" onSubmit={onGrant}>
-            <Select id="ext-assignment" label="Assignment" value={ext.assignmentId} onChange={(e) => setExt({ ...ext, assignmentId: e.target.value })} required>
-                <option value="">Choose…</option>
+            <Select id="ext-assignment" label={t("settings.assignment")} value={ext.assignmentId} onChange={(e) => setExt({ ...ext, assignmentId: e.target.value })} required>
+                <option value="">{t("settings.choose")}</option>
                 {(assignments.data ?? []).map((a) => (
                   <option key={a.id} value={a.id}>
-                    {a.title} (due {formatDateTime(a.dueAt, { withZone: true })})
+                    {t("settings.assignmentOption", { title: a.title, due: formatDateTime(a.dueAt, { withZone: true }) })}
                   </option>
                 ))}
               </Select>
-            <Select id="ext-student" label="Student" value={ext.userId} onChange={(e) => setExt({ ...ext, userId: e.target.value })} required>
-                <option value="">Choose…</option>
+            <Select id="ext-student" label={t("settings.student")} value={ext.userId} onChange={(e) => setExt({ ...ext, userId: e.target.value })} required>
+                <option value="">{t("settings.choose")}</option>
                 {students.map((s) => (
                   <option key={s.userId} value={s.userId}>
                     {s.firstName} {s.lastName} ({s.email})
                   </option>
                 ))}
               </Select>
-            <DateTimeField id="ext-due" label="New due time (your time zone)" value={ext.dueAt} onChange={(e) => setExt({ ...ext, dueAt: e.target.value })} required />
+            <DateTimeField id="ext-due" label={t("settings.newDue")} value={ext.dueAt} onChange={(e) => setExt({ ...ext, dueAt: e.target.value })} required />
             <button type="submit" className="btn btn-primary btn-sm" disabled={grant.isPending}>
-              Grant extension
+              {t("settings.grant")}
             </button>
           </form>
         </section>
 
         {teacher && course.data && (
           <section className="card" aria-labelledby="course-edit-title">
-            <h2 id="course-edit-title">Course</h2>
-            <Checkbox label="Record large pastes into the editor with submissions (when and how many characters, never the content; students are told on the solving page)" checked={course.data.recordPastes}
+            <h2 id="course-edit-title">{t("settings.course")}</h2>
+            <Checkbox label={t("settings.recordPastes")} checked={course.data.recordPastes}
                 onChange={(e) =>
                   run(
                     () => update.mutateAsync({ id: courseId, recordPastes: e.target.checked }),
-                    e.target.checked ? "Large pastes are now recorded with submissions; the solving page tells students." : "Pastes are no longer recorded.",
+                    e.target.checked ? t("settings.pastesOn") : t("settings.pastesOff"),
                   )
                 } />
             <div className="card-actions">
               <button
                 type="button"
                 className="btn btn-danger-ghost btn-sm"
-                onClick={() => run(() => update.mutateAsync({ id: courseId, archived: !course.data!.archived }), course.data!.archived ? "Course restored." : "Course archived: read-only.")}
+                onClick={() => run(() => update.mutateAsync({ id: courseId, archived: !course.data!.archived }), course.data!.archived ? t("settings.restored") : t("settings.archived"))}
               >
-                {course.data.archived ? "Restore course" : "Archive course"}
+                {course.data.archived ? t("settings.restore") : t("settings.archive")}
               </button>
             </div>
           </section>

@@ -12,8 +12,13 @@ import { useNotice } from "../lib/notice.ts";
 import { QueryState } from "../components/QueryState.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { courses } from "../i18n/catalog/courses/index.ts";
+
+const ROLE_KEYS = { owner: "role.owner", instructor: "role.instructor", ta: "role.ta", student: "role.student" } as const;
 
 export default function CoursesPage() {
+  const t = useT(courses);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
@@ -35,41 +40,41 @@ export default function CoursesPage() {
 
   async function onJoin(e: FormEvent) {
     e.preventDefault();
-    await run(() => enter(() => join.mutateAsync({ code })), { error: "Could not join the course.", handled });
+    await run(() => enter(() => join.mutateAsync({ code })), { error: t("join.failed"), handled });
   }
 
   async function onCreate(e: FormEvent) {
     e.preventDefault();
-    await runCreate(() => enter(() => create.mutateAsync(form)), { error: "Could not create the course.", handled });
+    await runCreate(() => enter(() => create.mutateAsync(form)), { error: t("list.createFailed"), handled });
   }
 
   return (
-    <Page title={"Courses"}>
+    <Page title={t("list.documentTitle")}>
         <div className="page-heading">
-          <h1 className="page-title">My Courses</h1>
+          <h1 className="page-title">{t("list.title")}</h1>
           <p className="muted">
-            Your classes, their assignments and deadlines. <Link href="/account">Your account and sign-in methods</Link> · <Link href="/contests">Contests</Link>
+            <T ns={courses} k="list.intro" components={{ 0: <Link href="/account" />, 1: <Link href="/contests" /> }} />
           </p>
         </div>
 
         <section className="card course-join" aria-labelledby="join-title">
-          <h2 id="join-title">Join a course</h2>
+          <h2 id="join-title">{t("list.joinTitle")}</h2>
           <form className="inline-form" onSubmit={onJoin}>
-            <TextField id="join-code" label="Invite code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="e.g. 7KQ2MXPA" required autoComplete="off" />
+            <TextField id="join-code" label={t("list.inviteCode")} value={code} onChange={(e) => setCode(e.target.value)} placeholder={t("list.inviteCodePlaceholder", { code: "7KQ2MXPA" })} required autoComplete="off" />
             <button type="submit" className="btn btn-primary" disabled={join.isPending}>
-              {join.isPending ? "Joining..." : "Join"}
+              {join.isPending ? t("list.joining") : t("list.join")}
             </button>
           </form>
           <FormMessage notice={notice} />
         </section>
 
-        <QueryState query={mine} loading="Loading courses..." error="Failed to fetch courses">
+        <QueryState query={mine} loading={t("list.loading")} error={t("list.loadFailed")}>
           {(data) => (
             <>
               {data.courses.length === 0 ? (
                 <div className="empty-state">
-                  <h2>No courses yet</h2>
-                  <p className="muted">Join one with the invite code your instructor gave you.</p>
+                  <h2>{t("list.emptyTitle")}</h2>
+                  <p className="muted">{t("list.emptyText")}</p>
                 </div>
               ) : (
                 <ul className="course-list">
@@ -79,12 +84,12 @@ export default function CoursesPage() {
                         <h2 className="problem-card-title">
                           <Link href={`/courses/${c.id}`}>{c.title}</Link>
                         </h2>
-                        {c.role && <span className="badge badge-role">{c.role.toUpperCase()}</span>}
+                        {c.role && <span className="badge badge-role">{t(ROLE_KEYS[c.role]).toLocaleUpperCase()}</span>}
                       </div>
                       <p className="muted">
                         {c.code}
                         {c.term ? ` · ${c.term}` : ""}
-                        {c.archived ? " · archived" : ""}
+                        {c.archived ? ` · ${t("list.archived")}` : ""}
                       </p>
                     </li>
                   ))}
@@ -93,21 +98,21 @@ export default function CoursesPage() {
               {data.isAdmin && (
                 <p>
                   <Link href="/admin" className="btn btn-ghost btn-sm">
-                    Status and accounts (admin)
+                    {t("list.admin")}
                   </Link>
                 </p>
               )}
               {data.canCreateCourses && (
                 <section className="card" aria-labelledby="create-title">
-                  <h2 id="create-title">Create a course</h2>
+                  <h2 id="create-title">{t("list.createTitle")}</h2>
                   <form className="form" onSubmit={onCreate}>
                     <div className="field-row three">
-                      <TextField id="course-title" label="Course title" value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required />
-                      <TextField id="course-code" label="Course code" value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} placeholder="CS101-2026" required />
-                      <TextField id="course-term" label="Term" value={form.term} onChange={(e) => setForm({ ...form, term: e.target.value })} placeholder="Spring 2026" />
+                      <TextField id="course-title" label={t("list.courseTitle")} value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required />
+                      <TextField id="course-code" label={t("list.courseCode")} value={form.code} onChange={(e) => setForm({ ...form, code: e.target.value })} placeholder="CS101-2026" required />
+                      <TextField id="course-term" label={t("list.term")} value={form.term} onChange={(e) => setForm({ ...form, term: e.target.value })} placeholder={t("list.termPlaceholder")} />
                     </div>
                     <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-                      {create.isPending ? "Creating..." : "Create Course"}
+                      {create.isPending ? t("list.creating") : t("list.create")}
                     </button>
                     <FormMessage notice={createNotice} />
                   </form>

@@ -15,6 +15,8 @@ import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
 import { DateTime } from "../components/DateTime.tsx";
 import { VerdictBadge } from "../components/VerdictBadge.tsx";
+import { useT } from "../i18n/index.tsx";
+import { courses } from "../i18n/catalog/courses/index.ts";
 
 const CodeBlock = lazy(() => import("../components/CodeBlock.tsx").then((m) => ({ default: m.CodeBlock })));
 
@@ -23,6 +25,7 @@ type Cell = Gradebook["cells"][number];
 const key = (userId: string, problemId: string) => `${userId}\u0000${problemId}`;
 
 export default function GradebookPage({ assignmentId }: { assignmentId: string }) {
+  const t = useT(courses);
   const trpc = useTRPC();
   const client = useTRPCClient();
   const query = useQuery({ ...trpc.assignments.gradebook.queryOptions({ id: assignmentId }), refetchOnWindowFocus: false });
@@ -74,43 +77,43 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
   }, [cells]);
 
   return (
-    <Page title={query.data ? `Gradebook: ${query.data.assignment.title}` : "Gradebook"} width="wide">
-        <QueryState query={query} loading="Loading gradebook..." error="Failed to fetch the gradebook">
+    <Page title={query.data ? t("gradebook.documentTitleOf", { title: query.data.assignment.title }) : t("gradebook.documentTitle")} width="wide">
+        <QueryState query={query} loading={t("gradebook.loading")} error={t("gradebook.loadFailed")}>
           {(g) => (
             <>
               <div className="page-heading gradebook-heading">
                 <div>
-                  <h1 className="page-title">Gradebook: {g.assignment.title}</h1>
+                  <h1 className="page-title">{t("gradebook.title", { title: g.assignment.title })}</h1>
                   <p className="muted">
-                    {g.students.length} {g.students.length === 1 ? "student" : "students"} · {g.problems.length} {g.problems.length === 1 ? "problem" : "problems"} ·{" "}
+                    {t("gradebook.counts", { students: g.students.length, problems: g.problems.length })} ·{" "}
                     <span className={`live-dot live-${live}`} role="status" aria-live="polite">
-                      {live === "live" ? "Live" : live === "connecting" ? "Connecting..." : "Not live: reload to refresh"}
+                      {live === "live" ? t("gradebook.live") : live === "connecting" ? t("gradebook.connecting") : t("gradebook.offline")}
                     </span>{" "}
-                    · <Link href={`/assignments/${assignmentId}`}>Assignment</Link>
+                    · <Link href={`/assignments/${assignmentId}`}>{t("gradebook.assignment")}</Link>
                   </p>
                 </div>
                 {teacher && (
                   <div className="card-actions">
                     <a className="btn btn-primary btn-sm" href={`/api/assignments/${assignmentId}/grades?format=csv`} download>
-                      Export CSV
+                      {t("gradebook.exportCsv")}
                     </a>
                     <a className="btn btn-ghost btn-sm" href={`/api/assignments/${assignmentId}/best-submissions.zip`} download>
-                      Best submissions (zip)
+                      {t("gradebook.bestZip")}
                     </a>
                   </div>
                 )}
               </div>
               <div className="gradebook-wrap">
-                <table className="data-table gradebook" aria-label="Gradebook">
+                <table className="data-table gradebook" aria-label={t("gradebook.table")}>
                   <thead>
                     <tr>
-                      <th scope="col">Student</th>
+                      <th scope="col">{t("gradebook.student")}</th>
                       {g.problems.map((p) => (
                         <th key={p.problemId} scope="col">
                           {p.title} <span className="muted">({p.points})</span>
                         </th>
                       ))}
-                      <th scope="col">Total</th>
+                      <th scope="col">{t("gradebook.total")}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -128,22 +131,27 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                                 <>
                                   <button type="button" className="cell-button" onClick={() => setSelected({ userId: s.userId, problemId: p.problemId })}>
                                     <span className="sr-only">
-                                      {s.firstName} {s.lastName}, {p.title}:{" "}
+                                      {t(c.late ? "gradebook.cellLate" : "gradebook.cell", {
+                                        student: `${s.firstName} ${s.lastName}`,
+                                        problem: p.title,
+                                        score: c.score,
+                                        verdict: c.verdict ?? t("gradebook.judging"),
+                                        attempts: c.attempts,
+                                      })}
                                     </span>
-                                    <strong>{c.score}</strong>
-                                    <span className="sr-only"> points, </span>
-                                    <span className="cell-meta">
+                                    <strong aria-hidden="true">{c.score}</strong>
+                                    <span className="cell-meta" aria-hidden="true">
                                       {c.verdict ?? "…"} · {c.attempts}
-                                      {c.late && <span className="late-mark"> · late</span>}
+                                      {c.late && <span className="late-mark"> · {t("gradebook.late")}</span>}
                                     </span>
                                   </button>
                                   {flagOf.has(key(s.userId, p.problemId)) && (
                                     <Link
                                       href={`/similarity/${flagOf.get(key(s.userId, p.problemId))!.reportId}/pairs/${flagOf.get(key(s.userId, p.problemId))!.pairId}`}
                                       className="similarity-flag"
-                                      title={flagOf.get(key(s.userId, p.problemId))!.note || "Flagged in a similarity report"}
+                                      title={flagOf.get(key(s.userId, p.problemId))!.note || t("gradebook.flagged")}
                                     >
-                                      ⚑ similarity
+                                      ⚑ {t("gradebook.similarity")}
                                     </Link>
                                   )}
                                 </>
@@ -161,12 +169,12 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                   </tbody>
                   <tfoot>
                     <tr>
-                      <th scope="row">Average · solved</th>
+                      <th scope="row">{t("gradebook.footer")}</th>
                       {g.problems.map((p) => {
-                        const t = totals.byProblem.get(p.problemId);
+                        const sums = totals.byProblem.get(p.problemId);
                         return (
                           <td key={p.problemId}>
-                            {g.students.length ? Math.round(((t?.sum ?? 0) / g.students.length) * 10) / 10 : 0} · {t?.solved ?? 0}
+                            {g.students.length ? Math.round(((sums?.sum ?? 0) / g.students.length) * 10) / 10 : 0} · {sums?.solved ?? 0}
                           </td>
                         );
                       })}
@@ -193,16 +201,17 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
 
 function StudentSubmissions(props: { assignmentId: string; userId: string; problemId: string; title: string; onClose: () => void }) {
   const trpc = useTRPC();
+  const t = useT(courses);
   const list = useQuery(trpc.assignments.studentSubmissions.queryOptions({ assignmentId: props.assignmentId, userId: props.userId, problemId: props.problemId }));
   return (
     <section className="card student-submissions" aria-labelledby="student-subs-title">
       <div className="ai-panel-head">
         <h2 id="student-subs-title">{props.title}</h2>
         <button type="button" className="btn btn-ghost btn-sm" onClick={props.onClose}>
-          Close
+          {t("gradebook.close")}
         </button>
       </div>
-      <QueryState query={list} loading="Loading submissions..." error="Failed to fetch submissions" isEmpty={(l) => l.length === 0} empty={<p className="muted">No submissions.</p>}>
+      <QueryState query={list} loading={t("gradebook.submissionsLoading")} error={t("gradebook.submissionsFailed")} isEmpty={(l) => l.length === 0} empty={<p className="muted">{t("gradebook.noSubmissions")}</p>}>
         {(subs) => (
           <ol className="submission-list">
             {subs.map((s) => (
@@ -213,7 +222,7 @@ function StudentSubmissions(props: { assignmentId: string; userId: string; probl
                 <Suspense fallback={<pre className="pre-box">{s.code}</pre>}>
                   <CodeBlock code={s.code} language={s.language} />
                 </Suspense>
-                {s.tests.length > 0 && <TestTable tests={s.tests} caption="Per-test results" />}
+                {s.tests.length > 0 && <TestTable tests={s.tests} caption={t("gradebook.perTest")} />}
               </li>
             ))}
           </ol>

@@ -5,8 +5,11 @@ import { Link, useLocation } from "wouter";
 import { useMutation } from "@tanstack/react-query";
 import { Spinner } from "../components/Loading.tsx";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
+import { translate, useT } from "../i18n/index.tsx";
+import { courses } from "../i18n/catalog/courses/index.ts";
 
 export default function JoinPage({ code }: { code: string }) {
+  const t = useT(courses);
   const trpc = useTRPC();
   const [, navigate] = useLocation();
   const join = useMutation(trpc.courses.join.mutationOptions());
@@ -17,24 +20,24 @@ export default function JoinPage({ code }: { code: string }) {
     started.current = true;
     join.mutateAsync({ code }).then(
       (course) => navigate(`/courses/${course.id}`, { replace: true }),
-      (err) => setError(serverMessageOf(err) ?? "Could not join the course."),
+      (err) => setError(serverMessageOf(err) ?? translate(courses, "join.failed")),
     );
   }, [code, join, navigate]);
   return (
-    <Page title={"Join a course"}>
+    <Page title={t("join.documentTitle")}>
         {error ? (
           <div className="empty-state">
-            <h2>Could not join</h2>
+            <h2>{t("join.errorTitle")}</h2>
             <p className="alert alert-error" role="alert">
               {error}
             </p>
             <Link href="/courses" className="btn btn-primary">
-              My Courses
+              {t("list.title")}
             </Link>
           </div>
         ) : (
           <div className="center-state" role="status">
-            <Spinner /> Joining the course...
+            <Spinner /> {t("join.joining")}
           </div>
         )}
       </Page>

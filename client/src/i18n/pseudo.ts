@@ -23,9 +23,10 @@ export function accent(text: string): string {
     .join("");
 }
 
-/** Padding that makes a text of `length` letters about 40 % longer ("~" runs, at least one). */
+/** Padding that makes a text of `length` letters about 40 % longer: "~" in runs of at most five, spaced, so it wraps as words do. */
 function padding(length: number): string {
-  return "~".repeat(Math.max(1, Math.round(length * 0.4)));
+  const n = Math.max(1, Math.round(length * 0.4));
+  return ("~~~~~ ".repeat(Math.floor(n / 5)) + "~".repeat(n % 5)).trim();
 }
 
 type Token = string | [string, string?, unknown?];

@@ -9,8 +9,11 @@ import { useTRPC } from "../lib/trpc.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { DateTime } from "../components/DateTime.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { lti } from "../i18n/catalog/lti/index.ts";
 
 export function CourseLmsSection({ courseId }: { courseId: string }) {
+  const t = useT(lti);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const status = useQuery({ ...trpc.lti.courseStatus.queryOptions({ courseId }), refetchInterval: 5000 });
@@ -20,25 +23,30 @@ export function CourseLmsSection({ courseId }: { courseId: string }) {
   if (!s || (s.contexts.length === 0 && s.activities.length === 0)) return null;
   const onSync = async () => {
     const r = await run(() => sync.mutateAsync({ courseId }), {
-      success: (r) => `Roster synced: ${r.listed} in the LMS, ${r.added} added, ${r.updated} changed, ${r.unchanged} unchanged, ${r.skipped} skipped.`,
-      error: "The roster could not be synced.",
+      success: (r) => t("course.synced", { listed: r.listed, added: r.added, updated: r.updated, unchanged: r.unchanged, skipped: r.skipped }),
+      error: t("course.syncFailed"),
     });
     if (r) await queryClient.invalidateQueries();
   };
   return (
     <section className="card" aria-labelledby="lms-title">
-      <h2 id="lms-title">LMS</h2>
+      <h2 id="lms-title">{t("course.title")}</h2>
       <ul className="plain-list">
         {s.contexts.map((c) => (
           <li key={`${c.platform}:${c.contextId}`}>
-            Linked to <strong>{c.platform}</strong> course {c.contextId}
-            {c.rosterSyncedAt && <span className="muted"> · roster synced <DateTime value={c.rosterSyncedAt} mode="auto" /></span>}
+            <T ns={lti} k="course.linked" values={{ platform: <>{c.platform}</>, context: <>{c.contextId}</> }} components={{ 0: <strong /> }} />
+            {c.rosterSyncedAt && (
+              <span className="muted">
+                {" · "}
+                <T ns={lti} k="course.rosterSynced" values={{ when: <DateTime value={c.rosterSyncedAt} mode="auto" /> }} />
+              </span>
+            )}
           </li>
         ))}
       </ul>
       {s.contexts.some((c) => c.rosterService) && (
         <button type="button" className="btn btn-ghost btn-sm" onClick={() => void onSync()} disabled={sync.isPending}>
-          {sync.isPending ? "Syncing..." : "Sync roster from the LMS"}
+          {sync.isPending ? t("course.syncing") : t("course.sync")}
         </button>
       )}
       <FormMessage notice={notice} />
@@ -47,19 +55,19 @@ export function CourseLmsSection({ courseId }: { courseId: string }) {
           <table className="data-table">
             <thead>
               <tr>
-                <th scope="col">LMS activity</th>
-                <th scope="col">Opens</th>
-                <th scope="col">Grades to the LMS</th>
+                <th scope="col">{t("course.activity")}</th>
+                <th scope="col">{t("course.opens")}</th>
+                <th scope="col">{t("course.grades")}</th>
               </tr>
             </thead>
             <tbody>
               {s.activities.map((x) => (
                 <tr key={x.resourceLinkId}>
                   <td>{x.resourceLinkId}</td>
-                  <td>{x.assignmentTitle ?? (x.problemId ? "a problem" : "the course")}</td>
+                  <td>{x.assignmentTitle ?? (x.problemId ? t("course.aProblem") : t("course.theCourse"))}</td>
                   <td data-testid={`lms-grades-${x.resourceLinkId}`}>
-                    {x.gradesToLms ? `${x.sent} sent, ${x.waiting} waiting, ${x.failing} failing` : "—"}
-                    {x.lastError && <span className="muted block">Last error: {x.lastError} (retried automatically)</span>}
+                    {x.gradesToLms ? t("course.gradeCounts", { sent: x.sent, waiting: x.waiting, failing: x.failing }) : "—"}
+                    {x.lastError && <span className="muted block">{t("course.lastError", { error: x.lastError })}</span>}
                   </td>
                 </tr>
               ))}

@@ -10,6 +10,8 @@ import { QueryState } from "../components/QueryState.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { useNotice } from "../lib/notice.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
+import { useT } from "../i18n/index.tsx";
+import { lti } from "../i18n/catalog/lti/index.ts";
 
 /** Posts the signed response to the platform (a real form submission: the platform answers with its own page). */
 function postToPlatform(returnUrl: string, jwt: string): void {
@@ -26,51 +28,52 @@ function postToPlatform(returnUrl: string, jwt: string): void {
 }
 
 export default function DeepLinkPage({ id }: { id: string }) {
+  const t = useT(lti);
   const trpc = useTRPC();
   const choices = useQuery(trpc.lti.deepLinkChoices.queryOptions({ id }));
   const respond = useMutation(trpc.lti.deepLinkRespond.mutationOptions());
   const { notice, run } = useNotice();
   const pick = async (input: { assignmentId: string } | { problemId: string }) => {
-    const res = await run(() => respond.mutateAsync({ id, ...input }), { error: "The activity could not be added." });
+    const res = await run(() => respond.mutateAsync({ id, ...input }), { error: t("deepLink.failed") });
     if (res) postToPlatform(res.returnUrl, res.jwt);
   };
   return (
-    <Page title={"Add a problem to your course"}>
+    <Page title={t("deepLink.documentTitle")}>
         <div className="page-heading">
-          <h1 className="page-title">Add an activity to the LMS</h1>
-          <p className="muted">Pick what this activity opens. Students launching it land there; an assignment's scores go to the LMS gradebook.</p>
+          <h1 className="page-title">{t("deepLink.title")}</h1>
+          <p className="muted">{t("deepLink.intro")}</p>
         </div>
         <FormMessage notice={notice} />
-        <QueryState query={choices} loading="Loading..." error="This activity picker expired. Add the activity again from the LMS.">
+        <QueryState query={choices} loading={t("deepLink.loading")} error={t("deepLink.expired")}>
           {(c) => (
             <>
               <section className="card" aria-labelledby="dl-assignments">
-                <h2 id="dl-assignments">Assignments</h2>
+                <h2 id="dl-assignments">{t("deepLink.assignments")}</h2>
                 {c.assignments.length === 0 ? (
-                  <p className="muted">No assignments in this course yet.</p>
+                  <p className="muted">{t("deepLink.noAssignments")}</p>
                 ) : (
                   <ul className="plain-list">
                     {c.assignments.map((a) => (
                       <li key={a.id}>
                         <button type="button" className="btn btn-ghost btn-sm" disabled={respond.isPending} onClick={() => void pick({ assignmentId: a.id })}>
-                          Add “{a.title}”
+                          {t("deepLink.add", { title: a.title })}
                         </button>{" "}
-                        <span className="muted">{a.points} points</span>
+                        <span className="muted">{t("deepLink.points", { points: a.points })}</span>
                       </li>
                     ))}
                   </ul>
                 )}
               </section>
               <section className="card" aria-labelledby="dl-problems">
-                <h2 id="dl-problems">Problems (practice, no grade)</h2>
+                <h2 id="dl-problems">{t("deepLink.problems")}</h2>
                 {c.problems.length === 0 ? (
-                  <p className="muted">No course problems yet.</p>
+                  <p className="muted">{t("deepLink.noProblems")}</p>
                 ) : (
                   <ul className="plain-list">
                     {c.problems.map((p) => (
                       <li key={p.id}>
                         <button type="button" className="btn btn-ghost btn-sm" disabled={respond.isPending} onClick={() => void pick({ problemId: p.id })}>
-                          Add “{p.title}”
+                          {t("deepLink.add", { title: p.title })}
                         </button>
                       </li>
                     ))}

@@ -11,19 +11,24 @@ import { QueryState } from "../components/QueryState.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
+import { useT } from "../i18n/index.tsx";
+import { lti } from "../i18n/catalog/lti/index.ts";
 
 const EMPTY = { name: "", issuer: "", clientId: "", deploymentIds: "", authUrl: "", tokenUrl: "", jwksUrl: "" };
-const FIELDS: [keyof typeof EMPTY, string, string][] = [
-  ["name", "Name", "Moodle at Example University"],
-  ["issuer", "Issuer (platform ID)", "https://moodle.example.edu"],
-  ["clientId", "Client ID", "aBcD1234"],
-  ["deploymentIds", "Deployment IDs (comma-separated)", "1"],
-  ["authUrl", "Authentication request URL", "https://moodle.example.edu/mod/lti/auth.php"],
-  ["tokenUrl", "Access token URL", "https://moodle.example.edu/mod/lti/token.php"],
-  ["jwksUrl", "Public keyset URL", "https://moodle.example.edu/mod/lti/certs.php"],
+type LtiKey = NonNullable<(typeof lti)["keys"]>;
+/** The registration form's fields: the value's name, its label's key, and a sample value (a message key for words, else the value itself). */
+const FIELDS: [keyof typeof EMPTY, LtiKey, { key: LtiKey } | { sample: string }][] = [
+  ["name", "platforms.field.name", { key: "platforms.field.namePlaceholder" }],
+  ["issuer", "platforms.field.issuer", { sample: "https://moodle.example.edu" }],
+  ["clientId", "platforms.field.clientId", { sample: "aBcD1234" }],
+  ["deploymentIds", "platforms.field.deploymentIds", { sample: "1" }],
+  ["authUrl", "platforms.field.authUrl", { sample: "https://moodle.example.edu/mod/lti/auth.php" }],
+  ["tokenUrl", "platforms.field.tokenUrl", { sample: "https://moodle.example.edu/mod/lti/token.php" }],
+  ["jwksUrl", "platforms.field.jwksUrl", { sample: "https://moodle.example.edu/mod/lti/certs.php" }],
 ];
 
 export function PlatformsSection() {
+  const t = useT(lti);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const platforms = useQuery(trpc.lti.platforms.queryOptions());
@@ -35,7 +40,7 @@ export function PlatformsSection() {
   const { notice, run: runNotice } = useNotice();
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.lti.platforms.queryKey() });
   const run = async (work: () => Promise<unknown>, done: string) => {
-    if ((await runNotice(async () => (await work(), true), { success: done, error: "That did not work." })) === true) await refresh();
+    if ((await runNotice(async () => (await work(), true), { success: done, error: t("platforms.failed") })) === true) await refresh();
   };
   const onAdd = (e: FormEvent) => {
     e.preventDefault();
@@ -43,35 +48,37 @@ export function PlatformsSection() {
       await add.mutateAsync({ ...form, trustEmail, deploymentIds: form.deploymentIds.split(",").map((d) => d.trim()).filter(Boolean) });
       setForm(EMPTY);
       setTrustEmail(false);
-    }, "Platform registered.");
+    }, t("platforms.registered"));
   };
   return (
     <section className="card" aria-labelledby="lti-title">
-      <h2 id="lti-title">LMS platforms (LTI 1.3)</h2>
-      <QueryState query={platforms} loading="Loading platforms..." error="Failed to fetch the LMS platforms (site admins only)">
+      <h2 id="lti-title">{t("platforms.title")}</h2>
+      <QueryState query={platforms} loading={t("platforms.loading")} error={t("platforms.loadFailed")}>
         {(p) => (
           <>
-            <p className="muted">Give the LMS these URLs when registering this tool:</p>
+            <p className="muted">{t("platforms.urlsIntro")}</p>
             <dl className="facts" data-testid="tool-urls">
-              <dt>Login (initiate login) URL</dt>
-              <dd>{p.tool.loginUrl}</dd>
-              <dt>Launch (redirect) URL, also for deep linking</dt>
-              <dd>{p.tool.launchUrl}</dd>
-              <dt>Public keyset (JWKS) URL</dt>
-              <dd>{p.tool.jwksUrl}</dd>
+              <dt>{t("platforms.loginUrl")}</dt>
+              <dd dir="ltr">{p.tool.loginUrl}</dd>
+              <dt>{t("platforms.launchUrl")}</dt>
+              <dd dir="ltr">{p.tool.launchUrl}</dd>
+              <dt>{t("platforms.jwksUrl")}</dt>
+              <dd dir="ltr">{p.tool.jwksUrl}</dd>
             </dl>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => void run(() => rotate.mutateAsync(), "New tool key made; the old one stays published for a week.")}>
-              Rotate the tool's key
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => void run(() => rotate.mutateAsync(), t("platforms.rotated"))}>
+              {t("platforms.rotate")}
             </button>
             {p.platforms.length > 0 && (
               <div className="table-scroll">
                 <table className="data-table">
                   <thead>
                     <tr>
-                      <th scope="col">Platform</th>
-                      <th scope="col">Issuer and client</th>
-                      <th scope="col">Deployments</th>
-                      <th scope="col" />
+                      <th scope="col">{t("platforms.platform")}</th>
+                      <th scope="col">{t("platforms.issuerClient")}</th>
+                      <th scope="col">{t("platforms.deployments")}</th>
+                      <th scope="col">
+                        <span className="sr-only">{t("platforms.actions")}</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -83,11 +90,11 @@ export function PlatformsSection() {
                         </td>
                         <td>
                           {x.deploymentIds.join(", ")}
-                          {x.trustEmail && <span className="muted block">email trusted</span>}
+                          {x.trustEmail && <span className="muted block">{t("platforms.emailTrusted")}</span>}
                         </td>
                         <td>
-                          <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void run(() => remove.mutateAsync({ id: x.id }), `${x.name} removed.`)}>
-                            Remove
+                          <button type="button" className="btn btn-danger-ghost btn-sm" onClick={() => void run(() => remove.mutateAsync({ id: x.id }), t("platforms.removed", { name: x.name }))}>
+                            {t("platforms.remove")}
                           </button>
                         </td>
                       </tr>
@@ -99,13 +106,13 @@ export function PlatformsSection() {
           </>
         )}
       </QueryState>
-      <form className="form" onSubmit={onAdd} aria-label="Register a platform">
-        {FIELDS.map(([key, label, placeholder]) => (
-          <TextField key={key} id={`lti-${key}`} label={label} required value={form[key]} placeholder={placeholder} onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))} />
+      <form className="form" onSubmit={onAdd} aria-label={t("platforms.registerForm")}>
+        {FIELDS.map(([key, label, sample]) => (
+          <TextField key={key} id={`lti-${key}`} label={t(label)} required value={form[key]} placeholder={"key" in sample ? t(sample.key) : sample.sample} onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))} />
         ))}
-        <Checkbox label="Trust this LMS's email addresses (a launch may then link to an existing account with the same email and take up staff invitations; leave off unless the LMS's users cannot change their email)" checked={trustEmail} onChange={(e) => setTrustEmail(e.target.checked)} />
+        <Checkbox label={t("platforms.trustEmail")} checked={trustEmail} onChange={(e) => setTrustEmail(e.target.checked)} />
         <button type="submit" className="btn btn-primary btn-sm" disabled={add.isPending}>
-          Register platform
+          {t("platforms.register")}
         </button>
       </form>
       <FormMessage notice={notice} />

@@ -16,8 +16,18 @@ import { ImportOutcomeMessage, ImportPackageButton, type ImportOutcome } from ".
 import { ProblemCard } from "../problems/ProblemCard.tsx";
 import { useProblemEditor } from "../problems/useProblemEditor.ts";
 import { useProblemList } from "../problems/useProblemList.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { problems } from "../i18n/catalog/problems/index.ts";
+
+/** The empty state's heading and text per difficulty (whole sentences, one message each). */
+const EMPTY = {
+  easy: { title: "empty.easy.title", body: "empty.easy.body" },
+  medium: { title: "empty.medium.title", body: "empty.medium.body" },
+  hard: { title: "empty.hard.title", body: "empty.hard.body" },
+} as const satisfies Record<Difficulty, { title: string; body: string }>;
 
 export function ProblemsPage() {
+  const t = useT(problems);
   // The tab lives in the URL (?difficulty=hard) so links can open a level and a reload keeps it.
   const [searchParams, setSearchParams] = useSearchParams();
   const wanted = searchParams.get("difficulty");
@@ -29,16 +39,16 @@ export function ProblemsPage() {
   const editor = useProblemEditor(list.queryKey, setTab);
 
   return (
-    <Page title="Problems">
+    <Page title={t("page.title")}>
         <div className="page-heading">
-          <h1 className="page-title">Problems To Solve</h1>
-          <p className="muted">Explore coding challenges and test your skills.</p>
+          <h1 className="page-title">{t("page.heading")}</h1>
+          <p className="muted">{t("page.intro")}</p>
           <p className="page-actions">
             <button type="button" className="btn btn-primary btn-sm" onClick={editor.openCreate}>
-              <span aria-hidden="true">+</span> Create Problem
+              <span aria-hidden="true">+</span> {t("page.create")}
             </button>{" "}
             <ImportPackageButton difficulty={tab} listKey={list.queryKey} onImported={setTab} onOutcome={setImported} />
-            <span className="muted"> a Kattis / ICPC problem package (.zip)</span>
+            <span className="muted"> {t("page.importHint")}</span>
           </p>
         </div>
 
@@ -50,13 +60,13 @@ export function ProblemsPage() {
         <section id="problems-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
           <QueryState
             query={list.query}
-            loading="Loading problems..."
-            error="Failed to fetch problems"
+            loading={t("page.loading")}
+            error={t("page.loadFailed")}
             isEmpty={() => list.shown.length === 0}
             empty={
               <div className="empty-state">
-                <h2>No {tab} problems yet</h2>
-                <p className="muted">Be the first to create a {tab} problem for the community!</p>
+                <h2>{t(EMPTY[tab].title)}</h2>
+                <p className="muted">{t(EMPTY[tab].body)}</p>
               </div>
             }
           >
@@ -83,7 +93,7 @@ export function ProblemsPage() {
         </section>
         {/* After the list, so the header and the list keep their keyboard order and phone layout. */}
         <p className="courses-note muted">
-          Taking a class? Your assignments are in <Link href="/courses">My Courses</Link>.
+          <T ns={problems} k="page.coursesNote" components={{ 0: <Link href="/courses" /> }} />
         </p>
       <ProblemFormModal
         open={editor.modal.open}

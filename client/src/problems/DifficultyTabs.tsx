@@ -1,5 +1,10 @@
-/** The difficulty tabs with their counts (WAI-ARIA tabs: arrow keys, Home and End move between them). */
+/** The difficulty tabs with their counts (WAI-ARIA tabs: arrow keys, mirrored right to left, Home and End move between them). */
 import { DIFFICULTIES, type Difficulty } from "../lib/types.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { problems } from "../i18n/catalog/problems/index.ts";
+
+/** Each tab's text: "<0>easy</0><1>{count}</1><2> problems</2>" (the label, the count, the words for screen readers). */
+const TAB_KEYS = { easy: "tabs.easy", medium: "tabs.medium", hard: "tabs.hard" } as const satisfies Record<Difficulty, string>;
 
 interface Props {
   tab: Difficulty;
@@ -10,18 +15,23 @@ interface Props {
 }
 
 export function DifficultyTabs({ tab, counts, onSelect, panelId }: Props) {
+  const t = useT(problems);
   return (
     <div
       className="tabs"
       role="tablist"
-      aria-label="Difficulty"
+      aria-label={t("tabs.label")}
       onKeyDown={(e) => {
         const i = DIFFICULTIES.indexOf(tab);
+        // Right to left (Arabic) the tabs are mirrored, so the arrow pointing at the next tab is the left one.
+        const rtl = getComputedStyle(e.currentTarget).direction === "rtl";
+        const forward = rtl ? "ArrowLeft" : "ArrowRight"; // i18n-ignore: key names
+        const backward = rtl ? "ArrowRight" : "ArrowLeft"; // i18n-ignore: key names
         const next =
-          e.key === "ArrowRight" ? DIFFICULTIES[(i + 1) % DIFFICULTIES.length]
-          : e.key === "ArrowLeft" ? DIFFICULTIES[(i + DIFFICULTIES.length - 1) % DIFFICULTIES.length]
-          : e.key === "Home" ? DIFFICULTIES[0]
-          : e.key === "End" ? DIFFICULTIES[DIFFICULTIES.length - 1]
+          e.key === forward ? DIFFICULTIES[(i + 1) % DIFFICULTIES.length]
+          : e.key === backward ? DIFFICULTIES[(i + DIFFICULTIES.length - 1) % DIFFICULTIES.length]
+          : e.key === "Home" ? DIFFICULTIES[0] // i18n-ignore: a key name
+          : e.key === "End" ? DIFFICULTIES[DIFFICULTIES.length - 1] // i18n-ignore: a key name
           : undefined;
         if (!next) return;
         e.preventDefault();
@@ -41,9 +51,12 @@ export function DifficultyTabs({ tab, counts, onSelect, panelId }: Props) {
           className={`tab tab-${d}${tab === d ? " active" : ""}`}
           onClick={() => onSelect(d)}
         >
-          <span className="tab-label">{d}</span>
-          <span className="tab-count">{counts[d]}</span>
-          <span className="sr-only"> problems</span>
+          <T
+            ns={problems}
+            k={TAB_KEYS[d]}
+            values={{ count: counts[d] }}
+            components={{ 0: <span className="tab-label" />, 1: <span className="tab-count" />, 2: <span className="sr-only" /> }}
+          />
         </button>
       ))}
     </div>

@@ -7,6 +7,8 @@
  * server checks the rules (src/problems/scoring-spec.ts) and names the field.
  */
 import { Checkbox, NumberField, Select, TextField } from "../kit/index.ts";
+import { useT } from "../i18n/index.tsx";
+import { problems } from "../i18n/catalog/problems/index.ts";
 export interface GroupFormValues {
   name: string;
   points: number;
@@ -15,11 +17,12 @@ export interface GroupFormValues {
   requires: string;
 }
 
-export const AGGREGATION_LABELS = {
-  "pass-fail": "All or nothing",
-  sum: "Sum of its tests",
-  min: "Minimum of its tests",
-} as const;
+/** Each way of scoring a group, and its name's message. */
+export const AGGREGATION_KEYS = {
+  "pass-fail": "groups.passFail",
+  sum: "groups.sum",
+  min: "groups.min",
+} as const satisfies Record<GroupFormValues["aggregation"], string>;
 
 interface Props {
   on: boolean;
@@ -29,35 +32,36 @@ interface Props {
 }
 
 export function GroupsEditor({ on, groups, onToggle, onChange }: Props) {
+  const t = useT(problems);
   const set = (i: number, patch: Partial<GroupFormValues>) => onChange(groups.map((g, j) => (j === i ? { ...g, ...patch } : g)));
   const total = groups.reduce((n, g) => n + (Number.isFinite(g.points) ? g.points : 0), 0);
   return (
     <fieldset className="validator-options" data-testid="groups-editor">
-      <legend>Scoring</legend>
-      <Checkbox label="Score by test groups (subtasks with points); off: every test must pass" checked={on} onChange={(e) => onToggle(e.target.checked)} />
+      <legend>{t("groups.legend")}</legend>
+      <Checkbox label={t("groups.toggle")} checked={on} onChange={(e) => onToggle(e.target.checked)} />
       {on && (
         <>
           {groups.map((g, i) => (
-            <div className="field-row" key={i} role="group" aria-label={`Group ${i + 1}`}>
-              <TextField id={`pf-g-${i}-name`} label={<>Group {i + 1} name</>} value={g.name} onChange={(e) => set(i, { name: e.target.value })} />
-              <NumberField id={`pf-g-${i}-points`} label="Points" min={0} step="any" value={g.points} onChange={(e) => set(i, { points: Number(e.target.value) })} />
-              <Select id={`pf-g-${i}-agg`} label="Scored as" value={g.aggregation} onChange={(e) => set(i, { aggregation: e.target.value as GroupFormValues["aggregation"] })}>
-                  {Object.entries(AGGREGATION_LABELS).map(([value, label]) => (
+            <div className="field-row" key={i} role="group" aria-label={t("groups.group", { n: i + 1 })}>
+              <TextField id={`pf-g-${i}-name`} label={t("groups.name", { n: i + 1 })} value={g.name} onChange={(e) => set(i, { name: e.target.value })} />
+              <NumberField id={`pf-g-${i}-points`} label={t("groups.points")} min={0} step="any" value={g.points} onChange={(e) => set(i, { points: Number(e.target.value) })} />
+              <Select id={`pf-g-${i}-agg`} label={t("groups.scoredAs")} value={g.aggregation} onChange={(e) => set(i, { aggregation: e.target.value as GroupFormValues["aggregation"] })}>
+                  {Object.entries(AGGREGATION_KEYS).map(([value, key]) => (
                     <option key={value} value={value}>
-                      {label}
+                      {t(key)}
                     </option>
                   ))}
                 </Select>
-              <TextField id={`pf-g-${i}-req`} label="Requires (earlier groups, or sample)" value={g.requires} placeholder="e.g. small" onChange={(e) => set(i, { requires: e.target.value })} />
-              <button type="button" className="btn btn-danger-ghost btn-sm" aria-label={`Remove group ${i + 1}`} onClick={() => onChange(groups.filter((_, j) => j !== i))}>
-                Remove
+              <TextField id={`pf-g-${i}-req`} label={t("groups.requires")} value={g.requires} placeholder={t("groups.requiresPlaceholder")} onChange={(e) => set(i, { requires: e.target.value })} />
+              <button type="button" className="btn btn-danger-ghost btn-sm" aria-label={t("groups.removeLabel", { n: i + 1 })} onClick={() => onChange(groups.filter((_, j) => j !== i))}>
+                {t("groups.remove")}
               </button>
             </div>
           ))}
           <button type="button" className="btn btn-ghost btn-sm" onClick={() => onChange([...groups, { name: `group${groups.length + 1}`, points: 0, aggregation: "pass-fail", requires: "" }])}>
-            + Add Group
+            {t("groups.add")}
           </button>
-          <p className="muted">The problem is worth {total} points: the sum of its groups. Put each hidden test in a group below.</p>
+          <p className="muted">{t("groups.total", { total })}</p>
         </>
       )}
     </fieldset>

@@ -9,6 +9,9 @@ import { FileButton } from "../kit/FileButton.tsx";
 import { useSessionExpiry } from "../lib/auth.tsx";
 import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 import type { Difficulty } from "../lib/types.ts";
+import { useT } from "../i18n/index.tsx";
+import { problems } from "../i18n/catalog/problems/index.ts";
+import { listOf } from "./list-format.ts";
 
 /** The file's bytes as base64, in slices (String.fromCharCode has an argument limit). */
 async function base64Of(file: Blob): Promise<string> {
@@ -30,6 +33,7 @@ export interface ImportOutcome {
 
 /** "Verify now": the problem's example submissions judged in the background, with the rows as they come. */
 function VerifyPanel({ problemId, examples }: { problemId: string; examples: number }) {
+  const t = useT(problems);
   const trpc = useTRPC();
   const start = useMutation(trpc.problems.verify.mutationOptions());
   const status = useQuery({
@@ -41,9 +45,9 @@ function VerifyPanel({ problemId, examples }: { problemId: string; examples: num
   if (!start.isSuccess && !start.isPending) {
     return (
       <div className="verify-panel">
-        {start.isError && <p role="alert">{serverMessageOf(start.error) ?? "Verify could not start."}</p>}
+        {start.isError && <p role="alert">{serverMessageOf(start.error) ?? t("verify.cannotStart")}</p>}
         <button type="button" className="btn btn-primary btn-sm" onClick={() => start.mutate({ id: problemId })}>
-          Verify now ({examples} example submission{examples === 1 ? "" : "s"})
+          {t("verify.start", { count: examples })}
         </button>
       </div>
     );
@@ -52,18 +56,24 @@ function VerifyPanel({ problemId, examples }: { problemId: string; examples: num
     <div className="verify-panel" aria-live="polite">
       <p>
         {!s || s.state === "running"
-          ? `Verifying: ${s?.rows.length ?? 0} of ${s?.total ?? examples} judged…`
+          ? t("verify.running", { judged: s?.rows.length ?? 0, total: s?.total ?? examples })
           : s.state === "failed"
-            ? `Verify failed: ${s.error ?? "unknown error"}`
+            ? t("verify.failed", { error: s.error ?? t("verify.unknownError") })
             : s.report?.ok
-              ? `All ${s.total} example submissions as expected (time limit ${s.report.timeLimitMs} ms${s.derivedTimeLimitMs ? ", derived from the accepted ones and set on the problem" : ""}).`
-              : `${s.rows.filter((r) => !r.ok).length} of ${s.total} example submissions not as expected (time limit ${s.report?.timeLimitMs} ms).`}
+              ? t(s.derivedTimeLimitMs ? "verify.allAsExpectedDerived" : "verify.allAsExpected", { total: s.total, timeLimitMs: s.report.timeLimitMs })
+              : t("verify.notAsExpected", { failed: s.rows.filter((r) => !r.ok).length, total: s.total, timeLimitMs: s.report?.timeLimitMs ?? "" })}
       </p>
       {s && s.rows.length > 0 && (
         <ul className="verify-rows">
           {s.rows.map((r) => (
             <li key={r.path} className={r.ok ? "ok" : "fail"}>
-              {r.ok ? "OK" : "FAIL"} {r.path}: expected {r.expected}, got {r.verdict}, {r.maxTimeMs} ms{r.note ? ` (${r.note})` : ""}
+              {t(r.ok ? (r.note ? "verify.rowOkNote" : "verify.rowOk") : r.note ? "verify.rowFailNote" : "verify.rowFail", {
+                path: r.path,
+                expected: r.expected,
+                verdict: r.verdict,
+                timeMs: r.maxTimeMs,
+                note: r.note ?? "",
+              })}
             </li>
           ))}
         </ul>
@@ -74,6 +84,7 @@ function VerifyPanel({ problemId, examples }: { problemId: string; examples: num
 
 /** What an import said, shown under the page's heading (ImportOutcomeMessage). */
 export function ImportOutcomeMessage({ outcome, onDismiss }: { outcome: ImportOutcome | null; onDismiss: () => void }) {
+  const t = useT(problems);
   if (!outcome) return null;
   return (
     <div className={`alert import-outcome ${outcome.kind === "success" ? "alert-success" : "alert-error"}`} role={outcome.kind === "error" ? "alert" : "status"}>
@@ -88,7 +99,7 @@ export function ImportOutcomeMessage({ outcome, onDismiss }: { outcome: ImportOu
       )}
       {outcome.verifiable && <VerifyPanel problemId={outcome.verifiable.problemId} examples={outcome.verifiable.examples} />}
       <button type="button" className="btn btn-ghost btn-sm" onClick={onDismiss}>
-        Dismiss
+        {t("import.dismiss")}
       </button>
     </div>
   );
@@ -105,6 +116,7 @@ export function ImportPackageButton({
   onImported: (d: Difficulty) => void;
   onOutcome: (o: ImportOutcome | null) => void;
 }) {
+  const t = useT(problems);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const onUnauthorized = useSessionExpiry();
@@ -114,16 +126,16 @@ export function ImportPackageButton({
     onOutcome(null);
     try {
       const r = await importing.mutateAsync({ package: await base64Of(file), difficulty });
-      const subs = Object.entries(r.submissions).map(([k, n]) => `${n} ${k}`);
+      const subs = Object.entries(r.submissions).map(([verdict, count]) => t("import.exampleCount", { count, verdict }));
       onOutcome({
         kind: "success",
-        title: `Imported "${r.problem.title}": ${r.problem.hiddenTestCount + 1} tests, ${r.problem.timeLimitMs} ms for every language.`,
+        title: t("import.imported", { title: r.problem.title, tests: r.problem.hiddenTestCount + 1, timeLimitMs: r.problem.timeLimitMs }),
         // Which file gave the time limit, or that it was derived (or is this judge's default, with the warning saying why).
-        timeLimit: `Time limit from ${r.timeLimitFrom}.`,
+        timeLimit: t("import.timeLimitFrom", { source: r.timeLimitFrom }),
         details: [
           ...r.warnings,
-          ...(r.problem.pythonImplementation === "pypy" ? ["Python 3 submissions run on PyPy, as the package's languages say (the problem's form can change it)."] : []),
-          ...(subs.length ? [`Example submissions in the package: ${subs.join(", ")}.`] : []),
+          ...(r.problem.pythonImplementation === "pypy" ? [t("import.pypy")] : []),
+          ...(subs.length ? [t("import.examples", { list: listOf(subs) })] : []),
         ],
         ...(subs.length ? { verifiable: { problemId: r.problem._id, examples: Object.values(r.submissions).reduce((a, b) => a + b, 0) } } : {}),
       });
@@ -131,14 +143,14 @@ export function ImportPackageButton({
       await queryClient.invalidateQueries({ queryKey: listKey });
     } catch (err) {
       if (onUnauthorized(err, "/signin")) return;
-      onOutcome({ kind: "error", title: serverMessageOf(err) ?? "The package could not be imported.", details: [] });
+      onOutcome({ kind: "error", title: serverMessageOf(err) ?? t("import.failed"), details: [] });
     }
   }
 
   return (
     <>
-      <FileButton inputLabel="Problem package (.zip)" accept=".zip,application/zip" disabled={importing.isPending} onFiles={(files) => void upload(files[0]!)}>
-        {importing.isPending && <Spinner />} Import package
+      <FileButton inputLabel={t("import.inputLabel")} accept=".zip,application/zip" disabled={importing.isPending} onFiles={(files) => void upload(files[0]!)}>
+        {importing.isPending && <Spinner />} {t("import.button")}
       </FileButton>
     </>
   );

@@ -11,6 +11,8 @@ import { useSessionExpiry } from "../lib/auth.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { httpStatusOf, serverMessageOf, useTRPC } from "../lib/trpc.ts";
 import type { Difficulty, Problem } from "../lib/types.ts";
+import { useT } from "../i18n/index.tsx";
+import { problems } from "../i18n/catalog/problems/index.ts";
 
 /** How long the success messages stay, ms. */
 const SAVE_MESSAGE_MS = 2000;
@@ -74,6 +76,7 @@ export function payloadFromForm(v: ProblemFormValues) {
  * @param onSaved called with the saved problem's difficulty (the page shows that tab).
  */
 export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Difficulty) => void) {
+  const t = useT(problems);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const onUnauthorized = useSessionExpiry();
@@ -112,13 +115,13 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
       close();
       // Show the saved problem's level, so a problem whose difficulty changed does not seem to vanish.
       onSaved(payload.difficulty);
-      flash("success", "Problem saved successfully!", SAVE_MESSAGE_MS);
+      flash("success", t("editor.saved"), SAVE_MESSAGE_MS);
       await queryClient.invalidateQueries({ queryKey: listKey });
     } catch (err) {
       if (onUnauthorized(err, "/signin")) return;
       const status = httpStatusOf(err);
-      if (status === 403) setFormError("You can only update your own problems.");
-      else setFormError(serverMessageOf(err) ?? (status ? `HTTP error! status: ${status}` : "Failed to save problem."));
+      if (status === 403) setFormError(t("editor.onlyOwnUpdate"));
+      else setFormError(serverMessageOf(err) ?? (status ? t("editor.httpError", { status }) : t("editor.saveFailed")));
     }
   }
 
@@ -126,13 +129,13 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
     setConfirmingDelete(null);
     try {
       await remove.mutateAsync({ id });
-      flash("success", "Problem deleted successfully!", DELETE_MESSAGE_MS);
+      flash("success", t("editor.deleted"), DELETE_MESSAGE_MS);
       await queryClient.invalidateQueries({ queryKey: listKey });
     } catch (err) {
       if (onUnauthorized(err, "/signin")) return;
       const status = httpStatusOf(err);
-      if (status === 403) flash("error", "You can only delete your own problems.");
-      else flash("error", serverMessageOf(err) ?? (status ? `Failed to delete problem. Status: ${status}` : "Failed to delete problem."));
+      if (status === 403) flash("error", t("editor.onlyOwnDelete"));
+      else flash("error", serverMessageOf(err) ?? (status ? t("editor.deleteFailedStatus", { status }) : t("editor.deleteFailed")));
     }
   }
 
@@ -140,10 +143,10 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
   async function rejudge(p: Problem) {
     try {
       const { queued } = await rejudging.mutateAsync({ id: p._id });
-      flash("success", queued ? `${queued} submission${queued === 1 ? "" : "s"} of ${p.title} queued for rejudging.` : `${p.title} has no judged submissions to rejudge.`, DELETE_MESSAGE_MS);
+      flash("success", queued ? t("editor.rejudgeQueued", { count: queued, title: p.title }) : t("editor.rejudgeNothing", { title: p.title }), DELETE_MESSAGE_MS);
     } catch (err) {
       if (onUnauthorized(err, "/signin")) return;
-      flash("error", serverMessageOf(err) ?? "Failed to rejudge.", DELETE_MESSAGE_MS);
+      flash("error", serverMessageOf(err) ?? t("editor.rejudgeFailed"), DELETE_MESSAGE_MS);
     }
   }
 

@@ -22,6 +22,8 @@ import { effectiveTimeLimitMs, languageOf } from "../lib/languages.ts";
 import { useSolveSession } from "./useSolveSession.ts";
 import { useOfferedLanguages } from "./useOfferedLanguages.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
+import { useT, type Translate } from "../i18n/index.tsx";
+import { solve } from "../i18n/catalog/solve/index.ts";
 
 const StatementMarkdown = lazy(() => import("../components/StatementMarkdown.tsx"));
 import { describeValidatorFlags, parseValidatorFlags } from "../../../src/problems/validator-flags.ts";
@@ -34,6 +36,20 @@ function outputCheckInWords(flags: string): string {
 
 import { ContestBanner } from "../contests/ContestBanner.tsx";
 
+type SolveT = Translate<NonNullable<typeof solve.keys>>;
+
+/** A difficulty's badge text, by the code the server stores. */
+const DIFFICULTY_KEYS = { easy: "difficulty.easy", medium: "difficulty.medium", hard: "difficulty.hard" } as const;
+
+/** A subtask's aggregation rule, as the message's select case. */
+const AGGREGATION_CASES = { "pass-fail": "passFail", sum: "sum", min: "min" } as const;
+
+/** One subtask's line: its points, its tests, how they count and the groups it needs. */
+function subtaskLine(t: SolveT, g: { name: string; maxScore: number; testCount: number; aggregation: string; requirePass: string[] }): string {
+  const values = { name: g.name, points: g.maxScore, tests: g.testCount, rule: AGGREGATION_CASES[g.aggregation as keyof typeof AGGREGATION_CASES] ?? "min" };
+  return g.requirePass.length ? t("subtasks.groupNeeds", { ...values, groups: g.requirePass.join(", ") }) : t("subtasks.group", values);
+}
+
 /**
  * The editor's chunk (Monaco, about 1 MiB gzipped) is requested when this page's module runs, in parallel
  * with the problem's query, rather than when the editor first renders (after the problem has arrived):
@@ -45,6 +61,7 @@ codeEditorChunk.catch(() => {});
 const CodeEditor = lazy(() => codeEditorChunk);
 
 export default function SolvePage({ problemId }: { problemId: string }) {
+  const t = useT(solve);
   const trpc = useTRPC();
   const problemQuery = useQuery(trpc.problems.byId.queryOptions({ id: problemId }));
   const problem = problemQuery.data;
@@ -76,20 +93,20 @@ export default function SolvePage({ problemId }: { problemId: string }) {
   }, [languages, language]);
 
   return (
-    <Page title={problem?.title ?? (notFound ? "Problem not found" : "Problem")} pageClassName="solve-page" width={problem ? "wide" : "normal"} className={problem ? "solve-grid" : undefined} noFooter={Boolean(problem)}>
+    <Page title={problem?.title ?? (notFound ? t("notFound.title") : t("page.problem"))} pageClassName="solve-page" width={problem ? "wide" : "normal"} className={problem ? "solve-grid" : undefined} noFooter={Boolean(problem)}>
       {!problem ? (
         <>
           {notFound ? (
             <div className="empty-state">
-              <h1>Problem not found</h1>
-              <p className="muted">It may have been deleted by its author.</p>
+              <h1>{t("notFound.title")}</h1>
+              <p className="muted">{t("notFound.body")}</p>
               <Link href="/problems" className="btn btn-primary">
-                Back to Problems
+                {t("notFound.back")}
               </Link>
             </div>
           ) : (
             <div className="center-state" role="status">
-              <Spinner /> Loading problem...
+              <Spinner /> {t("loading")}
             </div>
           )}
         </>
@@ -100,78 +117,79 @@ export default function SolvePage({ problemId }: { problemId: string }) {
             <div className="problem-panel-head">
               <h1 id="problem-title">{problem.title}</h1>
               <span className={`badge badge-${problem.difficulty}`}>
-                <span className="sr-only">Difficulty: </span>
-                {problem.difficulty.toUpperCase()}
+                <span className="sr-only">{t("difficulty.label")} </span>
+                {t(DIFFICULTY_KEYS[problem.difficulty])}
               </span>
               <Link href={`/my-submissions/${problemId}`} className="btn btn-ghost btn-sm">
-                My Submissions
+                {t("mySubmissions")}
               </Link>
             </div>
             {assignment.data && <AssignmentBanner assignment={assignment.data} />}
             {recordPastes && (
               <p className="notice" role="note" data-testid="paste-notice">
-                This course records large pastes into the editor (when, and how many characters; never what you paste) with your submissions.
+                {t("pasteNotice")}
               </p>
             )}
             {contestId && <ContestBanner contestId={contestId} problemId={problemId} />}
             <p className="limits muted">
-              Time limit: {formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs, problem.timeScaledByLanguage))}
-              {problem.timeScaledByLanguage &&
-                languageOf(language).timeMultiplier !== 1 &&
-                ` (${formatMs(problem.timeLimitMs)} × ${languageOf(language).timeMultiplier} for ${languageOf(language).name})`}{" "}
-              · Memory limit:{" "}
-              {formatKib(problem.memoryLimitKib)}
+              {problem.timeScaledByLanguage && languageOf(language).timeMultiplier !== 1
+                ? t("limits.lineScaled", {
+                    time: formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs, problem.timeScaledByLanguage)),
+                    base: formatMs(problem.timeLimitMs),
+                    multiplier: languageOf(language).timeMultiplier,
+                    language: languageOf(language).name,
+                    memory: formatKib(problem.memoryLimitKib),
+                  })
+                : t("limits.line", {
+                    time: formatMs(effectiveTimeLimitMs(language, problem.timeLimitMs, problem.timeScaledByLanguage)),
+                    memory: formatKib(problem.memoryLimitKib),
+                  })}
             </p>
-            {problem.checker === "kattis" && <p className="limits muted">Output check: {outputCheckInWords(problem.checkerFlags)}</p>}
-            <Statement title="Description" text={problem.description} problemId={problem._id} />
-            <Statement title="Input Format" text={problem.inputFormat} problemId={problem._id} />
-            <Statement title="Output Format" text={problem.outputFormat} problemId={problem._id} />
-            <Statement title="Constraints" text={problem.constraints} problemId={problem._id} />
+            {problem.checker === "kattis" && <p className="limits muted">{t("outputCheck", { rule: outputCheckInWords(problem.checkerFlags) })}</p>}
+            <Statement title={t("statement.description")} text={problem.description} problemId={problem._id} />
+            <Statement title={t("statement.inputFormat")} text={problem.inputFormat} problemId={problem._id} />
+            <Statement title={t("statement.outputFormat")} text={problem.outputFormat} problemId={problem._id} />
+            <Statement title={t("statement.constraints")} text={problem.constraints} problemId={problem._id} />
             {problem.interactive && (
               <p className="limits muted" data-testid="interactive-note">
-                Interactive problem: your program talks with the problem&apos;s validator. Print each line and flush; read the validator&apos;s answers from
-                standard input. Run plays the sample interaction.
+                {t("interactiveNote")}
               </p>
             )}
             {problem.scoring && (
               <section data-testid="subtasks">
-                <h2>Subtasks ({problem.scoring.maxScore} points)</h2>
+                <h2>{t("subtasks.title", { points: problem.scoring.maxScore })}</h2>
                 <ul className="limits muted">
                   {problem.scoring.groups.map((g) => (
-                    <li key={g.name}>
-                      {g.name}: {g.maxScore} points, {g.testCount} test{g.testCount === 1 ? "" : "s"}
-                      {g.aggregation === "pass-fail" ? " (all must pass)" : g.aggregation === "sum" ? " (points per test passed)" : " (the lowest test's score)"}
-                      {g.requirePass.length ? `; needs ${g.requirePass.join(", ")}` : ""}
-                    </li>
+                    <li key={g.name}>{subtaskLine(t, g)}</li>
                   ))}
                 </ul>
               </section>
             )}
             {problem.pythonImplementation === "pypy" && (
               <p className="limits muted" data-testid="pypy-note">
-                Python 3 submissions to this problem run on PyPy.
+                {t("pypyNote")}
               </p>
             )}
             {!problem.interactive && problem.validationPasses > 1 && (
-              <p className="limits muted">Multi-pass problem: your program runs up to {problem.validationPasses} times on each test, each run starting afresh with the input the validator gives it.</p>
+              <p className="limits muted">{t("multiPassNote", { passes: problem.validationPasses })}</p>
             )}
             <section>
-              <h2>{problem.interactive ? "Sample: the validator's input" : "Sample Input"}</h2>
-              <pre className="pre-box" tabIndex={0} role="region" aria-label="Sample input">
+              <h2>{problem.interactive ? t("sample.inputInteractive") : t("sample.input")}</h2>
+              <pre className="pre-box" dir="ltr" tabIndex={0} role="region" aria-label={t("sample.inputLabel")}>
                 {problem.sampleInput}
               </pre>
             </section>
             <section>
-              <h2>{problem.interactive ? "Sample: the validator's answer file" : "Sample Output"}</h2>
-              <pre className="pre-box" tabIndex={0} role="region" aria-label="Sample output">
+              <h2>{problem.interactive ? t("sample.outputInteractive") : t("sample.output")}</h2>
+              <pre className="pre-box" dir="ltr" tabIndex={0} role="region" aria-label={t("sample.outputLabel")}>
                 {problem.sampleOutput}
               </pre>
             </section>
           </section>
 
-          <section className="workbench" aria-label="Code">
+          <section className="workbench" aria-label={t("workbench")}>
             <div className="toolbar">
-              <Select id="language" label="Language" className="inline" value={language} onChange={(e) => changeLanguage(e.target.value)}>
+              <Select id="language" label={t("language")} className="inline" value={language} onChange={(e) => changeLanguage(e.target.value)}>
                   {languages.map((l) => (
                     <option key={l.id} value={l.id}>
                       {l.name}
@@ -179,15 +197,15 @@ export default function SolvePage({ problemId }: { problemId: string }) {
                   ))}
                 </Select>
               <button type="button" className="btn btn-ghost btn-sm" onClick={resetToBoilerplate}>
-                Reset to Boilerplate
+                {t("reset")}
               </button>
             </div>
             {/* Before the editor and tied to it (aria-describedby): how to leave it, since Tab types a tab inside. */}
             <p className="hint" id="editor-escape-tip">
-              In the editor, Tab types a tab. To move on with Tab, press Esc then Tab, or Ctrl+M (Ctrl+Shift+M on macOS) to switch Tab to moving focus.
+              {t("editorTip")}
             </p>
             <div className="editor-frame">
-              <Suspense fallback={<div className="editor-loading">Loading editor...</div>}>
+              <Suspense fallback={<div className="editor-loading">{t("editorLoading")}</div>}>
                 <CodeEditor
                   value={code}
                   language={language}
@@ -198,22 +216,23 @@ export default function SolvePage({ problemId }: { problemId: string }) {
               </Suspense>
             </div>
 
-            <TextArea id="custom-input" label="Custom Input (optional)"
+            <TextArea id="custom-input" label={t("customInput.label")}
                 mono
+                dir="ltr"
                 rows={3}
-                placeholder="Enter custom input here..."
+                placeholder={t("customInput.placeholder")}
                 value={customInput}
                 onChange={(e) => setCustomInput(e.target.value)} />
 
             <div className="action-row">
               <button type="button" className="btn btn-run" onClick={run} disabled={busy}>
-                {running ? "Running..." : "Run Code"}
+                {running ? t("action.running") : t("action.run")}
               </button>
               <button type="button" className="btn btn-primary" onClick={submit} disabled={busy}>
-                {submitting ? "Submitting..." : "Submit Code"}
+                {submitting ? t("action.submitting") : t("action.submit")}
               </button>
               <button type="button" className="btn btn-ai" onClick={() => review()} disabled={busy}>
-                {reviewing ? "Analyzing..." : "AI Review"}
+                {reviewing ? t("action.reviewing") : t("action.review")}
               </button>
             </div>
 
@@ -240,8 +259,9 @@ function Statement({ title, text, problemId }: { title: string; text: string; pr
   return (
     <section>
       <h2>{title}</h2>
-      <Suspense fallback={<p className="statement-text">{text}</p>}>
-        <div className="statement-md">
+      {/* The author's words, in the author's language: their own direction (dir="auto"), and user content to the pseudo-locale check (.statement). */}
+      <Suspense fallback={<p className="statement statement-text" dir="auto">{text}</p>}>
+        <div className="statement statement-md" dir="auto">
           <StatementMarkdown text={text} assetBase={`/api/problems/${encodeURIComponent(problemId)}/assets`} />
         </div>
       </Suspense>

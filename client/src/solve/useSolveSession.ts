@@ -12,9 +12,8 @@ import { isEmptyCodeError, requestReview, runOnce, runFailureState, submitAndFol
 import { DEFAULT_LANGUAGE, isLanguageId, languageOf, type LanguageId } from "../lib/languages.ts";
 import { getSavedCode, saveCode } from "../lib/storage.ts";
 import { httpStatusOf, serverMessageOf, useTRPC, useTRPCClient } from "../lib/trpc.ts";
-
-const EMPTY_CODE_MESSAGE = "Please write some code before requesting AI review.";
-const AI_FAILED_MESSAGE = "AI Review failed. Please try again later.";
+import { useT } from "../i18n/index.tsx";
+import { solve } from "../i18n/catalog/solve/index.ts";
 
 function initialCode(problemId: string, language: LanguageId): string {
   return getSavedCode(problemId, language) ?? languageOf(language).boilerplate;
@@ -31,6 +30,8 @@ interface SampleOf {
 
 /** @param contestId opened from a contest: Submit goes into it (contests.submit). */
 export function useSolveSession(problemId: string, problem: SampleOf | undefined, assignmentId: string | undefined, contestId?: string, takePastes?: () => { atMs: number; chars: number }[]) {
+  const t = useT(solve);
+  const emptyCodeMessage = t("ai.emptyCode");
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
@@ -89,14 +90,14 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
   async function run() {
     if (busy || !problem) return;
     setRunning(true);
-    setOutput({ kind: "pending", text: "Compiling..." });
+    setOutput({ kind: "pending", phase: "compiling" });
     try {
       const state: Extract<OutputState, { kind: "run" }> = { kind: "run", notes: [] };
       if (problem.interactive || problem.validationPasses > 1) {
         // The server plays the sample through the problem's validator; there is no custom input to run.
         const r = await runOnce(client, { problemId, language, code, input: "" });
         state.sample = { ...r, expected: problem.sampleOutput, correct: r.correct ?? false, interaction: problem.interactive };
-        if (customInput.trim() !== "") state.notes.push("Custom input is not used on an interactive or multi-pass problem: Run plays the sample with the problem's validator.");
+        if (customInput.trim() !== "") state.notes.push("customInputUnused");
         setOutput(state);
         return;
       }
@@ -107,7 +108,7 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
         const r = await runOnce(client, { problemId, language, code, input: problem.sampleInput, expectedOutput: problem.sampleOutput });
         state.sample = { ...r, expected: problem.sampleOutput, correct: r.correct ?? false };
       }
-      if (!state.custom && !state.sample) state.notes.push("Nothing to run: enter some custom input.");
+      if (!state.custom && !state.sample) state.notes.push("nothingToRun");
       setOutput(state);
     } catch (err) {
       setOutput(runFailureState(err));
@@ -119,7 +120,7 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
   async function submit() {
     if (busy || !problem) return;
     setSubmitting(true);
-    setOutput({ kind: "pending", text: "Submitting..." });
+    setOutput({ kind: "pending", phase: "submitting" });
     try {
       const intoContest = contestId ? () => client.contests.submit.mutate({ id: contestId, problemId, language, code }) : undefined;
       await submitAndFollow(
@@ -142,7 +143,7 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
     if (busy) return;
     setAiOpen(true);
     if (code.trim() === "") {
-      setAi({ loading: false, review: "", message: EMPTY_CODE_MESSAGE });
+      setAi({ loading: false, review: "", message: emptyCodeMessage });
       return;
     }
     setReviewing(true);
@@ -164,7 +165,7 @@ export function useSolveSession(problemId: string, problem: SampleOf | undefined
       console.warn("AI review failed:", err);
       // A course policy refusal (AI off for this assignment) says so; any other failure keeps the product's text.
       const refusal = httpStatusOf(err) === 403 ? serverMessageOf(err) : null;
-      setAi({ loading: false, review: "", message: isEmptyCodeError(err) ? EMPTY_CODE_MESSAGE : (refusal ?? AI_FAILED_MESSAGE) });
+      setAi({ loading: false, review: "", message: isEmptyCodeError(err) ? emptyCodeMessage : (refusal ?? t("ai.failed")) });
     } finally {
       setReviewing(false);
     }

@@ -4,6 +4,7 @@
  * to the problem's creator, and only by `list`, `create` and `update` (the
  * edit form prefills from them); no other route ever returns hidden input or output.
  */
+import { readStatements } from "../../problems/statements.ts";
 import { z } from "zod";
 import { idField } from "../../lib/fields.ts";
 import { problemInput, problemUpdateInput } from "../../problems/input.ts";
@@ -34,6 +35,14 @@ export const problemsRouter = router({
   byId: publicProcedure
     .input(z.object({ id: idField() }))
     .query(({ ctx, input }) => viewProblem(ctx.db, ctx.user, input.id, ctx.now())),
+
+  /**
+   * The problem's statement in its other languages (a package's `problem.<lang>.md` / `.tex`), whole, as Markdown by
+   * language code, and the main statement's language. @throws PROBLEM_NOT_FOUND (404).
+   */
+  statements: publicProcedure
+    .input(z.object({ id: idField() }))
+    .query(({ ctx, input }) => readStatements(ctx.db, ctx.user, input.id, ctx.now())),
 
   /**
    * Creates a problem owned by the caller; with `courseId`, a course-private

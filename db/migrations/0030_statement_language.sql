@@ -1,0 +1,1 @@
+ALTER TABLE `problem_packages` ADD `statement_language` text DEFAULT 'en' NOT NULL;
