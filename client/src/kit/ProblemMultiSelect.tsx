@@ -3,7 +3,8 @@
  * virtualized list box (React Aria Components: only the visible rows are in
  * the DOM; arrow keys, Space and Shift+arrows select; the list keeps its
  * selection across searches). The chosen problems are listed above it, each
- * with a button to remove it. `value` and `onChange` carry problem ids in the
+ * with a button to remove it (titles are the authors' words: `translate="no"`, cut with an
+ * ellipsis in a narrow row). `value` and `onChange` carry problem ids in the
  * order they were chosen.
  */
 import { useId, useMemo, useState } from "react";
@@ -99,7 +100,9 @@ export function ProblemMultiSelect({ label, description, problems, value, onChan
                   <span className="kit-option-box" aria-hidden="true">
                     {isSelected ? "✓" : ""}
                   </span>
-                  <span className="kit-option-title">{p.title}</span>
+                  <span className="kit-option-title" translate="no">
+                    {p.title}
+                  </span>
                   {p.detail && <span className="kit-option-detail">{p.detail}</span>}
                 </>
               )}
