@@ -1043,6 +1043,8 @@ export const passwordResetRequests = sqliteTable("password_reset_requests", {
   id: text("id").primaryKey().$defaultFn(newId),
   /** As typed (trimmed); looked up normalised. */
   email: text("email").notNull(),
+  /** The asking request's language (its Accept-Language), for the mail when the account has chosen none. */
+  locale: text("locale"),
   /** Set while one process handles the row (a stopped process's claim runs out). */
   claimedUntil: integer("claimed_until", { mode: "timestamp_ms" }),
   createdAt: createdAt(),

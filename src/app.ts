@@ -7,6 +7,7 @@
  * - judging: `src/rest/judge.ts` (POST /api/compiler, POST /api/submissions) → `app.route("/api", judgeRoutes)`
  * - AI review: `src/rest/ai.ts` (POST /api/ai/ai-review) → `app.route("/api/ai", aiRoutes)`
  */
+import { requestLocale } from "./i18n/messages.ts";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { compress } from "hono/compress";
 import { routePath } from "hono/route";
@@ -235,7 +236,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.get("*", client);
 
   app.onError((err, c) => {
-    const res = errorResponse(err, log);
+    const res = errorResponse(err, log, requestLocale(c.req.header("accept-language")));
     // Keep headers the handler already set (e.g. a renewed session cookie).
     c.res.headers.forEach((value, name) => {
       if (name.toLowerCase() === "set-cookie" || name.toLowerCase().startsWith("x-session")) res.headers.append(name, value);

@@ -3,6 +3,8 @@
  * via `buildServices`) and passed down; and the per-request context that tRPC
  * and the REST adapter both build from a Hono request (`createContext`).
  */
+import { requestLocale } from "./i18n/messages.ts";
+import type { LocaleTag } from "./i18n/locales.ts";
 import type { Context as HonoContext } from "hono";
 import type { Config } from "./config.ts";
 import type { Database } from "../db/index.ts";
@@ -183,6 +185,8 @@ export interface Context extends Services {
   origin: string;
   /** Headers to add to the response (Set-Cookie on login/logout/renewal). */
   resHeaders: Headers;
+  /** The language the request reads in (its Accept-Language; src/i18n/messages.ts): error messages follow it. */
+  locale: LocaleTag;
 }
 
 /** What Bun.serve passes as Hono's `env`: only requestIP is used. */
@@ -295,6 +299,7 @@ export async function createContext(
     sessionToken,
     ip,
     https,
+    locale: requestLocale(c.req.header("accept-language")),
     get ai() {
       return services.ai;
     },

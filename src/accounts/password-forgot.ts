@@ -12,6 +12,7 @@
  * Without mail configured nothing is stored and the answer says so
  * (`byMail: false`): an admin makes a link instead (./passwords.ts).
  */
+import { mailLocale } from "../i18n/mail-text.ts";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Database } from "../../db/index.ts";
@@ -43,7 +44,7 @@ export interface ForgotAnswer {
  * @throws AppError RATE_LIMITED (429, Retry-After) past RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS or _PER_EMAIL
  *   (counted the same for addresses with and without an account).
  */
-export async function requestPasswordReset(deps: ForgotDeps, ip: string, email: string): Promise<ForgotAnswer> {
+export async function requestPasswordReset(deps: ForgotDeps, ip: string, email: string, locale?: string | null): Promise<ForgotAnswer> {
   for (const [limiter, key, setting] of [
     [deps.limiters.passwordResetsByIp, ip, "RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS"],
     [deps.limiters.passwordResetsByEmail, normalizeEmail(email), "RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL"],
@@ -59,7 +60,7 @@ export async function requestPasswordReset(deps: ForgotDeps, ip: string, email: 
   if (!mailConfigured(deps.config)) {
     return { message: "This site does not send mail: ask an administrator for a password reset link.", byMail: false };
   }
-  await deps.db.insert(passwordResetRequests).values({ email: email.trim() });
+  await deps.db.insert(passwordResetRequests).values({ email: email.trim(), locale: locale ?? null });
   // After the answer is on its way: the handling differs by account, the request must not.
   setTimeout(() => deps.mail?.kick(), 0);
   return { message: "If an account uses this address, a message with what to do next is on its way. Check your mail (and its spam folder).", byMail: true };
@@ -95,7 +96,7 @@ export async function handleResetRequests(deps: { db: Database; config: Config; 
     handled++;
     const done = db.delete(passwordResetRequests).where(eq(passwordResetRequests.id, claimed.id));
     const [user] = await db
-      .select({ id: users.id, firstName: users.firstName, email: users.email, passwordHash: users.passwordHash })
+      .select({ id: users.id, firstName: users.firstName, email: users.email, passwordHash: users.passwordHash, locale: users.locale })
       .from(users)
       .where(and(eq(users.emailNormalized, normalizeEmail(claimed.email)), eq(users.isSystem, false)))
       .limit(1);
@@ -107,7 +108,7 @@ export async function handleResetRequests(deps: { db: Database; config: Config; 
       const { token, tokenHash } = newResetToken();
       await db.batch([
         insertResetToken(db, user.id, tokenHash, deps.now()),
-        queueMail(db, config.MAIL_FROM, user.email, "password-reset", resetMail(user.firstName, resetLink(origin, token))),
+        queueMail(db, config.MAIL_FROM, user.email, "password-reset", resetMail(user.firstName, resetLink(origin, token), mailLocale(user.locale, claimed.locale))),
         done,
       ]);
       continue;
@@ -117,7 +118,7 @@ export async function handleResetRequests(deps: { db: Database; config: Config; 
       await done;
       continue;
     }
-    const mail = useYourWayInMail(user.firstName, ways.map((w) => w.provider), `${origin}/signin`);
+    const mail = useYourWayInMail(user.firstName, ways.map((w) => w.provider), `${origin}/signin`, mailLocale(user.locale, claimed.locale));
     await db.batch([queueMail(db, config.MAIL_FROM, user.email, "password-sso", mail), done]);
   }
 }

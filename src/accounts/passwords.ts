@@ -4,6 +4,7 @@
  * signed out), and an administrator's one-time link for sites without mail.
  * Any password change voids every reset link of the account.
  */
+import { mailLocale } from "../i18n/mail-text.ts";
 import { and, eq } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Database } from "../../db/index.ts";
@@ -23,17 +24,19 @@ export interface PasswordDeps extends LoginDeps {
   /** The clock reset links expire by (ms since the epoch). */
   now: () => number;
   mail?: { kick(): void };
+  /** The request's language (src/i18n/messages.ts), for the notice when the account has chosen none. */
+  locale?: string;
 }
 
 /** The statements every password change makes: the hash, no reset link left, and (with mail) a notice. */
-function passwordWrites(deps: PasswordDeps, user: { id: string; firstName: string; email: string }, passwordHash: string) {
+function passwordWrites(deps: PasswordDeps, user: { id: string; firstName: string; email: string; locale?: string | null }, passwordHash: string) {
   const { db, config } = deps;
   const origin = config.sso.publicUrl?.origin;
   return [
     db.update(users).set({ passwordHash }).where(eq(users.id, user.id)),
     db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)),
     ...(mailConfigured(config) && origin
-      ? [queueMail(db, config.MAIL_FROM, user.email, "password-changed", passwordChangedMail(user.firstName, `${origin}/forgot-password`))]
+      ? [queueMail(db, config.MAIL_FROM, user.email, "password-changed", passwordChangedMail(user.firstName, `${origin}/forgot-password`, mailLocale(user.locale, deps.locale)))]
       : []),
   ] as const;
 }
@@ -51,7 +54,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ): Promise<void> {
   const [user] = await deps.db
-    .select({ id: users.id, firstName: users.firstName, email: users.email, passwordHash: users.passwordHash })
+    .select({ id: users.id, firstName: users.firstName, email: users.email, passwordHash: users.passwordHash, locale: users.locale })
     .from(users)
     .where(eq(users.id, caller.id));
   if (!user?.passwordHash) throw new AppError("NO_PASSWORD", { field: "currentPassword" });
@@ -80,7 +83,7 @@ export async function resetPassword(deps: PasswordDeps, input: { token: string; 
     .where(eq(passwordResetTokens.tokenHash, hashResetToken(input.token)))
     .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt });
   if (!spent || spent.expiresAt.getTime() <= deps.now()) throw new AppError("RESET_LINK_INVALID", { field: "token" });
-  const [user] = await deps.db.select({ id: users.id, firstName: users.firstName, email: users.email }).from(users).where(eq(users.id, spent.userId));
+  const [user] = await deps.db.select({ id: users.id, firstName: users.firstName, email: users.email, locale: users.locale }).from(users).where(eq(users.id, spent.userId));
   if (!user) throw new AppError("RESET_LINK_INVALID", { field: "token" });
   await deps.db.batch([...passwordWrites(deps, user, passwordHash), deleteSessionsOf(deps.db, user.id)]);
   deps.mail?.kick();

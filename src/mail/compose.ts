@@ -4,6 +4,8 @@
  * its own). Pure functions, no I/O.
  */
 
+import { LOCALE_INFO, type LocaleTag } from "../i18n/locales.ts";
+
 /** One paragraph of a message: text, or a link shown with its URL. */
 export type Paragraph = string | { link: string; label: string };
 
@@ -18,10 +20,10 @@ function escapeHtml(s: string): string {
 }
 
 /**
- * Builds both parts from paragraphs.
+ * Builds both parts from paragraphs; the HTML part carries `locale`'s `lang` and `dir`.
  * @example compose("Reset", ["Hello", { link: "https://x/reset?token=t", label: "Choose a new password" }])
  */
-export function compose(subject: string, paragraphs: Paragraph[]): ComposedMail {
+export function compose(subject: string, paragraphs: Paragraph[], locale: LocaleTag = "en"): ComposedMail {
   const text = paragraphs.map((p) => (typeof p === "string" ? p : `${p.label}:\n${p.link}`)).join("\n\n") + "\n";
   const body = paragraphs
     .map((p) =>
@@ -30,6 +32,6 @@ export function compose(subject: string, paragraphs: Paragraph[]): ComposedMail 
         : `<p><a href="${escapeHtml(p.link)}">${escapeHtml(p.label)}</a><br>${escapeHtml(p.link)}</p>`,
     )
     .join("\n");
-  const html = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>\n<body>\n${body}\n</body></html>\n`;
+  const html = `<!doctype html>\n<html lang="${locale}" dir="${LOCALE_INFO[locale].dir}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>\n<body>\n${body}\n</body></html>\n`;
   return { subject, text, html };
 }

@@ -41,7 +41,7 @@ describe("POST /api/auth/register", () => {
     const res = await register(validAccount("signed-in@example.com"));
     expect(res.status).toBe(200);
     expect(res.body.message).toBe("Registration successful! You are signed in.");
-    expect(Object.keys(res.body.user).sort()).toEqual(["email", "firstName", "id", "lastName"]);
+    expect(Object.keys(res.body.user).sort()).toEqual(["email", "firstName", "id", "lastName", "locale"]);
     expect(res.body.user.email).toBe("signed-in@example.com");
     const payload = JSON.parse(Buffer.from(res.body.token.split(".")[1], "base64url").toString());
     expect(payload.id).toBe(res.body.user.id);
@@ -127,7 +127,7 @@ describe("POST /api/auth/login", () => {
     const res = await login({ email: "Login@Example.com", password: "hunter2hunter2" });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe("Login successful!");
-    expect(Object.keys(res.body.user).sort()).toEqual(["email", "firstName", "id", "lastName"]);
+    expect(Object.keys(res.body.user).sort()).toEqual(["email", "firstName", "id", "lastName", "locale"]);
     expect(res.body.user.email).toBe("login@example.com");
     // The spec's client reads the user's id from the token's middle part.
     const payload = JSON.parse(Buffer.from(res.body.token.split(".")[1], "base64url").toString());

@@ -30,6 +30,8 @@
  *   carries `Retry-After` (seconds). Unknown errors → 500 "Internal server
  *   error", logged, never leaking the cause.
  */
+import { localizedErrorMessage } from "../i18n/messages.ts";
+import type { LocaleTag } from "../i18n/locales.ts";
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { Context as HonoContext } from "hono";
@@ -118,13 +120,13 @@ function rootCause(err: unknown): unknown {
  * Renders any error as the documented JSON response (see module comment).
  * @param log where unexpected (500) errors are reported.
  */
-export function errorResponse(err: unknown, log?: Logger): Response {
+export function errorResponse(err: unknown, log?: Logger, locale: LocaleTag = "en"): Response {
   const cause = rootCause(err);
   if (cause instanceof AppError) {
     const headers = new Headers({ "content-type": "application/json" });
     if (cause.retryAfterSeconds !== undefined) headers.set("Retry-After", String(Math.ceil(cause.retryAfterSeconds)));
     if (cause.status >= 500) log?.error(`${cause.kind}: ${cause.message}`, cause.details);
-    return new Response(JSON.stringify(bodyOf(cause.kind, cause.message, cause.field, cause.details)), {
+    return new Response(JSON.stringify(bodyOf(cause.kind, localizedErrorMessage(cause.kind, cause.message, locale), cause.field, cause.details)), {
       status: cause.status,
       headers,
     });
@@ -137,7 +139,7 @@ export function errorResponse(err: unknown, log?: Logger): Response {
     const status = cause.status;
     const kind =
       status === 413 ? "PAYLOAD_TOO_LARGE" : status === 404 ? "NOT_FOUND" : status < 500 ? "BAD_INPUT" : "INTERNAL";
-    const message = status === 413 ? ERRORS.PAYLOAD_TOO_LARGE.message : cause.message || "Request failed";
+    const message = status === 413 ? localizedErrorMessage("PAYLOAD_TOO_LARGE", ERRORS.PAYLOAD_TOO_LARGE.message, locale) : cause.message || "Request failed";
     return Response.json(bodyOf(kind, message), { status });
   }
   if (cause instanceof TRPCError && cause.code !== "INTERNAL_SERVER_ERROR") {
@@ -145,5 +147,5 @@ export function errorResponse(err: unknown, log?: Logger): Response {
   }
   const real = cause instanceof TRPCError && cause.cause ? cause.cause : cause;
   log?.error("unhandled error", { error: real instanceof Error ? (real.stack ?? real.message) : String(real) });
-  return Response.json(bodyOf("INTERNAL", ERRORS.INTERNAL.message), { status: 500 });
+  return Response.json(bodyOf("INTERNAL", localizedErrorMessage("INTERNAL", ERRORS.INTERNAL.message, locale)), { status: 500 });
 }

@@ -6,6 +6,7 @@
  * catalogue name, the offending field and any details into `error.data`, and a
  * zod input failure becomes BAD_INPUT naming the first bad field.
  */
+import { localizedErrorMessage } from "../i18n/messages.ts";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { requireAdmin } from "../accounts/admin.ts";
@@ -31,7 +32,7 @@ const t = initTRPC.context<Context>().create({
   // Subscriptions stream over SSE through the fetch adapter; a ping every 10 s
   // keeps proxies and Bun.serve's idle timeout (src/server.ts) from closing them.
   sse: { ping: { enabled: true, intervalMs: 10_000 }, client: { reconnectAfterInactivityMs: 30_000 } },
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const cause = error.cause;
     let app: AppErrorData | undefined;
     let message = shape.message;
@@ -44,6 +45,7 @@ const t = initTRPC.context<Context>().create({
     } else if (error.code === "INTERNAL_SERVER_ERROR") {
       message = "Internal server error";
     }
+    if (app && ctx) message = localizedErrorMessage(app.kind, message, ctx.locale);
     return { ...shape, message, data: { ...shape.data, stack: undefined, app } };
   },
 });

@@ -86,6 +86,23 @@ describe("forgot password → mail → reset", () => {
     expect(notice!.subject).toBe("Your password was changed");
   });
 
+  test("the mail is in the account's chosen language, else in the asking request's (issue 34 §6)", async () => {
+    const chose = await signUp(app);
+    expect((await request(app, "PUT", "/api/auth/locale", { token: chose.token, body: { locale: "ja" } })).status).toBe(200);
+    await request(app, "POST", "/api/auth/password/forgot", { body: { email: chose.email }, headers: { "accept-language": "de" } });
+    const [ja] = await waitForMailTo(chose.email);
+    const catalogue = async (l: string) => (await Bun.file(`${import.meta.dir}/../../src/i18n/mail/${l}.json`).json()) as Record<string, string>;
+    expect(ja!.subject).toBe((await catalogue("ja"))["reset.subject"]!);
+    expect(ja!.html).toContain('<html lang="ja" dir="ltr">');
+
+    const asked = await signUp(app);
+    await request(app, "POST", "/api/auth/password/forgot", { body: { email: asked.email }, headers: { "accept-language": "ar, en;q=0.5" } });
+    const [ar] = await waitForMailTo(asked.email);
+    expect(ar!.subject).toBe((await catalogue("ar"))["reset.subject"]!);
+    expect(ar!.html).toContain('<html lang="ar" dir="rtl">');
+    expect(ar!.text).toContain("https://judge.example.edu/reset-password?token=");
+  });
+
   test("a link expires after an hour", async () => {
     const u = await signUp(app);
     await forgot(u.email);

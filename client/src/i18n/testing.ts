@@ -6,12 +6,9 @@
  * Bun has no `import.meta.glob` (a Vite feature), which each catalogue's
  * index.ts calls for its other locales: a Bun plugin registered here turns
  * that call into the same map of loaders ("./de.json" → its messages). Bun
- * loads a file's static imports before running any of them, so a test
- * imports this file first and the modules that translate afterwards, with
- * `await import(...)`:
- *
- *   import "../i18n/testing.ts";
- *   const { verdictName } = await import("./verdicts.ts");
+ * loads a file's static imports before running any of them, so the plugin
+ * must be registered before a test file is loaded: bunfig.toml preloads this
+ * file for every test (a test may still import it first, as before).
  */
 import { plugin } from "bun";
 import { readdirSync } from "node:fs";

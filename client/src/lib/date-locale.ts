@@ -1,12 +1,18 @@
 /**
- * Loads the viewer's dayjs locale (from navigator.languages: "de-DE" → "de-de"
- * or "de") as its own small chunk and makes it the one dates are shown in
- * (./dates.ts). English needs no loading; a language dayjs lacks stays English.
+ * Loads the dayjs locale of the interface's language (src/i18n/locales.ts:
+ * "pt-BR" → "pt-br", "zh-CN" → "zh-cn", "de" → "de") as its own small chunk
+ * and makes it the one dates are shown in (./dates.ts), so dates read in the
+ * same language as the rest of the page. English needs no loading. Only the
+ * interface's languages are bundled (a longer list would cost every page the
+ * list of chunk names).
  */
 import { setDateLocale } from "./dates.ts";
 
 // English is part of dayjs itself (and statically imported by it), so it is left out of the lazy chunks.
-const LOCALES = import.meta.glob<{ default: { name: string } }>(["../../../node_modules/dayjs/esm/locale/*.js", "!../../../node_modules/dayjs/esm/locale/en.js"]);
+const LOCALES = import.meta.glob<{ default: { name: string } }>([
+  "../../../node_modules/dayjs/esm/locale/{ar,de,es,fr,ja,ko,ru}.js",
+  "../../../node_modules/dayjs/esm/locale/{pt-br,zh-cn}.js",
+]);
 
 /** The dayjs locale file for a BCP 47 tag, or null: the full tag first ("pt-br"), then its language ("pt"). */
 function localeFileFor(tag: string): string | null {

@@ -8,6 +8,7 @@
  * The router type is imported type-only from the server, so nothing of the
  * server is bundled.
  */
+import { activeLocale } from "../i18n/locale.ts";
 import { QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
@@ -44,7 +45,9 @@ export function makeTrpcClient() {
           maxItems: 32,
           headers() {
             const token = getToken();
-            return token ? { Authorization: `Bearer ${token}` } : {};
+            // The server answers error messages in the interface's language (src/i18n/messages.ts).
+            const language = { "Accept-Language": activeLocale() }; // i18n-ignore: a header name
+            return token ? { ...language, Authorization: `Bearer ${token}` } : language;
           },
           async fetch(url, options) {
             const res = await fetch(url, { ...(options as RequestInit), credentials: "include" });

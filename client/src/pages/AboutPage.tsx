@@ -1,46 +1,40 @@
 /** About Us: mission text and the features list. */
 import { LanguageNames } from "../components/LanguageNames.tsx";
 import { Page } from "../components/shell/Page.tsx";
+import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { site } from "../i18n/catalog/site/index.ts";
+
+const strong = { 0: <strong /> };
 
 export function AboutPage() {
+  const t = useT(site);
   return (
-    <Page title="About us" width="bare">
-      <article className="container prose">
-        <h1>About Us</h1>
-        <h2>Our Mission</h2>
-        <p>
-          CodeArena exists to make deliberate practice in programming simple and honest. Programmers, students and
-          interview candidates come here to solve algorithmic problems, get a trustworthy verdict in seconds, and see
-          exactly where their solution stands, so that every attempt teaches something.
-        </p>
-        <p>
-          Every verdict comes from the judge on our server: your code is compiled and run in a sandbox against the
-          problem's sample and its hidden tests, with the same limits for everyone. Problems are written by the
-          community, and anyone signed in can contribute one.
-        </p>
-        <h2>What You Get</h2>
+    <Page title={t("about.docTitle")} width="bare">
+      <article className="container prose" style={WRAP_LONG_WORDS}>
+        <h1>{t("about.title")}</h1>
+        <h2>{t("about.missionTitle")}</h2>
+        <p>{t("about.mission1")}</p>
+        <p>{t("about.mission2")}</p>
+        <h2>{t("about.offerTitle")}</h2>
         <ul>
           <li>
-            <strong>Problems of varying difficulty</strong>: easy, medium and hard, each with a statement, input and
-            output formats, constraints and a worked sample.
+            <T ns={site} k="about.offerProblems" components={strong} />
           </li>
           <li>
-            <strong>Several languages</strong>: <LanguageNames />, with a boilerplate to start from.
+            <T ns={site} k="about.offerLanguages" components={{ 0: <strong />, 1: <LanguageNames /> }} />
           </li>
           <li>
-            <strong>Real-time compilation and execution</strong> with detailed error messages from the compiler and
-            performance metrics (run time and memory) for every test.
+            <T ns={site} k="about.offerExecution" components={strong} />
           </li>
           <li>
-            <strong>Submission history with progress tracking</strong>: every submission per problem, its verdict,
-            output and counters of passed and failed attempts.
+            <T ns={site} k="about.offerHistory" components={strong} />
           </li>
           <li>
-            <strong>AI-powered code review</strong>: feedback on correctness, complexity and style from a generative AI
-            model, or from an offline reviewer built on the compiler and the sample run where no model is configured.
+            <T ns={site} k="about.offerReview" components={strong} />
           </li>
         </ul>
-        <p className="muted">CodeArena is in BETA. We welcome your feedback through the Contact Us page.</p>
+        <p className="muted">{t("about.beta")}</p>
       </article>
     </Page>
   );

@@ -13,16 +13,19 @@ import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { account } from "../i18n/catalog/account/index.ts";
 
 export default function AccountPage() {
+  const t = useT(account);
   const trpc = useTRPC();
   const { user } = useAuth();
   const identities = useQuery(trpc.auth.identities.queryOptions());
   const providers = useQuery(trpc.auth.providers.queryOptions(undefined, { staleTime: Infinity }));
   return (
-    <Page title={"Account"}>
+    <Page title={t("title")}>
         <div className="page-heading">
-          <h1 className="page-title">Account</h1>
+          <h1 className="page-title">{t("title")}</h1>
           {user && (
             <p className="muted">
               {user.firstName} {user.lastName} · {user.email}
@@ -30,21 +33,21 @@ export default function AccountPage() {
           )}
         </div>
         <section className="card" aria-labelledby="ways-in-title">
-          <h2 id="ways-in-title">Sign-in methods</h2>
-          <QueryState query={identities} loading="Loading..." error="Failed to fetch your sign-in methods">
+          <h2 id="ways-in-title">{t("methods.title")}</h2>
+          <QueryState query={identities} loading={t("methods.loading")} error={t("methods.error")}>
             {({ identities: list }) => {
               const linked = new Set(list.map((i) => i.provider));
               const linkable = (providers.data?.oidc ?? []).filter((p) => !linked.has(`oidc:${p.id}`));
               return (
                 <>
                   {list.length === 0 ? (
-                    <p className="muted">Only your email and password.</p>
+                    <p className="muted">{t("methods.passwordOnly")}</p>
                   ) : (
                     <ul className="plain-list" data-testid="identities">
                       {list.map((i) => (
                         <li key={`${i.provider}:${i.subject}`}>
                           <strong>{i.provider}</strong> {i.email && <span className="muted">({i.email})</span>}
-                          {i.lastSignInAt && <span className="muted"> · last used <DateTime value={i.lastSignInAt} mode="auto" /></span>}
+                          {i.lastSignInAt && <span className="muted"> · <T ns={account} k="methods.lastUsed" components={{ 0: <DateTime value={i.lastSignInAt} mode="auto" /> }} /></span>}
                         </li>
                       ))}
                     </ul>
@@ -52,7 +55,7 @@ export default function AccountPage() {
                   {linkable.map((p) => (
                     <form key={p.id} method="post" action={`/api/auth/oidc/${p.id}/link?returnTo=/account`}>
                       <button type="submit" className="btn btn-ghost btn-sm">
-                        Link {p.name}
+                        {t("methods.link", { provider: p.name })}
                       </button>
                     </form>
                   ))}

@@ -16,15 +16,25 @@ import { useTRPC } from "../lib/trpc.ts";
 import { PlatformsSection } from "../lti/PlatformsSection.tsx";
 import { MailOutboxSection, ResetLinkButton } from "../passwords/AdminPasswordTools.tsx";
 import { DateTime } from "../components/DateTime.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { admin } from "../i18n/catalog/admin/index.ts";
+import { activeLocale, intlLocales } from "../i18n/locale.ts";
 
 const LIVE_MS = 2000;
 
-function bytes(n: number | null): string {
+/** A size in bytes as KiB (whole) or MiB (one decimal), in the active locale's digits; "—" when unknown. */
+function bytes(n: number | null, t: ReturnType<typeof useT<typeof admin>>): string {
   if (n === null) return "—";
-  return n < 1024 * 1024 ? `${(n / 1024).toFixed(0)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  const digits = n < 1024 * 1024 ? 0 : 1;
+  const size = new Intl.NumberFormat(intlLocales(activeLocale()), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return n < 1024 * 1024 ? t("system.kib", { size: size.format(n / 1024) }) : t("system.mib", { size: size.format(n / 1024 / 1024) });
 }
 
+/** The judging steps a job can be in (src/ops/status.ts), each with its message. */
+const STEP_KEYS = { compiling: "jobs.stepCompiling", running: "jobs.stepRunning" } as const;
+
 export default function AdminPage() {
+  const t = useT(admin);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const status = useQuery({ ...trpc.admin.status.queryOptions(), refetchInterval: LIVE_MS });
@@ -35,26 +45,26 @@ export default function AdminPage() {
     await queryClient.invalidateQueries({ queryKey: trpc.admin.accounts.queryKey() });
   };
   return (
-    <Page title={"Admin"}>
+    <Page title={t("page.title")}>
         <div className="page-heading">
-          <h1 className="page-title">Status</h1>
-          <p className="muted">Refreshed every 2 seconds.</p>
+          <h1 className="page-title">{t("status.title")}</h1>
+          <p className="muted">{t("status.refreshed", { seconds: LIVE_MS / 1000 })}</p>
         </div>
-        <QueryState query={status} loading="Loading status..." error="Failed to fetch the status (site admins only)">
+        <QueryState query={status} loading={t("status.loading")} error={t("status.error")}>
           {(s) => (
             <>
               <section className="card" aria-labelledby="queue-title">
-                <h2 id="queue-title">Judge queue</h2>
+                <h2 id="queue-title">{t("queue.title")}</h2>
                 <dl className="facts">
-                  <dt>Queued</dt>
+                  <dt>{t("queue.queued")}</dt>
                   <dd data-testid="queued">{s.queue.queued}</dd>
-                  <dt>Oldest waiting</dt>
-                  <dd>{s.queue.oldestQueuedAgeSeconds.toFixed(0)} s</dd>
-                  <dt>Being judged</dt>
+                  <dt>{t("queue.oldestWaiting")}</dt>
+                  <dd>{t("seconds", { seconds: Math.round(s.queue.oldestQueuedAgeSeconds) })}</dd>
+                  <dt>{t("queue.beingJudged")}</dt>
                   <dd data-testid="in-progress">{s.queue.inProgress}</dd>
-                  <dt>Judged in the last hour</dt>
+                  <dt>{t("queue.lastHour")}</dt>
                   <dd data-testid="throughput">
-                    {s.throughput.lastHour} <span className="muted">(per 5 minutes: {s.throughput.perFiveMinutes.join(" · ")})</span>
+                    {s.throughput.lastHour} <span className="muted">{t("queue.perFiveMinutes", { counts: s.throughput.perFiveMinutes.join(" · ") })}</span>
                   </dd>
                 </dl>
                 {s.jobs.length > 0 && (
@@ -62,11 +72,11 @@ export default function AdminPage() {
                     <table className="data-table">
                       <thead>
                         <tr>
-                          <th scope="col">Submission</th>
-                          <th scope="col">Language</th>
-                          <th scope="col">Step</th>
-                          <th scope="col">Age</th>
-                          <th scope="col">Attempt</th>
+                          <th scope="col">{t("jobs.submission")}</th>
+                          <th scope="col">{t("jobs.language")}</th>
+                          <th scope="col">{t("jobs.step")}</th>
+                          <th scope="col">{t("jobs.age")}</th>
+                          <th scope="col">{t("jobs.attempt")}</th>
                         </tr>
                       </thead>
                       <tbody>
@@ -74,8 +84,8 @@ export default function AdminPage() {
                           <tr key={j.submissionId}>
                             <td className="mono">{j.submissionId}</td>
                             <td>{j.language}</td>
-                            <td>{j.status}</td>
-                            <td>{j.ageSeconds} s</td>
+                            <td>{j.status in STEP_KEYS ? t(STEP_KEYS[j.status as keyof typeof STEP_KEYS]) : j.status}</td>
+                            <td>{t("seconds", { seconds: j.ageSeconds })}</td>
                             <td>{j.attempts}</td>
                           </tr>
                         ))}
@@ -85,41 +95,53 @@ export default function AdminPage() {
                 )}
               </section>
               <section className="card" aria-labelledby="system-title">
-                <h2 id="system-title">System</h2>
+                <h2 id="system-title">{t("system.title")}</h2>
                 <dl className="facts">
-                  <dt>Version</dt>
+                  <dt>{t("system.version")}</dt>
                   <dd>
-                    {s.version} · up {Math.floor(s.uptimeSeconds / 3600)} h {Math.floor((s.uptimeSeconds % 3600) / 60)} min
+                    {t("system.versionUptime", { version: s.version, hours: Math.floor(s.uptimeSeconds / 3600), minutes: Math.floor((s.uptimeSeconds % 3600) / 60) })}
                   </dd>
-                  <dt>Sandbox</dt>
+                  <dt>{t("system.sandbox")}</dt>
                   <dd>
                     {s.sandbox.description ?? s.sandbox.name} ·{" "}
                     <span className={s.sandbox.selfTest?.ok ? "ok-text" : "error-text"} data-testid="self-test">
-                      self-test {s.sandbox.selfTest?.ok ? "passed" : `failed: ${s.sandbox.selfTest?.detail ?? "not run"}`}
+                      {s.sandbox.selfTest?.ok
+                        ? t("system.selfTestPassed")
+                        : s.sandbox.selfTest
+                          ? t("system.selfTestFailed", { detail: s.sandbox.selfTest.detail ?? "" })
+                          : t("system.selfTestNotRun")}
                     </span>
                   </dd>
-                  <dt>Database</dt>
-                  <dd>{bytes(s.database.bytes)}</dd>
-                  <dt>Last backup</dt>
+                  <dt>{t("system.database")}</dt>
+                  <dd>{bytes(s.database.bytes, t)}</dd>
+                  <dt>{t("system.lastBackup")}</dt>
                   <dd>{s.lastBackup ? (
                       <>
                         <DateTime value={s.lastBackup.at} mode="auto" />
-                        {s.lastBackup.ok ? "" : ` (failed: ${s.lastBackup.error})`}
+                        {s.lastBackup.ok ? "" : ` ${t("system.backupFailed", { error: s.lastBackup.error ?? "" })}`}
                       </>
                     ) : (
-                      "none yet (set BACKUP_DIR, or run bun run backup)"
+                      // i18n-ignore: an environment variable and a command, not words
+                      <T ns={admin} k="system.noBackup" values={{ variable: <code>BACKUP_DIR</code>, command: <code>bun run backup</code> }} />
                     )}</dd>
                 </dl>
               </section>
               <section className="card" aria-labelledby="hosts-title">
-                <h2 id="hosts-title">Judge hosts</h2>
+                <h2 id="hosts-title">{t("hosts.title")}</h2>
                 {s.judgeHosts.length === 0 ? (
-                  <p className="muted">None: this server judges alone (add one with bun run judge-hosts -- add NAME).</p>
+                  <p className="muted">
+                    {/* i18n-ignore: a command, not words */}
+                    <T ns={admin} k="hosts.none" values={{ command: <code>bun run judge-hosts -- add NAME</code> }} />
+                  </p>
                 ) : (
                   <ul className="plain-list" data-testid="judge-hosts">
                     {s.judgeHosts.map((h) => (
                       <li key={h.name}>
-                        <strong>{h.name}</strong> {h.revoked ? "revoked" : "active"} · last seen {h.lastSeenAt ? <DateTime value={h.lastSeenAt} mode="relative" /> : "never"} · {h.jobsInHand} jobs in hand
+                        {h.lastSeenAt ? (
+                          <T ns={admin} k="hosts.host" values={{ state: h.revoked ? "revoked" : "active", seen: <DateTime value={h.lastSeenAt} mode="relative" />, jobs: h.jobsInHand }} components={{ 0: <strong>{h.name}</strong> }} />
+                        ) : (
+                          <T ns={admin} k="hosts.hostNeverSeen" values={{ state: h.revoked ? "revoked" : "active", jobs: h.jobsInHand }} components={{ 0: <strong>{h.name}</strong> }} />
+                        )}
                         {h.version ? ` · ${h.version}` : ""}
                       </li>
                     ))}
@@ -127,9 +149,9 @@ export default function AdminPage() {
                 )}
               </section>
               <section className="card" aria-labelledby="errors-title">
-                <h2 id="errors-title">Recent internal errors</h2>
+                <h2 id="errors-title">{t("errors.title")}</h2>
                 {s.recentErrors.length === 0 ? (
-                  <p className="muted">None since the server started.</p>
+                  <p className="muted">{t("errors.none")}</p>
                 ) : (
                   <ul className="plain-list">
                     {s.recentErrors.map((e, i) => (
@@ -144,18 +166,18 @@ export default function AdminPage() {
           )}
         </QueryState>
         <section className="card" aria-labelledby="accounts-title">
-          <h2 id="accounts-title">Accounts</h2>
-          <QueryState query={accounts} loading="Loading accounts..." error="Failed to fetch accounts">
+          <h2 id="accounts-title">{t("accounts.title")}</h2>
+          <QueryState query={accounts} loading={t("accounts.loading")} error={t("accounts.error")}>
             {(list) => (
               <div className="table-scroll">
                 <table className="data-table">
                   <thead>
                     <tr>
-                      <th scope="col">Account</th>
-                      <th scope="col">Signs in with</th>
-                      <th scope="col">Site role</th>
-                      <th scope="col">May create courses</th>
-                      <th scope="col">Password</th>
+                      <th scope="col">{t("accounts.account")}</th>
+                      <th scope="col">{t("accounts.signsInWith")}</th>
+                      <th scope="col">{t("accounts.siteRole")}</th>
+                      <th scope="col">{t("accounts.mayCreateCourses")}</th>
+                      <th scope="col">{t("accounts.password")}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -165,16 +187,16 @@ export default function AdminPage() {
                           {a.firstName} {a.lastName} <span className="muted block">{a.email}</span>
                         </td>
                         <td data-testid={`ways-in-${a.email}`}>
-                          {[...(a.hasPassword ? ["password"] : []), ...a.identities.map((i) => `${i.provider} (${i.subject})`)].join(", ") || "—"}
+                          {[...(a.hasPassword ? [t("accounts.wayPassword")] : []), ...a.identities.map((i) => t("accounts.wayIdentity", { provider: i.provider, subject: i.subject }))].join(t("accounts.waySeparator")) || "—"}
                         </td>
                         <td>
-                          <Select label={`Site role of ${a.email}`} hideLabel value={a.siteRole} onChange={(e) => change(a.id, { siteRole: e.target.value as "admin" | "user" })}>
-                            <option value="user">user</option>
-                            <option value="admin">admin</option>
+                          <Select label={t("accounts.siteRoleOf", { email: a.email })} hideLabel value={a.siteRole} onChange={(e) => change(a.id, { siteRole: e.target.value as "admin" | "user" })}>
+                            <option value="user">{t("accounts.roleUser")}</option>
+                            <option value="admin">{t("accounts.roleAdmin")}</option>
                           </Select>
                         </td>
                         <td>
-                          <Checkbox label={`${a.email} may create courses`} hideLabel checked={a.canCreateCourses} onChange={(e) => change(a.id, { canCreateCourses: e.target.checked })} />
+                          <Checkbox label={t("accounts.mayCreateCoursesOf", { email: a.email })} hideLabel checked={a.canCreateCourses} onChange={(e) => change(a.id, { canCreateCourses: e.target.checked })} />
                         </td>
                         <td>
                           <ResetLinkButton userId={a.id} email={a.email} />

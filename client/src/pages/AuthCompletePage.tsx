@@ -18,12 +18,16 @@ import { useAuth } from "../lib/auth.tsx";
 import { serverMessageOf, useTRPCClient } from "../lib/trpc.ts";
 import { getToken, removeToken, setToken } from "../lib/storage.ts";
 import { returnPathOr } from "../lib/next.ts";
+import { useT } from "../i18n/index.tsx";
+import { auth } from "../i18n/catalog/auth/index.ts";
 
 export default function AuthCompletePage() {
+  const t = useT(auth);
   const client = useTRPCClient();
   const { login } = useAuth();
   const [, navigate] = useLocation();
-  const [error, setError] = useState<string | null>(null);
+  /** Set when the sign-in failed: the server's message, or null for the page's own. */
+  const [failure, setFailure] = useState<{ serverMessage: string | null } | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
@@ -43,20 +47,20 @@ export default function AuthCompletePage() {
       })
       .catch((err: unknown) => {
         if (previous) setToken(previous);
-        setError(serverMessageOf(err) ?? "The sign-in did not finish.");
+        setFailure({ serverMessage: serverMessageOf(err) });
       });
   }, [client, login, navigate]);
 
   return (
-    <AuthLayout title="Sign in">
-      <h1 className="auth-title">Signing you in</h1>
-      {error ? (
+    <AuthLayout title={t("signIn.docTitle")}>
+      <h1 className="auth-title">{t("complete.title")}</h1>
+      {failure ? (
         <p className="alert alert-error" role="alert">
-          {error} <Link href="/signin">Back to sign in</Link>
+          {failure.serverMessage ?? t("complete.failed")} <Link href="/signin">{t("complete.back")}</Link>
         </p>
       ) : (
         <p className="auth-subtitle muted">
-          <Spinner /> One moment…
+          <Spinner /> {t("complete.wait")}
         </p>
       )}
     </AuthLayout>

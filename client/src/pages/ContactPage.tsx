@@ -8,14 +8,18 @@ import { TextArea, TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { Page } from "../components/shell/Page.tsx";
+import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
 import { Spinner } from "../components/Loading.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { useNotice } from "../lib/notice.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
+import { useT } from "../i18n/index.tsx";
+import { site } from "../i18n/catalog/site/index.ts";
 
 const SUCCESS_VISIBLE_MS = 5000;
 
 export function ContactPage() {
+  const t = useT(site);
   const trpc = useTRPC();
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
@@ -33,26 +37,26 @@ export function ContactPage() {
         setEmail("");
         setMessage("");
       },
-      { success: "Your message has been sent successfully!", successMs: SUCCESS_VISIBLE_MS, error: "Your message could not be sent. Please try again." },
+      { success: t("contact.sent"), successMs: SUCCESS_VISIBLE_MS, error: t("contact.failed") },
     );
   }
 
   return (
-    <Page title="Contact us" width="bare">
-      <section className="container narrow">
-        <h1 className="page-title">Contact Us</h1>
-        <p className="muted">Questions, feedback or a problem to report? Write to us and we will get back to you.</p>
+    <Page title={t("contact.docTitle")} width="bare">
+      <section className="container narrow" style={WRAP_LONG_WORDS}>
+        <h1 className="page-title">{t("contact.title")}</h1>
+        <p className="muted">{t("contact.intro")}</p>
         <form className="card form" onSubmit={onSubmit}>
-          <TextField id="contact-name" label="Full Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
-          <TextField id="contact-email" label="Email Address" name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
-          <TextArea id="contact-message" label="Message" name="message" required rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
+          <TextField id="contact-name" label={t("contact.name")} name="name" required value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />
+          <TextField id="contact-email" dir="ltr" label={t("contact.email")} name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+          <TextArea id="contact-message" label={t("contact.message")} name="message" required rows={6} value={message} onChange={(e) => setMessage(e.target.value)} />
           <button type="submit" className="btn btn-primary btn-block" disabled={send.isPending}>
             {send.isPending ? (
               <>
-                <Spinner /> Sending...
+                <Spinner /> {t("contact.sending")}
               </>
             ) : (
-              "Send Message"
+              t("contact.send")
             )}
           </button>
           <FormMessage notice={notice} />

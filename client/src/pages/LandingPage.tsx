@@ -6,91 +6,77 @@
 import { Link } from "wouter";
 import { LanguageNames } from "../components/LanguageNames.tsx";
 import { Page } from "../components/shell/Page.tsx";
+import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { site } from "../i18n/catalog/site/index.ts";
 
+/** Each difficulty's section: its anchor and filter value (`id`) and its messages. */
 const LEVELS = [
-  {
-    id: "easy",
-    name: "Easy",
-    text: "Warm-ups on input and output, loops, strings and simple math. Ideal for a first submission or a new language.",
-  },
-  {
-    id: "medium",
-    name: "Medium",
-    text: "Classic techniques: sorting, hashing, two pointers, prefix sums, greedy choices and breadth-first search.",
-  },
-  {
-    id: "hard",
-    name: "Hard",
-    text: "Dynamic programming, graphs and careful complexity: the problems that separate working code from fast code.",
-  },
-];
+  { id: "easy", badge: "landing.easy.badge", title: "landing.easy.title", text: "landing.easy.text", browse: "landing.easy.browse" },
+  { id: "medium", badge: "landing.medium.badge", title: "landing.medium.title", text: "landing.medium.text", browse: "landing.medium.browse" },
+  { id: "hard", badge: "landing.hard.badge", title: "landing.hard.title", text: "landing.hard.text", browse: "landing.hard.browse" },
+] as const;
 
 export function LandingPage() {
+  const t = useT(site);
   const { status } = useAuth();
   return (
     <Page title={null} width="flush">
-      <section className="hero">
+      <section className="hero" style={WRAP_LONG_WORDS}>
         <div className="container hero-inner">
           <h1 className="hero-title">
-            Solve Coding Challenges.
+            {t("landing.heroTitle")}
             <br />
-            <span className="accent-text">Sharpen Your Skills.</span>
+            <span className="accent-text">{t("landing.heroAccent")}</span>
           </h1>
-          <p className="hero-text">
-            Write code in your browser, run it against the sample in seconds, and submit it to be judged on hidden tests
-            with the verdict, time and memory of every run.
-          </p>
+          <p className="hero-text">{t("landing.heroText")}</p>
           <Link href={status === "authenticated" ? "/problems" : "/signup"} className="btn btn-primary btn-lg">
-            Get Started
+            {t("landing.getStarted")}
           </Link>
         </div>
       </section>
 
-      <section className="section" aria-labelledby="features-heading">
+      <section className="section" aria-labelledby="features-heading" style={WRAP_LONG_WORDS}>
         <div className="container">
           <h2 id="features-heading" className="section-title">
-            Key Features
+            {t("landing.featuresTitle")}
           </h2>
           <div className="feature-grid">
             <article className="card feature-card">
               <div className="feature-icon" aria-hidden="true">
                 {"</>"}
               </div>
-              <h3>Multiple Languages</h3>
+              <h3>{t("landing.languagesTitle")}</h3>
               <p className="muted">
-                Solve every problem in <LanguageNames conjunction="or" />. Each language starts from a ready boilerplate, and your
-                unsaved code is kept per problem and language.
+                <T ns={site} k="landing.languagesText" components={{ 0: <LanguageNames conjunction="or" /> }} />
               </p>
             </article>
             <article className="card feature-card">
               <div className="feature-icon" aria-hidden="true">
                 ▶
               </div>
-              <h3>Live Code Execution</h3>
-              <p className="muted">
-                Your code is compiled and run in a sandbox on the server. Watch each test being judged live, with
-                compiler diagnostics, run time and memory for every test.
-              </p>
+              <h3>{t("landing.liveTitle")}</h3>
+              <p className="muted">{t("landing.liveText")}</p>
             </article>
           </div>
         </div>
       </section>
 
-      <section id="problems" className="section section-alt" aria-labelledby="levels-heading">
+      <section id="problems" className="section section-alt" aria-labelledby="levels-heading" style={WRAP_LONG_WORDS}>
         <div className="container">
           <h2 id="levels-heading" className="section-title">
-            All Problems
+            {t("landing.levelsTitle")}
           </h2>
-          <p className="section-subtitle muted">Three difficulty levels, from a first loop to dynamic programming.</p>
+          <p className="section-subtitle muted">{t("landing.levelsSubtitle")}</p>
           <div className="level-grid">
             {LEVELS.map((level) => (
               <article key={level.id} id={level.id} className={`card level-card level-${level.id}`}>
-                <span className={`badge badge-${level.id}`}>{level.name.toUpperCase()}</span>
-                <h3>{level.name} problems</h3>
-                <p className="muted">{level.text}</p>
+                <span className={`badge badge-${level.id}`}>{t(level.badge)}</span>
+                <h3>{t(level.title)}</h3>
+                <p className="muted">{t(level.text)}</p>
                 <Link href={`/problems?difficulty=${level.id}`} className="text-link">
-                  Browse {level.name.toLowerCase()} problems →
+                  {t(level.browse)}
                 </Link>
               </article>
             ))}

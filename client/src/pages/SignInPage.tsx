@@ -9,7 +9,8 @@
  * OpenID provider and for a campus proxy (browser redirects that come back
  * through /auth/complete), and a chooser between the password and each LDAP
  * directory (the same form; the first field is then the directory username).
- * The sign-up link shows only while password sign-up is open.
+ * The sign-up link shows only while password sign-up is open. Its words are
+ * the auth catalogue's (client/src/i18n/catalog/auth), quoted here in English.
  */
 import { Select, TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
@@ -22,6 +23,8 @@ import { useTRPC } from "../lib/trpc.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { signUpHref, useNextParam } from "../lib/next.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { auth } from "../i18n/catalog/auth/index.ts";
 
 /** A redirect sign-in's URL with the server's `returnTo` (checked again there, src/lib/return-path.ts). */
 function withReturnTo(loginUrl: string, next: string | null): string {
@@ -29,6 +32,7 @@ function withReturnTo(loginUrl: string, next: string | null): string {
 }
 
 export function SignInPage() {
+  const t = useT(auth);
   const trpc = useTRPC();
   const { login } = useAuth();
   const [, navigate] = useLocation();
@@ -45,8 +49,8 @@ export function SignInPage() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const res = await run(() => mutation.mutateAsync(directory ? { email, password, provider } : { email, password }), {
-      success: (r) => r.message || "Login successful!",
-      error: "Login failed.",
+      success: (r) => r.message || t("signIn.success"),
+      error: t("signIn.failed"),
     });
     if (!res) return;
     login(res.token, res.user);
@@ -54,28 +58,28 @@ export function SignInPage() {
   }
 
   return (
-    <AuthLayout title="Sign in">
-      <h1 className="auth-title">Welcome Back</h1>
-      <p className="auth-subtitle muted">Sign in to continue solving.</p>
+    <AuthLayout title={t("signIn.docTitle")}>
+      <h1 className="auth-title">{t("signIn.title")}</h1>
+      <p className="auth-subtitle muted">{t("signIn.subtitle")}</p>
       {ways && (ways.oidc.length > 0 || ways.trustedHeader) && (
         <div className="sso-buttons">
           {ways.oidc.map((p) => (
             <a key={p.id} className="btn btn-ghost btn-block" href={withReturnTo(p.loginUrl, next)}>
-              Sign in with {p.name}
+              {t("signIn.withProvider", { provider: p.name })}
             </a>
           ))}
           {ways.trustedHeader && (
             <a className="btn btn-ghost btn-block" href={withReturnTo(ways.trustedHeader.loginUrl, next)}>
-              Continue with campus sign-in
+              {t("signIn.campus")}
             </a>
           )}
-          <p className="auth-divider muted">or</p>
+          <p className="auth-divider muted">{t("signIn.or")}</p>
         </div>
       )}
       <form className="form" onSubmit={onSubmit}>
         {ways && ways.ldap.length > 0 && (
-          <Select id="signin-provider" label="Sign in with" value={provider} onChange={(e) => setProvider(e.target.value)}>
-              <option value="local">Email and password</option>
+          <Select id="signin-provider" label={t("signIn.method")} value={provider} onChange={(e) => setProvider(e.target.value)}>
+              <option value="local">{t("signIn.methodPassword")}</option>
               {ways.ldap.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name}
@@ -83,27 +87,27 @@ export function SignInPage() {
               ))}
             </Select>
         )}
-        <TextField id="signin-email" label={<>{directory ? "Username or email" : "Email Address"}</>}
+        <TextField id="signin-email" dir="ltr" label={directory ? t("signIn.username") : t("field.email")}
             type={directory ? "text" : "email"}
             required
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             autoComplete={directory ? "username" : "email"}
-            placeholder={directory ? "your campus username" : "you@example.com"} />
-        <TextField id="signin-password" label="Password" type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
+            placeholder={directory ? t("signIn.usernamePlaceholder") : "you@example.com"} /* i18n-ignore: an example address */ />
+        <TextField id="signin-password" label={t("field.password")} type="password" required value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
         {!directory && (
           <p>
-            <Link href="/forgot-password">Forgot password?</Link>
+            <Link href="/forgot-password">{t("signIn.forgot")}</Link>
           </p>
         )}
         <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
-          {mutation.isPending && <Spinner />} Sign In
+          {mutation.isPending && <Spinner />} {t("signIn.submit")}
         </button>
         <FormMessage notice={message} />
       </form>
       {ways?.localSignup !== false && (
         <p className="auth-switch">
-          Don't have an account? <Link href={next ? signUpHref(next) : "/signup"}>Sign up</Link>
+          <T ns={auth} k="signIn.noAccount" components={{ 0: <Link href={next ? signUpHref(next) : "/signup"} /> }} />
         </p>
       )}
     </AuthLayout>

@@ -10,10 +10,13 @@ import { FormMessage } from "../components/FormMessage.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { useT } from "../i18n/index.tsx";
+import { auth } from "../i18n/catalog/auth/index.ts";
 
 const MIN_CHARS = 8;
 
 export function ChangePasswordSection() {
+  const t = useT(auth);
   const trpc = useTRPC();
   const [currentPassword, setCurrent] = useState("");
   const [newPassword, setNew] = useState("");
@@ -24,8 +27,8 @@ export function ChangePasswordSection() {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (newPassword !== again) return show("error", "The two new passwords differ.");
-    const res = await run(() => mutation.mutateAsync({ currentPassword, newPassword }), { success: (r) => r.message, error: "The password could not be changed." });
+    if (newPassword !== again) return show("error", t("change.differ"));
+    const res = await run(() => mutation.mutateAsync({ currentPassword, newPassword }), { success: (r) => r.message, error: t("change.failed") });
     if (res) {
       setCurrent("");
       setNew("");
@@ -35,16 +38,16 @@ export function ChangePasswordSection() {
 
   return (
     <section className="card" aria-labelledby="change-password-title">
-      <h2 id="change-password-title">Change password</h2>
+      <h2 id="change-password-title">{t("change.title")}</h2>
       {status.data?.hasPassword === false ? (
-        <p className="muted">This account has no password here: you sign in through your campus account (above). A site administrator can give you a link to set one.</p>
+        <p className="muted">{t("change.noPassword")}</p>
       ) : (
         <form className="form" onSubmit={onSubmit}>
-          <TextField id="current-password" label="Current password" type="password" required value={currentPassword} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />
-          <TextField id="new-password" label="New password" description={`At least ${MIN_CHARS} characters. Your other sessions are signed out.`} type="password" required minLength={MIN_CHARS} value={newPassword} onChange={(e) => setNew(e.target.value)} autoComplete="new-password" />
-          <TextField id="new-password-again" label="New password again" type="password" required minLength={MIN_CHARS} value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
+          <TextField id="current-password" label={t("change.current")} type="password" required value={currentPassword} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />
+          <TextField id="new-password" label={t("field.newPassword")} description={t("change.newHint", { min: MIN_CHARS })} type="password" required minLength={MIN_CHARS} value={newPassword} onChange={(e) => setNew(e.target.value)} autoComplete="new-password" />
+          <TextField id="new-password-again" label={t("field.newPasswordAgain")} type="password" required minLength={MIN_CHARS} value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
           <button type="submit" className="btn btn-primary" disabled={mutation.isPending}>
-            {mutation.isPending && <Spinner />} Change password
+            {mutation.isPending && <Spinner />} {t("change.submit")}
           </button>
           <FormMessage notice={notice} />
         </form>

@@ -12,8 +12,11 @@ import { FormMessage } from "../components/FormMessage.tsx";
 import { Spinner } from "../components/Loading.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { auth } from "../i18n/catalog/auth/index.ts";
 
 export default function ForgotPasswordPage() {
+  const t = useT(auth);
   const trpc = useTRPC();
   const [email, setEmail] = useState("");
   const { notice, run } = useNotice();
@@ -21,22 +24,22 @@ export default function ForgotPasswordPage() {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    await run(() => mutation.mutateAsync({ email }), { success: (r) => r.message, error: "The request failed. Try again." });
+    await run(() => mutation.mutateAsync({ email }), { success: (r) => r.message, error: t("forgot.failed") });
   }
 
   return (
-    <AuthLayout title="Forgot your password?">
-      <h1 className="auth-title">Forgot your password?</h1>
-      <p className="auth-subtitle muted">Enter your account's email address: we send a link to choose a new password. It works once, within an hour.</p>
+    <AuthLayout title={t("forgot.title")}>
+      <h1 className="auth-title">{t("forgot.title")}</h1>
+      <p className="auth-subtitle muted">{t("forgot.intro")}</p>
       <form className="form" onSubmit={onSubmit}>
-        <TextField id="forgot-email" label="Email Address" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+        <TextField id="forgot-email" dir="ltr" label={t("field.email")} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
         <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
-          {mutation.isPending && <Spinner />} Send the link
+          {mutation.isPending && <Spinner />} {t("forgot.submit")}
         </button>
         <FormMessage notice={notice} />
       </form>
       <p className="auth-switch">
-        Remembered it? <Link href="/signin">Sign in</Link>
+        <T ns={auth} k="forgot.remembered" components={{ 0: <Link href="/signin" /> }} />
       </p>
     </AuthLayout>
   );

@@ -15,10 +15,13 @@ import { Spinner } from "../components/Loading.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { useTRPC } from "../lib/trpc.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { auth } from "../i18n/catalog/auth/index.ts";
 
 const MIN_CHARS = 8;
 
 export default function ResetPasswordPage() {
+  const t = useT(auth);
   const trpc = useTRPC();
   const { status, logout } = useAuth();
   // Read once, before the address bar forgets it.
@@ -34,8 +37,8 @@ export default function ResetPasswordPage() {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (password !== again) return show("error", "The two passwords differ.");
-    const res = await run(() => mutation.mutateAsync({ token, password }), { success: (r) => r.message, error: "The password could not be set." });
+    if (password !== again) return show("error", t("reset.differ"));
+    const res = await run(() => mutation.mutateAsync({ token, password }), { success: (r) => r.message, error: t("reset.failed") });
     if (!res) return;
     setDone(true);
     // Every session of the account was signed out: forget this browser's too.
@@ -43,30 +46,30 @@ export default function ResetPasswordPage() {
   }
 
   return (
-    <AuthLayout title="Choose a new password">
-      <h1 className="auth-title">Choose a new password</h1>
+    <AuthLayout title={t("reset.title")}>
+      <h1 className="auth-title">{t("reset.title")}</h1>
       {!token ? (
         <p className="alert alert-error" role="alert">
-          This page needs the link from your message. <Link href="/forgot-password">Ask for a new link</Link>.
+          <T ns={auth} k="reset.noToken" components={{ 0: <Link href="/forgot-password" /> }} />
         </p>
       ) : done ? (
         <>
           <FormMessage notice={notice} />
           <p className="auth-switch">
-            <Link href="/signin">Sign in with your new password</Link>
+            <Link href="/signin">{t("reset.signIn")}</Link>
           </p>
         </>
       ) : (
         <form className="form" onSubmit={onSubmit}>
-          <TextField id="reset-password" label="New password" description={`At least ${MIN_CHARS} characters.`} type="password" required minLength={MIN_CHARS} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
-          <TextField id="reset-password-again" label="New password again" type="password" required minLength={MIN_CHARS} value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
+          <TextField id="reset-password" label={t("field.newPassword")} description={t("reset.hint", { min: MIN_CHARS })} type="password" required minLength={MIN_CHARS} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+          <TextField id="reset-password-again" label={t("field.newPasswordAgain")} type="password" required minLength={MIN_CHARS} value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
           <button type="submit" className="btn btn-primary btn-block" disabled={mutation.isPending}>
-            {mutation.isPending && <Spinner />} Set the password
+            {mutation.isPending && <Spinner />} {t("reset.submit")}
           </button>
           <FormMessage notice={notice} />
           {notice?.kind === "error" && (
             <p className="auth-switch">
-              <Link href="/forgot-password">Ask for a new link</Link>
+              <Link href="/forgot-password">{t("reset.askNew")}</Link>
             </p>
           )}
         </form>

@@ -15,6 +15,9 @@ import { languageName } from "../lib/languages.ts";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
 import { namer, useAnonymous } from "./names.ts";
 import { DateTime } from "../components/DateTime.tsx";
+import { T, useT } from "../i18n/index.tsx";
+import { similarity } from "../i18n/catalog/similarity/index.ts";
+import { MARK_KEYS, usePercent } from "./format.ts";
 
 type Pair = RouterOutputs["similarity"]["pair"];
 type Side = Pair["left"];
@@ -41,14 +44,15 @@ function Code({ side, fragments, which, paneRef }: { side: Side; fragments: Pair
 }
 
 function Pastes({ side }: { side: Side }) {
+  const t = useT(similarity);
   if (!side.pastes?.length) return null;
   return (
     <p className="muted" data-testid="pastes">
-      Large pastes before this submission:{" "}
+      {t("pastes.label")}{" "}
       {side.pastes.map((p, i) => (
         <span key={i}>
-          {i > 0 && "; "}
-          {p.chars} characters at <DateTime value={p.atMs} />
+          {i > 0 && t("pastes.separator")}
+          <T ns={similarity} k="pastes.paste" values={{ count: p.chars, when: <DateTime value={p.atMs} /> }} />
         </span>
       ))}
     </p>
@@ -56,35 +60,37 @@ function Pastes({ side }: { side: Side }) {
 }
 
 function MarkForm({ reportId, pair }: { reportId: string; pair: Pair & { id: string } }) {
+  const t = useT(similarity);
   const client = useTRPCClient();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [status, setStatus] = useState<"" | "reviewed" | "dismissed" | "flagged">(pair.mark?.status ?? "");
   const [note, setNote] = useState(pair.mark?.note ?? "");
-  const [saved, setSaved] = useState<string | null>(null);
+  /** The mark just saved ("" when cleared), shown as a status until the next save. */
+  const [saved, setSaved] = useState<"" | "reviewed" | "dismissed" | "flagged" | null>(null);
   const save = async () => {
     await client.similarity.mark.mutate({ reportId, pairId: pair.id, status: status || null, note });
-    setSaved(status ? `Marked ${status}.` : "Mark cleared.");
+    setSaved(status);
     await qc.invalidateQueries({ queryKey: trpc.similarity.byId.queryKey({ reportId }) });
   };
   return (
-    <section className="card" aria-label="Mark">
-      <h2>Review</h2>
+    <section className="card" aria-label={t("mark.section")}>
+      <h2>{t("mark.title")}</h2>
       <RadioGroup
-        label="Mark"
+        label={t("mark.section")}
         inline
         value={status}
         onChange={setStatus}
-        options={(["", "reviewed", "dismissed", "flagged"] as const).map((s) => ({ value: s, label: s || "no mark" }))}
+        options={(["", "reviewed", "dismissed", "flagged"] as const).map((s) => ({ value: s, label: t(MARK_KEYS[s]) }))}
       />
-      <TextArea label="Note" description="For the other reviewers." rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+      <TextArea label={t("mark.note")} description={t("mark.noteHelp")} rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
       <button type="button" className="btn btn-primary btn-sm" onClick={save}>
-        Save mark
+        {t("mark.save")}
       </button>
-      {saved && (
+      {saved !== null && (
         <span role="status" className="muted">
           {" "}
-          {saved}
+          {saved ? t("mark.saved", { status: saved }) : t("mark.cleared")}
         </span>
       )}
     </section>
@@ -92,12 +98,14 @@ function MarkForm({ reportId, pair }: { reportId: string; pair: Pair & { id: str
 }
 
 function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; data: Pair }) {
+  const t = useT(similarity);
+  const percent = usePercent();
   const trpc = useTRPC();
   const report = useQuery(trpc.similarity.byId.queryOptions({ reportId }));
   const [hidden, setHidden] = useAnonymous();
   const left = useRef<HTMLDivElement>(null);
   const right = useRef<HTMLDivElement>(null);
-  const name = namer(report.data?.programs ?? [data.left, data.right], hidden);
+  const name = namer(report.data?.programs ?? [data.left, data.right], hidden, t);
   const show = (i: number) => {
     const f = data.fragments[i];
     if (!f) return;
@@ -110,13 +118,13 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
   return (
     <>
       <div className="pair-summary">
-        {data.pair ? <strong>{Math.round(data.pair.similarity * 100)}% similar</strong> : null} · {data.fragments.length} shared fragments ·{" "}
-        <Checkbox label="Hide names" checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
+        {data.pair ? <strong>{t("pair.similar", { percent: percent(data.pair.similarity) })}</strong> : null} · {t("pair.fragments", { count: data.fragments.length })} ·{" "}
+        <Checkbox label={t("names.hide")} checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
       </div>
-      <div className="fragment-list" role="group" aria-label="Fragments">
+      <div className="fragment-list" role="group" aria-label={t("pair.fragmentList")}>
         {data.fragments.map((f, i) => (
           <button type="button" key={i} className={`btn btn-ghost btn-sm fragment-${i % COLOURS}`} onClick={() => show(i)}>
-            Lines {f.left.startRow + 1}–{f.left.endRow + 1} ↔ {f.right.startRow + 1}–{f.right.endRow + 1}
+            {t("pair.fragmentLines", { leftFrom: f.left.startRow + 1, leftTo: f.left.endRow + 1, rightFrom: f.right.startRow + 1, rightTo: f.right.endRow + 1 })}
           </button>
         ))}
       </div>
@@ -125,7 +133,7 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
           <div key={which} className="pair-side">
             <h2 id={`pair-name-${which}`} data-testid={`name-${which}`}>{name(side.submissionId)}</h2>
             <p className="muted">
-              {languageName(side.language)} · submitted <DateTime value={side.createdAtMs} mode="auto" />
+              <T ns={similarity} k="pair.submitted" values={{ language: languageName(side.language), when: <DateTime value={side.createdAtMs} mode="auto" /> }} />
             </p>
             <Pastes side={side} />
             <Code side={side} fragments={data.fragments} which={which} paneRef={ref} />
@@ -138,19 +146,20 @@ function Loaded({ reportId, pairId, data }: { reportId: string; pairId: string; 
 }
 
 export default function PairPage({ reportId, pairId }: { reportId: string; pairId: string }) {
+  const t = useT(similarity);
   const trpc = useTRPC();
   const query = useQuery(trpc.similarity.pair.queryOptions({ reportId, pairId }));
   return (
-    <Page title={"Similar pair"} width="wide">
+    <Page title={t("pair.pageTitle")} width="wide">
         <div className="page-heading">
-          <h1 className="page-title">Side by side</h1>
+          <h1 className="page-title">{t("pair.title")}</h1>
           <p>
             <Link href={`/similarity/${reportId}`} className="text-link">
-              Back to the report
+              {t("pair.back")}
             </Link>
           </p>
         </div>
-        <QueryState query={query} loading="Loading the pair..." error="Failed to fetch the pair">
+        <QueryState query={query} loading={t("pair.loading")} error={t("pair.error")}>
           {(data) => <Loaded reportId={reportId} pairId={pairId} data={data} />}
         </QueryState>
       </Page>

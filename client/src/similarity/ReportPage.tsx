@@ -15,10 +15,12 @@ import { QueryState } from "../components/QueryState.tsx";
 import { languageName } from "../lib/languages.ts";
 import { useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { namer, useAnonymous } from "./names.ts";
+import { T, useT } from "../i18n/index.tsx";
+import { similarity } from "../i18n/catalog/similarity/index.ts";
+import { activeLocale, intlLocales } from "../i18n/locale.ts";
+import { MARK_KEYS, usePercent } from "./format.ts";
 
 type Report = RouterOutputs["similarity"]["byId"];
-/** Similarities and thresholds are shown, and compared, as whole percents (src/similarity/threshold.ts, decision 057). */
-const percent = (x: number) => `${percentOf(x)}%`;
 
 /** Histogram plot: width and height in SVG units, and the margin on each side that keeps the end labels inside. */
 const PLOT_W = 600;
@@ -30,9 +32,12 @@ const TICKS = [0, 0.25, 0.5, 0.75, 1];
  * Pair counts per similarity bin, 0 % at the left to 100 % at the right, with
  * ticks every 25 % and the threshold as a line; a bar that may hold a pair
  * at or above it (its upper end, as shown, reaches the threshold) in the alarm colour. Log-scaled heights keep a handful of copies visible beside
- * thousands of independent pairs.
+ * thousands of independent pairs. The plot reads left to right in every
+ * locale (like the numbers on its axis), so `direction="ltr"`.
  */
 function Histogram({ bins, threshold, above }: { bins: number[]; threshold: number; above: number }) {
+  const t = useT(similarity);
+  const percent = usePercent();
   const max = Math.max(1, ...bins);
   const x = (fraction: number) => MARGIN_X + fraction * PLOT_W;
   const bw = PLOT_W / bins.length;
@@ -40,8 +45,9 @@ function Histogram({ bins, threshold, above }: { bins: number[]; threshold: numb
     <svg
       viewBox={`0 0 ${PLOT_W + 2 * MARGIN_X} ${PLOT_H + 34}`}
       className="similarity-histogram"
+      direction="ltr"
       role="img"
-      aria-label={`Pairs by similarity, 0% to 100%: ${above} pair${above === 1 ? "" : "s"} at or above ${percent(threshold)}`}
+      aria-label={t("histogram.label", { from: percent(0), to: percent(1), count: above, threshold: percent(threshold) })}
       data-testid="histogram"
     >
       {bins.map((n, i) => {
@@ -50,16 +56,16 @@ function Histogram({ bins, threshold, above }: { bins: number[]; threshold: numb
         const to = (i + 1) / bins.length;
         return (
           <rect key={i} x={x(from) + 1} y={PLOT_H - bh} width={bw - 2} height={bh} className={percentOf(to) >= percentOf(threshold) ? "bar-above" : "bar"}>
-            <title>{`${percent(from)}–${percent(to)}: ${n} pairs`}</title>
+            <title>{t("histogram.bar", { from: percent(from), to: percent(to), count: n })}</title>
           </rect>
         );
       })}
       <line x1={x(0)} x2={x(1)} y1={PLOT_H} y2={PLOT_H} className="axis-line" />
-      {TICKS.map((t) => (
-        <g key={t}>
-          <line x1={x(t)} x2={x(t)} y1={PLOT_H} y2={PLOT_H + 5} className="axis-line" />
-          <text x={x(t)} y={PLOT_H + 18} textAnchor={t === 0 ? "start" : t === 1 ? "end" : "middle"} className="axis" data-testid="tick">
-            {percent(t)}
+      {TICKS.map((tick) => (
+        <g key={tick}>
+          <line x1={x(tick)} x2={x(tick)} y1={PLOT_H} y2={PLOT_H + 5} className="axis-line" />
+          <text x={x(tick)} y={PLOT_H + 18} textAnchor={tick === 0 ? "start" : tick === 1 ? "end" : "middle"} className="axis" data-testid="tick">
+            {percent(tick)}
           </text>
         </g>
       ))}
@@ -69,10 +75,12 @@ function Histogram({ bins, threshold, above }: { bins: number[]; threshold: numb
 }
 
 function Loaded({ r }: { r: Report }) {
+  const t = useT(similarity);
+  const percent = usePercent();
   const [hidden, setHidden] = useAnonymous();
   // The slider moves in whole percents and starts at the suggested threshold as shown.
   const [threshold, setThreshold] = useState(percentOf(r.result?.threshold ?? 0.8) / 100);
-  const name = namer(r.programs, hidden);
+  const name = namer(r.programs, hidden, t);
   const res = r.result!;
   // Members in the report's order (earliest submission first), not by id.
   const order = useMemo(() => new Map(r.programs.map((p, i) => [p.submissionId, i])), [r.programs]);
@@ -91,33 +99,39 @@ function Loaded({ r }: { r: Report }) {
   return (
     <>
       <p className="muted">
-        {r.programs.length} programs · {new Intl.NumberFormat().format(res.pairsTotal)} pairs compared in {(res.totalMs / 1000).toFixed(1)} s · {r.options.pick === "best" ? "best" : "last"} submissions
-        {r.options.against === "past" ? " · with earlier offerings" : ""}
-        {r.options.starterCodeLanguages.length ? " · starter code ignored" : ""}
+        {[
+          t("summary.programs", { count: r.programs.length }),
+          t("summary.pairs", { count: res.pairsTotal, seconds: new Intl.NumberFormat(intlLocales(activeLocale()), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(res.totalMs / 1000) }),
+          t("summary.pick", { pick: r.options.pick === "best" ? "best" : "last" }),
+          ...(r.options.against === "past" ? [t("summary.withPast")] : []),
+          ...(r.options.starterCodeLanguages.length ? [t("summary.starterIgnored")] : []),
+        ].join(" · ")}
       </p>
       {r.stale && (
         <p className="notice" role="status">
-          Submissions have changed since this report was made: run it again for a fresh one.
+          {t("report.stale")}
         </p>
       )}
       {res.notCompared.length > 0 && (
         <p className="notice" role="status">
-          Not compared: {res.notCompared.length} programs ({[...new Set(res.notCompared.map((n) => languageName(n.language)))].join(", ")}: no grammar on this server).
+          {t("report.notCompared", { count: res.notCompared.length, languages: [...new Set(res.notCompared.map((n) => languageName(n.language)))].join(", ") })}
         </p>
       )}
       <div className="card-actions">
-        <Checkbox label="Hide names" checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
+        <Checkbox label={t("names.hide")} checked={hidden} onChange={(e) => setHidden(e.target.checked)} />
         <a className="btn btn-ghost btn-sm" href={`/api/similarity/${r.id}/pairs.csv`} download>
-          Export CSV
+          {t("report.exportCsv")}
         </a>
       </div>
-      <section className="card" aria-label="Histogram">
-        <h2>Similarity of all pairs</h2>
+      <section className="card" aria-label={t("histogram.section")}>
+        <h2>{t("histogram.title")}</h2>
+        {/* The threshold slider runs left to right like the histogram above it, in every locale. */}
         <div className="similarity-scale">
           <Histogram bins={res.histogram} threshold={threshold} above={aboveCount} />
           <RangeField
-            label="Threshold"
-            description={`Suggested: ${percent(res.threshold)}.`}
+            label={t("histogram.threshold")}
+            dir="ltr"
+            description={t("histogram.suggested", { percent: percent(res.threshold) })}
             min={0}
             max={1}
             step={0.01}
@@ -126,14 +140,14 @@ function Loaded({ r }: { r: Report }) {
             valueText={<strong data-testid="threshold">{percent(threshold)}</strong>}
           />
           <p className="muted" data-testid="above-count">
-            {aboveCount} pair{aboveCount === 1 ? "" : "s"} at or above {percent(threshold)}, compared as shown (whole percents).
+            {t("histogram.above", { count: aboveCount, threshold: percent(threshold) })}
           </p>
         </div>
       </section>
-      <section className="card" aria-label="Clusters">
-        <h2>Clusters at {percent(threshold)}</h2>
+      <section className="card" aria-label={t("clusters.section")}>
+        <h2>{t("clusters.title", { threshold: percent(threshold) })}</h2>
         {groups.length === 0 ? (
-          <p className="muted">No pair at or above the threshold.</p>
+          <p className="muted">{t("clusters.none")}</p>
         ) : (
           <ul className="cluster-list">
             {groups.map((g) => (
@@ -144,18 +158,18 @@ function Loaded({ r }: { r: Report }) {
           </ul>
         )}
       </section>
-      <section aria-label="Pairs">
-        <h2>Pairs</h2>
+      <section aria-label={t("pairs.title")}>
+        <h2>{t("pairs.title")}</h2>
         <div className="table-scroll">
-          <table className="data-table" aria-label="Pairs">
+          <table className="data-table" aria-label={t("pairs.title")}>
             <thead>
               <tr>
-                <th scope="col">Similarity</th>
-                <th scope="col">Left</th>
-                <th scope="col">Right</th>
-                <th scope="col">Problem</th>
-                <th scope="col">Longest fragment</th>
-                <th scope="col">Mark</th>
+                <th scope="col">{t("pairs.similarity")}</th>
+                <th scope="col">{t("pairs.left")}</th>
+                <th scope="col">{t("pairs.right")}</th>
+                <th scope="col">{t("pairs.problem")}</th>
+                <th scope="col">{t("pairs.longest")}</th>
+                <th scope="col">{t("pairs.mark")}</th>
               </tr>
             </thead>
             <tbody>
@@ -167,25 +181,25 @@ function Loaded({ r }: { r: Report }) {
                   <td>{name(p.left)}</td>
                   <td>{name(p.right)}</td>
                   <td>
-                    {label.get(problemOf.get(p.left) ?? "") ?? ""} <span className="muted">{languageName(language.get(p.left) ?? "")}</span>
+                    <bdi>{label.get(problemOf.get(p.left) ?? "") ?? ""}</bdi> <span className="muted">{languageName(language.get(p.left) ?? "")}</span>
                   </td>
                   <td>{p.longest}</td>
-                  <td>{p.mark ? <span className={`mark mark-${p.mark.status}`}>{p.mark.status}</span> : <span className="muted">—</span>}</td>
+                  <td>{p.mark ? <span className={`mark mark-${p.mark.status}`}>{t(MARK_KEYS[p.mark.status])}</span> : <span className="muted">—</span>}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
-        {res.pairs.length > shown.length && <p className="muted">{res.pairs.length - shown.length} more pairs below the threshold are in the CSV.</p>}
+        {res.pairs.length > shown.length && <p className="muted">{t("pairs.more", { count: res.pairs.length - shown.length })}</p>}
       </section>
-      <section aria-label="Highest match">
-        <h2>Highest match per {r.scope.kind === "assignment" ? "student" : "team"}</h2>
+      <section aria-label={t("highest.section")}>
+        <h2>{t("highest.title", { kind: r.scope.kind })}</h2>
         <table className="data-table">
           <thead>
             <tr>
-              <th scope="col">{r.scope.kind === "assignment" ? "Student" : "Team"}</th>
-              <th scope="col">Highest similarity</th>
-              <th scope="col">With</th>
+              <th scope="col">{t("highest.owner", { kind: r.scope.kind })}</th>
+              <th scope="col">{t("highest.similarity")}</th>
+              <th scope="col">{t("highest.with")}</th>
             </tr>
           </thead>
           <tbody>
@@ -204,21 +218,22 @@ function Loaded({ r }: { r: Report }) {
 }
 
 export default function ReportPage({ reportId }: { reportId: string }) {
+  const t = useT(similarity);
   const trpc = useTRPC();
   const query = useQuery({
     ...trpc.similarity.byId.queryOptions({ reportId }),
     refetchInterval: (q) => (q.state.data && (q.state.data.status === "queued" || q.state.data.status === "running") ? 1000 : false),
   });
   return (
-    <Page title={"Similarity report"} width="wide">
-        <QueryState query={query} loading="Loading the report..." error="Failed to fetch the report">
+    <Page title={t("report.pageTitle")} width="wide">
+        <QueryState query={query} loading={t("report.loading")} error={t("report.error")}>
           {(r) => (
             <>
               <div className="page-heading">
-                <h1 className="page-title">Similarity: {r.scope.title}</h1>
+                <h1 className="page-title"><T ns={similarity} k="report.title" values={{ title: <bdi>{r.scope.title}</bdi> }} /></h1>
                 <p>
                   <Link href={`/${r.scope.kind === "assignment" ? "assignments" : "contests"}/${r.scope.id}/similarity`} className="text-link">
-                    All reports
+                    {t("report.allReports")}
                   </Link>
                 </p>
               </div>
@@ -226,12 +241,12 @@ export default function ReportPage({ reportId }: { reportId: string }) {
                 <Loaded r={r} />
               ) : r.status === "failed" ? (
                 <p className="form-error" role="alert">
-                  The report failed: {r.error}
+                  {t("report.failed", { error: r.error ?? "" })}
                 </p>
               ) : (
                 <div role="status" aria-live="polite">
-                  <p>{r.status === "queued" ? "Waiting for its turn..." : `Comparing ${r.programs.length} programs...`}</p>
-                  <progress max={1} value={r.progress} aria-label="Progress" />
+                  <p>{r.status === "queued" ? t("report.waiting") : t("report.comparing", { count: r.programs.length })}</p>
+                  <progress max={1} value={r.progress} aria-label={t("report.progress")} />
                 </div>
               )}
             </>

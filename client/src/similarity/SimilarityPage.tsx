@@ -14,8 +14,14 @@ import { QueryState } from "../components/QueryState.tsx";
 import { LANGUAGE_LIST, type LanguageId } from "../lib/languages.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
 import { DateTime } from "../components/DateTime.tsx";
+import { useT } from "../i18n/index.tsx";
+import { similarity } from "../i18n/catalog/similarity/index.ts";
+
+/** A report's states (src/similarity), each with its message; "running" shows its progress instead. */
+const STATUS_KEYS = { queued: "reports.statusQueued", done: "reports.statusDone", failed: "reports.statusFailed" } as const;
 
 export default function SimilarityPage({ kind, id }: { kind: "assignment" | "contest"; id: string }) {
+  const t = useT(similarity);
   const trpc = useTRPC();
   const client = useTRPCClient();
   const [, navigate] = useLocation();
@@ -57,58 +63,58 @@ export default function SimilarityPage({ kind, id }: { kind: "assignment" | "con
   };
 
   return (
-    <Page title={"Similarity"}>
+    <Page title={t("reports.pageTitle")}>
         <div className="page-heading">
-          <h1 className="page-title">Similarity reports</h1>
+          <h1 className="page-title">{t("reports.title")}</h1>
           <p>
             <Link href={back} className="text-link">
-              Back to the {kind}
+              {t("reports.back", { kind })}
             </Link>
           </p>
         </div>
-        <section className="card" aria-label="Run a report">
-          <h2>Run a report</h2>
-          <p className="muted">Programs are compared on this server; no code is sent anywhere. Students never see reports or marks.</p>
+        <section className="card" aria-label={t("run.title")}>
+          <h2>{t("run.title")}</h2>
+          <p className="muted">{t("run.intro")}</p>
           <div className="form-grid">
-            <Select label="Problem" value={problemId} onChange={(e) => setProblemId(e.target.value)}>
-                <option value="">Every problem</option>
+            <Select label={t("run.problem")} value={problemId} onChange={(e) => setProblemId(e.target.value)}>
+                <option value="">{t("run.everyProblem")}</option>
                 {problemList.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.label}. {p.title}
                   </option>
                 ))}
               </Select>
-            <Select label="Submissions" value={pick} onChange={(e) => setPick(e.target.value as "best" | "last")}>
-                <option value="best">Each {kind === "assignment" ? "student" : "team"}'s best</option>
-                <option value="last">Each {kind === "assignment" ? "student" : "team"}'s last</option>
+            <Select label={t("run.submissions")} value={pick} onChange={(e) => setPick(e.target.value as "best" | "last")}>
+                <option value="best">{t("run.pickBest", { kind })}</option>
+                <option value="last">{t("run.pickLast", { kind })}</option>
               </Select>
-            <Select label="Compare with" value={against} onChange={(e) => setAgainst(e.target.value as "none" | "past")}>
-                <option value="none">This {kind} only</option>
-                <option value="past">Also earlier offerings of the same problem</option>
+            <Select label={t("run.compareWith")} value={against} onChange={(e) => setAgainst(e.target.value as "none" | "past")}>
+                <option value="none">{t("run.againstNone", { kind })}</option>
+                <option value="past">{t("run.againstPast")}</option>
               </Select>
-            <Checkbox label="Compare C with C++" checked={crossLanguage} onChange={(e) => setCrossLanguage(e.target.checked)} />
+            <Checkbox label={t("run.crossLanguage")} checked={crossLanguage} onChange={(e) => setCrossLanguage(e.target.checked)} />
           </div>
-          <Select label="Starter code language" description="The language of the starter code below." value={starterLanguage} onChange={(e) => setStarterLanguage(e.target.value as LanguageId)}>
+          <Select label={t("run.starterLanguage")} description={t("run.starterLanguageHelp")} value={starterLanguage} onChange={(e) => setStarterLanguage(e.target.value as LanguageId)}>
               {LANGUAGE_LIST.map((l) => (
                 <option key={l.id} value={l.id}>
                   {l.name}
                 </option>
               ))}
           </Select>
-          <TextArea label="Starter code" description="Optional: code you handed out is ignored, like each language's boilerplate." mono rows={6} value={starter} onChange={(e) => setStarter(e.target.value)} />
+          <TextArea label={t("run.starter")} description={t("run.starterHelp")} mono rows={6} value={starter} onChange={(e) => setStarter(e.target.value)} />
           {error && <p className="form-error" role="alert">{error}</p>}
           <button type="button" className="btn btn-primary" onClick={run} disabled={busy}>
-            {busy ? "Starting..." : "Run report"}
+            {busy ? t("run.starting") : t("run.submit")}
           </button>
         </section>
-        <QueryState query={list} loading="Loading reports..." error="Failed to fetch the reports" isEmpty={(l) => l.length === 0} empty={<p className="muted">No report yet.</p>}>
+        <QueryState query={list} loading={t("reports.loading")} error={t("reports.error")} isEmpty={(l) => l.length === 0} empty={<p className="muted">{t("reports.empty")}</p>}>
           {(reports) => (
-            <table className="data-table" aria-label="Reports">
+            <table className="data-table" aria-label={t("reports.table")}>
               <thead>
                 <tr>
-                  <th scope="col">Asked</th>
-                  <th scope="col">Problem</th>
-                  <th scope="col">Status</th>
+                  <th scope="col">{t("reports.asked")}</th>
+                  <th scope="col">{t("reports.problem")}</th>
+                  <th scope="col">{t("reports.status")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -117,8 +123,8 @@ export default function SimilarityPage({ kind, id }: { kind: "assignment" | "con
                     <td>
                       <Link href={`/similarity/${r.id}`}><DateTime value={r.createdAtMs} mode="auto" /></Link>
                     </td>
-                    <td>{r.problemId ? (problemList.find((p) => p.id === r.problemId)?.title ?? r.problemId) : "Every problem"}</td>
-                    <td>{r.status === "running" ? `running (${Math.round(r.progress * 100)}%)` : r.status}</td>
+                    <td>{r.problemId ? (problemList.find((p) => p.id === r.problemId)?.title ?? r.problemId) : t("run.everyProblem")}</td>
+                    <td>{r.status === "running" ? t("reports.statusRunning", { percent: Math.round(r.progress * 100) }) : r.status in STATUS_KEYS ? t(STATUS_KEYS[r.status as keyof typeof STATUS_KEYS]) : r.status}</td>
                   </tr>
                 ))}
               </tbody>

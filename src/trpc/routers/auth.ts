@@ -150,7 +150,7 @@ export const authRouter = router({
    * "Forgot password": the same answer whether or not the address has an account (202 on the REST door);
    * the mail goes out from the outbox. @throws RATE_LIMITED (429); BAD_INPUT (400, field email).
    */
-  forgotPassword: publicProcedure.input(forgotPasswordInput).mutation(({ ctx, input }) => requestPasswordReset(ctx, ctx.ip, input.email)),
+  forgotPassword: publicProcedure.input(forgotPasswordInput).mutation(({ ctx, input }) => requestPasswordReset(ctx, ctx.ip, input.email, ctx.locale)),
 
   /**
    * Sets a new password with a reset link's token (once, within the hour); every session is signed out.

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 function ctxFor(user: SessionUser | null): Context {
-  return { ...t.services, user, sessionId: user ? "session" : null, sessionToken: null, ip: "127.0.0.1", https: false, origin: "http://localhost", resHeaders: new Headers() };
+  return { ...t.services, user, sessionId: user ? "session" : null, sessionToken: null, ip: "127.0.0.1", https: false, origin: "http://localhost", resHeaders: new Headers(), locale: "en" };
 }
 
 async function newUser(email: string): Promise<SessionUser> {
