@@ -153,7 +153,7 @@ describe("axe on the solving page's results (the output panel, verdicts, status 
         try {
           // From the contest: while it runs, the server refuses the student's other submissions of its problem.
           await page.goto(`/solve/${data.problemId}?contest=${data.contestId}`);
-          await page.getByLabel("Language").selectOption("py");
+          await page.getByRole("main").getByLabel("Language").selectOption("py");
           const status = page.getByTestId("run-status");
           const statusSays = async (text: string) =>
             status

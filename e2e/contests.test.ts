@@ -52,7 +52,7 @@ async function solve(p: Page, code: string, verdict: string) {
   await p.getByRole("link", { name: "Plus One" }).click();
   await p.getByTestId("contest-banner").waitFor();
   expect(await p.getByTestId("contest-banner").textContent()).toContain("problem A");
-  await p.getByLabel("Language").selectOption("py");
+  await p.getByRole("main").getByLabel("Language").selectOption("py");
   await setEditorCode(p, code);
   await p.getByRole("button", { name: "Submit Code" }).click();
   await p.getByTestId("final-verdict").filter({ hasText: verdict }).waitFor({ timeout: 30_000 });

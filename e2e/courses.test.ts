@@ -146,7 +146,7 @@ describe("a course, from creation to grades", () => {
     await s.getByRole("link", { name: "Sum of Two Numbers" }).click();
     await s.getByTestId("assignment-banner").waitFor();
     expect(await s.getByTestId("assignment-banner").textContent()).toContain("Warm-up");
-    await s.getByLabel("Language").selectOption("py");
+    await s.getByRole("main").getByLabel("Language").selectOption("py");
     await setEditorCode(s, PY_WA);
     await s.getByRole("button", { name: "Submit Code" }).click();
     await s.getByTestId("final-verdict").waitFor({ timeout: 30_000 });

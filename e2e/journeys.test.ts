@@ -510,7 +510,7 @@ describe("solving", () => {
     for (const h of ["Description", "Input Format", "Output Format", "Constraints", "Sample Input", "Sample Output"]) {
       await page.getByRole("heading", { name: h, exact: true }).waitFor();
     }
-    expect(await page.getByLabel("Language").inputValue()).toBe("cpp");
+    expect(await page.getByRole("main").getByLabel("Language").inputValue()).toBe("cpp");
     await page.getByText("Your output will appear here...").waitFor();
     await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
     await page.locator(".view-lines").getByText("// Your code here").waitFor();
@@ -552,7 +552,7 @@ describe("solving", () => {
 
   test("Python wrong answer and Java accepted, judged live", async () => {
     const output = page.getByRole("region", { name: "Output", exact: true });
-    await page.getByLabel("Language").selectOption("py");
+    await page.getByRole("main").getByLabel("Language").selectOption("py");
     await page.getByRole("button", { name: "Reset to Boilerplate" }).click();
     await page.locator(".view-lines").getByText("# Your code here").waitFor();
     await setEditorCode(page, PY_WA);
@@ -561,7 +561,7 @@ describe("solving", () => {
     expect(await output.getByTestId("final-verdict").innerText()).toContain("Wrong Answer");
     expect(await output.getByTestId("test-row").first().innerText()).toContain("Wrong Answer");
 
-    await page.getByLabel("Language").selectOption("java");
+    await page.getByRole("main").getByLabel("Language").selectOption("java");
     await page.getByRole("button", { name: "Reset to Boilerplate" }).click();
     await page.locator(".view-lines").getByText("public class Main").waitFor();
     await setEditorCode(page, JAVA_AC);
@@ -575,7 +575,7 @@ describe("solving", () => {
     await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
     // The page opens in C++ with the last C++ code kept.
     await page.locator(".view-lines").getByText("int x = ;").waitFor();
-    await page.getByLabel("Language").selectOption("java");
+    await page.getByRole("main").getByLabel("Language").selectOption("java");
     await page.locator(".view-lines").getByText("long a = in.nextLong(), b = in.nextLong();").waitFor();
   }, SLOW);
 
@@ -673,13 +673,13 @@ describe("the problem created above, solved by its author", () => {
     await page.getByText("Time limit: 1 s · Memory limit: 128 MiB").waitFor();
     await page.locator(".monaco-editor").waitFor({ timeout: 30_000 });
     // The limit shown is the one the selected language is judged against (src/judge/limits.ts).
-    await page.getByLabel("Language").selectOption("py");
+    await page.getByRole("main").getByLabel("Language").selectOption("py");
     await page.getByText("Time limit: 3 s (1 s × 3 for Python) · Memory limit: 128 MiB").waitFor();
-    await page.getByLabel("Language").selectOption("cpp");
+    await page.getByRole("main").getByLabel("Language").selectOption("cpp");
     const output = page.getByRole("region", { name: "Output", exact: true });
 
     async function submit(language: "cpp" | "java" | "py", code: string): Promise<string> {
-      await page.getByLabel("Language").selectOption(language);
+      await page.getByRole("main").getByLabel("Language").selectOption(language);
       await setEditorCode(page, code);
       await page.getByRole("button", { name: "Submit Code" }).click();
       await page.getByRole("button", { name: "Submitting..." }).waitFor();

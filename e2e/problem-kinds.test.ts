@@ -100,7 +100,7 @@ describe("problem kinds", () => {
     await p.getByTestId("interactive-note").waitFor();
     await p.getByRole("heading", { name: "Sample: the validator's input" }).waitFor();
     await p.locator(".monaco-editor").waitFor({ timeout: 30_000 });
-    await p.getByLabel("Language").selectOption("py");
+    await p.getByRole("main").getByLabel("Language").selectOption("py");
     await setEditorCode(p, SEARCH_PY);
     await p.getByRole("button", { name: "Run Code" }).click();
     const output = p.getByRole("region", { name: "Output", exact: true });
@@ -118,7 +118,7 @@ describe("problem kinds", () => {
     await subtasks.getByText("Subtasks (100 points)").waitFor();
     expect(await subtasks.innerText()).toContain("medium: 30 points, 1 test (all must pass); needs small");
     await p.locator(".monaco-editor").waitFor({ timeout: 30_000 });
-    await p.getByLabel("Language").selectOption("py");
+    await p.getByRole("main").getByLabel("Language").selectOption("py");
     await setEditorCode(p, SMALL_ONLY_PY);
     await p.getByRole("button", { name: "Submit Code" }).click();
     const output = p.getByRole("region", { name: "Output", exact: true });

@@ -34,7 +34,7 @@ export const PY_SUM = "a, b = map(int, input().split())\nprint(a + b)\n";
 
 /** Waits until the Monaco editor shows `PY_SUM` in Python (set as a user would paste it). */
 async function pythonInEditor(p: Page): Promise<void> {
-  await p.getByLabel("Language").selectOption("py");
+  await p.getByRole("main").getByLabel("Language").selectOption("py");
   await setEditorCode(p, PY_SUM);
 }
 

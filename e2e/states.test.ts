@@ -369,12 +369,12 @@ describe("language and code", () => {
     expect(await lines.evaluate((el) => getComputedStyle(el).fontSize)).toBe("16px");
     expect(await page.evaluate(() => document.querySelector(".monaco-editor .minimap")?.getBoundingClientRect().width ?? 0)).toBe(0);
     await setEditorCode(page, "   ");
-    await page.getByLabel("Language").selectOption("py");
+    await page.getByRole("main").getByLabel("Language").selectOption("py");
     await lines.getByText("# Your code here").waitFor();
     await lines.getByText("def main():").waitFor();
 
     await setEditorCode(page, "print(input()[::-1])");
-    await page.getByLabel("Language").selectOption("java");
+    await page.getByRole("main").getByLabel("Language").selectOption("java");
     await lines.getByText("print(input()[::-1])").waitFor();
     expect(await lines.getByText("public class Main").count()).toBe(0);
     await page.getByRole("button", { name: "Reset to Boilerplate" }).click();
@@ -406,7 +406,7 @@ describe("the languages this server offers", () => {
     await w.context.addInitScript((t) => localStorage.setItem("token", t), smallToken);
     await w.page.goto(`/solve/${id}`);
     await w.page.locator(".view-lines").getByText("#include <stdio.h>").waitFor({ timeout: 30_000 });
-    const options = await w.page.getByLabel("Language").locator("option").allInnerTexts();
+    const options = await w.page.getByRole("main").getByLabel("Language").locator("option").allInnerTexts();
     expect(options).toEqual(["C", "Python"]);
     const refused = await fetch(`${small.url}/api/compiler`, {
       method: "POST",
@@ -595,13 +595,13 @@ describe("accessibility basics", () => {
   test("the problems and solving pages work from the keyboard alone", async () => {
     await page.goto("/problems");
     await page.getByTestId("problem-card").first().waitFor();
-    // The skip link, the site header (brand, the sections, the account menu's button, the theme), then the page.
-    const visited = await tabThrough(page, 13);
+    // The skip link, the site header (brand, the sections, the account menu's button, the language menu, the theme), then the page.
+    const visited = await tabThrough(page, 14);
     expect(visited.slice(0, 5)).toEqual(["Skip to main content", "{}CodeArenaBETA", "Problems", "Courses", "Contests"]);
     expect(visited[5]).toStartWith("Account menu: ");
-    expect(visited.slice(6, 9)).toEqual(["Toggle dark mode", "+ Create Problem", "Import package"]);
-    expect(visited[9]).toMatch(/^easy\d+ problems$/); // the selected tab only: the others are reached with the arrow keys
-    expect(visited.slice(10)).toEqual(["Solve", "My Submissions", "Solve"]);
+    expect(visited.slice(6, 10)).toEqual(["Language", "Toggle dark mode", "+ Create Problem", "Import package"]);
+    expect(visited[10]).toMatch(/^easy\d+ problems$/); // the selected tab only: the others are reached with the arrow keys
+    expect(visited.slice(11)).toEqual(["Solve", "My Submissions", "Solve"]);
     // Arrow keys move between the difficulty tabs; Tab goes on to the first card's Solve link.
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Shift+Tab");

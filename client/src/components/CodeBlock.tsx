@@ -3,6 +3,8 @@ import { Highlight, Prism } from "prism-react-renderer";
 import { PRISM_THEMES } from "../editor/themes.ts";
 import { editorModeOf, languageName } from "../lib/languages.ts";
 import { useTheme } from "../lib/theme.tsx";
+import { useT } from "../i18n/index.tsx";
+import { common } from "../i18n/catalog/common/index.ts";
 
 // prism-react-renderer bundles C++ and Python but not Java: a compact Java
 // grammar on top of clike, after prismjs's prism-java component.
@@ -18,11 +20,12 @@ if (!Prism.languages.java) {
 
 
 export function CodeBlock({ code, language }: { code: string; language: string }) {
+  const t = useT(common);
   const { dark } = useTheme();
   return (
     <Highlight code={code.replace(/\s+$/, "")} language={editorModeOf(language, "clike")} theme={dark ? PRISM_THEMES.dark : PRISM_THEMES.light}>
       {({ className, style, tokens, getLineProps, getTokenProps }) => (
-        <pre className={`code-block ${className}`} style={style} tabIndex={0} role="region" aria-label={`Submitted ${languageName(language)} code`}>
+        <pre className={`code-block ${className}`} style={style} tabIndex={0} role="region" aria-label={t("code.submitted", { language: languageName(language) })}>
           {tokens.map((line, i) => {
             const { key: _lineKey, ...lineProps } = getLineProps({ line, key: i });
             return (

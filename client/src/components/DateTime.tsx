@@ -9,9 +9,11 @@
  * - `auto`: relative within a week, absolute after (histories);
  * - `date`: "Nov 27, 2026".
  * `withZone` adds "(GMT+01:00)" to the visible absolute text (deadlines, starts).
- * Missing or unreadable values show "—" without a `<time>`.
+ * Missing or unreadable values show "—" without a `<time>`. Re-renders on a
+ * switch of the interface language (lib/dates.ts follows it).
  */
 import { useEffect, useState } from "react";
+import { useLingui } from "@lingui/react";
 import { formatAuto, formatDate, formatDateTime, formatRelative, isoOf, isValidInstant, type Instant } from "../lib/dates.ts";
 
 export type DateTimeMode = "absolute" | "relative" | "auto" | "date";
@@ -40,6 +42,7 @@ export function DateTime({
   withZone?: boolean;
   className?: string;
 }) {
+  useLingui(); // a locale switch re-renders the text in the new language
   const moving = mode === "relative" || mode === "auto";
   const now = useMinuteNow(moving);
   if (!isValidInstant(value)) return <span className={className}>—</span>;

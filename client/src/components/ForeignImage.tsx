@@ -7,6 +7,8 @@
  * (img-src 'self' data: blob:) enforces the same.
  */
 import type { ComponentProps } from "react";
+import { useT } from "../i18n/index.tsx";
+import { common } from "../i18n/catalog/common/index.ts";
 
 /** The host of an image URL on another origin, or null for one of this site's. */
 export function foreignHost(src: string | undefined): string | null {
@@ -21,11 +23,12 @@ export function foreignHost(src: string | undefined): string | null {
 }
 
 export function ForeignImage({ src, alt }: ComponentProps<"img">) {
+  const t = useT(common);
   const host = foreignHost(src);
   if (!host) return <img src={src} alt={alt ?? ""} />;
   return (
-    <a className="foreign-image" href={src} target="_blank" rel="noopener noreferrer nofollow" title="Opens the image on the other site">
-      Image{alt ? ` “${alt}”` : ""} from {host} (not loaded; open it)
+    <a className="foreign-image" href={src} target="_blank" rel="noopener noreferrer nofollow" title={t("image.foreignTitle")}>
+      {alt ? t("image.foreignNamed", { alt, host }) : t("image.foreign", { host })}
     </a>
   );
 }

@@ -1,10 +1,13 @@
 /** The sun/moon button labelled "Toggle dark mode", on every page's header. */
 import { useTheme } from "../lib/theme.tsx";
+import { useT } from "../i18n/index.tsx";
+import { common } from "../i18n/catalog/common/index.ts";
 
 export function ThemeToggle() {
+  const t = useT(common);
   const { dark, toggle } = useTheme();
   return (
-    <button type="button" className="icon-button" onClick={toggle} aria-label="Toggle dark mode" title="Toggle dark mode" aria-pressed={dark}>
+    <button type="button" className="icon-button" onClick={toggle} aria-label={t("theme.toggle")} title={t("theme.toggle")} aria-pressed={dark}>
       {dark ? <SunIcon /> : <MoonIcon />}
     </button>
   );

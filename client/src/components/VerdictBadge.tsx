@@ -6,6 +6,8 @@
  * by theme/palette.test.ts). Also the pass/fail icon of the sample's result.
  */
 import { verdictName } from "../lib/verdicts.ts";
+import { useT } from "../i18n/index.tsx";
+import { common } from "../i18n/catalog/common/index.ts";
 import "./VerdictBadge.css";
 
 export type VerdictTone = "ok" | "fail" | "pending";
@@ -30,14 +32,15 @@ export function VerdictIcon({ tone }: { tone: VerdictTone }) {
 
 /**
  * @param verdict a verdict code (AC, WA, ...), or null while judging
- * @param pendingText the text while judging (default "Judging...")
+ * @param pendingText the text while judging (default "Judging...", translated)
  */
-export function VerdictBadge({ verdict, pendingText = "Judging..." }: { verdict: string | null | undefined; pendingText?: string }) {
+export function VerdictBadge({ verdict, pendingText }: { verdict: string | null | undefined; pendingText?: string }) {
+  const t = useT(common);
   const tone = verdictTone(verdict);
   return (
     <span className={`verdict verdict-${tone}`} data-verdict={verdict ?? ""}>
       <VerdictIcon tone={tone} />
-      {verdict ? verdictName(verdict) : pendingText}
+      {verdict ? verdictName(verdict, t) : (pendingText ?? t("verdict.judging"))}
     </span>
   );
 }

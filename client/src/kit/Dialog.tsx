@@ -5,6 +5,8 @@
  */
 import type { ReactNode } from "react";
 import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from "react-aria-components";
+import { useT } from "../i18n/index.tsx";
+import { common } from "../i18n/catalog/common/index.ts";
 
 export interface DialogProps {
   open: boolean;
@@ -21,6 +23,7 @@ export interface DialogProps {
 }
 
 export function Dialog({ open, onOpenChange, title, children, wide, role = "dialog", dismissable = false }: DialogProps) {
+  const t = useT(common);
   return (
     <ModalOverlay className="kit-overlay" isOpen={open} onOpenChange={onOpenChange} isDismissable={dismissable}>
       <Modal className={`kit-modal${wide ? " wide" : ""}`}>
@@ -31,7 +34,7 @@ export function Dialog({ open, onOpenChange, title, children, wide, role = "dial
                 <Heading slot="title" className="kit-dialog-title">
                   {title}
                 </Heading>
-                <button type="button" className="icon-button" aria-label="Close" onClick={close}>
+                <button type="button" className="icon-button" aria-label={t("kit.close")} onClick={close}>
                   <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
                     <path d="M6 6l12 12M18 6L6 18" />
                   </svg>

@@ -17,7 +17,7 @@ export interface FileButtonProps {
   inputLabel?: string;
 }
 
-export function FileButton({ children, accept, multiple, disabled, className = "btn btn-ghost btn-sm", onFiles, inputLabel }: FileButtonProps) {
+export function FileButton({ children, accept, multiple, disabled, className = "btn btn-ghost btn-sm" /* i18n-ignore: CSS classes */, onFiles, inputLabel }: FileButtonProps) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>

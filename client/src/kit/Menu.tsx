@@ -15,11 +15,11 @@ export interface MenuAction {
   danger?: boolean;
 }
 
-export function Menu({ label, actions, onAction, buttonClassName = "btn btn-ghost btn-sm" }: { label: ReactNode; actions: readonly MenuAction[]; onAction: (id: string) => void; buttonClassName?: string }) {
+export function Menu({ label, actions, onAction, buttonClassName = "btn btn-ghost btn-sm" /* i18n-ignore: CSS classes */ }: { label: ReactNode; actions: readonly MenuAction[]; onAction: (id: string) => void; buttonClassName?: string }) {
   return (
     <MenuTrigger>
       <Button className={buttonClassName}>{label}</Button>
-      <Popover className="kit-popover" placement="bottom end">
+      <Popover className="kit-popover" placement="bottom end" /* i18n-ignore: a placement */>
         <AriaMenu className="kit-menu" onAction={(k) => onAction(String(k))} disabledKeys={actions.filter((a) => a.disabledReason).map((a) => a.id)}>
           {actions.map((a) => (
             <MenuItem key={a.id} id={a.id} className={`kit-menu-item${a.danger ? " danger" : ""}`} textValue={a.label}>

@@ -3,11 +3,14 @@
  * virtualized list box (React Aria Components: only the visible rows are in
  * the DOM; arrow keys, Space and Shift+arrows select; the list keeps its
  * selection across searches). The chosen problems are listed above it, each
- * with a button to remove it. `value` and `onChange` carry problem ids in the
+ * with a button to remove it (titles are the authors' words: `translate="no"`, cut with an
+ * ellipsis in a narrow row). `value` and `onChange` carry problem ids in the
  * order they were chosen.
  */
 import { useId, useMemo, useState } from "react";
 import { ListBox, ListBoxItem, ListLayout, Virtualizer, type Selection } from "react-aria-components";
+import { useT } from "../i18n/index.tsx";
+import { common } from "../i18n/catalog/common/index.ts";
 
 export interface PickableProblem {
   id: string;
@@ -29,6 +32,7 @@ export interface ProblemMultiSelectProps {
 const ROW_PX = 40;
 
 export function ProblemMultiSelect({ label, description, problems, value, onChange, rows = 8 }: ProblemMultiSelectProps) {
+  const t = useT(common);
   const id = useId();
   const [query, setQuery] = useState("");
   const byId = useMemo(() => new Map(problems.map((p) => [p.id, p])), [problems]);
@@ -58,11 +62,11 @@ export function ProblemMultiSelect({ label, description, problems, value, onChan
         </p>
       )}
       {value.length > 0 && (
-        <ul className="kit-chips" aria-label={`Chosen: ${value.length}`}>
+        <ul className="kit-chips" aria-label={t("kit.chosen", { count: value.length })}>
           {value.map((v) => (
             <li key={v} className="kit-chip">
               <span>{byId.get(v)?.title ?? v}</span>
-              <button type="button" className="kit-chip-remove" aria-label={`Remove ${byId.get(v)?.title ?? v}`} onClick={() => onChange(value.filter((x) => x !== v))}>
+              <button type="button" className="kit-chip-remove" aria-label={t("kit.remove", { title: byId.get(v)?.title ?? v })} onClick={() => onChange(value.filter((x) => x !== v))}>
                 ×
               </button>
             </li>
@@ -70,11 +74,11 @@ export function ProblemMultiSelect({ label, description, problems, value, onChan
         </ul>
       )}
       <label className="kit-sub-label" htmlFor={`${id}-search`}>
-        Search problems
+        {t("kit.searchProblems")}
       </label>
       <input id={`${id}-search`} type="search" className="kit-input" value={query} onChange={(e) => setQuery(e.target.value)} aria-controls={`${id}-list`} />
       <p className="kit-description" aria-live="polite">
-        {shown.length} of {problems.length} shown, {value.length} chosen
+        {t("kit.shownChosen", { shown: shown.length, total: problems.length, chosen: value.length })}
       </p>
       <Virtualizer layout={ListLayout} layoutOptions={{ rowHeight: ROW_PX }}>
         <ListBox
@@ -87,7 +91,7 @@ export function ProblemMultiSelect({ label, description, problems, value, onChan
           selectedKeys={selected}
           onSelectionChange={change}
           items={shown}
-          renderEmptyState={() => <p className="kit-empty">No problem matches “{query}”.</p>}
+          renderEmptyState={() => <p className="kit-empty">{t("kit.noMatch", { query })}</p>}
         >
           {(p) => (
             <ListBoxItem id={p.id} textValue={p.title} className="kit-option">
@@ -96,7 +100,9 @@ export function ProblemMultiSelect({ label, description, problems, value, onChan
                   <span className="kit-option-box" aria-hidden="true">
                     {isSelected ? "✓" : ""}
                   </span>
-                  <span className="kit-option-title">{p.title}</span>
+                  <span className="kit-option-title" translate="no">
+                    {p.title}
+                  </span>
                   {p.detail && <span className="kit-option-detail">{p.detail}</span>}
                 </>
               )}

@@ -5,6 +5,8 @@
  * one; `<ToastRegion />` is rendered once, by the page wrapper.
  */
 import { Button, Text, UNSTABLE_Toast as AriaToast, UNSTABLE_ToastContent as ToastContent, UNSTABLE_ToastQueue as ToastQueue, UNSTABLE_ToastRegion as AriaToastRegion } from "react-aria-components";
+import { useT } from "../i18n/index.tsx";
+import { common } from "../i18n/catalog/common/index.ts";
 
 interface ToastBody {
   title: string;
@@ -21,17 +23,18 @@ export function toast(body: ToastBody, timeoutMs?: number): void {
 }
 
 export function ToastRegion() {
+  const t = useT(common);
   return (
     <AriaToastRegion queue={queue} className="kit-toast-region">
-      {({ toast: t }) => (
-        <AriaToast toast={t} className={`kit-toast ${t.content.tone ?? "info"}`}>
+      {({ toast: item }) => (
+        <AriaToast toast={item} className={`kit-toast ${item.content.tone ?? "info"}`}>
           <ToastContent className="kit-toast-content">
             <Text slot="title" className="kit-toast-title">
-              {t.content.title}
+              {item.content.title}
             </Text>
-            {t.content.description && <Text slot="description">{t.content.description}</Text>}
+            {item.content.description && <Text slot="description">{item.content.description}</Text>}
           </ToastContent>
-          <Button slot="close" className="icon-button" aria-label="Close">
+          <Button slot="close" className="icon-button" aria-label={t("kit.close")}>
             ×
           </Button>
         </AriaToast>

@@ -1,5 +1,7 @@
+import "../i18n/testing.ts";
 import { expect, test } from "bun:test";
-import { judgingPhrase, testsPassedPhrase } from "./judging-phrase.ts";
+// After testing.ts (see there): the module translates.
+const { judgingPhrase, testsPassedPhrase } = await import("./judging-phrase.ts");
 
 test("one phrase while judging, with the count in it", () => {
   expect(judgingPhrase({ status: "queued", testsDone: 0, testsTotal: 0 })).toBe("Queued...");

@@ -14,6 +14,8 @@ import { TRPCClientError } from "@trpc/client";
 import type { OutputState, RunOutcome, SubmissionProgress, TestRow } from "../components/OutputPanel.tsx";
 import { appDetailsOf, httpStatusOf, type RouterInputs, type RouterOutputs } from "./trpc.ts";
 import type { makeTrpcClient } from "./trpc.ts";
+import { translate } from "../i18n/index.tsx";
+import { common } from "../i18n/catalog/common/index.ts";
 
 type Client = ReturnType<typeof makeTrpcClient>;
 type RunInput = RouterInputs["judge"]["run"];
@@ -50,16 +52,16 @@ export const isEmptyCodeError = (err: unknown) => appKindOf(err) === "AI_EMPTY_C
 /**
  * @returns the output panel's state for a failed run or submit (the product's error rule):
  * compile errors get the headline and diagnostics; otherwise the server's
- * message, the error's own message, or `Something went wrong.`.
+ * message, the error's own message, or `Something went wrong.` (in the interface's language).
  */
 export function runFailureState(err: unknown): OutputState {
   if (isCompileError(err)) {
     const diagnostics = appDetailsOf(err)?.compileOutput;
     return { kind: "compileError", diagnostics: typeof diagnostics === "string" ? diagnostics : "" };
   }
-  if (err instanceof Error) return { kind: "error", message: err.message || "Something went wrong." };
+  if (err instanceof Error) return { kind: "error", message: err.message || translate(common, "judging.somethingWrong") };
   if (typeof err === "string") return { kind: "error", message: err };
-  return { kind: "error", message: "An unexpected error occurred." };
+  return { kind: "error", message: translate(common, "judging.unexpected") };
 }
 
 function testRows(tests: readonly { index: number; isSample: boolean; verdict: string; timeMs: number; memoryKib: number }[]): TestRow[] {
@@ -150,7 +152,7 @@ export async function submitAndFollow(
     signal.addEventListener("abort", onAbort);
   });
   if (streamed) return streamed;
-  if (signal.aborted) throw new DOMException("Aborted", "AbortError");
+  if (signal.aborted) throw new DOMException("Aborted", "AbortError"); // i18n-ignore: an error for code, never shown
 
   // The stream ended without a verdict: ask the server to answer once judged.
   for (;;) {
@@ -220,7 +222,7 @@ function streamReview(
       sub.unsubscribe();
       fn();
     };
-    const onAbort = () => settle(() => reject(new DOMException("Aborted", "AbortError")));
+    const onAbort = () => settle(() => reject(new DOMException("Aborted", "AbortError"))); // i18n-ignore: an error for code, never shown
     const sub = client.ai.stream.subscribe(input, {
       onData(event) {
         if (event.type === "start") {

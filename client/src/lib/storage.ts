@@ -40,7 +40,7 @@ export const removeToken = (): void => safeRemove(TOKEN_KEY);
 /** @returns the saved dark-mode flag; when unset, the system's preference (prefers-color-scheme); false when not a JSON boolean. */
 export function getDarkMode(): boolean {
   const raw = safeGet(DARK_KEY);
-  if (raw === null) return typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  if (raw === null) return typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches; // i18n-ignore: a media query
   try {
     return JSON.parse(raw) === true;
   } catch {

@@ -22,25 +22,25 @@ const text = (fg: string, bg: string, where: string): PalettePair => ({ fg, bg, 
 
 export const PALETTE_PAIRS: PalettePair[] = [
   ...["bg", "bg-alt", "surface", "surface-2", "code-bg"].flatMap((bg) => [
-    text("text", bg, "body text"),
-    text("muted", bg, "secondary text (.muted, .hint, table heads)"),
-    text("primary", bg, "links and ghost buttons"),
-    text("danger", bg, "error text"),
-    text("success", bg, "success text"),
-    text("warning", bg, "warning text"),
+    text("text", bg, "body text"), // i18n-ignore: for developers
+    text("muted", bg, "secondary text (.muted, .hint, table heads)"), // i18n-ignore: for developers
+    text("primary", bg, "links and ghost buttons"), // i18n-ignore: for developers
+    text("danger", bg, "error text"), // i18n-ignore: for developers
+    text("success", bg, "success text"), // i18n-ignore: for developers
+    text("warning", bg, "warning text"), // i18n-ignore: for developers
   ]),
-  text("primary", "primary-soft", "the problem-kind badge"),
-  text("primary-text", "primary", "primary buttons"),
-  text("primary-text", "primary-hover", "primary buttons, hovered"),
-  text("on-accent", "run", "Run Code button"),
-  text("on-accent", "run-hover", "Run Code button, hovered"),
-  text("on-accent", "ai", "AI Review button"),
-  text("on-accent", "ai-hover", "AI Review button, hovered"),
-  text("on-accent", "danger", "danger buttons"),
-  text("success", "success-soft", "Accepted verdict badge"),
-  text("danger", "danger-soft", "failing verdict badge, error notices"),
-  text("easy", "easy-soft", "EASY badge"),
-  text("medium", "medium-soft", "MEDIUM badge"),
-  text("hard", "hard-soft", "HARD badge"),
-  text("muted", "editor-bg", "Loading editor..."),
+  text("primary", "primary-soft", "the problem-kind badge"), // i18n-ignore: for developers
+  text("primary-text", "primary", "primary buttons"), // i18n-ignore: for developers
+  text("primary-text", "primary-hover", "primary buttons, hovered"), // i18n-ignore: for developers
+  text("on-accent", "run", "Run Code button"), // i18n-ignore: for developers
+  text("on-accent", "run-hover", "Run Code button, hovered"), // i18n-ignore: for developers
+  text("on-accent", "ai", "AI Review button"), // i18n-ignore: for developers
+  text("on-accent", "ai-hover", "AI Review button, hovered"), // i18n-ignore: for developers
+  text("on-accent", "danger", "danger buttons"), // i18n-ignore: for developers
+  text("success", "success-soft", "Accepted verdict badge"), // i18n-ignore: for developers
+  text("danger", "danger-soft", "failing verdict badge, error notices"), // i18n-ignore: for developers
+  text("easy", "easy-soft", "EASY badge"), // i18n-ignore: for developers
+  text("medium", "medium-soft", "MEDIUM badge"), // i18n-ignore: for developers
+  text("hard", "hard-soft", "HARD badge"), // i18n-ignore: for developers
+  text("muted", "editor-bg", "Loading editor..."), // i18n-ignore: for developers
 ];

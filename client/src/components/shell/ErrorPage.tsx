@@ -7,30 +7,34 @@
  */
 import { Link } from "wouter";
 import { Page } from "./Page.tsx";
+import { useT } from "../../i18n/index.tsx";
+import { common } from "../../i18n/catalog/common/index.ts";
 
 export type ErrorKind = "forbidden" | "notFound" | "failed";
 
-const TEXT: Record<ErrorKind, { code: string; title: string; says: string }> = {
-  forbidden: { code: "403", title: "Not allowed", says: "Your account is not allowed to see this page. If you think it should be, ask the course's instructor or a site administrator." },
-  notFound: { code: "404", title: "Page not found", says: "The page you are looking for does not exist or has moved." },
-  failed: { code: "Error", title: "Something went wrong", says: "The page could not be loaded. Try again in a moment." },
-};
+/** Each kind's big code and its messages' keys. */
+const TEXT = {
+  forbidden: { code: "403", title: "error.forbidden.title", says: "error.forbidden.says" },
+  notFound: { code: "404", title: "error.notFound.title", says: "error.notFound.says" },
+  failed: { code: null, title: "error.failed.title", says: "error.failed.says" },
+} as const;
 
 export function ErrorState({ kind, detail }: { kind: ErrorKind; detail?: string }) {
-  const t = TEXT[kind];
+  const t = useT(common);
+  const text = TEXT[kind];
   return (
     <section className="error-state" aria-labelledby="error-title">
       <p className="not-found-code" aria-hidden="true">
-        {t.code}
+        {text.code ?? t("error.failed.code")}
       </p>
-      <h1 id="error-title">{t.title}</h1>
-      <p className="muted">{detail ?? t.says}</p>
+      <h1 id="error-title">{t(text.title)}</h1>
+      <p className="muted">{detail ?? t(text.says)}</p>
       <div className="error-actions">
         <Link href="/problems" className="btn btn-primary">
-          Go to problems
+          {t("error.goToProblems")}
         </Link>
         <Link href="/" className="btn btn-ghost">
-          Home
+          {t("error.home")}
         </Link>
       </div>
     </section>
@@ -38,8 +42,9 @@ export function ErrorState({ kind, detail }: { kind: ErrorKind; detail?: string 
 }
 
 export function ErrorPage({ kind, detail }: { kind: ErrorKind; detail?: string }) {
+  const t = useT(common);
   return (
-    <Page title={TEXT[kind].title}>
+    <Page title={t(TEXT[kind].title)}>
       <ErrorState kind={kind} detail={detail} />
     </Page>
   );

@@ -3,50 +3,53 @@ import { Link } from "wouter";
 import { yearOf } from "../../lib/dates.ts";
 import { LanguageNames } from "../LanguageNames.tsx";
 import { Brand } from "./SiteHeader.tsx";
+import { T, useT } from "../../i18n/index.tsx";
+import { common } from "../../i18n/catalog/common/index.ts";
 
 export function SiteFooter() {
+  const t = useT(common);
   return (
     <footer className="site-footer">
       <div className="container footer-grid">
         <div>
           <Brand />
-          <p className="muted footer-blurb">
-            Practise algorithms in <LanguageNames />, get judged on real tests, and learn from every submission.
+          <p className="muted footer-blurb" style={{ overflowWrap: "anywhere" }}>
+            <T ns={common} k="footer.blurb" components={{ 0: <LanguageNames /> }} />
           </p>
         </div>
-        <nav aria-label="Quick links">
-          <h2 className="footer-heading">Quick links</h2>
+        <nav aria-label={t("footer.quickLinks")}>
+          <h2 className="footer-heading">{t("footer.quickLinks")}</h2>
           <ul>
             <li>
-              <Link href="/about">About us</Link>
+              <Link href="/about">{t("footer.aboutUs")}</Link>
             </li>
             <li>
-              <Link href="/problems">Browse problems</Link>
+              <Link href="/problems">{t("footer.browseProblems")}</Link>
             </li>
             <li>
-              <Link href="/contests">Contests</Link>
+              <Link href="/contests">{t("footer.contests")}</Link>
             </li>
           </ul>
         </nav>
-        <nav aria-label="Legal and support">
-          <h2 className="footer-heading">Legal &amp; support</h2>
+        <nav aria-label={t("footer.legalNav")}>
+          <h2 className="footer-heading">{t("footer.legalHeading")}</h2>
           <ul>
             <li>
-              <Link href="/privacy">Privacy policy</Link>
+              <Link href="/privacy">{t("footer.privacy")}</Link>
             </li>
             <li>
-              <Link href="/terms">Terms of service</Link>
+              <Link href="/terms">{t("footer.terms")}</Link>
             </li>
             <li>
-              <Link href="/accessibility">Accessibility</Link>
+              <Link href="/accessibility">{t("footer.accessibility")}</Link>
             </li>
             <li>
-              <Link href="/contact">Contact us</Link>
+              <Link href="/contact">{t("footer.contact")}</Link>
             </li>
           </ul>
         </nav>
       </div>
-      <div className="container footer-bottom muted">© {yearOf()} CodeArena. All rights reserved.</div>
+      <div className="container footer-bottom muted" style={{ overflowWrap: "anywhere" }}>{t("footer.rights", { year: String(yearOf()) })}</div>
     </footer>
   );
 }

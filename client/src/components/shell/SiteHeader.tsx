@@ -4,7 +4,7 @@
  * with Problems, Courses and Contests (the current section marked
  * `aria-current`), then for the signed-in an account menu (My submissions, Account, Admin for
  * admins only, Sign out) and for guests Sign in / Sign up (coming back to the
- * page they are on), and the theme
+ * page they are on), the language menu (everyone, LanguageMenu.tsx) and the theme
  * switch. Below 768 px the links fold behind a "Menu" button (a disclosure).
  * The account menu is a disclosure of links, not an ARIA menu: Escape or a
  * click elsewhere closes it and Escape returns focus to its button.
@@ -16,23 +16,25 @@ import { useNextParam, withNext } from "../../lib/next.ts";
 import { ThemeToggle } from "../ThemeToggle.tsx";
 import { useT } from "../../i18n/index.tsx";
 import { common } from "../../i18n/catalog/common/index.ts";
+import { LanguageMenu } from "./LanguageMenu.tsx";
 
 export function Brand() {
+  const t = useT(common);
   return (
     <Link href="/" className="brand">
       <span className="brand-mark" aria-hidden="true">
         {"{}"}
       </span>
-      <span className="brand-name">CodeArena</span>
-      <span className="beta-badge">BETA</span>
+      <span className="brand-name">CodeArena{/* i18n-ignore: the brand */}</span>
+      <span className="beta-badge">{t("header.beta")}</span>
     </Link>
   );
 }
 
 const SECTIONS = [
-  { href: "/problems", label: "Problems", also: ["/solve", "/my-submissions"] },
-  { href: "/courses", label: "Courses", also: ["/assignments", "/join"] },
-  { href: "/contests", label: "Contests", also: [] },
+  { href: "/problems", label: "header.problems", also: ["/solve", "/my-submissions"] },
+  { href: "/courses", label: "header.courses", also: ["/assignments", "/join"] },
+  { href: "/contests", label: "header.contests", also: [] },
 ] as const;
 
 function isIn(location: string, href: string, also: readonly string[]): boolean {
@@ -64,7 +66,7 @@ function useDismiss(open: boolean, close: () => void, box: React.RefObject<HTMLE
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape") return;
+      if (e.key !== "Escape") return; // i18n-ignore: a key name
       close();
       button.current?.focus();
     };
@@ -91,39 +93,39 @@ function Chevron() {
 }
 
 function AccountMenu({ onNavigate }: { onNavigate: () => void }) {
+  const t = useT(common);
   const { user, rights, logout } = useAuth();
   const [, navigate] = useLocation();
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   useDismiss(open, () => setOpen(false), box, button);
-  const name = user ? `${user.firstName} ${user.lastName}`.trim() || user.email : "Account";
+  const name = user ? `${user.firstName} ${user.lastName}`.trim() || user.email : t("header.accountFallback");
   const go = () => {
     setOpen(false);
     onNavigate();
   };
   return (
     <div className="account-menu" ref={box}>
-      <button ref={button} type="button" className="btn btn-ghost btn-sm account-button" aria-expanded={open} aria-controls="account-menu-list" onClick={() => setOpen((o) => !o)}>
-        <span className="sr-only">Account menu: </span>
+      <button ref={button} type="button" className="btn btn-ghost btn-sm account-button" aria-expanded={open} aria-controls="account-menu-list" aria-label={t("header.accountMenu", { name })} onClick={() => setOpen((o) => !o)}>
         <span className="account-name">{name}</span>
         <Chevron />
       </button>
       <ul id="account-menu-list" className="account-menu-list" hidden={!open}>
         <li>
           <Link href="/my-submissions" onClick={go}>
-            My submissions
+            {t("header.mySubmissions")}
           </Link>
         </li>
         <li>
           <Link href="/account" onClick={go}>
-            Account
+            {t("header.account")}
           </Link>
         </li>
         {rights?.admin && (
           <li>
             <Link href="/admin" onClick={go}>
-              Admin
+              {t("header.admin")}
             </Link>
           </li>
         )}
@@ -136,7 +138,7 @@ function AccountMenu({ onNavigate }: { onNavigate: () => void }) {
               navigate("/");
             }}
           >
-            Sign out
+            {t("header.signOut")}
           </button>
         </li>
       </ul>
@@ -145,6 +147,7 @@ function AccountMenu({ onNavigate }: { onNavigate: () => void }) {
 }
 
 export function SiteHeader({ wide = true }: { wide?: boolean }) {
+  const t = useT(common);
   const { status } = useAuth();
   const [location] = useLocation();
   const search = useSearch();
@@ -164,10 +167,10 @@ export function SiteHeader({ wide = true }: { wide?: boolean }) {
     account = (
       <>
         <Link href={withNext("/signin", back)} className="btn btn-ghost btn-sm" onClick={close}>
-          Sign in
+          {t("header.signIn")}
         </Link>
         <Link href={withNext("/signup", back)} className="btn btn-primary btn-sm" onClick={close}>
-          Sign up
+          {t("header.signUp")}
         </Link>
       </>
     );
@@ -177,24 +180,25 @@ export function SiteHeader({ wide = true }: { wide?: boolean }) {
     <header className="site-header">
       <div className={`${wide ? "container-wide" : "container"} site-header-inner`}>
         <Brand />
-        <nav className="site-nav" aria-label="Main" ref={box}>
+        <nav className="site-nav" aria-label={t("header.main")} ref={box}>
           <button ref={button} type="button" className="btn btn-ghost btn-sm nav-menu-button" aria-expanded={open} aria-controls="site-nav-panel" onClick={() => setOpen((o) => !o)}>
             <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
               {open ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
             </svg>
-            Menu
+            {t("header.menu")}
           </button>
           <div id="site-nav-panel" className={`site-nav-panel${open ? " open" : ""}`}>
             <ul className="site-nav-links">
               {SECTIONS.map((s) => (
                 <li key={s.href}>
                   <Link href={s.href} className="site-nav-link" aria-current={isIn(location, s.href, s.also) ? "page" : undefined} onClick={close}>
-                    {s.label}
+                    {t(s.label)}
                   </Link>
                 </li>
               ))}
             </ul>
             <div className="site-nav-account">{account}</div>
+            <LanguageMenu className="site-nav-language" />
           </div>
           <ThemeToggle />
         </nav>

@@ -21,7 +21,7 @@ let firstLoad = true;
 function focusHeading(): boolean {
   const active = document.activeElement;
   if (active && active !== document.body && active !== document.documentElement) return true; // someone else holds focus: leave it
-  const heading = document.querySelector<HTMLElement>("main h1");
+  const heading = document.querySelector<HTMLElement>("main h1"); // i18n-ignore: a CSS selector
   if (!heading) return false;
   if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
   heading.focus({ preventScroll: false });
