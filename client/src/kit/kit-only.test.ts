@@ -1,7 +1,9 @@
 /**
  * The form kit is the only place that renders form controls (docs/decisions/055-form-kit.md):
  * no client file outside client/src/kit/ writes `<input`, `<select` or `<textarea` in JSX, so
- * every field has the kit's label, description, error wiring and styles.
+ * every field has the kit's label, description, error wiring and styles. The code editor
+ * (client/src/editor/: Monaco and the plain editor that stands in until Monaco has loaded,
+ * decision 062) is a control of its own with its own name, description and keys, and is left out.
  */
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -13,7 +15,7 @@ const RAW_CONTROL = /<(input|select|textarea)(\s|>|\/|$)/;
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return path === join(CLIENT, "kit") ? [] : sources(path);
+    if (statSync(path).isDirectory()) return path === join(CLIENT, "kit") || path === join(CLIENT, "editor") ? [] : sources(path);
     return path.endsWith(".tsx") ? [path] : [];
   });
 }
