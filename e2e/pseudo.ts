@@ -16,13 +16,13 @@
  */
 import type { Page } from "playwright-core";
 
-const USER_CONTENT = 'pre, code, kbd, samp, textarea, time, script, style, noscript, svg, .monaco-editor, .statement, .markdown, .code-block, .pre-box, [translate="no"], .cm-editor';
+const USER_CONTENT = 'pre, code, kbd, samp, textarea, time, script, style, noscript, svg, .monaco-editor, .statement, .statement-md, .statement-preview, .markdown, .code-block, .pre-box, [translate="no"], .cm-editor';
 
 /** Words that are never translated: verdict codes, language and product names. */
 const KEEP = [
   "CodeArena", "AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "IE", "ICPC", "IOI", "LTI", "LMS", "CSV", "JSON", "URL", "ID", "AI",
   "C++", "C", "Java", "Python", "PyPy", "Go", "Rust", "JavaScript", "Kotlin", "Node.js", "TypeScript", "GCC", "OpenJDK", "Ctrl", "Esc", "Tab", "Shift", "Enter",
-  "GitHub", "Moodle", "Canvas", "OpenID", "LDAP", "WCAG", "AA", "EN", "axe", "Chromium", "Monaco", "KaTeX", "Markdown", "LaTeX", "Kattis", "Polygon", "UTC", "GMT",
+  "MiB", "KiB", "GiB", "ms", "GitHub", "Moodle", "Canvas", "OpenID", "LDAP", "WCAG", "AA", "EN", "axe", "Chromium", "Monaco", "KaTeX", "Markdown", "LaTeX", "Kattis", "Polygon", "UTC", "GMT",
 ];
 
 /** Texts from the page that are plain English after removing `allowed` strings and the KEEP words; each as "where: text". */
@@ -52,6 +52,8 @@ export async function untranslatedText(page: Page, allowed: readonly string[]): 
     let text = entry.slice(entry.indexOf(": ") + 2);
     for (const s of strip) text = text.split(s).join(" ");
     text = text.replace(/\S+@\S+\.\S+/g, " ").replace(/https?:\/\/\S+/g, " ").replace(/\/[\w\-/.:?=&]+/g, " ");
+    // Codes (invite and registration codes, ids): words with a digit in them.
+    text = text.replace(/\b(?=[A-Za-z]*\d)[A-Za-z0-9]+\b/g, " ");
     return /[A-Za-z]{2,}/.test(text);
   });
 }

@@ -4,7 +4,7 @@
  * and the REST adapter both build from a Hono request (`createContext`).
  */
 import { requestLocale } from "./i18n/messages.ts";
-import type { LocaleTag } from "./i18n/locales.ts";
+import type { AnyLocaleTag } from "./i18n/locales.ts";
 import type { Context as HonoContext } from "hono";
 import type { Config } from "./config.ts";
 import type { Database } from "../db/index.ts";
@@ -186,7 +186,7 @@ export interface Context extends Services {
   /** Headers to add to the response (Set-Cookie on login/logout/renewal). */
   resHeaders: Headers;
   /** The language the request reads in (its Accept-Language; src/i18n/messages.ts): error messages follow it. */
-  locale: LocaleTag;
+  locale: AnyLocaleTag;
 }
 
 /** What Bun.serve passes as Hono's `env`: only requestIP is used. */

@@ -31,6 +31,9 @@ test("the request's language: Accept-Language with q-values, English by default"
   expect(requestLocale("fr-CA,fr;q=0.9,en;q=0.5")).toBe("fr");
   expect(requestLocale("xx, de;q=0.2, ja;q=0.8")).toBe("ja");
   expect(requestLocale("pt-PT")).toBe("pt-BR");
+  // The client in the pseudo-locale sends en-XA: its errors are accented, as its own words are.
+  expect(requestLocale("en-XA")).toBe("en-XA");
+  expect(localizedErrorMessage("UNAUTHENTICATED", ERRORS.UNAUTHENTICATED.message, "en-XA")).toBe("[Åûţĥéñţîçáţîöñ ŕéǫûîŕéð]");
 });
 
 test("only a code's own message is translated", () => {

@@ -10,7 +10,8 @@
  * text (no placeholders); ./messages.test.ts keeps them complete.
  */
 import { ERRORS, type ErrorName } from "../errors.ts";
-import { LOCALE_TAGS, negotiateLocale, parseAcceptLanguage, SOURCE_LOCALE, type LocaleTag } from "./locales.ts";
+import { LOCALE_TAGS, negotiateLocale, parseAcceptLanguage, PSEUDO_LOCALE, SOURCE_LOCALE, type AnyLocaleTag, type LocaleTag } from "./locales.ts";
+import { accent } from "./pseudo-text.ts";
 import ar from "./errors/ar.json";
 import de from "./errors/de.json";
 import es from "./errors/es.json";
@@ -24,15 +25,19 @@ import zhCN from "./errors/zh-CN.json";
 const ERROR_MESSAGES: Record<Exclude<LocaleTag, "en">, Record<string, string>> = { ar, de, es, fr, ja, ko, "pt-BR": ptBR, ru, "zh-CN": zhCN };
 
 /** Accept-Language headers seen → their locale; at most LOCALE_CACHE_MAX entries (a header is client-chosen text). */
-const localeCache = new Map<string, LocaleTag>();
+const localeCache = new Map<string, AnyLocaleTag>();
 const LOCALE_CACHE_MAX = 512;
 
-/** The interface language an Accept-Language header asks for ("en" without one); remembered per header value. */
-export function requestLocale(acceptLanguage: string | null | undefined): LocaleTag {
+/**
+ * The interface language an Accept-Language header asks for ("en" without one); remembered per header value.
+ * A header that asks first for the pseudo-locale (`en-XA`, as the client sends it) gets it: its error messages are accented too.
+ */
+export function requestLocale(acceptLanguage: string | null | undefined): AnyLocaleTag {
   if (!acceptLanguage) return SOURCE_LOCALE;
   let locale = localeCache.get(acceptLanguage);
   if (locale === undefined) {
-    locale = negotiateLocale(parseAcceptLanguage(acceptLanguage));
+    const ranges = parseAcceptLanguage(acceptLanguage);
+    locale = ranges[0] === PSEUDO_LOCALE ? PSEUDO_LOCALE : negotiateLocale(ranges);
     if (localeCache.size >= LOCALE_CACHE_MAX) localeCache.clear();
     localeCache.set(acceptLanguage, locale);
   }
@@ -43,8 +48,9 @@ export function requestLocale(acceptLanguage: string | null | undefined): Locale
  * An error's message for a reader of `locale`: the catalogue's translation
  * when `message` is the code's own English message, else `message` as it is.
  */
-export function localizedErrorMessage(kind: string, message: string, locale: LocaleTag): string {
+export function localizedErrorMessage(kind: string, message: string, locale: AnyLocaleTag): string {
   if (locale === SOURCE_LOCALE || !(kind in ERRORS) || ERRORS[kind as ErrorName].message !== message) return message;
+  if (locale === PSEUDO_LOCALE) return `[${accent(message)}]`;
   return ERROR_MESSAGES[locale as Exclude<LocaleTag, "en">][kind] ?? message;
 }
 

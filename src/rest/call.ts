@@ -31,7 +31,7 @@
  *   error", logged, never leaking the cause.
  */
 import { localizedErrorMessage } from "../i18n/messages.ts";
-import type { LocaleTag } from "../i18n/locales.ts";
+import type { AnyLocaleTag } from "../i18n/locales.ts";
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { Context as HonoContext } from "hono";
@@ -120,7 +120,7 @@ function rootCause(err: unknown): unknown {
  * Renders any error as the documented JSON response (see module comment).
  * @param log where unexpected (500) errors are reported.
  */
-export function errorResponse(err: unknown, log?: Logger, locale: LocaleTag = "en"): Response {
+export function errorResponse(err: unknown, log?: Logger, locale: AnyLocaleTag = "en"): Response {
   const cause = rootCause(err);
   if (cause instanceof AppError) {
     const headers = new Headers({ "content-type": "application/json" });

@@ -12,7 +12,7 @@ import { useT } from "../i18n/index.tsx";
 import { common } from "../i18n/catalog/common/index.ts";
 import { activeLocale } from "../i18n/locale.ts";
 import { PSEUDO_LOCALE, SOURCE_LOCALE } from "../../../src/i18n/locales.ts";
-import { accent } from "../i18n/pseudo.ts";
+import { accentForPseudo } from "../i18n/namespace.ts";
 
 /** A list's parts in the active interface language: the names (`element`) and the words and commas between them (`literal`). */
 function listParts(names: readonly string[], conjunction: "and" | "or"): { type: "element" | "literal"; value: string }[] {
@@ -20,7 +20,7 @@ function listParts(names: readonly string[], conjunction: "and" | "or"): { type:
   // English as British English writes it (no serial comma: "C, C++ and Java"); the pseudo-locale accents its "and".
   const locale = tag === SOURCE_LOCALE || tag === PSEUDO_LOCALE ? "en-GB" : tag;
   const parts = new Intl.ListFormat(locale, { style: "long", type: conjunction === "and" ? "conjunction" : "disjunction" }).formatToParts(names);
-  return tag === PSEUDO_LOCALE ? parts.map((p) => (p.type === "literal" ? { ...p, value: accent(p.value) } : p)) : parts;
+  return tag === PSEUDO_LOCALE ? parts.map((p) => (p.type === "literal" ? { ...p, value: accentForPseudo(p.value) } : p)) : parts;
 }
 
 /** `["C", "C++", "Java"]` → "C, C++ and Java" (`or`: "C, C++ or Java"), in the active interface language ("C, C++ und Java", "C、C++、Java"). */

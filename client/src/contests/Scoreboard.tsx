@@ -45,7 +45,8 @@ export function ScoreboardTable({ board, highlight }: { board: Pick<Board, "scor
   const t = useT(contests);
   const icpc = board.scoring === "icpc";
   return (
-    <div className="table-scroll">
+    // A keyboard can scroll it when it is wider than a phone's screen (it has nothing else to focus).
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={t("board.label")}>
       <table className="scoreboard" aria-label={t("board.label")}>
         <thead>
           <tr>

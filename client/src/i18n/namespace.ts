@@ -30,6 +30,14 @@ export interface Namespace<K extends string = string> {
 
 const registry = new Map<string, Namespace>();
 
+/** The pseudo-locale's accenting (./pseudo.ts), once the pseudo-locale has been loaded; null before (it is never in the first paint). */
+let pseudoAccent: ((text: string) => string) | null = null;
+
+/** `text` accented as the pseudo-locale writes it, when the pseudo-locale is loaded; unchanged otherwise (for words Intl makes, such as a list's "and"). */
+export function accentForPseudo(text: string): string {
+  return pseudoAccent ? pseudoAccent(text) : text;
+}
+
 /** Every namespace defined so far (the modules that define them have been evaluated): what a locale switch must load first. */
 export function definedNamespaces(): Namespace[] {
   return [...registry.values()];
@@ -62,7 +70,8 @@ export function defineNamespace<M extends Record<string, unknown>>(name: string,
           try {
             let messages: Messages;
             if (locale === PSEUDO_LOCALE) {
-              const { pseudoMessages } = await import("./pseudo.ts");
+              const { pseudoMessages, accent } = await import("./pseudo.ts");
+              pseudoAccent = accent;
               messages = pseudoMessages(english);
             } else {
               const loader = loaders[`./${locale}.json`];

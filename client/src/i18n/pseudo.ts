@@ -8,20 +8,9 @@
  */
 import type { Messages } from "@lingui/core";
 
-const ACCENTED: Record<string, string> = {
-  a: "á", b: "ƀ", c: "ç", d: "ð", e: "é", f: "ƒ", g: "ĝ", h: "ĥ", i: "î", j: "ĵ", k: "ķ", l: "ļ", m: "ɱ",
-  n: "ñ", o: "ö", p: "þ", q: "ǫ", r: "ŕ", s: "š", t: "ţ", u: "û", v: "ṽ", w: "ŵ", x: "ẋ", y: "ý", z: "ž",
-  A: "Å", B: "Ɓ", C: "Ç", D: "Ð", E: "É", F: "Ƒ", G: "Ĝ", H: "Ĥ", I: "Î", J: "Ĵ", K: "Ķ", L: "Ļ", M: "Ṁ",
-  N: "Ñ", O: "Ö", P: "Þ", Q: "Ǫ", R: "Ŕ", S: "Š", T: "Ţ", U: "Û", V: "Ṽ", W: "Ŵ", X: "Ẋ", Y: "Ý", Z: "Ž",
-};
+import { accent } from "../../../src/i18n/pseudo-text.ts";
 
-/** Accents the letters of a text segment, leaving Trans tags (`<0>`, `</0>`, `<0/>`) alone. */
-export function accent(text: string): string {
-  return text
-    .split(/(<\/?\d+\/?>)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/[A-Za-z]/g, (ch) => ACCENTED[ch] ?? ch)))
-    .join("");
-}
+export { accent };
 
 /** Padding that makes a text of `length` letters about 40 % longer: "~" in runs of at most five, spaced, so it wraps as words do. */
 function padding(length: number): string {

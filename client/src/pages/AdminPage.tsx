@@ -103,7 +103,8 @@ export default function AdminPage() {
                   </dd>
                   <dt>{t("system.sandbox")}</dt>
                   <dd>
-                    {s.sandbox.description ?? s.sandbox.name} ·{" "}
+                    {/* The server's technical description (tool versions, cgroup mode): not interface text. */}
+                    <span translate="no" dir="ltr">{s.sandbox.description ?? s.sandbox.name}</span> ·{" "}
                     <span className={s.sandbox.selfTest?.ok ? "ok-text" : "error-text"} data-testid="self-test">
                       {s.sandbox.selfTest?.ok
                         ? t("system.selfTestPassed")

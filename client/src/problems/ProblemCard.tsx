@@ -49,7 +49,7 @@ export function ProblemCard({ problem: p, mine, confirmingDelete, deleting, onEd
           <span className={`badge badge-${p.difficulty}`}>{t(BADGE_KEYS[p.difficulty])}</span>
         </span>
       </div>
-      <Suspense fallback={<p className="clamp-2 muted">{p.description}</p>}>
+      <Suspense fallback={<p className="clamp-2 muted statement-preview">{p.description}</p>}>
         <div className="clamp-2 muted statement-md statement-preview">
           <StatementMarkdown text={p.description} preview />
         </div>
