@@ -16,6 +16,7 @@ import type { Browser, Page } from "playwright-core";
 import { accent } from "../client/src/i18n/pseudo.ts";
 import { axeViolations, formatFindings } from "./axe.ts";
 import { ensureClientBuilt, launchBrowser, startServer, type TestServer } from "./harness.ts";
+import { modernPackage, zipOf } from "../tests/packages/fixtures.ts";
 
 const PORT = 3390;
 const SLOW = 120_000;
@@ -190,4 +191,28 @@ describe("the language menu", () => {
     },
     SLOW,
   );
+});
+
+describe("a problem's statement in the viewer's language (issue 34 §8)", () => {
+  test("a package's German statement is shown to a German reader, with a switch back to the original", async () => {
+    const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: PERSON.email, password: PERSON.password }) });
+    const { token } = (await login.json()) as { token: string };
+    const auth = { "content-type": "application/json", authorization: `Bearer ${token}` };
+    const pkg = zipOf(modernPackage({ "statement/problem.de.md": "Gib **ja** aus, dann $1/n$.\n" }));
+    const imported = await fetch(`${server.url}/api/problems/import`, { method: "POST", headers: { "content-type": "application/zip", authorization: auth.authorization }, body: pkg });
+    expect(imported.status).toBe(201);
+    const { problem } = (await imported.json()) as { problem: { _id: string } };
+    expect((await fetch(`${server.url}/api/auth/locale`, { method: "PUT", headers: auth, body: JSON.stringify({ locale: "de" }) })).status).toBe(200);
+
+    const p = await browserIn("de-DE");
+    await signIn(p);
+    await p.goto(`/solve/${problem._id}`);
+    const translation = p.getByTestId("statement-translation");
+    await expect(translation.getByText("Gib", { exact: false }).first().waitFor({ timeout: 20_000 })).resolves.toBeUndefined();
+    const choice = p.getByRole("main").getByLabel("Sprache der Aufgabenstellung");
+    await expect(choice.inputValue()).resolves.toBe("de");
+    await choice.selectOption("en");
+    await expect(translation.count()).resolves.toBe(0);
+    await expect(p.getByRole("main").getByText("Print", { exact: false }).first().isVisible()).resolves.toBe(true);
+  }, SLOW);
 });

@@ -30,4 +30,7 @@ plugin({
 });
 
 i18n.setMessagesCompiler(compileMessage);
-if (!i18n.locale) i18n.activate("en");
+if (!i18n.locale) {
+  i18n.load("en", {}); // the namespaces add theirs as test files import them
+  i18n.activate("en");
+}

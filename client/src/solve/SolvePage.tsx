@@ -9,7 +9,7 @@
  * submission and follows the judge's progress live over SSE.
  */
 import { Select, TextArea } from "../kit/index.ts";
-import { lazy, Suspense, useCallback, useEffect, useRef } from "react";
+import { Suspense, useCallback, useEffect, useRef } from "react";
 import { Link, useSearchParams } from "wouter";
 import { useQuery } from "@tanstack/react-query";
 import { Page } from "../components/shell/Page.tsx";
@@ -20,13 +20,12 @@ import { httpStatusOf, useTRPC } from "../lib/trpc.ts";
 import { AssignmentBanner } from "../courses/AssignmentBanner.tsx";
 import { effectiveTimeLimitMs, languageOf } from "../lib/languages.ts";
 import { useSolveSession } from "./useSolveSession.ts";
-import { StatementLanguages } from "./StatementLanguages.tsx";
+import { StatementLanguages, StatementText } from "./StatementLanguages.tsx";
 import { useOfferedLanguages } from "./useOfferedLanguages.ts";
 import { formatKib, formatMs } from "../lib/verdicts.ts";
 import { useT, type Translate } from "../i18n/index.tsx";
 import { solve } from "../i18n/catalog/solve/index.ts";
 
-const StatementMarkdown = lazy(() => import("../components/StatementMarkdown.tsx"));
 import { describeValidatorFlags, parseValidatorFlags } from "../../../src/problems/validator-flags.ts";
 
 /** The Kattis default validator's flags in plain words (the server stored them valid). */
@@ -255,12 +254,7 @@ function Statement({ title, text, problemId }: { title: string; text: string; pr
   return (
     <section>
       <h2>{title}</h2>
-      {/* The author's words, in the author's language: their own direction (dir="auto"), and user content to the pseudo-locale check (.statement). */}
-      <Suspense fallback={<p className="statement statement-text" dir="auto">{text}</p>}>
-        <div className="statement statement-md" dir="auto">
-          <StatementMarkdown text={text} assetBase={`/api/problems/${encodeURIComponent(problemId)}/assets`} />
-        </div>
-      </Suspense>
+      <StatementText text={text} problemId={problemId} />
     </section>
   );
 }

@@ -31,6 +31,18 @@ function languageName(code: string): string {
   }
 }
 
+/** Statement text rendered as Markdown with math (plain text until the renderer has loaded); images named relatively come from the problem. */
+export function StatementText({ text, problemId }: { text: string; problemId: string }) {
+  return (
+    // The author's words, in the author's language: their own direction (dir="auto"), and user content to the pseudo-locale check (.statement).
+    <Suspense fallback={<p className="statement statement-text" dir="auto">{text}</p>}>
+      <div className="statement statement-md" dir="auto">
+        <StatementMarkdown text={text} assetBase={`/api/problems/${encodeURIComponent(problemId)}/assets`} />
+      </div>
+    </Suspense>
+  );
+}
+
 export function StatementLanguages({ problemId, children }: { problemId: string; children: ReactNode }) {
   const t = useT(solve);
   const trpc = useTRPC();
@@ -55,11 +67,7 @@ export function StatementLanguages({ problemId, children }: { problemId: string;
         children
       ) : (
         <section lang={shown} data-testid="statement-translation">
-          <Suspense fallback={<p className="statement statement-text" dir="auto">{text}</p>}>
-            <div className="statement statement-md" dir="auto">
-              <StatementMarkdown text={text} assetBase={`/api/problems/${encodeURIComponent(problemId)}/assets`} />
-            </div>
-          </Suspense>
+          <StatementText text={text} problemId={problemId} />
         </section>
       )}
     </>
