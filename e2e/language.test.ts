@@ -199,7 +199,7 @@ describe("a problem's statement in the viewer's language (issue 34 §8)", () => 
     const { token } = (await login.json()) as { token: string };
     const auth = { "content-type": "application/json", authorization: `Bearer ${token}` };
     const pkg = zipOf(modernPackage({ "statement/problem.de.md": "Gib **ja** aus, dann $1/n$.\n" }));
-    const imported = await fetch(`${server.url}/api/problems/import`, { method: "POST", headers: { "content-type": "application/zip", authorization: auth.authorization }, body: pkg });
+    const imported = await fetch(`${server.url}/api/problems/import`, { method: "POST", headers: { "content-type": "application/zip", authorization: auth.authorization }, body: new Blob([Buffer.from(pkg)]) });
     expect(imported.status).toBe(201);
     const { problem } = (await imported.json()) as { problem: { _id: string } };
     expect((await fetch(`${server.url}/api/auth/locale`, { method: "PUT", headers: auth, body: JSON.stringify({ locale: "de" }) })).status).toBe(200);

@@ -53,6 +53,7 @@ export default function BalloonsPage({ contestId }: { contestId: string }) {
                       <td>
                         <Checkbox
                           label={<T ns={contests} k="balloons.deliveredLabel" values={{ label: b.label, team: b.teamName }} components={{ 0: <span className="sr-only" /> }} />}
+                          hideLabel
                           checked={b.deliveredAt !== null}
                           onChange={(e) => void mark(b.teamId, b.problemId, e.target.checked)}
                         />

@@ -22,7 +22,7 @@ import { VerdictBadge } from "../components/VerdictBadge.tsx";
 import { Clarifications, type Contest } from "./Clarifications.tsx";
 import { ContestRoles } from "./ContestRoles.tsx";
 import { clock, contestClock, windowOf } from "./format.ts";
-import { juryActionReasons } from "./jury-actions.ts";
+import { groupedReasons, juryActionReasons, type JuryAction } from "./jury-actions.ts";
 import { HiddenFromGuest, NextStep, problemsHiddenKey } from "./NextStep.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
@@ -135,13 +135,8 @@ function JuryControls({ contest, onDone }: { contest: Contest; onDone: () => voi
   const notice = useNotice();
   const t = useT(contests);
   const why = juryActionReasons(contest);
-  const reasons = (
-    [
-      ["reveal", why.reveal],
-      ["unfreeze", why.unfreeze],
-      ["finalize", why.finalize],
-    ] as const
-  ).filter(([, reason]) => reason !== null);
+  const reasons = groupedReasons(why);
+  const describedBy = (action: JuryAction) => reasons.find((r) => r.actions.includes(action))?.id;
   return (
     <section className="card" aria-label={t("jury.title")}>
       <h2>{t("jury.title")}</h2>
@@ -159,7 +154,7 @@ function JuryControls({ contest, onDone }: { contest: Contest; onDone: () => voi
             {t("jury.reveal")}
           </Link>
         ) : (
-          <button type="button" className="btn btn-ghost btn-sm" disabled aria-describedby="jury-why-reveal">
+          <button type="button" className="btn btn-ghost btn-sm" disabled aria-describedby={describedBy("reveal")}>
             {t("jury.reveal")}
           </button>
         )}
@@ -167,19 +162,19 @@ function JuryControls({ contest, onDone }: { contest: Contest; onDone: () => voi
           {t("jury.similarity")}
         </Link>
         {/* A course's TA judges but does not change the contest: no unfreeze or finalize (the server refuses them too). */}
-        <button type="button" className="btn btn-ghost btn-sm" disabled={why.unfreeze !== null} aria-describedby={why.unfreeze ? "jury-why-unfreeze" : undefined} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: t("jury.unfreezeError"), success: t("jury.unfrozen") }).then(onDone)}>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={why.unfreeze !== null} aria-describedby={describedBy("unfreeze")} onClick={() => void notice.run(() => client.contests.unfreeze.mutate({ id: contest.id }), { error: t("jury.unfreezeError"), success: t("jury.unfrozen") }).then(onDone)}>
           {t("jury.unfreeze")}
         </button>
         {/* Finalizing before the unfreeze is allowed: the public then gets the frozen board's awards until the unfreeze (decision 046). */}
-        <button type="button" className="btn btn-ghost btn-sm" disabled={why.finalize !== null} aria-describedby={why.finalize ? "jury-why-finalize" : undefined} onClick={() => void notice.run(() => client.contests.finalize.mutate({ id: contest.id }), { error: t("jury.finalizeError"), success: contest.frozen ? t("jury.finalFrozen") : t("jury.final") }).then(onDone)}>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={why.finalize !== null} aria-describedby={describedBy("finalize")} onClick={() => void notice.run(() => client.contests.finalize.mutate({ id: contest.id }), { error: t("jury.finalizeError"), success: contest.frozen ? t("jury.finalFrozen") : t("jury.final") }).then(onDone)}>
           {t("jury.finalize")}
         </button>
       </div>
       {reasons.length > 0 && (
         <ul className="plain-list muted jury-reasons" data-testid="jury-reasons">
-          {reasons.map(([action, reason]) => (
-            <li key={action} id={`jury-why-${action}`}>
-              {t(reason!)}
+          {reasons.map((r) => (
+            <li key={r.id} id={r.id}>
+              {t(r.key)}
             </li>
           ))}
         </ul>

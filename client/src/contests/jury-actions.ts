@@ -24,3 +24,20 @@ export function juryActionReasons(contest: Contest): { reveal: ContestsKey | nul
     finalize: !contest.mayChange ? "jury.why.finalizeNotOwner" : !over ? "jury.why.finalizeNotYet" : contest.finalizedAt !== null ? "jury.why.finalizeDone" : null,
   };
 }
+
+export type JuryAction = "reveal" | "unfreeze" | "finalize";
+
+/**
+ * The reasons as the page lists them: one line each, except that when all three wait for the
+ * contest's end they share one line ("Reveal, Unfreeze and Finalize open once the contest is
+ * over."), which every disabled button names as its description (`id`).
+ */
+export function groupedReasons(why: ReturnType<typeof juryActionReasons>): { id: string; actions: JuryAction[]; key: ContestsKey }[] {
+  if (why.reveal === "jury.why.revealNotYet" && why.unfreeze === "jury.why.unfreezeNotYet" && why.finalize === "jury.why.finalizeNotYet") {
+    return [{ id: "jury-why-over", actions: ["reveal", "unfreeze", "finalize"], key: "jury.why.allNotYet" }];
+  }
+  return (["reveal", "unfreeze", "finalize"] as const).flatMap((action) => {
+    const key = why[action];
+    return key === null ? [] : [{ id: `jury-why-${action}`, actions: [action], key }];
+  });
+}

@@ -7,7 +7,7 @@
 import { Page } from "../components/shell/Page.tsx";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
-import { useTRPC } from "../lib/trpc.ts";
+import { httpStatusOf, useTRPC } from "../lib/trpc.ts";
 import { useNotice } from "../lib/notice.ts";
 import { FormMessage } from "../components/FormMessage.tsx";
 import { useT } from "../i18n/index.tsx";
@@ -39,10 +39,13 @@ export default function DeepLinkPage({ id }: { id: string }) {
   };
   return (
     <Page title={t("deepLink.documentTitle")}>
-        <div className="page-heading">
-          <h1 className="page-title">{t("deepLink.title")}</h1>
-          <p className="muted">{t("deepLink.intro")}</p>
-        </div>
+        {/* An unknown or expired flow shows only the not-found page (one heading), not this page's heading above it. */}
+        {httpStatusOf(choices.error) !== 404 && (
+          <div className="page-heading">
+            <h1 className="page-title">{t("deepLink.title")}</h1>
+            <p className="muted">{t("deepLink.intro")}</p>
+          </div>
+        )}
         <FormMessage notice={notice} />
         <QueryState query={choices} loading={t("deepLink.loading")} error={t("deepLink.expired")}>
           {(c) => (
