@@ -4,13 +4,9 @@ import { VerdictBadge } from "./VerdictBadge.tsx";
 import { useT } from "../i18n/index.tsx";
 import { solve } from "../i18n/catalog/solve/index.ts";
 
-export interface TestRow {
-  index: number;
-  isSample: boolean;
-  verdict: string;
-  timeMs: number;
-  memoryKib: number;
-}
+import type { TestRow } from "./output-status.ts";
+
+export type { TestRow };
 
 /**
  * @param caption  screen-reader caption of the table
