@@ -39,9 +39,18 @@ export const users = sqliteTable(
     canCreateCourses: integer("can_create_courses", { mode: "boolean" }).notNull().default(false),
     /** The interface language the user chose (a LOCALE_TAGS tag, src/i18n/locales.ts); null until they choose one. */
     locale: text("locale"),
+    /**
+     * The public profile's name at `/u/:handle` (src/progress): 3–32 of a–z, 0–9, `_`, `-`,
+     * stored lower-cased; null until the user chooses one. Unique.
+     */
+    handle: text("handle"),
+    /** Whether `/u/:handle` shows this user's progress; private (false) by default (FERPA, GDPR). */
+    profilePublic: integer("profile_public", { mode: "boolean" }).notNull().default(false),
+    /** Spoiler-free mode: the problem bank hides topic tags from this user (src/problems/bank). */
+    hideTags: integer("hide_tags", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("users_email_normalized_uq").on(t.emailNormalized)],
+  (t) => [uniqueIndex("users_email_normalized_uq").on(t.emailNormalized), uniqueIndex("users_handle_uq").on(t.handle)],
 );
 
 export const sessions = sqliteTable(
@@ -1066,4 +1075,92 @@ export const passwordResetTokens = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * The managed vocabulary of topic tags (src/problems/tags): admins curate it, authors choose from
+ * it. `slug` is the stable key (lower-case kebab, e.g. `dynamic-programming`), also the message
+ * catalogue's key for the base vocabulary's translated names; `name` is shown otherwise.
+ */
+export const tags = sqliteTable(
+  "tags",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("tags_slug_uq").on(t.slug)],
+);
+
+/** Free words that mean a tag (`dp` → dynamic-programming), matched lower-cased; a package's keyword or an author's word maps through it. */
+export const tagSynonyms = sqliteTable("tag_synonyms", {
+  /** Lower-cased, trimmed, inner spaces single. */
+  synonym: text("synonym").primaryKey(),
+  tagId: text("tag_id")
+    .notNull()
+    .references(() => tags.id, { onDelete: "cascade" }),
+});
+
+export const problemTags = sqliteTable(
+  "problem_tags",
+  {
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id, { onDelete: "cascade" }),
+    tagId: text("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.problemId, t.tagId] }), index("problem_tags_tag_idx").on(t.tagId, t.problemId)],
+);
+
+/**
+ * One row per user and problem they submitted to (src/problems/bank/status.ts), rewritten from
+ * that user's submissions on the problem whenever one of them gets a verdict (first judging and
+ * rejudge): the viewer's mark (solved / attempted) and the progress page read it, never a recount
+ * of submissions per request. `publicStatus` is the same judgement over public submissions only
+ * (no course assignment, no contest): what the problem's public counters count.
+ */
+export const userProblemStatus = sqliteTable(
+  "user_problem_status",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["solved", "attempted"] }).notNull(),
+    publicStatus: text("public_status", { enum: ["solved", "attempted"] }),
+    /** Judged submissions (any verdict), every context. */
+    submissionCount: integer("submission_count").notNull().default(0),
+    firstSubmittedAt: integer("first_submitted_at", { mode: "timestamp_ms" }).notNull(),
+    lastSubmittedAt: integer("last_submitted_at", { mode: "timestamp_ms" }).notNull(),
+    /** The first AC's submission time; null while not solved. */
+    solvedAt: integer("solved_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.problemId] }),
+    index("user_problem_status_problem_idx").on(t.problemId, t.publicStatus),
+    index("user_problem_status_user_last_idx").on(t.userId, t.lastSubmittedAt),
+  ],
+);
+
+/**
+ * A problem's public counters, kept beside the problem (not on its row: every write to `problems`
+ * bumps the list cache's revision, migration 0003): users whose public submissions were judged
+ * (`submitters`) and, of those, users with a public AC (`solvers`). Updated with the status row,
+ * by the change in that user's `publicStatus`; the acceptance rate is solvers / submitters.
+ */
+export const problemStats = sqliteTable(
+  "problem_stats",
+  {
+    problemId: text("problem_id")
+      .primaryKey()
+      .references(() => problems.id, { onDelete: "cascade" }),
+    submitters: integer("submitters").notNull().default(0),
+    solvers: integer("solvers").notNull().default(0),
+  },
+  (t) => [index("problem_stats_solvers_idx").on(t.solvers)],
 );

@@ -3,6 +3,7 @@
  * via `buildServices`) and passed down; and the per-request context that tRPC
  * and the REST adapter both build from a Hono request (`createContext`).
  */
+import { registerBankHooks } from "./problems/bank/status.ts";
 import { requestLocale } from "./i18n/messages.ts";
 import type { AnyLocaleTag } from "./i18n/locales.ts";
 import type { Context as HonoContext } from "hono";
@@ -149,6 +150,8 @@ export function buildServices(
 ): Services {
   // Courses take up roster invitations when an account is made (accounts know nothing of courses).
   registerCourseHooks();
+  // The problem bank's marks and counters follow every verdict (src/problems/bank/status.ts).
+  registerBankHooks();
   const { ai, ...rest } = parts;
   const services = {
     ...rest,

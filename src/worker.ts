@@ -17,6 +17,8 @@ import { migrateDatabase, openDatabase } from "../db/index.ts";
 import { createSandbox } from "../isolate/index.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { JudgeService } from "./judge/service.ts";
+import { registerCourseHooks } from "./courses/invites.ts";
+import { registerBankHooks } from "./problems/bank/status.ts";
 import { createLogger } from "./log.ts";
 import { claimSandbox, sandboxOptions } from "./sandbox.ts";
 import { runSteps, stopOnSignals, type ShutdownStep } from "./ops/shutdown.ts";
@@ -67,6 +69,9 @@ export async function startWorker(config: Config): Promise<RunningWorker & { jud
     claim.release();
     throw new Error(`worker: ${sandbox.reason ?? "no sandbox"}`);
   }
+  // What follows a verdict (the gradebook cell, the bank's marks and counters) runs in the process that judged it.
+  registerCourseHooks();
+  registerBankHooks();
   const judge = await JudgeService.create({ config, db, log, sandbox });
   await judge.start();
   log.info("worker: started", { owner: judge.queue.owner, sandbox: sandbox.name });

@@ -223,6 +223,11 @@ describe("architecture", () => {
  * place. Reads are anyone's.
  */
 const TABLE_OWNERS: Record<string, string> = {
+  userProblemStatus: "src/problems/bank",
+  problemStats: "src/problems/bank",
+  tags: "src/problems/tags",
+  tagSynonyms: "src/problems/tags",
+  problemTags: "src/problems/tags",
   users: "src/accounts",
   sessions: "src/auth",
   mailOutbox: "src/mail",
