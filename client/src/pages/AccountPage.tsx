@@ -4,7 +4,8 @@
  * a "Link" button per OpenID provider not linked yet. Linking is a form POST
  * to /api/auth/oidc/:provider/link (the session cookie says who links; a POST
  * so another site cannot start it), which comes back through /auth/complete.
- * Then "Change password" (../passwords/ChangePasswordSection.tsx).
+ * Then "Change password" (../passwords/ChangePasswordSection.tsx), "Two-factor sign-in" and
+ * "Where you're signed in" (../security/).
  */
 import { Page } from "../components/shell/Page.tsx";
 import { useQuery } from "@tanstack/react-query";
@@ -12,6 +13,8 @@ import { QueryState } from "../components/QueryState.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
+import { SessionsSection } from "../security/SessionsSection.tsx";
+import { TwoFactorSection } from "../security/TwoFactorSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { account } from "../i18n/catalog/account/index.ts";
@@ -65,6 +68,8 @@ export default function AccountPage() {
           </QueryState>
         </section>
         <ChangePasswordSection />
+        <TwoFactorSection />
+        <SessionsSection />
       </Page>
   );
 }
