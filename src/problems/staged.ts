@@ -29,7 +29,7 @@ import type { ProblemCeilings } from "./ceilings.ts";
 import type { ProblemInput } from "./input.ts";
 import { toProblemShape, type ProblemShape } from "./shape.ts";
 import { checkNewProblem } from "./store.ts";
-import { addTagsStatements } from "./tags/problem-tags.ts";
+import { addTagsStatements, tagsByName } from "./tags/problem-tags.ts";
 
 /**
  * Writes a new problem of `userId` as staged, under `id` (chosen by the
@@ -55,7 +55,7 @@ export async function stageProblem(db: Database, id: string, userId: string, inp
     // write lock): else the server's next small commit would find hundreds of MiB to checkpoint and do it on its thread.
     await db.run(sql`PRAGMA wal_checkpoint(PASSIVE)`);
   }
-  return toProblemShape({ ...row, deletedAt: null, stagedAt: null }, tests.length, tags.map(({ slug, name }) => ({ slug, name })), tests);
+  return toProblemShape({ ...row, deletedAt: null, stagedAt: null }, tests.length, tagsByName(tags), tests);
 }
 
 /**

@@ -21,7 +21,7 @@ import { ceilingMessage, DEFAULT_CEILINGS, type ProblemCeilings } from "./ceilin
 import { toProblemShape, type HiddenTestCase, type ProblemRow, type ProblemShape } from "./shape.ts";
 import { assertStorageQuota, freeDeletedProblems, rowBytesOf, storedTestBytes, testBytesOf } from "./quota.ts";
 import { requireTags } from "./tags/vocabulary.ts";
-import { addTagsStatements, copyTagsStatement, replaceTagsStatements, tagsOfProblem } from "./tags/problem-tags.ts";
+import { addTagsStatements, copyTagsStatement, replaceTagsStatements, tagsByName, tagsOfProblem } from "./tags/problem-tags.ts";
 import type { TagRef } from "./tags/input.ts";
 
 /** A live (not deleted) problem row, or null. */
@@ -246,7 +246,7 @@ export async function createProblem(db: Database, userId: string, input: Problem
   const [inserted] = await db.batch([insert, ...testInserts, ...tagInserts] as [typeof insert, ...never[]]);
   const row = inserted[0];
   if (!row) throw new AppError("INTERNAL");
-  return toProblemShape(row, tests.length, byName(tags), tests);
+  return toProblemShape(row, tests.length, tagsByName(tags), tests);
 }
 
 /**
@@ -298,11 +298,6 @@ export async function updateProblem(db: Database, current: ProblemRow, input: Pr
   if (!row) throw new AppError("PROBLEM_NOT_FOUND");
   const [own, shownTags] = await Promise.all([readHiddenTests(db, [id]).then((m) => m.get(id) ?? []), tagsOfProblem(db, id)]);
   return toProblemShape(row, own.length, shownTags, own);
-}
-
-/** Tags as shapes show them: by name (A→Z, case-insensitive), without their ids. */
-function byName(tags: (TagRef & { id: string })[]): TagRef[] {
-  return tags.map(({ slug, name }) => ({ slug, name })).sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0));
 }
 
 /**

@@ -33,6 +33,12 @@ export async function readProblemTags(db: Database, problemIds?: readonly string
   return out;
 }
 
+/** Tags as shapes show them: by name (A→Z, ASCII case-insensitive, as `readProblemTags` orders them), without their ids. */
+export function tagsByName(list: readonly TagRef[]): TagRef[] {
+  const key = (t: TagRef) => t.name.toLowerCase();
+  return list.map(({ slug, name }) => ({ slug, name })).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
 /** One problem's tags, by name. */
 export async function tagsOfProblem(db: Database, problemId: string): Promise<TagRef[]> {
   return (await readProblemTags(db, [problemId])).get(problemId) ?? [];
