@@ -16,6 +16,7 @@ import { useTRPC } from "../lib/trpc.ts";
 import { useT } from "../i18n/index.tsx";
 import { tagsAdmin } from "../i18n/catalog/tagsAdmin/index.ts";
 import { tagName } from "../problems/TagPicker.tsx";
+import { activeLocale, intlLocales } from "../i18n/locale.ts";
 
 export function TopicTagsSection() {
   const t = useT(tagsAdmin);
@@ -53,6 +54,8 @@ export function TopicTagsSection() {
   };
 
   const tags = list.data ?? [];
+  // The synonyms are the vocabulary's own words; the list's commas are the reader's language's.
+  const synonymList = new Intl.ListFormat(intlLocales(activeLocale()), { style: "short", type: "unit" });
   const current = tags.find((x) => x.slug === selected) ?? null;
 
   const onCreate = (e: FormEvent) => {
@@ -107,7 +110,7 @@ export function TopicTagsSection() {
                     <td className="mono" dir="ltr">
                       {tag.slug}
                     </td>
-                    <td>{tag.synonyms.length ? tag.synonyms.join(t("separator")) : <span className="muted">{t("none")}</span>}</td>
+                    <td>{tag.synonyms.length ? <span translate="no">{synonymList.format(tag.synonyms)}</span> : <span className="muted">{t("none")}</span>}</td>
                     <td>{usage.data?.[tag.slug] ?? 0}</td>
                   </tr>
                 ))}
