@@ -86,6 +86,14 @@ describe("curation", () => {
     expect([nameTaken.status, nameTaken.body.field]).toEqual([409, "name"]);
   });
 
+  test("a name outside ASCII resolves in any letter case", async () => {
+    const made = await request(app, "POST", "/api/tags", { ...as(admin), body: { slug: "equations", name: "Équations Linéaires" } });
+    expect(made.status).toBe(201);
+    const res = await request(app, "GET", `/api/tags/resolve?word=${encodeURIComponent("ÉQUATIONS   linéaires")}`, as(other));
+    expect([res.status, res.body.slug]).toEqual([200, "equations"]);
+    expect((await request(app, "DELETE", "/api/tags/equations", as(admin))).status).toBe(200);
+  });
+
   test("renames (the name only: the slug stays), adds and removes synonyms", async () => {
     const renamed = await request(app, "PATCH", "/api/tags/sweep-line", { ...as(admin), body: { name: "Sweep-line algorithms", slug: "ignored" } });
     expect([renamed.status, renamed.body.slug, renamed.body.name]).toEqual([200, "sweep-line", "Sweep-line algorithms"]);

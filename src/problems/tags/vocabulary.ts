@@ -5,7 +5,7 @@
  * its name lower-cased, or one of its synonyms (`dp` → dynamic-programming).
  * Curation (./curation.ts) keeps every word meaning at most one tag.
  */
-import { asc, eq, inArray, or, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
 import { problems, problemTags, tagSynonyms, tags } from "../../../db/schema.ts";
 import { AppError } from "../../errors.ts";
@@ -32,17 +32,16 @@ export async function listTags(db: Database): Promise<TagListing[]> {
 
 /**
  * The tags the words mean, by normalised word (words that mean no tag are absent).
- * Three indexed reads whatever the number of words (slug, name, synonym).
+ * Two reads whatever the number of words: the vocabulary's tags (a few dozen to a
+ * few hundred rows, compared here so names outside ASCII lower-case as in
+ * `normalizeTagWord`, which SQLite's lower() would not), and the synonyms by key.
  */
 export async function resolveWords(db: Database, words: readonly string[]): Promise<Map<string, TagRow>> {
   const wanted = [...new Set(words.map(normalizeTagWord).filter(Boolean))];
   const out = new Map<string, TagRow>();
   if (!wanted.length) return out;
   const [direct, viaSynonym] = await Promise.all([
-    db
-      .select(tagColumns)
-      .from(tags)
-      .where(or(inArray(tags.slug, wanted), inArray(sql`lower(${tags.name})`, wanted))),
+    db.select(tagColumns).from(tags),
     db
       .select({ ...tagColumns, synonym: tagSynonyms.synonym })
       .from(tagSynonyms)
