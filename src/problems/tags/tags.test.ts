@@ -11,6 +11,7 @@ import { problemBody, request, signUp } from "../../../tests/api.ts";
 import { createTestServices, type TestServices } from "../../../tests/services.ts";
 import { setSiteRoles } from "../../accounts/user.ts";
 import { normalizeTagWord } from "./words.ts";
+import { trpcMutation } from "../../../tests/courses/fixtures.ts";
 
 let t: TestServices;
 let app: ReturnType<typeof createApp>;
@@ -182,6 +183,17 @@ describe("authors choose tags", () => {
     expect(slugs((await request(app, "GET", `/api/problems/${p._id}`)).body)).toEqual(["graph-traversal", "math"]);
     const cleared = await request(app, "PUT", `/api/problems/${p._id}`, { ...as(author), body: { tags: [] } });
     expect(cleared.body.tags).toEqual([]);
+  });
+
+  test("a copy into a course keeps the tags; the course's problem list shows them", async () => {
+    const p = (await request(app, "POST", "/api/problems", { ...as(admin), body: problemBody({ title: "To copy", tags: ["strings", "hashing"] }) })).body;
+    const course = await request(app, "POST", "/api/courses", { ...as(admin), body: { title: "Tags course", code: `TG${Math.floor(Math.random() * 1e6)}` } });
+    expect(course.status).toBe(201);
+    const copy = await trpcMutation(app, admin.token, "problems.copyToCourse", { problemId: p._id, courseId: course.body.id });
+    expect(copy.status).toBe(200);
+    expect(copy.data.tags.map((x: { slug: string }) => x.slug)).toEqual(["hashing", "strings"]);
+    const listed = await request(app, "GET", `/api/courses/${course.body.id}/problems`, as(admin));
+    expect(listed.body.find((x: { _id: string }) => x._id === copy.data._id).tags.map((x: { slug: string }) => x.slug)).toEqual(["hashing", "strings"]);
   });
 
   test("a rename shows at once in the cached problem list (the curation makes it stale)", async () => {
