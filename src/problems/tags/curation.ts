@@ -17,7 +17,7 @@ import type { Caller } from "../../accounts/user.ts";
 import { AppError } from "../../errors.ts";
 import { isUniqueViolation } from "../../lib/sql-errors.ts";
 import type { createTagInput, deleteTagInput, mergeTagInput, renameTagInput, synonymInput, TagListing } from "./input.ts";
-import { listTags, requireTagBySlug, resolveWords, type TagRow } from "./vocabulary.ts";
+import { listTags, requireTagBySlug, resolveWords, tagUsage, type TagRow } from "./vocabulary.ts";
 import { normalizeTagWord } from "./words.ts";
 
 /** The statement that makes every cached problem list stale (its shapes carry tag names). */
@@ -40,6 +40,15 @@ async function listingOf(db: Database, slug: string): Promise<TagListing> {
   const found = (await listTags(db)).find((t) => t.slug === slug);
   if (!found) throw new AppError("TAG_NOT_FOUND", { field: "slug" });
   return found;
+}
+
+/**
+ * Live problems (every source, course-private included) carrying each tag, by slug: what a merge or delete would touch.
+ * @throws FORBIDDEN (403) unless a site admin.
+ */
+export async function tagUsageForAdmin(db: Database, caller: Caller): Promise<Record<string, number>> {
+  requireAdmin(caller);
+  return tagUsage(db);
 }
 
 /**

@@ -3,10 +3,9 @@
  * curation for site admins only (403 otherwise; docs/permissions.md "Site
  * roles"). A thin door: validate, call, return.
  */
-import { requireAdmin } from "../../accounts/admin.ts";
-import { addSynonym, createTag, deleteTag, mergeTag, removeSynonym, renameTag } from "../../problems/tags/curation.ts";
+import { addSynonym, createTag, deleteTag, mergeTag, removeSynonym, renameTag, tagUsageForAdmin } from "../../problems/tags/curation.ts";
 import { createTagInput, deleteTagInput, mergeTagInput, renameTagInput, resolveTagInput, synonymInput, type TagListing, type TagRef } from "../../problems/tags/input.ts";
-import { listTags, resolveTag, tagUsage } from "../../problems/tags/vocabulary.ts";
+import { listTags, resolveTag } from "../../problems/tags/vocabulary.ts";
 import { protectedProcedure, router } from "../init.ts";
 
 export const tagsRouter = router({
@@ -15,10 +14,7 @@ export const tagsRouter = router({
   /** The tag a free word means (slug, name or synonym). @throws TAG_NOT_FOUND (404, `word`). */
   resolve: protectedProcedure.input(resolveTagInput).query(({ ctx, input }): Promise<TagRef> => resolveTag(ctx.db, input.word)),
   /** Live problems (every source) carrying each tag, by slug. @throws FORBIDDEN (403) unless a site admin. */
-  usage: protectedProcedure.query(({ ctx }): Promise<Record<string, number>> => {
-    requireAdmin(ctx.user);
-    return tagUsage(ctx.db);
-  }),
+  usage: protectedProcedure.query(({ ctx }): Promise<Record<string, number>> => tagUsageForAdmin(ctx.db, ctx.user)),
   /** @throws FORBIDDEN (403); TAG_WORD_TAKEN (409, `slug` or `name`). */
   create: protectedProcedure.input(createTagInput).mutation(({ ctx, input }) => createTag(ctx.db, ctx.user, input)),
   /** The name only (the slug is stable). @throws FORBIDDEN (403); TAG_NOT_FOUND (404); TAG_WORD_TAKEN (409, `name`). */
