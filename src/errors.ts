@@ -120,6 +120,8 @@ export const ERRORS = {
   CLARIFICATION_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Clarification not found" },
   CCS_OBJECT_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No such object" },
   CCS_BAD_TOKEN: { status: 400, code: "BAD_REQUEST", message: "since_token: not a token of this event feed" },
+  TAG_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No topic tag has this slug" },
+  TAG_WORD_TAKEN: { status: 409, code: "CONFLICT", message: "This word already names a topic tag" },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

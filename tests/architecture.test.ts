@@ -236,6 +236,8 @@ const TABLE_OWNERS: Record<string, string> = {
   passwordResetRequests: "src/accounts",
   passwordResetTokens: "src/accounts",
   problems: "src/problems",
+  // revisions('problems') is bumped by triggers on problems and test cases, and by the tag curation (src/problems/tags).
+  revisions: "src/problems",
   testCases: "src/problems",
   problemPackages: "src/packages",
   problemAssets: "src/packages",

@@ -9,12 +9,17 @@
  * generator (fixed mulberry32 seed per problem) makes the inputs and its
  * reference solution in db/seed/problems/ computes the expected outputs; the
  * sample output comes from the same solution. See docs/decisions/023-seed-problems.md.
+ * Each gets its topic tags (./tags.ts), also a seed problem of an older
+ * database that has none yet.
  */
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../index.ts";
 import { newId } from "../ids.ts";
 import { problems, testCases, users } from "../schema.ts";
 import { Rng } from "./rng.ts";
+import { SEED_TAGS } from "./tags.ts";
+import { resolveWords } from "../../src/problems/tags/vocabulary.ts";
+import { addTagsStatements, readProblemTags } from "../../src/problems/tags/problem-tags.ts";
 import type { SeedProblem } from "./types.ts";
 import { balancedBrackets } from "./problems/balanced-brackets.ts";
 import { dijkstra } from "./problems/dijkstra.ts";
@@ -99,11 +104,19 @@ export async function seedDatabase(db: Database): Promise<{ inserted: number }> 
       isSystem: true,
     })
     .onConflictDoNothing();
-  const existing = new Set(
-    (await db.select({ title: problems.title }).from(problems).where(eq(problems.userId, SYSTEM_USER.id))).map(
-      (r) => r.title,
-    ),
-  );
+  const owned = await db.select({ id: problems.id, title: problems.title }).from(problems).where(eq(problems.userId, SYSTEM_USER.id));
+  const existing = new Set(owned.map((r) => r.title));
+  // Tag slugs → tag ids (a tag an admin deleted since is left out; a merged one resolves through its synonym).
+  const tagIds = await resolveWords(db, [...new Set(Object.values(SEED_TAGS).flat())]);
+  const tagsOf = (problem: SeedProblem) => (SEED_TAGS[problem.slug] ?? []).flatMap((slug) => tagIds.get(slug)?.id ?? []);
+  const tagged = await readProblemTags(db, owned.map((r) => r.id));
+  for (const problem of SEED_PROBLEMS) {
+    const row = owned.find((r) => r.title === problem.title);
+    if (row && !tagged.get(row.id)?.length) {
+      const writes = addTagsStatements(db, row.id, tagsOf(problem));
+      if (writes.length) await db.batch(writes as [(typeof writes)[number]]);
+    }
+  }
   let inserted = 0;
   for (const problem of SEED_PROBLEMS) {
     if (existing.has(problem.title)) continue;
@@ -130,6 +143,7 @@ export async function seedDatabase(db: Database): Promise<{ inserted: number }> 
         updatedAt: createdAt,
       }),
       db.insert(testCases).values(built.tests.map((tc, ordinal) => ({ problemId: id, ordinal, ...tc }))),
+      ...addTagsStatements(db, id, tagsOf(problem)),
     ]);
     inserted++;
   }

@@ -2,7 +2,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { migrateDatabase, openDatabase } from "../index.ts";
-import { problems, testCases, users } from "../schema.ts";
+import { problems, problemTags, testCases, users } from "../schema.ts";
+import { readProblemTags } from "../../src/problems/tags/problem-tags.ts";
+import { SEED_TAGS } from "./tags.ts";
 import { createTestDb } from "../../tests/db.ts";
 import { buildSeedProblem, SEED_PROBLEMS, seedDatabase, SYSTEM_USER } from "./index.ts";
 import { Rng } from "./rng.ts";
@@ -48,6 +50,20 @@ describe("seedDatabase", () => {
     }
     const [{ n }] = (await t.db.select({ n: count() }).from(problems)) as [{ n: number }];
     expect(n).toBe(SEED_PROBLEMS.length);
+  });
+
+  test("every seed problem carries topic tags of the base vocabulary; one that lost them (an older database) gets them back", async () => {
+    const rows = await t.db.select({ id: problems.id, title: problems.title }).from(problems);
+    const tags = await readProblemTags(t.db, rows.map((r) => r.id));
+    for (const problem of SEED_PROBLEMS) {
+      const row = rows.find((r) => r.title === problem.title)!;
+      expect([problem.slug, tags.get(row.id)!.map((x) => x.slug).sort()]).toEqual([problem.slug, [...SEED_TAGS[problem.slug]!].sort()]);
+    }
+    expect(Object.keys(SEED_TAGS).sort()).toEqual(SEED_PROBLEMS.map((p) => p.slug).sort());
+    const knapsackRow = rows.find((r) => r.title === knapsack.title)!;
+    await t.db.delete(problemTags).where(eq(problemTags.problemId, knapsackRow.id));
+    expect(await seedDatabase(t.db)).toEqual({ inserted: 0 });
+    expect((await readProblemTags(t.db, [knapsackRow.id])).get(knapsackRow.id)!.map((x) => x.slug)).toEqual(["dynamic-programming"]);
   });
 
   test("a soft-deleted seed problem is not re-created", async () => {

@@ -11,6 +11,7 @@ import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { copyProblem, countTests, readHiddenTests } from "../problems/store.ts";
 import { toProblemShape, type ProblemRow, type ProblemShape } from "../problems/shape.ts";
+import { readProblemTags } from "../problems/tags/problem-tags.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
 import type { ProblemCeilings } from "../problems/ceilings.ts";
 import { authorizeProblemWrite, requireVisibleProblem, mayCopyWithTests } from "../problems/access.ts";
@@ -42,9 +43,9 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
     rows = rows.filter((p) => visible.has(p.id));
   }
   const ids = rows.map((r) => r.id);
-  const counts = await countTests(db, ids);
+  const [counts, tags] = await Promise.all([countTests(db, ids), readProblemTags(db, ids)]);
   const hidden = can(actor, "problem.edit") ? await readHiddenTests(db, ids) : null;
-  return rows.map((r) => toProblemShape(r, counts.get(r.id) ?? 0, hidden?.get(r.id)));
+  return rows.map((r) => toProblemShape(r, counts.get(r.id) ?? 0, tags.get(r.id) ?? [], hidden?.get(r.id)));
 }
 
 /**

@@ -5,7 +5,7 @@
  * headings, which the importer splits back), the sample in data/sample, the
  * hidden tests in data/secret (numbered so the format's lexicographic order
  * is the judge's order), and the checker as the default validator's flags in
- * data/test_group.yaml; kept example submissions under their folders, with
+ * data/test_group.yaml; the topic tags as problem.yaml's `keywords`; kept example submissions under their folders, with
  * submissions/submissions.yaml naming a language their extension does not
  * (PyPy). importPackage(readPackage(export(p))) gives back the
  * same problem: src/packages/roundtrip.test.ts.
@@ -23,6 +23,7 @@ import type { Caller } from "../accounts/user.ts";
 import { requireEditableProblem } from "../problems/access.ts";
 import { toProblemShape } from "../problems/shape.ts";
 import { readHiddenTests } from "../problems/store.ts";
+import { tagsOfProblem } from "../problems/tags/problem-tags.ts";
 import { readPackageMeta } from "./verify-service.ts";
 import { scoringFiles } from "./scoring.ts";
 import { LANGUAGE_IDS, LANGUAGES, languageByExtension } from "../../isolate/languages/index.ts";
@@ -112,6 +113,8 @@ export function exportPackage(
       ...(problem.interactive || problem.validationPasses > 1 || problem.scoring
         ? { type: [...(problem.scoring ? ["scoring"] : []), ...(problem.interactive ? ["interactive"] : []), ...(problem.validationPasses > 1 ? ["multi-pass"] : [])] }
         : {}),
+      // Topic tags as the format's keywords: their slugs (stable, one word each, read back through the vocabulary).
+      ...(problem.tags.length ? { keywords: problem.tags.map((t) => t.slug) } : {}),
     }),
   );
   if (problem.timeScaledByLanguage) notes.push("the time limit applies to every language in the format; here Java and Python had their multipliers on top");
@@ -167,8 +170,8 @@ export function exportPackage(
 export async function exportProblem(db: Database, user: Caller, problemId: string, now: number): Promise<{ filename: string; zipBase64: string; notes: string[] }> {
   const row = await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_EXPORT", now);
   const hidden = (await readHiddenTests(db, [row.id])).get(row.id) ?? [];
-  const [kept, assets] = await Promise.all([readPackageMeta(db, row.id), readAssets(db, row.id)]);
-  const shape = toProblemShape(row, hidden.length, hidden);
+  const [kept, assets, tags] = await Promise.all([readPackageMeta(db, row.id), readAssets(db, row.id), tagsOfProblem(db, row.id)]);
+  const shape = toProblemShape(row, hidden.length, tags, hidden);
   const { zip, filename, notes } = exportPackage({ ...shape, hiddenTestCases: shape.hiddenTestCases ?? hidden }, kept, assets);
   return { filename, zipBase64: Buffer.from(zip).toString("base64"), notes };
 }

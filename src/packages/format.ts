@@ -12,6 +12,7 @@ import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
 import { readKind, readPythonImplementation } from "./kinds.ts";
+import { readKeywords } from "./keywords.ts";
 import type { PythonImplementation } from "../problems/limits.ts";
 import { expectedScoreInCode, readScoring, scoresNamed } from "./scoring.ts";
 import { lastMatching, readSubmissionsYaml, SUBMISSIONS_YAML, type SubmissionsRule } from "./submissions-yaml.ts";
@@ -84,6 +85,8 @@ export interface ProblemPackage {
   submissions: PackageSubmission[];
   /** Images of the statement's folder, served with the statement. */
   assets: Asset[];
+  /** problem.yaml's `keywords` as written (./keywords.ts); the importer maps them to topic tags. */
+  keywords: string[];
   /** What was read but not kept, for the importer to show. */
   warnings: string[];
 }
@@ -411,6 +414,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     sampleInteractions,
     submissions,
     assets: statementAssets(files, statementFile),
+    keywords: readKeywords(yaml, warnings),
     warnings,
   };
 }

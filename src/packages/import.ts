@@ -20,6 +20,7 @@ import { deriveTimeLimit, derivedFrom, NO_STATED_TIME_LIMIT, type DerivedTimeLim
 import { splitStatement } from "./statement.ts";
 import { keepPackageMeta } from "./package-meta.ts";
 import { saveAssets } from "./assets.ts";
+import { tagsFromKeywords } from "../problems/tags/keywords.ts";
 
 export interface ImportOptions {
   courseId?: string;
@@ -230,6 +231,10 @@ export async function importPackage(db: Database, userId: string, pkg: ProblemPa
     derivedTimeLimit = await deriveTimeLimit(opts.backend, pkg, packageMemoryKib(pkg, opts.ceilings ?? DEFAULT_CEILINGS, []));
   }
   const { input, warnings, timeLimitSource, timeLimitFrom } = problemFromPackage(pkg, { ...opts, ...(derivedTimeLimit ? { derivedTimeLimit } : {}) });
+  // problem.yaml's keywords become topic tags through the vocabulary's synonyms; one that means no tag is a warning.
+  const keywordTags = await tagsFromKeywords(db, pkg.keywords);
+  warnings.push(...keywordTags.warnings);
+  if (keywordTags.slugs.length) input.tags = keywordTags.slugs;
   const ceilings = opts.ceilings ?? DEFAULT_CEILINGS;
   const stagedId = opts.stagedId;
   let problem: ProblemShape;

@@ -75,9 +75,15 @@ describe("export and import again", () => {
         checker: "kattis",
         checkerFlags: "float_tolerance 1e-6",
         timeScaledByLanguage: false,
+        // Topic tags: a synonym and a slug; they leave as problem.yaml's keywords and come back as the same tags.
+        tags: ["dp", "graphs"],
       },
     });
     expect(created.status).toBe(201);
+    expect(created.body.tags).toEqual([
+      { slug: "dynamic-programming", name: "Dynamic programming" },
+      { slug: "graphs", name: "Graphs" },
+    ]);
     const out = await exportZip(me.token, created.body._id);
     expect(out.status).toBe(200);
     expect(out.type).toBe("application/zip");
@@ -85,6 +91,7 @@ describe("export and import again", () => {
     expect(out.notes).toBeNull();
     const pkg = await readPackage(filesFromZip(out.bytes));
     expect(pkg.formatVersion).toBe("2025-09");
+    expect(pkg.keywords).toEqual(["dynamic-programming", "graphs"]);
     expect(pkg.tests.map((x) => x.name).slice(0, 4)).toEqual(["data/sample/001", "data/secret/001", "data/secret/002", "data/secret/003"]);
 
     const again = await importZip(me.token, out.bytes);
@@ -183,6 +190,26 @@ describe("export and import again", () => {
     const l1 = await exportZip(me.token, lines.body._id);
     expect((await readPackage(filesFromZip(l1.bytes))).validatorFlags).toBe("case_sensitive space_change_sensitive");
     expect(decodeURIComponent(l1.notes ?? "")).toContain("the lines checker has no exact form");
+  });
+
+  test("problem.yaml's keywords become tags through synonyms; a keyword with no tag is a warning naming it, not a failed import", async () => {
+    const me = await signUp(app);
+    const yaml = "problem_format_version: 2025-09\nname: Keywords\nkeywords: [DP, 'Union Find', sorting, quantum annealing, dp]\nlimits:\n  time_limit: 2\n";
+    const form = new FormData();
+    form.set("package", new Blob([Buffer.from(zipOf(modernPackage({ "problem.yaml": yaml })))], { type: "application/zip" }), "p.zip");
+    const res = await app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${me.token}` }, body: form });
+    const body = await res.json();
+    expect(res.status).toBe(201);
+    expect(body.problem.tags.map((t: { slug: string }) => t.slug)).toEqual(["disjoint-set-union", "dynamic-programming", "sorting"]);
+    expect(body.warnings.filter((w: string) => w.includes("keyword"))).toEqual([
+      'problem.yaml: keyword "quantum annealing" is not a topic tag here (nor a synonym of one): left out; an admin may add it to the vocabulary',
+    ]);
+    // A legacy package's keywords are one string of words.
+    const legacy = await importZip(me.token, zipOf(modernPackage({ "problem.yaml": "name: Legacy\nkeywords: greedy bfs\nlimits:\n  time_limit: 2\n" })));
+    expect(legacy.tags.map((t: { slug: string }) => t.slug)).toEqual(["graph-traversal", "greedy"]);
+    // Export writes them back as keywords.
+    const files = filesFromZip((await exportZip(me.token, body.problem._id)).bytes);
+    expect((await readPackage(files)).keywords).toEqual(["disjoint-set-union", "dynamic-programming", "sorting"]);
   });
 
   test("only the owner exports (hidden tests are in it): others 403, signed out 401, unknown 404", async () => {

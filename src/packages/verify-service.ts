@@ -95,6 +95,7 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
     sampleInteractions: [],
     submissions: meta.examples,
     assets: [],
+    keywords: [],
     warnings: [],
   };
 }

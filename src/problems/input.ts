@@ -11,6 +11,7 @@ import { CHECKERS, DIFFICULTIES, PROBLEM_LIMITS, PYTHON_IMPLEMENTATIONS } from "
 import { formatValidatorFlags, parseValidatorFlags, VALIDATOR_FLAGS_MAX_CHARS } from "./validator-flags.ts";
 import { validatorInput } from "./validator-spec.ts";
 import { SCORING_LIMITS, scoringInput } from "./scoring-spec.ts";
+import { problemTagsField } from "./tags/input.ts";
 
 const testCaseText = z.string({
   error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text"),
@@ -104,6 +105,8 @@ export const problemInput = z.object({
   pythonImplementation: fields.pythonImplementation.optional(),
   /** Test groups with points (a scoring problem); null or absent: pass-fail. */
   scoring: scoringInput.nullable().optional(),
+  /** Topic tags: slugs or free words the vocabulary resolves (src/problems/tags), at most 8; an unknown word is a 400 naming `tags`. */
+  tags: problemTagsField.optional(),
 }).superRefine((v, ctx) => {
   if (sampleOutputMissing(v)) ctx.addIssue({ code: "custom", message: "Required", path: ["sampleOutput"] });
   if (v.checker === "custom" && !v.validator) ctx.addIssue({ code: "custom", message: "Required when the checker is custom (the validator's files)", path: ["validator"] });
@@ -155,6 +158,8 @@ export const problemUpdateInput = z.object({
   pythonImplementation: fields.pythonImplementation.optional(),
   /** New test groups (null: the problem becomes pass-fail); absent keeps them (new hidden tests then need their group). */
   scoring: scoringInput.nullable().optional(),
+  /** The problem's topic tags, all of them ([] removes every tag); absent keeps them. */
+  tags: problemTagsField.optional(),
 }).superRefine((v, ctx) => {
   if (sampleOutputMissing(v)) ctx.addIssue({ code: "custom", message: "Required (an interactive problem, sent with interactive: true, may leave it empty)", path: ["sampleOutput"] });
 });

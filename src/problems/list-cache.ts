@@ -8,6 +8,7 @@ import { problems, revisions } from "../../db/schema.ts";
 import { shareJson } from "../lib/json.ts";
 import { toProblemShape, type ProblemShape } from "./shape.ts";
 import { countTests, readHiddenTests, readValidators } from "./store.ts";
+import { readProblemTags } from "./tags/problem-tags.ts";
 
 interface ListCache {
   /** `revisions('problems')` when `shapes` was read. */
@@ -41,7 +42,8 @@ export async function problemsRevision(db: Database): Promise<number | null> {
  * The public shapes of every live problem (no hidden tests), oldest first,
  * cached per database handle. Freshness: triggers (migration 0003) bump
  * `revisions('problems')` on every insert, update and delete of problems and
- * test cases, by any writer in any process; one primary-key read per call
+ * test cases, by any writer in any process (and the tag curation, which renames,
+ * merges and deletes the tags the shapes show, bumps it in the same write); one primary-key read per call
  * compares it. The revision is read before the rows, so a write racing a
  * rebuild costs one more rebuild, never a stale answer after the write.
  * Concurrent callers that see the same new revision share one rebuild.
@@ -64,7 +66,7 @@ export async function publicProblemList(db: Database): Promise<readonly Readonly
 }
 
 async function readPublicShapes(db: Database): Promise<readonly Readonly<ProblemShape>[]> {
-  const [rows, counts] = await Promise.all([
+  const [rows, counts, tags] = await Promise.all([
     // Course-private problems are never in the public list (their course's pages list them).
     db
       .select()
@@ -72,10 +74,12 @@ async function readPublicShapes(db: Database): Promise<readonly Readonly<Problem
       .where(and(isNull(problems.deletedAt), isNull(problems.courseId)))
       .orderBy(asc(problems.createdAt), asc(problems.id)),
     countTests(db),
+    // Tag names are in the shapes: a curation that changes them bumps the revision too (src/problems/tags/curation.ts).
+    readProblemTags(db),
   ]);
   // Not Object.freeze'd: JSC serialises frozen objects several times slower; `readonly` types guard them instead.
   // shareJson: the REST door serialises this array (and each shape) once, not per request (src/lib/json.ts).
-  return shareJson(rows.map((r) => toProblemShape(r, counts.get(r.id) ?? 0)));
+  return shareJson(rows.map((r) => toProblemShape(r, counts.get(r.id) ?? 0, tags.get(r.id) ?? [])));
 }
 
 /** Each owner's problem ids in one cached list, indexed once per list (the list route asks on every request). */

@@ -7,6 +7,7 @@ import type { ScoringSpec } from "./scoring-spec.ts";
 import { labelTests, type HiddenTestCase } from "./groups.ts";
 import type { problems } from "../../db/schema.ts";
 import type { CheckerName, Difficulty, PythonImplementation } from "./limits.ts";
+import type { TagRef } from "./tags/input.ts";
 
 export type { HiddenTestCase };
 
@@ -40,6 +41,8 @@ export interface ProblemShape {
   scoring: ScoringSpec | null;
   /** Number of hidden test cases (their content stays hidden). */
   hiddenTestCount: number;
+  /** Topic tags (src/problems/tags), by name: the stable slug and the stored English name (the client translates the base vocabulary by slug). */
+  tags: TagRef[];
   /** The spec's version field: incremented on every update. */
   __v: number;
   /** ISO 8601. */
@@ -54,10 +57,11 @@ export interface ProblemShape {
 export type ProblemRow = typeof problems.$inferSelect;
 
 /**
- * The public shape of a row; `hidden`, when given, is attached as
- * `hiddenTestCases` (only ever the caller's own problem).
+ * The public shape of a row with its tags (src/problems/tags/problem-tags.ts
+ * reads them); `hidden`, when given, is attached as `hiddenTestCases` (only
+ * ever the caller's own problem).
  */
-export function toProblemShape(row: ProblemRow, hiddenTestCount: number, hidden?: HiddenTestCase[]): ProblemShape {
+export function toProblemShape(row: ProblemRow, hiddenTestCount: number, tags: TagRef[], hidden?: HiddenTestCase[]): ProblemShape {
   const shape: ProblemShape = {
     _id: row.id,
     title: row.title,
@@ -79,6 +83,7 @@ export function toProblemShape(row: ProblemRow, hiddenTestCount: number, hidden?
     pythonImplementation: row.pythonImplementation,
     scoring: row.scoring ?? null,
     hiddenTestCount,
+    tags,
     __v: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -29,6 +29,7 @@ import type { ProblemCeilings } from "./ceilings.ts";
 import type { ProblemInput } from "./input.ts";
 import { toProblemShape, type ProblemShape } from "./shape.ts";
 import { checkNewProblem } from "./store.ts";
+import { addTagsStatements, tagsByName } from "./tags/problem-tags.ts";
 
 /**
  * Writes a new problem of `userId` as staged, under `id` (chosen by the
@@ -39,12 +40,14 @@ import { checkNewProblem } from "./store.ts";
  * @throws AppError BAD_INPUT (400), PAYLOAD_TOO_LARGE (413); a test insert's failure leaves the staged row for the caller to discard.
  */
 export async function stageProblem(db: Database, id: string, userId: string, input: ProblemInput, ceilings: ProblemCeilings): Promise<ProblemShape> {
-  const { values, tests } = await checkNewProblem(db, userId, input, ceilings);
+  const { values, tests, tags } = await checkNewProblem(db, userId, input, ceilings);
   const now = new Date();
-  const [row] = await db
+  const insert = db
     .insert(problems)
     .values({ ...values, id, deletedAt: now, stagedAt: now })
     .returning();
+  // Its tags with the row (a discard removes them with it, on delete cascade).
+  const [[row]] = await db.batch([insert, ...addTagsStatements(db, id, tags.map((t) => t.id))] as [typeof insert, ...never[]]);
   if (!row) throw new AppError("INTERNAL");
   for (const [ordinal, tc] of tests.entries()) {
     await db.insert(testCases).values({ problemId: id, ordinal, ...tc });
@@ -52,7 +55,7 @@ export async function stageProblem(db: Database, id: string, userId: string, inp
     // write lock): else the server's next small commit would find hundreds of MiB to checkpoint and do it on its thread.
     await db.run(sql`PRAGMA wal_checkpoint(PASSIVE)`);
   }
-  return toProblemShape({ ...row, deletedAt: null, stagedAt: null }, tests.length, tests);
+  return toProblemShape({ ...row, deletedAt: null, stagedAt: null }, tests.length, tagsByName(tags), tests);
 }
 
 /**

@@ -20,6 +20,9 @@ import { assertPublicWork } from "./work.ts";
 import { ceilingMessage, DEFAULT_CEILINGS, type ProblemCeilings } from "./ceilings.ts";
 import { toProblemShape, type HiddenTestCase, type ProblemRow, type ProblemShape } from "./shape.ts";
 import { assertStorageQuota, freeDeletedProblems, rowBytesOf, storedTestBytes, testBytesOf } from "./quota.ts";
+import { requireTags } from "./tags/vocabulary.ts";
+import { addTagsStatements, copyTagsStatement, replaceTagsStatements, tagsByName, tagsOfProblem } from "./tags/problem-tags.ts";
+import type { TagRef } from "./tags/input.ts";
 
 /** A live (not deleted) problem row, or null. */
 export async function getLiveProblem(db: Database, id: string): Promise<ProblemRow | null> {
@@ -143,10 +146,10 @@ export function limitProblemWrites(limiter: RateLimiter, userId: string): void {
   if (!gate.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: gate.retryAfterSeconds });
 }
 
-/** A problem row's public shape (no hidden tests). */
+/** A problem row's public shape (no hidden tests), with its tags. */
 export async function publicShape(db: Database, row: ProblemRow): Promise<ProblemShape> {
-  const counts = await countTests(db, [row.id]);
-  return toProblemShape(row, counts.get(row.id) ?? 0);
+  const [counts, tags] = await Promise.all([countTests(db, [row.id]), tagsOfProblem(db, row.id)]);
+  return toProblemShape(row, counts.get(row.id) ?? 0, tags);
 }
 
 /**
@@ -201,19 +204,23 @@ export async function copyProblem(db: Database, source: ProblemRow, owner: { use
   const [inserted] = await db.batch([
     db.insert(problems).values({ ...values, id, userId: owner.userId, courseId: owner.courseId }).returning(),
     ...(tests.length ? [db.insert(testCases).values(tests.map((t, ordinal) => ({ problemId: id, ordinal, ...t })))] : []),
-  ] as [never]);
-  return toProblemShape((inserted as ProblemRow[])[0]!, tests.length, tests);
+    // The copy keeps its topic tags.
+    copyTagsStatement(db, source.id, id),
+  ] as unknown as [never]);
+  return toProblemShape((inserted as ProblemRow[])[0]!, tests.length, await tagsOfProblem(db, id), tests);
 }
 
-/** A new problem's row (without its id) and its arranged hidden tests, every check passed. */
+/** A new problem's row (without its id), its arranged hidden tests and its resolved tags, every check passed. */
 export interface CheckedProblem {
   values: Omit<typeof problems.$inferInsert, "id">;
   tests: HiddenTestCase[];
+  /** The tags `input.tags` means (src/problems/tags), each once, in the order given. */
+  tags: (TagRef & { id: string })[];
 }
 
 /**
- * Checks a new problem of `userId` (limits, tests, groups, storage quota, public work) and arranges it for the write.
- * @throws AppError BAD_INPUT (400), PAYLOAD_TOO_LARGE (413).
+ * Checks a new problem of `userId` (limits, tests, groups, storage quota, public work, tags) and arranges it for the write.
+ * @throws AppError BAD_INPUT (400; `tags` naming a word that means no tag), PAYLOAD_TOO_LARGE (413).
  */
 export async function checkNewProblem(db: Database, userId: string, input: ProblemInput, ceilings: ProblemCeilings): Promise<CheckedProblem> {
   assertLimits(input, ceilings);
@@ -221,12 +228,13 @@ export async function checkNewProblem(db: Database, userId: string, input: Probl
   const tests = arranged.tests;
   await assertStorageQuota(db, userId, testBytesOf(tests) + rowBytesOf(input), ceilings, "hiddenTestCases");
   await assertPublicWork(db, { ownerId: userId, courseId: input.courseId ?? null, timeLimitMs: input.timeLimitMs, validationPasses: input.validationPasses, testCount: tests.length }, ceilings);
-  const { hiddenTestCases: _ignored, courseId, scoring: _s, ...values } = input;
-  return { values: { ...values, userId, courseId: courseId ?? null, scoring: arranged.scoring }, tests };
+  const tags = await requireTags(db, input.tags ?? []);
+  const { hiddenTestCases: _ignored, courseId, scoring: _s, tags: _t, ...values } = input;
+  return { values: { ...values, userId, courseId: courseId ?? null, scoring: arranged.scoring }, tests, tags };
 }
 
 export async function createProblem(db: Database, userId: string, input: ProblemInput, ceilings: ProblemCeilings): Promise<ProblemShape> {
-  const { values, tests } = await checkNewProblem(db, userId, input, ceilings);
+  const { values, tests, tags } = await checkNewProblem(db, userId, input, ceilings);
   const id = newId();
   const insert = db
     .insert(problems)
@@ -234,10 +242,11 @@ export async function createProblem(db: Database, userId: string, input: Problem
     .returning();
   // One statement per test: a single multi-row insert binds (copies) every test at once, up to PROBLEM_TESTS_MAX_MIB more memory.
   const testInserts = tests.map((tc, ordinal) => db.insert(testCases).values({ problemId: id, ordinal, ...tc }));
-  const [inserted] = await db.batch([insert, ...testInserts] as [typeof insert, ...(typeof testInserts)]);
+  const tagInserts = addTagsStatements(db, id, tags.map((t) => t.id));
+  const [inserted] = await db.batch([insert, ...testInserts, ...tagInserts] as [typeof insert, ...never[]]);
   const row = inserted[0];
   if (!row) throw new AppError("INTERNAL");
-  return toProblemShape(row, tests.length, tests);
+  return toProblemShape(row, tests.length, tagsByName(tags), tests);
 }
 
 /**
@@ -247,8 +256,9 @@ export async function createProblem(db: Database, userId: string, input: Problem
  * @throws AppError PROBLEM_NOT_FOUND (404) when it was deleted meanwhile, PAYLOAD_TOO_LARGE (413).
  */
 export async function updateProblem(db: Database, current: ProblemRow, input: ProblemUpdate, ceilings: ProblemCeilings): Promise<ProblemShape> {
-  const { id, hiddenTestCases, ...changes } = input;
+  const { id, hiddenTestCases, tags: tagWords, ...changes } = input;
   assertLimits(changes, ceilings);
+  const tags = tagWords === undefined ? undefined : await requireTags(db, tagWords);
   const checker = changes.checker ?? current.checker;
   const validator = changes.validator === undefined ? current.validator : changes.validator;
   if (checker === "custom" && !validator) {
@@ -280,19 +290,14 @@ export async function updateProblem(db: Database, current: ProblemRow, input: Pr
     .set({ ...plainChanges, scoring, version: current.version + 1, updatedAt: new Date() })
     .where(and(eq(problems.id, id), isNull(problems.deletedAt)))
     .returning();
-  let row: ProblemRow | undefined;
-  if (tests) {
-    const del = db.delete(testCases).where(eq(testCases.problemId, id));
-    const results = tests.length
-      ? await db.batch([updated, del, db.insert(testCases).values(tests.map((tc, ordinal) => ({ problemId: id, ordinal, ...tc })))])
-      : await db.batch([updated, del]);
-    row = results[0][0];
-  } else {
-    [row] = await updated;
-  }
+  // New tests and new tags are written with the row, together or not at all.
+  const testWrites = tests ? [db.delete(testCases).where(eq(testCases.problemId, id)), ...(tests.length ? [db.insert(testCases).values(tests.map((tc, ordinal) => ({ problemId: id, ordinal, ...tc })))] : [])] : [];
+  const tagWrites = tags ? replaceTagsStatements(db, id, tags.map((t) => t.id)) : [];
+  const results = await db.batch([updated, ...testWrites, ...tagWrites] as [typeof updated, ...never[]]);
+  const row: ProblemRow | undefined = results[0][0];
   if (!row) throw new AppError("PROBLEM_NOT_FOUND");
-  const own = (await readHiddenTests(db, [id])).get(id) ?? [];
-  return toProblemShape(row, own.length, own);
+  const [own, shownTags] = await Promise.all([readHiddenTests(db, [id]).then((m) => m.get(id) ?? []), tagsOfProblem(db, id)]);
+  return toProblemShape(row, own.length, shownTags, own);
 }
 
 /**

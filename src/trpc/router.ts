@@ -16,6 +16,7 @@ import { adminRouter } from "./routers/admin.ts";
 import { ltiRouter } from "./routers/lti.ts";
 import { contestsRouter } from "./routers/contests.ts";
 import { similarityRouter } from "./routers/similarity.ts";
+import { tagsRouter } from "./routers/tags.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -32,6 +33,7 @@ export const appRouter = router({
   lti: ltiRouter,
   contests: contestsRouter,
   similarity: similarityRouter,
+  tags: tagsRouter,
 });
 
 export type AppRouter = typeof appRouter;

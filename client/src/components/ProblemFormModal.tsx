@@ -3,12 +3,14 @@
  * input may be empty, for problems without input), difficulty, the judge's
  * time limit, memory limit and checker (with the Kattis default validator's
  * options in plain words when it is chosen), and the
+ * topic tags (../problems/TagPicker.tsx), and the
  * repeatable hidden test cases (one empty case to start, + Add Test Case,
  * Remove). Native <dialog> gives focus trapping and Escape (= Cancel).
  */
 import { Checkbox, FileButton, NumberField, Select, TextArea, TextField } from "../kit/index.ts";
 import { useEffect, useRef, type FormEvent } from "react";
 import { GroupsEditor, type GroupFormValues } from "../problems/GroupsEditor.tsx";
+import { TagPicker } from "../problems/TagPicker.tsx";
 import { CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS, type Checker, type Difficulty, type PythonImplementation } from "../lib/types.ts";
 import { parseValidatorFlags } from "../../../src/problems/validator-flags.ts";
 import { Spinner } from "./Loading.tsx";
@@ -45,6 +47,8 @@ export interface ProblemFormValues {
   /** Test groups with points (a scoring problem); off: pass-fail. */
   scoringOn: boolean;
   groups: GroupFormValues[];
+  /** Topic tags' slugs, in the order chosen (at most 8). */
+  tags: string[];
 }
 
 export interface ValidatorFormValues {
@@ -116,6 +120,7 @@ export function blankProblemForm(): ProblemFormValues {
     hiddenTestCases: [{ input: "", expectedOutput: "" }],
     scoringOn: false,
     groups: [],
+    tags: [],
   };
 }
 
@@ -215,6 +220,7 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
               <TextField key={f.key} id={`pf-${f.key}`} label={t(f.label)} required placeholder={t(f.placeholder)} value={values[f.key]} onChange={(e) => set(f.key, e.target.value)} autoFocus />
             ),
           )}
+          <TagPicker value={values.tags} onChange={(tags) => set("tags", tags)} />
           <div className="field-row three">
             <Select id="pf-difficulty" label={t("form.difficulty")} value={values.difficulty} onChange={(e) => set("difficulty", e.target.value as Difficulty)}>
                 {DIFFICULTIES.map((d) => (

@@ -7,3 +7,4 @@
 export { Checkbox, ColorField, DateTimeField, FieldRow, NumberField, RadioGroup, RangeField, Select, TextArea, TextField, viewerTimeZone } from "./Field.tsx";
 export type { RadioOption } from "./Field.tsx";
 export { FileButton } from "./FileButton.tsx";
+export { FilterCheckboxList, type FilterCheckboxItem } from "./FilterCheckboxList.tsx";

@@ -6,7 +6,8 @@
  * create courses or makes it an admin, with how each account signs in (a
  * password, and the identities linked to it); and the LMS platforms registered
  * for LTI 1.3 with the URLs to give an LMS; a one-time password reset link per
- * account and the mail outbox (../passwords/AdminPasswordTools.tsx).
+ * account and the mail outbox (../passwords/AdminPasswordTools.tsx); the
+ * topic tags' vocabulary (../tags/TopicTagsSection.tsx).
  */
 import { Checkbox, Select } from "../kit/index.ts";
 import { Page } from "../components/shell/Page.tsx";
@@ -14,6 +15,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { PlatformsSection } from "../lti/PlatformsSection.tsx";
+import { TopicTagsSection } from "../tags/TopicTagsSection.tsx";
 import { MailOutboxSection, ResetLinkButton } from "../passwords/AdminPasswordTools.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
@@ -211,6 +213,7 @@ export default function AdminPage() {
           </QueryState>
         </section>
         <MailOutboxSection />
+        <TopicTagsSection />
         <PlatformsSection />
       </Page>
   );

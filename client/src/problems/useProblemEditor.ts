@@ -41,6 +41,7 @@ export function formFromProblem(p: Problem): ProblemFormValues {
     validationPasses: p.validationPasses,
     scoringOn: p.scoring !== null,
     groups: groupsFromScoring(p.scoring),
+    tags: p.tags.map((tag) => tag.slug),
     hiddenTestCases: cases.map((c) => ({ input: c.input, expectedOutput: c.expectedOutput, ...(c.group ? { group: c.group } : {}) })),
   };
 }
@@ -67,6 +68,7 @@ export function payloadFromForm(v: ProblemFormValues) {
     validationPasses: v.checker === "custom" ? v.validationPasses : 1,
     // Test groups: each test names its group; off, the tests carry none and the problem is pass-fail.
     scoring: v.scoringOn ? scoringFromGroups(v.groups) : null,
+    tags: v.tags,
     hiddenTestCases: v.hiddenTestCases.map((tc) => (v.scoringOn ? { input: tc.input, expectedOutput: tc.expectedOutput, ...(tc.group ? { group: tc.group } : {}) } : { input: tc.input, expectedOutput: tc.expectedOutput })),
   };
 }
