@@ -36,6 +36,7 @@ import { coursesRoutes } from "./rest/courses.ts";
 import { ccsInfo, ccsRoutes } from "./rest/ccs.ts";
 import { contestsRoutes } from "./rest/contests.ts";
 import { similarityRoutes, similarityScopeRoutes } from "./rest/similarity.ts";
+import { progressRoutes, usersRoutes } from "./rest/progress.ts";
 import { clientHandler } from "./static.ts";
 import { pageSecurityHeaders } from "./csp.ts";
 import { appRouter } from "./trpc/router.ts";
@@ -205,6 +206,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/assignments", similarityScopeRoutes("assignment"));
   app.route("/api/contests", similarityScopeRoutes("contest"));
   app.route("/api/similarity", similarityRoutes);
+  app.route("/api/progress", progressRoutes);
+  app.route("/api/users", usersRoutes);
   // The Contest API's base URL ends in a slash in every client's configuration: `/api/ccs/` is its `/`.
   app.get("/api/ccs/", ccsInfo);
   app.route("/api/ccs", ccsRoutes);

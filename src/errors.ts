@@ -111,6 +111,9 @@ export const ERRORS = {
   CLARIFICATION_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Clarification not found" },
   CCS_OBJECT_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No such object" },
   CCS_BAD_TOKEN: { status: 400, code: "BAD_REQUEST", message: "since_token: not a token of this event feed" },
+  HANDLE_TAKEN: { status: 409, code: "CONFLICT", message: "handle: This handle is taken" },
+  HANDLE_RESERVED: { status: 400, code: "BAD_REQUEST", message: "handle: This handle is reserved" },
+  PROFILE_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No public profile has this handle" },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -15,6 +15,8 @@ import { adminRouter } from "./routers/admin.ts";
 import { ltiRouter } from "./routers/lti.ts";
 import { contestsRouter } from "./routers/contests.ts";
 import { similarityRouter } from "./routers/similarity.ts";
+import { progressRouter } from "./routers/progress.ts";
+import { accountRouter } from "./routers/account.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -29,6 +31,8 @@ export const appRouter = router({
   lti: ltiRouter,
   contests: contestsRouter,
   similarity: similarityRouter,
+  progress: progressRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;
