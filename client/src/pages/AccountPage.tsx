@@ -4,7 +4,8 @@
  * a "Link" button per OpenID provider not linked yet. Linking is a form POST
  * to /api/auth/oidc/:provider/link (the session cookie says who links; a POST
  * so another site cannot start it), which comes back through /auth/complete.
- * Then "Change password" (../passwords/ChangePasswordSection.tsx).
+ * Then the public profile (../progress/ProfileSection.tsx) and "Change password"
+ * (../passwords/ChangePasswordSection.tsx).
  */
 import { Page } from "../components/shell/Page.tsx";
 import { useQuery } from "@tanstack/react-query";
@@ -12,6 +13,7 @@ import { QueryState } from "../components/QueryState.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
+import { ProfileSection } from "../progress/ProfileSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { account } from "../i18n/catalog/account/index.ts";
@@ -64,6 +66,7 @@ export default function AccountPage() {
             }}
           </QueryState>
         </section>
+        <ProfileSection />
         <ChangePasswordSection />
       </Page>
   );
