@@ -8,6 +8,7 @@
  * sideways on narrow screens (a focusable, named region). Time runs left to
  * right in every language (a timeline, as the calendars of other judges).
  */
+import { useEffect, useRef } from "react";
 import type { Progress } from "../../../src/progress/shape.ts";
 import { formatDay, formatMonth } from "../lib/dates.ts";
 import { useT } from "../i18n/index.tsx";
@@ -22,6 +23,12 @@ const LEFT = 4;
 
 export function Heatmap({ progress }: { progress: Progress }) {
   const t = useT(progressNs);
+  const scroller = useRef<HTMLDivElement>(null);
+  // On a narrow screen the grid scrolls: start at its end, today, the part a learner looks for.
+  useEffect(() => {
+    const el = scroller.current;
+    if (el) el.scrollLeft = el.scrollWidth;
+  }, [progress.to]);
   const first = dayNumber(progress.from);
   const last = dayNumber(progress.to);
   const start = first - weekdayOf(first); // the Sunday on or before the first day
@@ -64,7 +71,7 @@ export function Heatmap({ progress }: { progress: Progress }) {
       <p className="heatmap-summary" data-testid="calendar-summary">
         {summary}
       </p>
-      <div className="heatmap-scroll" role="region" aria-label={t("calendar.scrollLabel")} tabIndex={0} dir="ltr">
+      <div ref={scroller} className="heatmap-scroll" role="region" aria-label={t("calendar.scrollLabel")} tabIndex={0} dir="ltr">
         <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary} className="heatmap-svg">
           {shownMonths.map((m) => (
             <text key={m.key} x={m.x} y={12} className="heat-month">
