@@ -108,8 +108,8 @@ function listed(r: StatusRow, atMs: number): ProgressProblem {
  * @param opts.nowMs the present (ms since the epoch); `Date.now()` by default.
  * @returns the progress (./shape.ts `Progress`); an unknown user has empty progress.
  * Measured (a synthetic heavy user: 10,000 judged submissions in the year, 3,000 status rows, on a
- * 2-core machine at load 13): p50 85–115 ms, dominated by the three reads; a user with a few dozen
- * submissions is a few ms. Cost: one read of the status rows (a course view: of its submissions), one of the
+ * 2-core machine at load 13): p50 85–115 ms, dominated by the three reads; 60 submissions on 25
+ * problems: p50 0.75 ms, p99 5.6 ms. Cost: one read of the status rows (a course view: of its submissions), one of the
  * year's submissions, one tag aggregate over the solved problems.
  */
 export async function progressFor(db: Database, userId: string, opts: { timeZone: string; nowMs?: number; scope?: ProgressScope }): Promise<Progress> {
