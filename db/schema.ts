@@ -48,6 +48,12 @@ export const users = sqliteTable(
     profilePublic: integer("profile_public", { mode: "boolean" }).notNull().default(false),
     /** Spoiler-free mode: the problem bank hides topic tags from this user (src/problems/bank). */
     hideTags: integer("hide_tags", { mode: "boolean" }).notNull().default(false),
+    /** The TOTP key (RFC 6238; 20 random bytes, hex) once two-factor sign-in is on (src/auth/two-factor); null: off. */
+    totpKey: text("totp_key"),
+    /** A key being set up: it becomes `totpKey` when the user proves a code from it. */
+    totpPendingKey: text("totp_pending_key"),
+    /** The last 30-second time step a code was accepted for: a code is never accepted twice. */
+    totpLastStep: integer("totp_last_step"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_normalized_uq").on(t.emailNormalized), uniqueIndex("users_handle_uq").on(t.handle)],
@@ -62,6 +68,17 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    /** The browser's User-Agent at sign-in (at most 512 characters), for the account's list of sessions; null when unknown. */
+    userAgent: text("user_agent"),
+    /** The client address at sign-in, then as last seen (src/auth/sessions-list.ts); null when unknown. */
+    ip: text("ip"),
+    /** When a request last used this session, to within SESSION_SEEN_EVERY_MS (src/auth/session.ts). */
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }),
+    /**
+     * Signed in without the second factor a setting requires of this account (REQUIRE_TWO_FACTOR_FOR_STAFF):
+     * the session may only set it up, read who it is and sign out until it is on (src/auth/two-factor).
+     */
+    mustSetUpTwoFactor: integer("must_set_up_two_factor", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
@@ -1163,4 +1180,35 @@ export const problemStats = sqliteTable(
     solvers: integer("solvers").notNull().default(0),
   },
   (t) => [index("problem_stats_solvers_idx").on(t.solvers)],
+);
+
+/** Two-factor recovery codes: SHA-256 (hex) of each single-use code (80 random bits), never the code. */
+export const twoFactorRecoveryCodes = sqliteTable(
+  "two_factor_recovery_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("two_factor_recovery_codes_user_idx").on(t.userId)],
+);
+
+/**
+ * A password sign-in waiting for its second factor: SHA-256 (hex) of the ticket handed to the
+ * client, valid five minutes and for five codes at most (src/auth/two-factor/tickets.ts).
+ */
+export const twoFactorTickets = sqliteTable(
+  "two_factor_tickets",
+  {
+    ticketHash: text("ticket_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("two_factor_tickets_user_idx").on(t.userId)],
 );

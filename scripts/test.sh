@@ -75,7 +75,7 @@ passed=$(( $(count pass "$log") + $(count pass "$timings/a.log") + $(count pass 
 failed=$(( $(count fail "$log") + $(count fail "$timings/a.log") + $(count fail "$timings/b.log") ))
 if [ "$failed" -ne 0 ]; then
   echo "test: failed:"
-  grep -h -E "^\(fail\)" "$log" "$timings/a.log" "$timings/b.log" | sed 's/^/  /' || true
+  grep -h -E "^\(fail\)" "$log" "$timings/a.log" "$timings/b.log" | awk '!seen[$0]++' | sed 's/^/  /' || true
 fi
 echo "tests: ${passed} passed, ${failed} failed"
 if [ "$status" -ne 0 ]; then exit "$status"; fi

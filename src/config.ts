@@ -98,6 +98,11 @@ const schema = z.object({
    * (default loopback), never from any other peer; HOST then defaults to loopback.
    */
   TRUST_PROXY: bool.default(false),
+  /**
+   * Site admins and course owners and instructors must sign in with a second factor (TOTP) when they
+   * sign in with a password; until they turn it on, their session may only set it up (src/accounts/two-factor/policy.ts).
+   */
+  REQUIRE_TWO_FACTOR_FOR_STAFF: bool.default(false),
   /** The reverse proxies' addresses (CIDRs): whose X-Forwarded-* (TRUST_PROXY) and sign-in header (TRUSTED_HEADER) count. */
   TRUSTED_PROXIES: z.string().optional(),
 

@@ -178,6 +178,10 @@ export interface Context extends Services {
   user: SessionUser | null;
   /** Hashed id of the current session (for logout), null when signed out. */
   sessionId: string | null;
+  /** The session may only set up two-factor sign-in (REQUIRE_TWO_FACTOR_FOR_STAFF; src/trpc/init.ts enforces it). */
+  mustSetUpTwoFactor?: boolean;
+  /** The request's User-Agent (for the session a sign-in makes); null when absent. */
+  userAgent?: string | null;
   /** The token that authenticated this request (the renewed one when renewed); null when signed out. */
   sessionToken: string | null;
   /** Client address (X-Forwarded-For only from a trusted proxy: see `clientIp`); "unknown" when not known. */
@@ -283,11 +287,13 @@ export async function createContext(
   let user: SessionUser | null = null;
   let sessionId: string | null = null;
   let sessionToken: string | null = null;
+  let mustSetUpTwoFactor = false;
   if (token) {
-    const session = await validateSessionToken(services, token);
+    const session = await validateSessionToken(services, token, { ip });
     if (session) {
       user = session.user;
       sessionId = session.sessionId;
+      mustSetUpTwoFactor = session.mustSetUpTwoFactor;
       sessionToken = session.renewed?.token ?? token;
       if (session.renewed) {
         resHeaders.append("Set-Cookie", session.renewed.cookie(https));
@@ -300,6 +306,8 @@ export async function createContext(
     user,
     sessionId,
     sessionToken,
+    mustSetUpTwoFactor,
+    userAgent: c.req.header("user-agent") ?? null,
     ip,
     https,
     locale: requestLocale(c.req.header("accept-language")),

@@ -223,6 +223,8 @@ describe("architecture", () => {
  * place. Reads are anyone's.
  */
 const TABLE_OWNERS: Record<string, string> = {
+  twoFactorRecoveryCodes: "src/accounts",
+  twoFactorTickets: "src/accounts",
   userProblemStatus: "src/problems/bank",
   problemStats: "src/problems/bank",
   tags: "src/problems/tags",

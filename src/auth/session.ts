@@ -118,12 +118,35 @@ export interface IssuedSession {
   cookie(secure: boolean, opts?: { crossSite?: boolean }): string;
 }
 
+/** Where a session was signed in from, for the account's list of sessions (src/auth/sessions-list.ts). */
+export interface SessionOrigin {
+  /** The request's User-Agent header (cut to USER_AGENT_MAX_CHARS). */
+  userAgent?: string | null;
+  /** The client address (Context.ip; "unknown" is stored as null). */
+  ip?: string | null;
+  /** The account must set up two-factor sign-in before anything else (src/auth/two-factor/policy.ts). */
+  mustSetUpTwoFactor?: boolean;
+}
+
+/** A User-Agent longer than this is cut (browsers send 100–300 characters). */
+export const USER_AGENT_MAX_CHARS = 512;
+/** A session's last-seen time and address are written at most this often: one write per session per 5 minutes, not per request. */
+export const SESSION_SEEN_EVERY_MS = 5 * 60_000;
+
 /** Creates a session row for the user and signs its token. */
-export async function createSession(services: SessionServices, userId: string): Promise<IssuedSession> {
+export async function createSession(services: SessionServices, userId: string, origin: SessionOrigin = {}): Promise<IssuedSession> {
   const sid = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
   const sessionId = hashSessionId(sid);
   const expiresAt = new Date(Date.now() + services.config.SESSION_TTL_DAYS * DAY_MS);
-  await services.db.insert(sessions).values({ id: sessionId, userId, expiresAt });
+  await services.db.insert(sessions).values({
+    id: sessionId,
+    userId,
+    expiresAt,
+    userAgent: origin.userAgent ? origin.userAgent.slice(0, USER_AGENT_MAX_CHARS) : null,
+    ip: origin.ip && origin.ip !== "unknown" ? origin.ip : null,
+    lastSeenAt: new Date(),
+    mustSetUpTwoFactor: origin.mustSetUpTwoFactor ?? false,
+  });
   const token = await signToken(services.sessionKey, userId, sid, expiresAt);
   return { token, sessionId, expiresAt, cookie: (secure, opts) => sessionCookie(token, expiresAt, secure, opts) };
 }
@@ -141,6 +164,8 @@ function prepareLookup(db: Database) {
       siteRole: users.siteRole,
       canCreateCourses: users.canCreateCourses,
       locale: users.locale,
+      lastSeenAt: sessions.lastSeenAt,
+      mustSetUpTwoFactor: sessions.mustSetUpTwoFactor,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -216,13 +241,16 @@ export interface ValidSession {
   sessionId: string;
   /** Set when the session was renewed by this request. */
   renewed?: IssuedSession;
+  /** Signed in without a second factor the account must have: only setting it up is allowed (src/auth/two-factor/policy.ts). */
+  mustSetUpTwoFactor: boolean;
 }
 
 /**
- * Verifies a token and its session row; renews the session past half its life.
+ * Verifies a token and its session row; renews the session past half its life, and notes when and
+ * from where it was last used (`seenFrom`, at most every SESSION_SEEN_EVERY_MS).
  * @returns null for any bad token (signature, alg, expiry, shape, revoked or expired session).
  */
-export async function validateSessionToken(services: SessionServices, token: string): Promise<ValidSession | null> {
+export async function validateSessionToken(services: SessionServices, token: string, seenFrom?: { ip: string }): Promise<ValidSession | null> {
   const claims = await verifyToken(services.sessionKey, token);
   if (!claims) return null;
   const { sessionId } = claims;
@@ -242,15 +270,22 @@ export async function validateSessionToken(services: SessionServices, token: str
     canCreateCourses: row.canCreateCourses,
     locale: row.locale,
   };
+  const mustSetUpTwoFactor = row.mustSetUpTwoFactor;
+  const seen = seenFrom && (!row.lastSeenAt || now - row.lastSeenAt.getTime() >= SESSION_SEEN_EVERY_MS);
+  const seenSet = seen ? { lastSeenAt: new Date(now), ...(seenFrom.ip !== "unknown" ? { ip: seenFrom.ip } : {}) } : {};
   const ttlMs = services.config.SESSION_TTL_DAYS * DAY_MS;
-  if (row.expiresAt.getTime() - now >= ttlMs / 2) return { user, sessionId };
+  if (row.expiresAt.getTime() - now >= ttlMs / 2) {
+    if (seen) await services.db.update(sessions).set(seenSet).where(eq(sessions.id, sessionId));
+    return { user, sessionId, mustSetUpTwoFactor };
+  }
 
   const expiresAt = new Date(now + ttlMs);
-  await services.db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+  await services.db.update(sessions).set({ expiresAt, ...seenSet }).where(eq(sessions.id, sessionId));
   const renewedToken = await signToken(services.sessionKey, user.id, claims.sid, expiresAt);
   return {
     user,
     sessionId,
+    mustSetUpTwoFactor,
     renewed: {
       token: renewedToken,
       sessionId,
@@ -292,4 +327,9 @@ export function readSessionToken(authorization: string | undefined, cookieHeader
     if (part.slice(0, eqAt).trim() === SESSION_COOKIE) return part.slice(eqAt + 1).trim() || null;
   }
   return null;
+}
+
+/** The statement that lets every session of `userId` do everything again once two-factor sign-in is on (for the caller's batch). */
+export function clearTwoFactorSetupFlag(db: Database, userId: string) {
+  return db.update(sessions).set({ mustSetUpTwoFactor: false }).where(eq(sessions.userId, userId));
 }

@@ -78,8 +78,26 @@ export async function* stream<T>(events: AsyncIterable<T>): AsyncGenerator<T, vo
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(appErrors);
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+/**
+ * What a session that must first set up two-factor sign-in may still call (src/accounts/two-factor/policy.ts):
+ * who it is, its language, its sessions, and the set-up itself.
+ */
+const TWO_FACTOR_SETUP_PATHS: ReadonlySet<string> = new Set([
+  "auth.me",
+  "auth.setLocale",
+  "auth.passwordStatus",
+  "auth.identities",
+  "sessions.list",
+  "sessions.end",
+  "sessions.endOthers",
+  "twoFactor.status",
+  "twoFactor.start",
+  "twoFactor.confirm",
+]);
+
+export const protectedProcedure = publicProcedure.use(({ ctx, next, path }) => {
   if (!ctx.user) throw new AppError("UNAUTHENTICATED");
+  if (ctx.mustSetUpTwoFactor && !TWO_FACTOR_SETUP_PATHS.has(path)) throw new AppError("TWO_FACTOR_SETUP_REQUIRED");
   return next({ ctx: { ...ctx, user: ctx.user as SessionUser, sessionId: ctx.sessionId as string } });
 });
 /** Site admins only (src/accounts/admin.ts `requireAdmin`). @throws UNAUTHENTICATED (401), FORBIDDEN (403). */

@@ -4,6 +4,7 @@
  */
 import { router } from "./init.ts";
 import { authRouter } from "./routers/auth.ts";
+import { sessionsRouter, twoFactorRouter } from "./routers/two-factor.ts";
 import { contactRouter } from "./routers/contact.ts";
 import { problemsRouter } from "./routers/problems.ts";
 import { submissionsRouter } from "./routers/submissions.ts";
@@ -20,6 +21,8 @@ import { accountRouter } from "./routers/account.ts";
 
 export const appRouter = router({
   auth: authRouter,
+  sessions: sessionsRouter,
+  twoFactor: twoFactorRouter,
   problems: problemsRouter,
   submissions: submissionsRouter,
   contact: contactRouter,

@@ -4,8 +4,9 @@
  * a "Link" button per OpenID provider not linked yet. Linking is a form POST
  * to /api/auth/oidc/:provider/link (the session cookie says who links; a POST
  * so another site cannot start it), which comes back through /auth/complete.
- * Then the public profile (../progress/ProfileSection.tsx) and "Change password"
- * (../passwords/ChangePasswordSection.tsx).
+ * Then the public profile (../progress/ProfileSection.tsx), "Change password"
+ * (../passwords/ChangePasswordSection.tsx), "Two-factor sign-in" and
+ * "Where you're signed in" (../security/).
  */
 import { Page } from "../components/shell/Page.tsx";
 import { useQuery } from "@tanstack/react-query";
@@ -14,6 +15,8 @@ import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
 import { ProfileSection } from "../progress/ProfileSection.tsx";
+import { SessionsSection } from "../security/SessionsSection.tsx";
+import { TwoFactorSection } from "../security/TwoFactorSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { account } from "../i18n/catalog/account/index.ts";
@@ -68,6 +71,8 @@ export default function AccountPage() {
         </section>
         <ProfileSection />
         <ChangePasswordSection />
+        <TwoFactorSection />
+        <SessionsSection />
       </Page>
   );
 }

@@ -11,6 +11,8 @@
  * directory (the same form; the first field is then the directory username).
  * The sign-up link shows only while password sign-up is open. Its words are
  * the auth catalogue's (client/src/i18n/catalog/auth), quoted here in English.
+ * An account with two-factor sign-in answers the password with a ticket: the
+ * page then asks for the code (../security/TwoFactorSignIn.tsx).
  */
 import { Select, TextField } from "../kit/index.ts";
 import { useState, type FormEvent } from "react";
@@ -25,6 +27,7 @@ import { useNotice } from "../lib/notice.ts";
 import { signUpHref, useNextParam } from "../lib/next.ts";
 import { T, useT } from "../i18n/index.tsx";
 import { auth } from "../i18n/catalog/auth/index.ts";
+import { TwoFactorSignIn } from "../security/TwoFactorSignIn.tsx";
 
 /** A redirect sign-in's URL with the server's `returnTo` (checked again there, src/lib/return-path.ts). */
 function withReturnTo(loginUrl: string, next: string | null): string {
@@ -40,6 +43,8 @@ export function SignInPage() {
   const [password, setPassword] = useState("");
   const { notice: message, run } = useNotice();
   const [provider, setProvider] = useState("local");
+  /** Set when the password was right and the account asks for a second factor (src/accounts/two-factor/sign-in.ts). */
+  const [ticket, setTicket] = useState<string | null>(null);
   const mutation = useMutation(trpc.auth.login.mutationOptions());
   const providers = useQuery(trpc.auth.providers.queryOptions(undefined, { staleTime: Infinity }));
   const ways = providers.data;
@@ -53,8 +58,28 @@ export function SignInPage() {
       error: t("signIn.failed"),
     });
     if (!res) return;
+    if ("twoFactorRequired" in res) return setTicket(res.ticket);
     login(res.token, res.user);
-    navigate(next ?? "/problems", { replace: true });
+    // A staff account the site requires a second factor of may only set it up until it is on.
+    navigate(res.mustSetUpTwoFactor ? "/account#two-factor" : (next ?? "/problems"), { replace: true });
+  }
+
+  if (ticket) {
+    return (
+      <AuthLayout title={t("signIn.docTitle")}>
+        <TwoFactorSignIn
+          ticket={ticket}
+          onSignedIn={(token, user) => {
+            login(token, user);
+            navigate(next ?? "/problems", { replace: true });
+          }}
+          onBack={() => {
+            setTicket(null);
+            setPassword("");
+          }}
+        />
+      </AuthLayout>
+    );
   }
 
   return (

@@ -21,6 +21,16 @@ import { siteRights } from "../../courses/permissions.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 import { LOCALE_TAGS } from "../../i18n/locales.ts";
 import { setAccountLocale } from "../../accounts/locale.ts";
+import { afterPassword, signInWithSecondFactor } from "../../accounts/two-factor/sign-in.ts";
+import { twoFactorCodeField } from "./two-factor.ts";
+
+/** A two-factor sign-in's second step: `login`'s ticket (32 bytes, base64url) and a 6-digit code or a recovery code. */
+export const twoFactorLoginInput = z.object({
+  ticket: z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text") })
+    .regex(/^[A-Za-z0-9_-]{43}$/, { error: "Not a sign-in ticket" }),
+  code: twoFactorCodeField(),
+});
 
 export const setLocaleInput = z.object({ locale: z.enum(LOCALE_TAGS, { error: `One of ${LOCALE_TAGS.join(", ")}` }) });
 
@@ -77,7 +87,7 @@ export const authRouter = router({
    */
   register: publicProcedure.input(registerInput).mutation(async ({ ctx, input }) => {
     const user = await registerAccount(ctx, ctx.ip, input);
-    const session = await createSession(ctx, user.id);
+    const session = await createSession(ctx, user.id, { userAgent: ctx.userAgent, ip: ctx.ip });
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
     return { token: session.token, message: "Registration successful! You are signed in.", user: publicUser(user) };
   }),
@@ -92,7 +102,24 @@ export const authRouter = router({
       !input.provider || input.provider === "local"
         ? await authenticate(ctx, ctx.ip, input.email, input.password)
         : await directorySignIn(ctx, ctx.ip, input.provider, input.email, input.password);
-    const session = await createSession(ctx, user.id);
+    const step = await afterPassword(ctx, user, ctx.now());
+    if (step.kind === "ticket") {
+      // No session yet: `loginTwoFactor` with this ticket and a code makes it.
+      return { twoFactorRequired: true as const, ticket: step.ticket, expiresAt: step.expiresAt.toISOString(), message: "Enter the code from your authenticator app" };
+    }
+    const session = await createSession(ctx, user.id, { userAgent: ctx.userAgent, ip: ctx.ip, mustSetUpTwoFactor: step.mustSetUpTwoFactor });
+    ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
+    return { token: session.token, message: "Login successful!", user: publicUser(user), ...(step.mustSetUpTwoFactor ? { mustSetUpTwoFactor: true as const } : {}) };
+  }),
+
+  /**
+   * Completes a password sign-in of an account with two-factor sign-in: the ticket `login` gave and a
+   * code from the authenticator app (or a recovery code, spent). Answers as `login` does.
+   * @throws TWO_FACTOR_TICKET_INVALID (401, field ticket), TWO_FACTOR_CODE_WRONG (400, field code), BAD_INPUT (400).
+   */
+  loginTwoFactor: publicProcedure.input(twoFactorLoginInput).mutation(async ({ ctx, input }) => {
+    const user = await signInWithSecondFactor(ctx.db, input.ticket, input.code, ctx.now());
+    const session = await createSession(ctx, user.id, { userAgent: ctx.userAgent, ip: ctx.ip });
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
     return { token: session.token, message: "Login successful!", user: publicUser(user) };
   }),

@@ -25,6 +25,7 @@ async function newUser(email: string): Promise<SessionUser> {
   const ctx = ctxFor(null);
   const res = await createCaller(ctx).auth.login({ email, password: "password-123" });
   expect(ctx.resHeaders.getSetCookie()[0]).toStartWith("oj_session=");
+  if (!("user" in res)) throw new Error("a two-factor ticket for an account without two-factor sign-in");
   return { ...res.user, siteRole: "user", canCreateCourses: false };
 }
 
