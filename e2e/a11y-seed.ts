@@ -24,6 +24,9 @@ export interface Person {
 export interface Seeded {
   staff: Person;
   student: Person;
+  /** The student's user id, and the handle of their public profile (/u/:handle). */
+  studentId: string;
+  studentHandle: string;
   problemId: string;
   courseId: string;
   inviteCode: string;
@@ -78,6 +81,9 @@ export async function seed(server: TestServer): Promise<Seeded> {
   db.close();
   const student = await signUp(server, { firstName: "Stella", lastName: "Student", email: "stella@uni.example", password: "student-password-1" });
   const other = await signUp(server, { firstName: "Otto", lastName: "Other", email: "otto@uni.example", password: "student-password-2" });
+  const studentId = (await api(server, "/api/auth/me", { token: student.token, expect: 200 })).body.user.id as string;
+  const studentHandle = "stella";
+  await api(server, "/trpc/account.setProfile", { method: "POST", token: student.token, body: { handle: studentHandle, profilePublic: true }, expect: 200 });
 
   const problem = await api(server, "/api/problems", {
     method: "POST",
@@ -151,5 +157,5 @@ export async function seed(server: TestServer): Promise<Seeded> {
   const report = await api(server, `/api/similarity/${reportId}`, { token: staff.token, expect: 200 });
   const pairId = (report.body.result?.pairs?.[0]?.id ?? "") as string;
   if (!pairId) throw new Error(`similarity report without a pair: ${JSON.stringify(report.body).slice(0, 400)}`);
-  return { staff, student, problemId, courseId, inviteCode, assignmentId, contestId, reportId, pairId };
+  return { staff, student, studentId, studentHandle, problemId, courseId, inviteCode, assignmentId, contestId, reportId, pairId };
 }

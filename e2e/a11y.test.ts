@@ -58,7 +58,7 @@ async function contextFor(token: string | null, dark: boolean, opts: { pseudo?: 
 /** The seeded data's own words (names, titles, codes): user content, never translated. */
 function seededWords(d: Seeded): string[] {
   const people = [d.staff, d.student].flatMap((p) => [`${p.firstName} ${p.lastName}`, p.firstName, p.lastName, p.email]);
-  return [...people, "Otto Other", "Otto", "Other", "otto@uni.example", ...SEEDED_TITLES];
+  return [...people, d.studentHandle, "Otto Other", "Otto", "Other", "otto@uni.example", ...SEEDED_TITLES];
 }
 
 /** Waits until the page shows no loading text and its editor (if any) is up; gives up quietly after 15 s (axe then sees what is there). */

@@ -122,6 +122,9 @@ export const ERRORS = {
   CCS_BAD_TOKEN: { status: 400, code: "BAD_REQUEST", message: "since_token: not a token of this event feed" },
   TAG_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No topic tag has this slug" },
   TAG_WORD_TAKEN: { status: 409, code: "CONFLICT", message: "This word already names a topic tag" },
+  HANDLE_TAKEN: { status: 409, code: "CONFLICT", message: "handle: This handle is taken" },
+  HANDLE_RESERVED: { status: 400, code: "BAD_REQUEST", message: "handle: This handle is reserved" },
+  PROFILE_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No public profile has this handle" },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -46,6 +46,10 @@ const SimilarityPairPage = lazy(() => import("./similarity/PairPage.tsx"));
 const AdminPage = lazy(() => import("./pages/AdminPage.tsx"));
 const AuthCompletePage = lazy(() => import("./pages/AuthCompletePage.tsx"));
 const AccountPage = lazy(() => import("./pages/AccountPage.tsx"));
+// Progress (issue 35): the learner's own page, public profiles, a student's progress in a course.
+const ProgressPage = lazy(() => import("./progress/ProgressPage.tsx"));
+const ProfilePage = lazy(() => import("./progress/ProfilePage.tsx"));
+const StudentProgressPage = lazy(() => import("./progress/StudentProgressPage.tsx"));
 const DeepLinkPage = lazy(() => import("./lti/DeepLinkPage.tsx"));
 // Passwords: "forgot password" and the page a reset link opens (signed in or not).
 const ForgotPasswordPage = lazy(() => import("./passwords/ForgotPasswordPage.tsx"));
@@ -153,6 +157,13 @@ export function App() {
             </RequireAuth>
           )}
         </Route>
+        <Route path="/courses/:id/students/:userId/progress">
+          {(params) => (
+            <RequireAuth>
+              <StudentProgressPage key={`${params.id}/${params.userId}`} courseId={params.id} userId={params.userId} />
+            </RequireAuth>
+          )}
+        </Route>
         <Route path="/courses/:id/settings">
           {(params) => (
             <RequireAuth>
@@ -247,6 +258,12 @@ export function App() {
           )}
         </Route>
         <Route path="/contests/:id">{(params) => <ContestPage key={params.id} contestId={params.id} />}</Route>
+        <Route path="/progress">
+          <RequireAuth>
+            <ProgressPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/u/:handle">{(params) => <ProfilePage key={params.handle} handle={params.handle} />}</Route>
         <Route path="/about">
           <AboutPage />
         </Route>

@@ -64,6 +64,7 @@ export const COURSE_PERMISSIONS = {
   "extension.view": { roles: STAFF, says: "See the students' extensions." },
   "extension.grant": { roles: STAFF, writes: true, says: "Grant or remove a student's extension." },
   "grades.view": { roles: STAFF, says: "See the gradebook (live)." },
+  "progress.viewStudent": { roles: STAFF, says: "See a student's progress within the course (its assignments' submissions only, nothing outside the course)." },
   "grades.export": { roles: TEACHERS, says: "Export grades as CSV and the best submissions as a zip." },
   "contest.edit": { roles: TEACHERS, writes: true, says: "Create, edit, delete, unfreeze and finalize the course's contests (all staff judge them)." },
   "similarity.review": { roles: STAFF, says: "Run similarity reports on assignments, read them side by side, mark pairs and export them; see paste records." },

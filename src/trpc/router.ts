@@ -17,6 +17,8 @@ import { ltiRouter } from "./routers/lti.ts";
 import { contestsRouter } from "./routers/contests.ts";
 import { similarityRouter } from "./routers/similarity.ts";
 import { tagsRouter } from "./routers/tags.ts";
+import { progressRouter } from "./routers/progress.ts";
+import { accountRouter } from "./routers/account.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -34,6 +36,8 @@ export const appRouter = router({
   contests: contestsRouter,
   similarity: similarityRouter,
   tags: tagsRouter,
+  progress: progressRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -18,6 +18,7 @@ import { formatDateTime } from "../lib/dates.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { T, useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
+import { StudentProgressLink } from "../progress/StudentProgressLink.tsx";
 
 // i18n-ignore: a sample CSV; the server reads these column names and role values as written.
 const SAMPLE_CSV = "email,name,role\nada@uni.edu,Ada Lovelace,student";
@@ -139,6 +140,11 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
                       <tr key={m.userId} data-testid="member-row">
                         <td>
                           {m.firstName} {m.lastName}
+                          {m.role === "student" && (
+                            <span className="block">
+                              <StudentProgressLink courseId={courseId} userId={m.userId} name={`${m.firstName} ${m.lastName}`} />
+                            </span>
+                          )}
                         </td>
                         <td>{m.email}</td>
                         <td>{t("settings.roleCell", { role: m.role })}</td>

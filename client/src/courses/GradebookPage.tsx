@@ -17,6 +17,7 @@ import { DateTime } from "../components/DateTime.tsx";
 import { VerdictBadge } from "../components/VerdictBadge.tsx";
 import { useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
+import { StudentProgressLink } from "../progress/StudentProgressLink.tsx";
 
 const CodeBlock = lazy(() => import("../components/CodeBlock.tsx").then((m) => ({ default: m.CodeBlock })));
 
@@ -122,6 +123,7 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                         <th scope="row">
                           {s.firstName} {s.lastName}
                           <span className="muted block">{s.email}</span>
+                          {assignment.data && <StudentProgressLink courseId={assignment.data.courseId} userId={s.userId} name={`${s.firstName} ${s.lastName}`} />}
                         </th>
                         {g.problems.map((p) => {
                           const c = cells.get(key(s.userId, p.problemId));

@@ -13,6 +13,8 @@ import {
   formatAuto,
   formatDate,
   formatDateTime,
+  formatDay,
+  formatMonth,
   formatRelative,
   fromLocalInput,
   isoOf,
@@ -126,4 +128,13 @@ test("the guard itself catches each way of formatting a date", () => {
   ];
   for (const s of samples) expect(FORBIDDEN.some(({ pattern }) => pattern.test(s))).toBe(true);
   expect(FORBIDDEN.some(({ pattern }) => pattern.test("new Intl.NumberFormat().format(n)"))).toBe(false);
+});
+
+test("a calendar day reads as that day in every zone (never shifted), in the locale's words", () => {
+  for (const zone of ["UTC", "Pacific/Kiritimati", "America/Los_Angeles"]) {
+    setDateZone(zone);
+    expect(formatDay("2026-03-29")).toBe("Mar 29, 2026");
+    expect(formatMonth("2026-03-29")).toBe("Mar");
+  }
+  expect(formatDay("not a day")).toBe("—");
 });

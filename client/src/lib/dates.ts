@@ -9,6 +9,8 @@
  * - `formatDate`      "Nov 27, 2026" (the locale's `ll`);
  * - `formatRelative`  "3 minutes ago" / "in 2 hours" (the locale's words), against `nowMs`;
  * - `zoneOffsetLabel` "GMT+01:00", the viewer's offset at a time;
+ * - `formatDay` / `formatMonth` a calendar day `YYYY-MM-DD` (already a day in some zone, never shifted):
+ *   "Mar 29, 2026" / "Mar";
  * - `toLocalInput` / `fromLocalInput` for `<input type="datetime-local">` values.
  * Inputs are ISO 8601 strings, ms since the epoch, or Date. The `<time>`
  * element that shows them is components/DateTime.tsx. tests/client/dates.test.ts
@@ -97,6 +99,21 @@ export function formatDateTime(value: Instant | null | undefined, opts: { withZo
 export function formatDate(value: Instant | null | undefined): string {
   if (!isValidInstant(value)) return "—";
   return at(value).format("ll");
+}
+
+/**
+ * A calendar day given as `YYYY-MM-DD` (a day already counted in the viewer's zone, e.g. by the
+ * progress calendar), in the viewer's locale: "Mar 29, 2026". Never shifted by a zone. "—" when unreadable.
+ */
+export function formatDay(day: string): string {
+  const d = dayjs(day);
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && d.isValid() ? d.format("ll") : "—";
+}
+
+/** The month of a `YYYY-MM-DD` day, short, in the viewer's locale: "Mar" (a calendar's column label). */
+export function formatMonth(day: string): string {
+  const d = dayjs(day);
+  return d.isValid() ? d.format("MMM") : "—";
 }
 
 /** The year of `value` in the viewer's zone (the footer's copyright), now by default. */

@@ -4,7 +4,8 @@
  * a "Link" button per OpenID provider not linked yet. Linking is a form POST
  * to /api/auth/oidc/:provider/link (the session cookie says who links; a POST
  * so another site cannot start it), which comes back through /auth/complete.
- * Then "Change password" (../passwords/ChangePasswordSection.tsx), "Two-factor sign-in" and
+ * Then the public profile (../progress/ProfileSection.tsx), "Change password"
+ * (../passwords/ChangePasswordSection.tsx), "Two-factor sign-in" and
  * "Where you're signed in" (../security/).
  */
 import { Page } from "../components/shell/Page.tsx";
@@ -13,6 +14,7 @@ import { QueryState } from "../components/QueryState.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
+import { ProfileSection } from "../progress/ProfileSection.tsx";
 import { SessionsSection } from "../security/SessionsSection.tsx";
 import { TwoFactorSection } from "../security/TwoFactorSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
@@ -67,6 +69,7 @@ export default function AccountPage() {
             }}
           </QueryState>
         </section>
+        <ProfileSection />
         <ChangePasswordSection />
         <TwoFactorSection />
         <SessionsSection />

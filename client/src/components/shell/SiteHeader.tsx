@@ -1,7 +1,7 @@
 /**
  * The one site header, on every page: a skip link to the main content, the
  * brand (its accessible name is its visible text), a `nav` landmark "Main"
- * with Problems, Courses and Contests (the current section marked
+ * with Problems, Courses, Contests and, signed in, Progress (the current section marked
  * `aria-current`), then for the signed-in an account menu (My submissions, Account, Admin for
  * admins only, Sign out) and for guests Sign in / Sign up (coming back to the
  * page they are on), the language menu (everyone, LanguageMenu.tsx) and the theme
@@ -196,6 +196,13 @@ export function SiteHeader({ wide = true }: { wide?: boolean }) {
                   </Link>
                 </li>
               ))}
+              {status === "authenticated" && (
+                <li>
+                  <Link href="/progress" className="site-nav-link" aria-current={isIn(location, "/progress", []) ? "page" : undefined} onClick={close}>
+                    {t("header.progress")}
+                  </Link>
+                </li>
+              )}
             </ul>
             <div className="site-nav-account">{account}</div>
             <LanguageMenu className="site-nav-language" />
