@@ -97,7 +97,7 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
                   ns={courses}
                   k="settings.inviteLine"
                   values={{ code: course.data.inviteCode, link: link ?? "" }}
-                  components={{ 0: <strong className="mono" data-testid="invite-code" />, 1: <span className="mono break" dir="ltr" /> }}
+                  components={{ 0: <strong className="mono" data-testid="invite-code" translate="no" />, 1: <span className="mono break" dir="ltr" translate="no" /> }}
                 />
               </p>
             ) : (
