@@ -37,6 +37,7 @@ import { ccsInfo, ccsRoutes } from "./rest/ccs.ts";
 import { contestsRoutes } from "./rest/contests.ts";
 import { similarityRoutes, similarityScopeRoutes } from "./rest/similarity.ts";
 import { tagsRoutes } from "./rest/tags.ts";
+import { accountRoutes } from "./rest/account.ts";
 import { progressRoutes, usersRoutes } from "./rest/progress.ts";
 import { clientHandler } from "./static.ts";
 import { pageSecurityHeaders } from "./csp.ts";
@@ -208,6 +209,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/contests", similarityScopeRoutes("contest"));
   app.route("/api/similarity", similarityRoutes);
   app.route("/api/tags", tagsRoutes);
+  app.route("/api/account", accountRoutes);
   app.route("/api/progress", progressRoutes);
   app.route("/api/users", usersRoutes);
   // The Contest API's base URL ends in a slash in every client's configuration: `/api/ccs/` is its `/`.

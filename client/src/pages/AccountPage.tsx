@@ -16,6 +16,7 @@ import { useTRPC } from "../lib/trpc.ts";
 import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
 import { ProfileSection } from "../progress/ProfileSection.tsx";
 import { SessionsSection } from "../security/SessionsSection.tsx";
+import { DataSection } from "../security/DataSection.tsx";
 import { TwoFactorSection } from "../security/TwoFactorSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
@@ -73,6 +74,7 @@ export default function AccountPage() {
         <ChangePasswordSection />
         <TwoFactorSection />
         <SessionsSection />
+        <DataSection />
       </Page>
   );
 }
