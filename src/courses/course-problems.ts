@@ -32,19 +32,28 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
     .where(and(eq(problems.courseId, courseId), isNull(problems.deletedAt)))
     .orderBy(asc(problems.createdAt));
   if (!can(actor, "assignment.viewDrafts")) {
-    // A student sees the problems of the course's opened assignments: one query, not one per problem.
-    const opened = await db
-      .select({ problemId: assignmentProblems.problemId })
-      .from(assignmentProblems)
-      .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
-      .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt), lte(assignments.opensAt, new Date(now))));
-    const visible = new Set(opened.map((o) => o.problemId));
+    const visible = await openedAssignmentProblems(db, [courseId], now);
     rows = rows.filter((p) => visible.has(p.id));
   }
   const ids = rows.map((r) => r.id);
   const counts = await countTests(db, ids);
   const hidden = can(actor, "problem.edit") ? await readHiddenTests(db, ids) : null;
   return rows.map((r) => toProblemShape(r, counts.get(r.id) ?? 0, hidden?.get(r.id)));
+}
+
+/**
+ * The problems of the given courses' assignments opened by `now` (not deleted): what a student of
+ * those courses sees of their problems. One query, not one per problem (also the problem bank's,
+ * src/problems/bank/visible.ts).
+ */
+export async function openedAssignmentProblems(db: Database, courseIds: string[], now: number): Promise<Set<string>> {
+  if (!courseIds.length) return new Set();
+  const opened = await db
+    .select({ problemId: assignmentProblems.problemId })
+    .from(assignmentProblems)
+    .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
+    .where(and(inArray(assignments.courseId, courseIds), isNull(assignments.deletedAt), lte(assignments.opensAt, new Date(now))));
+  return new Set(opened.map((o) => o.problemId));
 }
 
 /**
