@@ -17,7 +17,7 @@ import { QueryState } from "../components/QueryState.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import type { Difficulty } from "../lib/types.ts";
 import { activeLocale, intlLocales } from "../i18n/locale.ts";
-import { BankFilters } from "../problems/BankFilters.tsx";
+import { BankFilters, SEARCH_INPUT_ID } from "../problems/BankFilters.tsx";
 import { filtersFromParams, isFiltered, paramsWithFilters, type BankFilters as Filters } from "../problems/bank-filters.ts";
 import { formatCount } from "../problems/bank-format.ts";
 import { DifficultyTabs, type DifficultyTab } from "../problems/DifficultyTabs.tsx";
@@ -74,7 +74,11 @@ export function ProblemsPage() {
     if (full) editor.openEdit(full);
   }
 
-  const clearFilters = () => setFilters({ q: "", tag: null, difficulty: null, status: null, source: null, sort: filters.sort });
+  // The button goes away with the filters: the focus goes on to the search box, not back to the page's start.
+  const clearFilters = () => {
+    setFilters({ q: "", tag: null, difficulty: null, status: null, source: null, sort: filters.sort });
+    document.getElementById(SEARCH_INPUT_ID)?.focus();
+  };
   const shown = bank.problems.length;
 
   return (
@@ -98,7 +102,7 @@ export function ProblemsPage() {
       <FormMessage notice={editor.notice} />
       <ImportOutcomeMessage outcome={imported} onDismiss={() => setImported(null)} />
 
-      <BankFilters filters={filters} onChange={setFilters} tags={bank.tags} hideTags={bank.hideTags} onHideTags={bank.setHideTags} savingHideTags={bank.savingHideTags} />
+      <BankFilters filters={filters} onChange={setFilters} tags={bank.tags} hideTags={bank.hideTags} onHideTags={bank.setHideTags} />
 
       <DifficultyTabs tab={tab} counts={bank.counts} onSelect={setTab} panelId="problems-panel" />
 

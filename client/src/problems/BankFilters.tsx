@@ -17,6 +17,9 @@ const SORT_KEYS = { newest: "sort.newest", title: "sort.title", acceptance: "sor
 const STATUS_KEYS = { solved: "filter.statusSolved", attempted: "filter.statusAttempted", untried: "filter.statusUntried" } as const satisfies Record<(typeof STATUSES)[number], string>;
 const SOURCE_KEYS = { public: "filter.sourcePublic", course: "filter.sourceCourse", contest: "filter.sourceContest" } as const satisfies Record<(typeof SOURCES)[number], string>;
 
+/** The search box's id (Clear filters moves the focus there). */
+export const SEARCH_INPUT_ID = "bank-search";
+
 interface Props {
   filters: Filters;
   /** Applies a change (the page writes it into the address). */
@@ -24,10 +27,9 @@ interface Props {
   tags: readonly BankTagCount[];
   hideTags: boolean;
   onHideTags: (hide: boolean) => void;
-  savingHideTags: boolean;
 }
 
-export function BankFilters({ filters, onChange, tags, hideTags, onHideTags, savingHideTags }: Props) {
+export function BankFilters({ filters, onChange, tags, hideTags, onHideTags }: Props) {
   const t = useT(problems);
   const tagName = useTagName();
   const [draft, setDraft] = useState(filters.q);
@@ -69,6 +71,7 @@ export function BankFilters({ filters, onChange, tags, hideTags, onHideTags, sav
         }}
       >
         <TextField
+          id={SEARCH_INPUT_ID}
           type="search"
           label={t("search.label")}
           placeholder={t("search.placeholder")}
@@ -117,7 +120,6 @@ export function BankFilters({ filters, onChange, tags, hideTags, onHideTags, sav
         className="bank-spoilers"
         role="switch"
         checked={hideTags}
-        disabled={savingHideTags}
         onChange={(e) => onHideTags(e.target.checked)}
         label={t("filter.hideTags")}
         description={t("filter.hideTagsHint")}

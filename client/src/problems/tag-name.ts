@@ -1,7 +1,7 @@
 /**
  * A topic tag's name in the interface's language: the base vocabulary
  * (the 34 slugs seeded by db/migrations/0032_problem_bank.sql) is translated
- * in the `tags` catalogue, keyed by slug; any other tag (one an admin added)
+ * in the `tags` catalogue, keyed by the slug in camelCase; any other tag (one an admin added)
  * shows its stored `name` as it is. For every screen that shows tags.
  */
 import type { BankTag } from "../../../src/problems/bank/shape.ts";
@@ -10,42 +10,42 @@ import { tags } from "../i18n/catalog/tags/index.ts";
 
 export type TagsT = Translate<NonNullable<typeof tags.keys>>;
 
-/** The base vocabulary's slugs and their catalogue keys (literal, so the unused-key check finds each). */
+/** The base vocabulary's slugs and their catalogue keys (the slug in camelCase; literal, so the unused-key check finds each). */
 const BASE = {
   "implementation": "implementation",
   "math": "math",
   "greedy": "greedy",
-  "dynamic-programming": "dynamic-programming",
-  "data-structures": "data-structures",
-  "brute-force": "brute-force",
+  "dynamic-programming": "dynamicProgramming",
+  "data-structures": "dataStructures",
+  "brute-force": "bruteForce",
   "constructive": "constructive",
   "graphs": "graphs",
   "sorting": "sorting",
-  "binary-search": "binary-search",
-  "graph-traversal": "graph-traversal",
+  "binary-search": "binarySearch",
+  "graph-traversal": "graphTraversal",
   "trees": "trees",
   "strings": "strings",
-  "number-theory": "number-theory",
+  "number-theory": "numberTheory",
   "combinatorics": "combinatorics",
-  "two-pointers": "two-pointers",
+  "two-pointers": "twoPointers",
   "bitmasks": "bitmasks",
   "geometry": "geometry",
-  "disjoint-set-union": "disjoint-set-union",
-  "shortest-paths": "shortest-paths",
+  "disjoint-set-union": "disjointSetUnion",
+  "shortest-paths": "shortestPaths",
   "probability": "probability",
-  "divide-and-conquer": "divide-and-conquer",
+  "divide-and-conquer": "divideAndConquer",
   "hashing": "hashing",
   "games": "games",
   "flows": "flows",
   "interactive": "interactive",
   "matrices": "matrices",
   "fft": "fft",
-  "suffix-structures": "suffix-structures",
-  "segment-tree": "segment-tree",
+  "suffix-structures": "suffixStructures",
+  "segment-tree": "segmentTree",
   "simulation": "simulation",
   "backtracking": "backtracking",
-  "ad-hoc": "ad-hoc",
-  "prefix-sums": "prefix-sums",
+  "ad-hoc": "adHoc",
+  "prefix-sums": "prefixSums",
 } as const satisfies Record<string, NonNullable<typeof tags.keys>>;
 
 /** Whether `slug` is one of the base vocabulary's (translated) tags. */

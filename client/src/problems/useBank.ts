@@ -52,10 +52,10 @@ export function useBank(filters: BankFilters) {
     problems,
     total: first?.total ?? 0,
     counts: first?.difficultyCounts ?? NO_COUNTS,
-    hideTags: first?.hideTags ?? false,
+    // While the switch's change is saved, it shows the new value (the control stays enabled and focused).
+    hideTags: hideTags.isPending && hideTags.variables ? hideTags.variables.hide : (first?.hideTags ?? false),
     tags: tags.data ?? [],
     setHideTags: (hide: boolean) => hideTags.mutate({ hide }),
-    savingHideTags: hideTags.isPending,
     /** The key every bank page shares (to refresh after an edit, a delete or an import). */
     listKey: trpc.problems.bank.pathKey(),
   };

@@ -1,4 +1,4 @@
-/** Topic tags' display names: the base vocabulary (db/migrations/0032_problem_bank.sql), keyed by slug; see client/src/problems/tag-name.ts. */
+/** Topic tags' display names: the base vocabulary (db/migrations/0032_problem_bank.sql), keyed by the slug in camelCase (dynamic-programming: dynamicProgramming); see client/src/problems/tag-name.ts. */
 import en from "./en.json";
 import { defineNamespace } from "../../namespace.ts";
 
