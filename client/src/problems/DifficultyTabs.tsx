@@ -28,7 +28,7 @@ export function DifficultyTabs({ tab, counts, onSelect, panelId }: Props) {
   const countOf = (d: DifficultyTab) => (d === "all" ? DIFFICULTIES.reduce((n, x) => n + counts[x], 0) : counts[d]);
   return (
     <div
-      className="tabs"
+      className="tabs bank-tabs"
       role="tablist"
       aria-label={t("tabs.label")}
       onKeyDown={(e) => {

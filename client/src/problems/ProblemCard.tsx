@@ -57,7 +57,8 @@ export function ProblemCard({ problem: p, activeTag, onTag, owner, headingRef }:
     <li className="card problem-card" data-testid="problem-card">
       <div className="problem-card-head">
         <h2 className="problem-card-title" ref={headingRef} tabIndex={-1}>
-          {titleMatch ? <Marked match={titleMatch} /> : p.title}
+          {/* User content in its own direction (an English title in the Arabic interface keeps its punctuation in place). */}
+          <bdi>{titleMatch ? <Marked match={titleMatch} /> : p.title}</bdi>
         </h2>
         {/* The badges wrap among themselves, so longer words (other languages) do not squeeze the title. */}
         <span className="problem-card-badges">
@@ -80,13 +81,19 @@ export function ProblemCard({ problem: p, activeTag, onTag, owner, headingRef }:
         ) : (
           <span className="sr-only">{t("status.untried")}</span>
         )}
-        <span>{t("card.solvers", { count: p.solvers, n: formatCount(p.solvers, locales) })}</span>
-        <span>{p.acceptanceRate === null ? t("card.noSubmissions") : t("card.acceptance", { rate: formatRate(p.acceptanceRate, locales) })}</span>
+        {p.acceptanceRate === null ? (
+          <span>{t("card.noSubmissions")}</span>
+        ) : (
+          <>
+            <span>{t("card.solvers", { count: p.solvers, n: formatCount(p.solvers, locales) })}</span>
+            <span>{t("card.acceptance", { rate: formatRate(p.acceptanceRate, locales) })}</span>
+          </>
+        )}
       </p>
       {statementMatch && (
         <p className="bank-match">
           <span className="sr-only">{t("card.matched")} </span>
-          <span className="statement-preview">
+          <span className="statement-preview bank-match-text" dir="auto">
             <Marked match={statementMatch} />
           </span>
         </p>
