@@ -242,8 +242,13 @@ describe("accounts and contact", () => {
 
 describe("problems list", () => {
   test("a difficulty with no problems shows the spec's empty state", async () => {
-    const unroute = await editCall(page, "problems.list", (entry: { result: { data: { difficulty: string }[] } }) => {
-      entry.result.data = entry.result.data.filter((p) => p.difficulty !== "hard");
+    // Every bank page the server sends, without its hard problems.
+    const unroute = await editCall(page, "problems.bank", (entry: { result: { data: { problems: { difficulty: string }[]; difficultyCounts: { hard: number }; total: number; nextCursor: string | null } } }) => {
+      const page = entry.result.data;
+      page.problems = page.problems.filter((p) => p.difficulty !== "hard");
+      page.difficultyCounts.hard = 0;
+      page.total = page.problems.length;
+      page.nextCursor = null;
       return entry;
     });
     await page.goto("/problems");
@@ -284,11 +289,19 @@ describe("problems list", () => {
 
   test("the server's 403 on someone else's problem: You can only update / delete your own problems.", async () => {
     const myId = await page.evaluate(() => JSON.parse(atob(localStorage.getItem("token")!.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).id as string);
-    // The list claims this user wrote "Sum of Two Numbers"; the server knows better.
-    const unroute = await editCall(page, "problems.list", (entry: { result: { data: { title: string; user: string }[] } }) => {
+    // The bank and the owner's list (Edit reads the whole problem from it) claim this user wrote "Sum of Two Numbers"; the server knows better.
+    const unrouteBank = await editCall(page, "problems.bank", (entry: { result: { data: { problems: { title: string; owned: boolean }[] } } }) => {
+      for (const p of entry.result.data.problems) if (p.title === "Sum of Two Numbers") p.owned = true;
+      return entry;
+    });
+    const unrouteList = await editCall(page, "problems.list", (entry: { result: { data: { title: string; user: string }[] } }) => {
       for (const p of entry.result.data) if (p.title === "Sum of Two Numbers") p.user = myId;
       return entry;
     });
+    const unroute = async () => {
+      await unrouteBank();
+      await unrouteList();
+    };
     await page.goto("/problems");
     const card = page.getByTestId("problem-card").filter({ has: page.getByRole("heading", { name: "Sum of Two Numbers", exact: true }) });
     await card.getByRole("button", { name: "Edit Sum of Two Numbers" }).click();
@@ -311,7 +324,7 @@ describe("failures (the product's error messages)", () => {
   test("a 401 while loading problems signs out and goes to /", async () => {
     // Token but no cookie, and the bearer header stripped from the list call: the real server answers 401.
     const w = await openWithToken();
-    await w.page.route(batchWith("problems.list"), async (route) => {
+    await w.page.route(batchWith("problems.bank"), async (route) => {
       const headers = { ...route.request().headers() };
       delete headers.authorization;
       await route.continue({ headers });
@@ -329,7 +342,7 @@ describe("failures (the product's error messages)", () => {
     const p = w.page;
     await p.addInitScript((t) => localStorage.setItem("token", t), token);
     const id = await problemIdByTitle("Sum of Two Numbers");
-    for (const path of ["problems.list", "submissions.list"]) await failCall(p, path, 500, "INTERNAL_SERVER_ERROR", "Internal server error");
+    for (const path of ["problems.bank", "submissions.list"]) await failCall(p, path, 500, "INTERNAL_SERVER_ERROR", "Internal server error");
     // The solving page batches problems.byId with the offered languages: the whole batch fails.
     await p.route(batchWith("problems.byId"), (route) => failBatch(route, 500, "INTERNAL_SERVER_ERROR", "Internal server error"));
     await p.goto("/problems");
