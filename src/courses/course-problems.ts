@@ -32,8 +32,8 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
     .where(and(eq(problems.courseId, courseId), isNull(problems.deletedAt)))
     .orderBy(asc(problems.createdAt));
   if (!can(actor, "assignment.viewDrafts")) {
-    const visible = await openedAssignmentProblems(db, [courseId], now);
-    rows = rows.filter((p) => visible.has(p.id));
+    const visible = (await openedAssignmentProblems(db, [courseId], now)).get(courseId);
+    rows = rows.filter((p) => visible?.has(p.id));
   }
   const ids = rows.map((r) => r.id);
   const counts = await countTests(db, ids);
@@ -42,18 +42,24 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
 }
 
 /**
- * The problems of the given courses' assignments opened by `now` (not deleted): what a student of
- * those courses sees of their problems. One query, not one per problem (also the problem bank's,
- * src/problems/bank/visible.ts).
+ * The problems of each given course's assignments opened by `now` (not deleted), by course: what a
+ * student of that course sees of its problems. One query, not one per problem (also the problem
+ * bank's, src/problems/bank/visible.ts).
  */
-export async function openedAssignmentProblems(db: Database, courseIds: string[], now: number): Promise<Set<string>> {
-  if (!courseIds.length) return new Set();
+export async function openedAssignmentProblems(db: Database, courseIds: string[], now: number): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (!courseIds.length) return out;
   const opened = await db
-    .select({ problemId: assignmentProblems.problemId })
+    .select({ courseId: assignments.courseId, problemId: assignmentProblems.problemId })
     .from(assignmentProblems)
     .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
     .where(and(inArray(assignments.courseId, courseIds), isNull(assignments.deletedAt), lte(assignments.opensAt, new Date(now))));
-  return new Set(opened.map((o) => o.problemId));
+  for (const o of opened) {
+    const set = out.get(o.courseId) ?? new Set<string>();
+    set.add(o.problemId);
+    out.set(o.courseId, set);
+  }
+  return out;
 }
 
 /**

@@ -11,7 +11,8 @@ import { AppError } from "../../errors.ts";
 import { listBank } from "./list.ts";
 import { bankQueryInput, type BankPage } from "./shape.ts";
 import { recordProblemStatus } from "./status.ts";
-import { listTagCounts, setHideTags } from "./tags.ts";
+import { setAccountHideTags as setHideTags } from "../../accounts/hide-tags.ts";
+import { listTagCounts } from "./tags.ts";
 
 let db: Database;
 let cleanup: () => void;

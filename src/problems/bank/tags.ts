@@ -1,5 +1,5 @@
 /**
- * The bank's tag reads and the viewer's spoiler-free setting. Curating tags
+ * The bank's tag reads (the spoiler-free setting is the account's: src/accounts/hide-tags.ts). Curating tags
  * (create, rename, merge, synonyms) and choosing a problem's tags are
  * src/problems/tags/'s.
  */
@@ -18,10 +18,4 @@ export async function listTagCounts(db: Database): Promise<BankTagCount[]> {
     LEFT JOIN problem_tags pt ON pt.tag_id = t.id
     LEFT JOIN problems p ON p.id = pt.problem_id AND p.course_id IS NULL AND p.deleted_at IS NULL AND p.staged_at IS NULL
     GROUP BY t.id ORDER BY t.name COLLATE NOCASE, t.slug`);
-}
-
-/** Remembers the spoiler-free mode on `userId`'s account: the bank then lists no tags for them. @returns the new setting. */
-export async function setHideTags(db: Database, userId: string, hide: boolean): Promise<{ hideTags: boolean }> {
-  await db.run(sql`UPDATE users SET hide_tags = ${hide ? 1 : 0} WHERE id = ${userId}`);
-  return { hideTags: hide };
 }

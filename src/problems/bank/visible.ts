@@ -13,7 +13,7 @@
  *   domain knows nothing of contests.
  * Public problems (no course) are everyone's and are not listed here.
  */
-import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
 import { courseMembers, problems } from "../../../db/schema.ts";
 import type { Caller } from "../../accounts/user.ts";
@@ -44,15 +44,15 @@ export async function privateSight(db: Database, user: Caller, now: number): Pro
     for (const r of await db.select({ id: problems.id }).from(problems).where(live)) course.add(r.id);
   } else {
     const memberships = await db.select({ courseId: courseMembers.courseId, role: courseMembers.role }).from(courseMembers).where(eq(courseMembers.userId, user.id));
-    for (const m of memberships) {
-      const own = await db.select({ id: problems.id }).from(problems).where(and(live, eq(problems.courseId, m.courseId)));
-      if (!own.length) continue;
-      if (can({ siteRole: user.siteRole, courseRole: m.role }, "assignment.viewDrafts")) {
-        for (const r of own) course.add(r.id);
-      } else {
-        const opened = await openedAssignmentProblems(db, [m.courseId], now);
-        for (const r of own) if (opened.has(r.id)) course.add(r.id);
-      }
+    if (memberships.length) {
+      const own = await db
+        .select({ id: problems.id, courseId: problems.courseId })
+        .from(problems)
+        .where(and(live, inArray(problems.courseId, memberships.map((m) => m.courseId))));
+      const staffOf = new Set(memberships.filter((m) => can({ siteRole: user.siteRole, courseRole: m.role }, "assignment.viewDrafts")).map((m) => m.courseId));
+      const studentOf = memberships.map((m) => m.courseId).filter((c) => !staffOf.has(c));
+      const opened = own.some((r) => !staffOf.has(r.courseId!)) ? await openedAssignmentProblems(db, studentOf, now) : new Map<string, Set<string>>();
+      for (const r of own) if (staffOf.has(r.courseId!) || opened.get(r.courseId!)?.has(r.id)) course.add(r.id);
     }
   }
   const contest = new Set<string>();

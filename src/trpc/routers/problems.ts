@@ -21,7 +21,8 @@ import { startVerifyFor, verifyStatusFor, type VerifyStatus } from "../../packag
 import { importPackageAs, packageImportInput } from "../../packages/input.ts";
 import { listBank } from "../../problems/bank/list.ts";
 import { bankQueryInput, type BankPage, type BankTagCount } from "../../problems/bank/shape.ts";
-import { listTagCounts, setHideTags } from "../../problems/bank/tags.ts";
+import { listTagCounts } from "../../problems/bank/tags.ts";
+import { setAccountHideTags } from "../../accounts/hide-tags.ts";
 
 export const problemsRouter = router({
   /**
@@ -44,7 +45,7 @@ export const problemsRouter = router({
   /** The caller's spoiler-free mode (the bank hides tags), remembered on the account. @returns `{ hideTags }`. */
   setHideTags: protectedProcedure
     .input(z.object({ hide: z.boolean({ error: "Must be true or false" }) }))
-    .mutation(({ ctx, input }) => setHideTags(ctx.db, ctx.user.id, input.hide)),
+    .mutation(({ ctx, input }) => setAccountHideTags(ctx.db, ctx.user.id, input.hide)),
 
   /**
    * One live problem without hidden tests; a public one works signed out, a
