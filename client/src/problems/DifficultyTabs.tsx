@@ -4,10 +4,12 @@
  * Home and End move between them.
  */
 import { DIFFICULTIES, type Difficulty } from "../lib/types.ts";
+import { activeLocale, intlLocales } from "../i18n/locale.ts";
+import { formatCount } from "./bank-format.ts";
 import { T, useT } from "../i18n/index.tsx";
 import { problems } from "../i18n/catalog/problems/index.ts";
 
-/** Each tab's text: "<0>easy</0><1>{count}</1><2> problems</2>" (the label, the count, the words for screen readers). */
+/** Each tab's text: "<0>easy</0><1>{n}</1><2> problems</2>" (the label, the count in the locale's digits, the words for screen readers). */
 const TAB_KEYS = { all: "tabs.all", easy: "tabs.easy", medium: "tabs.medium", hard: "tabs.hard" } as const satisfies Record<DifficultyTab, string>;
 
 /** A tab: every difficulty, or one. */
@@ -64,7 +66,7 @@ export function DifficultyTabs({ tab, counts, onSelect, panelId }: Props) {
           <T
             ns={problems}
             k={TAB_KEYS[d]}
-            values={{ count: countOf(d) }}
+            values={{ count: countOf(d), n: formatCount(countOf(d), intlLocales(activeLocale())) }}
             components={{ 0: <span className="tab-label" />, 1: <span className="tab-count" />, 2: <span className="sr-only" /> }}
           />
         </button>
