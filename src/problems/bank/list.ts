@@ -14,7 +14,7 @@ import type { Database } from "../../../db/index.ts";
 import type { Caller } from "../../accounts/user.ts";
 import { DIFFICULTIES, type Difficulty } from "../limits.ts";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
-import { matchCondition, matchesOf, searchWords } from "./search.ts";
+import { matchesOf, matchingRowids, rowidCondition, searchWords } from "./search.ts";
 import type { BankPage, BankProblem, BankQuery, BankSort, BankSource, BankTag } from "./shape.ts";
 import type { ProblemStatus } from "./status.ts";
 import { privateSight, type PrivateSight } from "./visible.ts";
@@ -115,7 +115,8 @@ export async function listBank(db: Database, viewer: Caller, query: BankQuery, n
     LEFT JOIN user_problem_status u ON u.user_id = ${viewer.id} AND u.problem_id = p.id`;
   const parts = sourceParts(query.source, sight);
   const filters: SQL[] = [sql`p.deleted_at IS NULL`, sql`p.staged_at IS NULL`];
-  for (const c of [statusCondition(query.status), tagCondition(query.tag), words.length ? matchCondition(words) : null]) if (c) filters.push(c);
+  const matched = words.length ? await matchingRowids(db, words) : null;
+  for (const c of [statusCondition(query.status), tagCondition(query.tag), matched ? rowidCondition(matched) : null]) if (c) filters.push(c);
   const pageConds = [...filters, sourceCondition(parts, true)];
   if (query.difficulty) pageConds.push(sql`+p.difficulty = ${query.difficulty}`);
   if (after) pageConds.push(afterCursor(spec, after));
