@@ -14,7 +14,7 @@ import type { Database } from "../../../db/index.ts";
 import type { Caller } from "../../accounts/user.ts";
 import { DIFFICULTIES, type Difficulty } from "../limits.ts";
 import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
-import { matchCondition, matchesOf, searchWords } from "./search.ts";
+import { matchesOf, matchingRowids, rowidCondition, searchWords } from "./search.ts";
 import type { BankPage, BankProblem, BankQuery, BankSort, BankSource, BankTag } from "./shape.ts";
 import type { ProblemStatus } from "./status.ts";
 import { privateSight, type PrivateSight } from "./visible.ts";
@@ -115,7 +115,8 @@ export async function listBank(db: Database, viewer: Caller, query: BankQuery, n
     LEFT JOIN user_problem_status u ON u.user_id = ${viewer.id} AND u.problem_id = p.id`;
   const parts = sourceParts(query.source, sight);
   const filters: SQL[] = [sql`p.deleted_at IS NULL`, sql`p.staged_at IS NULL`];
-  for (const c of [statusCondition(query.status), tagCondition(query.tag), words.length ? matchCondition(words) : null]) if (c) filters.push(c);
+  const matched = words.length ? await matchingRowids(db, words) : null;
+  for (const c of [statusCondition(query.status), tagCondition(query.tag), matched ? rowidCondition(matched) : null]) if (c) filters.push(c);
   const pageConds = [...filters, sourceCondition(parts, true)];
   if (query.difficulty) pageConds.push(sql`+p.difficulty = ${query.difficulty}`);
   if (after) pageConds.push(afterCursor(spec, after));
@@ -130,25 +131,25 @@ export async function listBank(db: Database, viewer: Caller, query: BankQuery, n
   if (parts.publicToo) countParts.push(sql`SELECT p.difficulty AS d, count(*) AS n ${countFrom} WHERE ${sql.join([...filters, sql`p.course_id IS NULL`], sql` AND `)} GROUP BY p.difficulty`);
   if (parts.privateIds.length) countParts.push(sql`SELECT p.difficulty AS d, count(*) AS n ${countFrom} WHERE ${sql.join([...filters, sourceCondition({ publicToo: false, privateIds: parts.privateIds }, false)], sql` AND `)} GROUP BY p.difficulty`);
 
-  const [rows, counts, hide] = await Promise.all([
+  // The viewer's spoiler-free setting rides with the counts (one statement fewer per page).
+  countParts.push(sql`SELECT '-hide' AS d, hide_tags AS n FROM users WHERE id = ${viewer.id}`);
+
+  const [rows, counts] = await Promise.all([
     db.all<Row>(sql`SELECT p.rowid AS rowid, p.id, p.title, p.difficulty, p.created_at, p.time_limit_ms, p.memory_limit_kib,
         p.interactive, p.scoring IS NOT NULL AS scoring, p.user_id, p.course_id, s.submitters, s.solvers, u.status,
         ${spec.key ?? sql`NULL`} AS sort_key
       ${from} WHERE ${sql.join(pageConds, sql` AND `)} ORDER BY ${order} LIMIT ${query.limit + 1}`),
-    countParts.length
-      ? db.all<{ difficulty: Difficulty; n: number }>(sql`SELECT d AS difficulty, sum(n) AS n FROM (${sql.join(countParts, sql` UNION ALL `)}) GROUP BY d`)
-      : Promise.resolve([]),
-    db.all<{ hide: number }>(sql`SELECT hide_tags AS hide FROM users WHERE id = ${viewer.id}`),
+    db.all<{ difficulty: Difficulty | "-hide"; n: number }>(sql`SELECT d AS difficulty, sum(n) AS n FROM (${sql.join(countParts, sql` UNION ALL `)}) GROUP BY d`),
   ]);
 
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
-  const hideTags = Boolean(hide[0]?.hide);
+  const hideTags = counts.some((c) => c.difficulty === "-hide" && c.n > 0);
   const [tags, matches] = await Promise.all([hideTags ? new Map<string, BankTag[]>() : tagsOf(db, page.map((r) => r.id)), matchesOf(db, words, page.map((r) => r.rowid))]);
   const courseSet = new Set(sight?.course ?? []);
 
   const difficultyCounts = Object.fromEntries(DIFFICULTIES.map((d) => [d, 0])) as Record<Difficulty, number>;
-  for (const c of counts) difficultyCounts[c.difficulty] = c.n;
+  for (const c of counts) if (c.difficulty !== "-hide") difficultyCounts[c.difficulty] = c.n;
   const total = query.difficulty ? difficultyCounts[query.difficulty] : DIFFICULTIES.reduce((n, d) => n + difficultyCounts[d], 0);
   const last = page[page.length - 1];
   return {

@@ -29,9 +29,15 @@ export function ftsExpression(words: string[]): string {
   return words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(" ");
 }
 
-/** The condition "problem row `p` matches `words`" (through the FTS index's rowid). */
-export function matchCondition(words: string[]): SQL {
-  return sql`p.rowid IN (SELECT rowid FROM problems_fts WHERE problems_fts MATCH ${ftsExpression(words)})`;
+/** The problems.rowid of every problem (live or not) whose title or statement matches `words`: one FTS5 read. */
+export async function matchingRowids(db: Database, words: string[]): Promise<number[]> {
+  const rows = await db.all<{ rowid: number }>(sql`SELECT rowid FROM problems_fts WHERE problems_fts MATCH ${ftsExpression(words)}`);
+  return rows.map((r) => r.rowid);
+}
+
+/** The condition "problem row `p` is one of `rowids`" (from `matchingRowids`, read once for the page and the counts). */
+export function rowidCondition(rowids: number[]): SQL {
+  return sql`p.rowid IN (SELECT value FROM json_each(${JSON.stringify(rowids)}))`;
 }
 
 // Markers FTS5 puts around each matched token: control characters a statement does not carry (stripped if it does).

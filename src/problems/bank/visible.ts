@@ -13,12 +13,12 @@
  *   domain knows nothing of contests.
  * Public problems (no course) are everyone's and are not listed here.
  */
-import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
 import { courseMembers, problems } from "../../../db/schema.ts";
 import type { Caller } from "../../accounts/user.ts";
 import { openedAssignmentProblems } from "../../courses/course-problems.ts";
-import { can } from "../../courses/permissions.ts";
+import { can, type CourseRole } from "../../courses/permissions.ts";
 
 /** Another domain's batch of course problems the viewer may see now (ids), e.g. through contests. */
 export type BankSightGrant = (db: Database, user: Caller, now: number) => Promise<Set<string>>;
@@ -43,17 +43,16 @@ export async function privateSight(db: Database, user: Caller, now: number): Pro
   if (user.siteRole === "admin") {
     for (const r of await db.select({ id: problems.id }).from(problems).where(live)) course.add(r.id);
   } else {
-    const memberships = await db.select({ courseId: courseMembers.courseId, role: courseMembers.role }).from(courseMembers).where(eq(courseMembers.userId, user.id));
-    if (memberships.length) {
-      const own = await db
-        .select({ id: problems.id, courseId: problems.courseId })
-        .from(problems)
-        .where(and(live, inArray(problems.courseId, memberships.map((m) => m.courseId))));
-      const staffOf = new Set(memberships.filter((m) => can({ siteRole: user.siteRole, courseRole: m.role }, "assignment.viewDrafts")).map((m) => m.courseId));
-      const studentOf = memberships.map((m) => m.courseId).filter((c) => !staffOf.has(c));
-      const opened = own.some((r) => !staffOf.has(r.courseId!)) ? await openedAssignmentProblems(db, studentOf, now) : new Map<string, Set<string>>();
-      for (const r of own) if (staffOf.has(r.courseId!) || opened.get(r.courseId!)?.has(r.id)) course.add(r.id);
-    }
+    // The live problems of the viewer's courses, with the viewer's role there: one query.
+    const own = await db
+      .select({ id: problems.id, courseId: courseMembers.courseId, role: courseMembers.role })
+      .from(courseMembers)
+      .innerJoin(problems, eq(problems.courseId, courseMembers.courseId))
+      .where(and(eq(courseMembers.userId, user.id), live));
+    const staff = (role: CourseRole) => can({ siteRole: user.siteRole, courseRole: role }, "assignment.viewDrafts");
+    const studentOf = [...new Set(own.filter((r) => !staff(r.role)).map((r) => r.courseId))];
+    const opened = await openedAssignmentProblems(db, studentOf, now);
+    for (const r of own) if (staff(r.role) || opened.get(r.courseId)?.has(r.id)) course.add(r.id);
   }
   const contest = new Set<string>();
   for (const grant of grants) for (const id of await grant(db, user, now)) if (!course.has(id)) contest.add(id);
