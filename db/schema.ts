@@ -168,6 +168,11 @@ export const problems = sqliteTable(
     index("problems_difficulty_idx").on(t.difficulty),
     index("problems_user_idx").on(t.userId),
     index("problems_course_idx").on(t.courseId),
+    // The problem bank (src/problems/bank/list.ts, migration 0033): live problems newest first and by
+    // title, and the public problems' counts per difficulty read from the index alone.
+    index("problems_bank_newest_idx").on(t.createdAt, t.id).where(sql`deleted_at IS NULL`),
+    index("problems_bank_title_idx").on(sql`title COLLATE NOCASE`, sql`created_at DESC`, sql`id DESC`).where(sql`deleted_at IS NULL`),
+    index("problems_bank_public_idx").on(t.courseId, t.stagedAt, t.difficulty, t.id).where(sql`deleted_at IS NULL`),
   ],
 );
 

@@ -242,8 +242,13 @@ describe("accounts and contact", () => {
 
 describe("problems list", () => {
   test("a difficulty with no problems shows the spec's empty state", async () => {
-    const unroute = await editCall(page, "problems.list", (entry: { result: { data: { difficulty: string }[] } }) => {
-      entry.result.data = entry.result.data.filter((p) => p.difficulty !== "hard");
+    // Every bank page the server sends, without its hard problems.
+    const unroute = await editCall(page, "problems.bank", (entry: { result: { data: { problems: { difficulty: string }[]; difficultyCounts: { hard: number }; total: number; nextCursor: string | null } } }) => {
+      const page = entry.result.data;
+      page.problems = page.problems.filter((p) => p.difficulty !== "hard");
+      page.difficultyCounts.hard = 0;
+      page.total = page.problems.length;
+      page.nextCursor = null;
       return entry;
     });
     await page.goto("/problems");
@@ -284,11 +289,19 @@ describe("problems list", () => {
 
   test("the server's 403 on someone else's problem: You can only update / delete your own problems.", async () => {
     const myId = await page.evaluate(() => JSON.parse(atob(localStorage.getItem("token")!.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).id as string);
-    // The list claims this user wrote "Sum of Two Numbers"; the server knows better.
-    const unroute = await editCall(page, "problems.list", (entry: { result: { data: { title: string; user: string }[] } }) => {
+    // The bank and the owner's list (Edit reads the whole problem from it) claim this user wrote "Sum of Two Numbers"; the server knows better.
+    const unrouteBank = await editCall(page, "problems.bank", (entry: { result: { data: { problems: { title: string; owned: boolean }[] } } }) => {
+      for (const p of entry.result.data.problems) if (p.title === "Sum of Two Numbers") p.owned = true;
+      return entry;
+    });
+    const unrouteList = await editCall(page, "problems.list", (entry: { result: { data: { title: string; user: string }[] } }) => {
       for (const p of entry.result.data) if (p.title === "Sum of Two Numbers") p.user = myId;
       return entry;
     });
+    const unroute = async () => {
+      await unrouteBank();
+      await unrouteList();
+    };
     await page.goto("/problems");
     const card = page.getByTestId("problem-card").filter({ has: page.getByRole("heading", { name: "Sum of Two Numbers", exact: true }) });
     await card.getByRole("button", { name: "Edit Sum of Two Numbers" }).click();
@@ -311,7 +324,7 @@ describe("failures (the product's error messages)", () => {
   test("a 401 while loading problems signs out and goes to /", async () => {
     // Token but no cookie, and the bearer header stripped from the list call: the real server answers 401.
     const w = await openWithToken();
-    await w.page.route(batchWith("problems.list"), async (route) => {
+    await w.page.route(batchWith("problems.bank"), async (route) => {
       const headers = { ...route.request().headers() };
       delete headers.authorization;
       await route.continue({ headers });
@@ -329,7 +342,7 @@ describe("failures (the product's error messages)", () => {
     const p = w.page;
     await p.addInitScript((t) => localStorage.setItem("token", t), token);
     const id = await problemIdByTitle("Sum of Two Numbers");
-    for (const path of ["problems.list", "submissions.list"]) await failCall(p, path, 500, "INTERNAL_SERVER_ERROR", "Internal server error");
+    for (const path of ["problems.bank", "submissions.list"]) await failCall(p, path, 500, "INTERNAL_SERVER_ERROR", "Internal server error");
     // The solving page batches problems.byId with the offered languages: the whole batch fails.
     await p.route(batchWith("problems.byId"), (route) => failBatch(route, 500, "INTERNAL_SERVER_ERROR", "Internal server error"));
     await p.goto("/problems");
@@ -596,23 +609,22 @@ describe("accessibility basics", () => {
     await page.goto("/problems");
     await page.getByTestId("problem-card").first().waitFor();
     // The skip link, the site header (brand, the sections, the account menu's button, the language menu, the theme), then the page.
-    const visited = await tabThrough(page, 14);
+    const visited = await tabThrough(page, 17);
     expect(visited.slice(0, 5)).toEqual(["Skip to main content", "{}CodeArenaBETA", "Problems", "Courses", "Contests"]);
     expect(visited[5]).toStartWith("Account menu: ");
     expect(visited.slice(6, 10)).toEqual(["Language", "Toggle dark mode", "+ Create Problem", "Import package"]);
-    expect(visited[10]).toMatch(/^easy\d+ problems$/); // the selected tab only: the others are reached with the arrow keys
-    expect(visited.slice(11)).toEqual(["Solve", "My Submissions", "Solve"]);
-    // Arrow keys move between the difficulty tabs; Tab goes on to the first card's Solve link.
-    await page.keyboard.press("Shift+Tab");
-    await page.keyboard.press("Shift+Tab");
-    await page.keyboard.press("Shift+Tab");
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("tab");
+    // The bank's search and filters, then the selected tab only (the others are reached with the arrow keys).
+    expect(visited.slice(10, 16)).toEqual(["Search problems", "Tag", "Status", "Source", "Sort by", "Hide tags (spoiler-free)"]);
+    expect(visited[16]).toMatch(/^all\d+ problems$/);
+    // Arrow keys move between the difficulty tabs; Tab goes on into the first card.
     await page.keyboard.press("ArrowRight");
-    expect(await page.getByRole("tab", { name: /medium/i }).getAttribute("aria-selected")).toBe("true");
-    await page.keyboard.press("ArrowLeft");
     expect(await page.getByRole("tab", { name: /easy/i }).getAttribute("aria-selected")).toBe("true");
+    await page.keyboard.press("ArrowLeft");
+    expect(await page.getByRole("tab", { name: /^all/i }).getAttribute("aria-selected")).toBe("true");
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Solve");
+    expect(await page.evaluate(() => document.activeElement?.closest("[data-testid=problem-card]") !== null)).toBe(true);
+    // On to a known problem's Solve link (the bank lists the newest first).
+    await page.getByTestId("problem-card").filter({ has: page.getByRole("heading", { name: "Sum of Two Numbers", exact: true }) }).getByRole("link", { name: "Solve" }).focus();
     await page.keyboard.press("Enter");
     await page.waitForURL("**/solve/**");
 
@@ -642,12 +654,12 @@ describe("accessibility basics", () => {
     await w.page.goto("/problems?lang=ar");
     await w.page.getByTestId("problem-card").first().waitFor();
     expect(await w.page.evaluate(() => document.documentElement.dir)).toBe("rtl");
-    await w.page.locator("#tab-easy").focus();
+    await w.page.locator("#tab-all").focus();
     await w.page.keyboard.press("ArrowLeft");
-    expect(await w.page.locator("#tab-medium").getAttribute("aria-selected")).toBe("true");
-    expect(await w.page.evaluate(() => document.activeElement?.id)).toBe("tab-medium");
-    await w.page.keyboard.press("ArrowRight");
     expect(await w.page.locator("#tab-easy").getAttribute("aria-selected")).toBe("true");
+    expect(await w.page.evaluate(() => document.activeElement?.id)).toBe("tab-easy");
+    await w.page.keyboard.press("ArrowRight");
+    expect(await w.page.locator("#tab-all").getAttribute("aria-selected")).toBe("true");
     await w.context.close();
   }, SLOW);
 

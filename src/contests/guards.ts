@@ -20,12 +20,13 @@
  */
 import { and, eq, gt, inArray, isNotNull, isNull, lte } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { contestProblems, contests, contestTeamMembers, contestTeams } from "../../db/schema.ts";
+import { contestProblems, contests, contestTeamMembers, contestTeams, problems } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { memberRole } from "../courses/access.ts";
 import { restrictAi, type AiRestriction } from "../courses/ai-policy.ts";
 import { AppError } from "../errors.ts";
 import { grantProblemSight, type ProblemSightGrant } from "../problems/access.ts";
+import { grantBankSight, type BankSightGrant } from "../problems/bank/visible.ts";
 import { guardProblemChanges, type ProblemChangeGuard } from "../problems/operations.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import { restrictSubmissions, type SubmissionRestriction } from "../submissions/create.ts";
@@ -49,6 +50,32 @@ export const problemReadableThroughContest: ProblemSightGrant = async (db: Datab
     if (standing && mayReadProblems({ contest, ...standing }, now)) return true;
   }
   return false;
+};
+
+/**
+ * BankSightGrant (src/problems/bank/visible.ts): the course problems the caller may read through
+ * contests now, by the rule of `problemReadableThroughContest`, asked once per contest that lists
+ * a live course problem instead of once per problem.
+ */
+export const problemsReadableThroughContests: BankSightGrant = async (db, user, now) => {
+  const rows = await db
+    .select({ contest: contests, problemId: contestProblems.problemId })
+    .from(contestProblems)
+    .innerJoin(contests, eq(contests.id, contestProblems.contestId))
+    .innerJoin(problems, eq(problems.id, contestProblems.problemId))
+    .where(and(isNull(contests.deletedAt), isNotNull(problems.courseId), isNull(problems.deletedAt)));
+  const readable = new Map<string, boolean>();
+  const out = new Set<string>();
+  for (const { contest, problemId } of rows) {
+    let ok = readable.get(contest.id);
+    if (ok === undefined) {
+      const standing = await roleIn(db, contest, user);
+      ok = standing !== null && mayReadProblems({ contest, ...standing }, now);
+      readable.set(contest.id, ok);
+    }
+    if (ok) out.add(problemId);
+  }
+  return out;
 };
 
 /**
@@ -160,6 +187,7 @@ export const noAiDuringContest: AiRestriction = async (db, caller, _problem, now
 /** Registers each with its domain (idempotent; the contest runtime calls it). */
 export function registerContestGuards(): void {
   grantProblemSight(problemReadableThroughContest);
+  grantBankSight(problemsReadableThroughContests);
   restrictAi(noAiDuringContest);
   restrictSubmissions(judgeOnlyInContest);
   guardProblemChanges(holdProblemsUntilFinal);

@@ -33,19 +33,34 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
     .where(and(eq(problems.courseId, courseId), isNull(problems.deletedAt)))
     .orderBy(asc(problems.createdAt));
   if (!can(actor, "assignment.viewDrafts")) {
-    // A student sees the problems of the course's opened assignments: one query, not one per problem.
-    const opened = await db
-      .select({ problemId: assignmentProblems.problemId })
-      .from(assignmentProblems)
-      .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
-      .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt), lte(assignments.opensAt, new Date(now))));
-    const visible = new Set(opened.map((o) => o.problemId));
-    rows = rows.filter((p) => visible.has(p.id));
+    const visible = (await openedAssignmentProblems(db, [courseId], now)).get(courseId);
+    rows = rows.filter((p) => visible?.has(p.id));
   }
   const ids = rows.map((r) => r.id);
   const [counts, tags] = await Promise.all([countTests(db, ids), readProblemTags(db, ids)]);
   const hidden = can(actor, "problem.edit") ? await readHiddenTests(db, ids) : null;
   return rows.map((r) => toProblemShape(r, counts.get(r.id) ?? 0, tags.get(r.id) ?? [], hidden?.get(r.id)));
+}
+
+/**
+ * The problems of each given course's assignments opened by `now` (not deleted), by course: what a
+ * student of that course sees of its problems. One query, not one per problem (also the problem
+ * bank's, src/problems/bank/visible.ts).
+ */
+export async function openedAssignmentProblems(db: Database, courseIds: string[], now: number): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (!courseIds.length) return out;
+  const opened = await db
+    .select({ courseId: assignments.courseId, problemId: assignmentProblems.problemId })
+    .from(assignmentProblems)
+    .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
+    .where(and(inArray(assignments.courseId, courseIds), isNull(assignments.deletedAt), lte(assignments.opensAt, new Date(now))));
+  for (const o of opened) {
+    const set = out.get(o.courseId) ?? new Set<string>();
+    set.add(o.problemId);
+    out.set(o.courseId, set);
+  }
+  return out;
 }
 
 /**

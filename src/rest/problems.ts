@@ -1,5 +1,5 @@
 /**
- * REST door for problems: list, create (201), byId, statements (other languages), update, delete (the documented /api/problems routes).
+ * REST door for problems: list (or one bank page with its parameters), tags, create (201), byId, statements (other languages), update, delete (the documented /api/problems routes).
  * Body fields `_id`, `user`, `__v` and unknown keys are stripped by the
  * procedures' zod inputs; the path's id always wins over a body `id`.
  */
@@ -34,11 +34,28 @@ async function packageBody(c: Context<AppEnv>): Promise<Record<string, unknown>>
   return {};
 }
 
+/** The query parameters that ask for a bank page instead of the spec's whole list. */
+const BANK_PARAMS = ["q", "tag", "difficulty", "status", "source", "sort", "cursor", "limit"] as const;
+
+/** The bank's parameters present in the query (unvalidated: the procedure's zod input names a bad one), or null when none is. */
+function bankParams(query: Record<string, string>): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  for (const k of BANK_PARAMS) if (query[k] !== undefined) out[k] = query[k];
+  return Object.keys(out).length ? out : null;
+}
+
 // Bodies are unvalidated JSON: `as never` hands them to the procedure, whose zod input validates them.
 
 export const problemsRoutes = new Hono<AppEnv>()
   // sendJson: the shared public list is serialised once per change, not per request (src/lib/json.ts).
-  .get("/", async (c) => sendJson(c, await call(c, (api) => api.problems.list())))
+  // With any of the bank's parameters: one page `{ problems, nextCursor, total, ... }` (src/problems/bank);
+  // without: every problem, as the spec's client reads it.
+  .get("/", async (c) => {
+    const params = bankParams(c.req.query());
+    if (params) return c.json(await call(c, (api) => api.problems.bank(params as never)));
+    return sendJson(c, await call(c, (api) => api.problems.list()));
+  })
+  .get("/tags", async (c) => c.json(await call(c, (api) => api.problems.tags())))
   .post("/", async (c) => c.json(await call(c, async (api) => api.problems.create((await jsonBody(c)) as never)), 201))
   // A problem package: multipart/form-data with the zip in `package` (plus optional `courseId`,
   // `difficulty`, `pythonImplementation`), or the zip itself as the body (application/zip, options in the query).

@@ -142,7 +142,7 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
   }
 
   /** Sends every judged submission of the problem back to the judge (after its tests changed). */
-  async function rejudge(p: Problem) {
+  async function rejudge(p: Pick<Problem, "_id" | "title">) {
     try {
       const { queued } = await rejudging.mutateAsync({ id: p._id });
       flash("success", queued ? t("editor.rejudgeQueued", { count: queued, title: p.title }) : t("editor.rejudgeNothing", { title: p.title }), DELETE_MESSAGE_MS);

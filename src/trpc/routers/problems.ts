@@ -19,6 +19,10 @@ import { rejudgeProblem } from "../../submissions/rejudge.ts";
 import { readVisibleAsset } from "../../packages/assets.ts";
 import { startVerifyFor, verifyStatusFor, type VerifyStatus } from "../../packages/verify-service.ts";
 import { importPackageAs, packageImportInput } from "../../packages/input.ts";
+import { listBank } from "../../problems/bank/list.ts";
+import { bankQueryInput, type BankPage, type BankTagCount } from "../../problems/bank/shape.ts";
+import { listTagCounts } from "../../problems/bank/tags.ts";
+import { setAccountHideTags } from "../../accounts/hide-tags.ts";
 
 export const problemsRouter = router({
   /**
@@ -27,6 +31,21 @@ export const problemsRouter = router({
    * changes); only the caller's own hidden tests are read per request.
    */
   list: protectedProcedure.query(({ ctx }): Promise<ProblemShape[]> => problemListFor(ctx.db, ctx.user.id)),
+
+  /**
+   * One page of the problem bank (src/problems/bank/list.ts): search, filters, sort, keyset cursor,
+   * the caller's marks and the public counters; only problems the caller may see.
+   * @throws BAD_INPUT (400) naming the field (`cursor` for one made for another sort or filter).
+   */
+  bank: protectedProcedure.input(bankQueryInput).query(({ ctx, input }): Promise<BankPage> => listBank(ctx.db, ctx.user, input, ctx.now())),
+
+  /** Every tag with its number of public live problems, by name (the bank's tag filter). */
+  tags: publicProcedure.query(({ ctx }): Promise<BankTagCount[]> => listTagCounts(ctx.db)),
+
+  /** The caller's spoiler-free mode (the bank hides tags), remembered on the account. @returns `{ hideTags }`. */
+  setHideTags: protectedProcedure
+    .input(z.object({ hide: z.boolean({ error: "Must be true or false" }) }))
+    .mutation(({ ctx, input }) => setAccountHideTags(ctx.db, ctx.user.id, input.hide)),
 
   /**
    * One live problem without hidden tests; a public one works signed out, a
