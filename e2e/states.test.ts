@@ -609,13 +609,13 @@ describe("accessibility basics", () => {
     await page.goto("/problems");
     await page.getByTestId("problem-card").first().waitFor();
     // The skip link, the site header (brand, the sections, the account menu's button, the language menu, the theme), then the page.
-    const visited = await tabThrough(page, 17);
-    expect(visited.slice(0, 5)).toEqual(["Skip to main content", "{}CodeArenaBETA", "Problems", "Courses", "Contests"]);
-    expect(visited[5]).toStartWith("Account menu: ");
-    expect(visited.slice(6, 10)).toEqual(["Language", "Toggle dark mode", "+ Create Problem", "Import package"]);
+    const visited = await tabThrough(page, 18);
+    expect(visited.slice(0, 6)).toEqual(["Skip to main content", "{}CodeArenaBETA", "Problems", "Courses", "Contests", "Progress"]);
+    expect(visited[6]).toStartWith("Account menu: ");
+    expect(visited.slice(7, 11)).toEqual(["Language", "Toggle dark mode", "+ Create Problem", "Import package"]);
     // The bank's search and filters, then the selected tab only (the others are reached with the arrow keys).
-    expect(visited.slice(10, 16)).toEqual(["Search problems", "Tag", "Status", "Source", "Sort by", "Hide tags (spoiler-free)"]);
-    expect(visited[16]).toMatch(/^all\d+ problems$/);
+    expect(visited.slice(11, 17)).toEqual(["Search problems", "Tag", "Status", "Source", "Sort by", "Hide tags (spoiler-free)"]);
+    expect(visited[17]).toMatch(/^all\d+ problems$/);
     // Arrow keys move between the difficulty tabs; Tab goes on into the first card.
     await page.keyboard.press("ArrowRight");
     expect(await page.getByRole("tab", { name: /easy/i }).getAttribute("aria-selected")).toBe("true");
