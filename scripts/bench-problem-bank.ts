@@ -16,7 +16,7 @@
  * submission row, alone vs followed by the status row and counters).
  *
  * Replaces the "Problem bank" section of docs/benchmarks.md.
- * Usage: bun scripts/bench-problem-bank.ts [--bursts 30] [--no-write] [--small]
+ * Usage: bun scripts/bench-problem-bank.ts [--bursts 30] [--no-write] [--small] [--note TEXT]
  * Goals: every p99 ≤ 30 ms and ≤ 2× its bare read; the page ≤ 50 KiB; recording a verdict ≤ 1 ms.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     bursts: { type: "string", default: "30" },
     "no-write": { type: "boolean", default: false },
     small: { type: "boolean", default: false },
+    /** A paragraph appended to the section (what the figures mean on this run's machine). */
+    note: { type: "string" },
   },
 });
 const BURSTS = Number(args.bursts);
@@ -168,7 +170,7 @@ The bare read is the answer's rows as three plain statements over the public pro
 | the same followed by recordProblemStatus (status row + counters), median | ${ms(median(withStatus))} (added: ${ms(added)}; recordProblemStatus alone ${ms(median(statusOnly))}, p99 ${ms(percentile(statusOnly, 99))}) | added ≤ 1 ms |
 
 Goals: ${verdicts.map((v) => `${v.name}: ${v.met ? "met" : "not met"}`).join("; ")}; page size ${page50 <= 50 * 1024 ? "met" : "not met"}; verdict write ${added <= 1 ? "met" : "not met"}. The progress page (src/progress) was not on main when this was written: not measured here.
-`;
+${args["note"] ? `\n${args["note"]}\n` : ""}`;
   console.log(section);
   if (!args["no-write"]) writeSection(join(root, "docs", "benchmarks.md"), "## Problem bank", section);
 }
