@@ -18,6 +18,9 @@
  * until a switch installs every namespace's at once (`takeMessages`, one
  * Lingui change, one render: ./switch.ts); only a namespace that first
  * renders while its locale is already active installs itself (`load`).
+ * A namespace counts as used once something has read it (`noteUse`: `useT`,
+ * `<T>`, `translate`); a switch fetches the used ones first, the others
+ * (defined by a chunk, never read yet) when they are first read.
  */
 import { i18n, type Messages } from "@lingui/core";
 import { PSEUDO_LOCALE, SOURCE_LOCALE } from "../../../src/i18n/locales.ts";
@@ -40,6 +43,9 @@ export interface Namespace<K extends string = string> {
 
 interface Entry {
   ns: Namespace;
+  /** Read at least once (rendered or translated) since the page loaded. */
+  used: boolean;
+  english: Messages;
   /** The fetched messages of a locale, English underneath; undefined until fetched. */
   fetched(locale: string): Messages | undefined;
   markLoaded(locale: string): void;
@@ -55,23 +61,40 @@ export function accentForPseudo(text: string): string {
   return pseudoAccent ? pseudoAccent(text) : text;
 }
 
-/** Every namespace defined so far (the modules that define them have been evaluated): what a locale switch must load first. */
+/** Every namespace defined so far (the modules that define them have been evaluated). */
 export function definedNamespaces(): Namespace[] {
   return [...registry.values()].map((e) => e.ns);
 }
 
 /**
- * The fetched messages of `locale` of every defined namespace (those not
- * fetched yet are left out and load themselves when they render), marked as
- * loaded: the caller gives them to Lingui in one call (./switch.ts).
+ * What a switch fetches before it shows: the namespaces read so far (the
+ * screen's, and those of screens visited before); before anything has been
+ * read (the start, before the first render), every defined one, so the
+ * first paint is already in the chosen language.
+ */
+export function namespacesInUse(): Namespace[] {
+  const used = [...registry.values()].filter((e) => e.used);
+  return (used.length ? used : [...registry.values()]).map((e) => e.ns);
+}
+
+/** Notes that `ns` is read (./index.tsx calls it from `useT`, `<T>` and `translate`). */
+export function noteUse(ns: Namespace): void {
+  const e = registry.get(ns.name);
+  if (e) e.used = true;
+}
+
+/**
+ * The messages of `locale` of every defined namespace, for the caller to
+ * give Lingui in one call (./switch.ts): the fetched ones, marked as loaded;
+ * English for the others (never an id), which load their own when first
+ * read in that locale.
  */
 export function takeMessages(locale: string): Messages {
   const all: Messages = {};
   for (const e of registry.values()) {
     const m = e.fetched(locale);
-    if (!m) continue;
-    Object.assign(all, m);
-    e.markLoaded(locale);
+    Object.assign(all, m ?? e.english);
+    if (m) e.markLoaded(locale);
   }
   return all;
 }
@@ -137,7 +160,7 @@ export function defineNamespace<M extends Record<string, unknown>>(name: string,
       return p;
     },
   };
-  registry.set(name, { ns: ns as Namespace, fetched: (locale) => fetched.get(locale), markLoaded: (locale) => void loaded.add(locale) });
+  registry.set(name, { ns: ns as Namespace, used: false, english, fetched: (locale) => fetched.get(locale), markLoaded: (locale) => void loaded.add(locale) });
   const active = i18n.locale;
   if (active && active !== SOURCE_LOCALE) void ns.load(active);
   return ns;

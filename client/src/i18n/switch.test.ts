@@ -5,11 +5,14 @@
  * language's namespaces and parts all at once without changing what is
  * shown; a switch after it happens in the same call with one Lingui change
  * (one render); a cold switch requests everything in parallel and changes
- * once; the last switch asked for wins; a failed chunk reads English.
+ * once; the last switch asked for wins; a failed chunk reads English; a
+ * namespace defined but not read yet is left out of all that and reads
+ * English until first read.
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { i18n } from "@lingui/core";
-import { defineNamespace } from "./namespace.ts";
+import { translate } from "./index.tsx";
+import { defineNamespace, noteUse } from "./namespace.ts";
 import { addLocalePart, isLocaleReady, prefetchLocale, switchLocale } from "./switch.ts";
 
 const TAGS = ["de", "ja", "fr", "es", "ko"] as const;
@@ -57,6 +60,11 @@ i18n.on("change", () => changes++);
 
 const header = defineNamespace("switchtest-header", { hello: "Hello", bye: "Goodbye" }, heldLoaders("header", { hello: "Hallo", bye: "Tschüss" }));
 const page = defineNamespace("switchtest-page", { title: "Problems" }, heldLoaders("page", { title: "Aufgaben" }));
+// Defined (its chunk evaluated) but not read by anything on the screen yet.
+const aside = defineNamespace("switchtest-aside", { note: "Note" }, heldLoaders("aside", { note: "Notiz" }));
+// The screen reads these two (as useT does when it renders).
+noteUse(header);
+noteUse(page);
 
 beforeEach(() => {
   calls.length = 0;
@@ -73,7 +81,7 @@ describe("the language switch", () => {
   test("defining namespaces while English is shown fetches no other language", () => {
     expect(i18n.locale).toBe("en");
     expect(calls).toEqual([]);
-    expect(header.isFetched("de") || page.isFetched("de")).toBe(false);
+    expect(header.isFetched("de") || page.isFetched("de") || aside.isFetched("de")).toBe(false);
   });
 
   test("a prefetch asks for every namespace and part of that language at once, and changes nothing shown", async () => {
@@ -142,5 +150,19 @@ describe("the language switch", () => {
     expect(i18n.locale).toBe("ko");
     expect(i18n._("switchtest-header.hello")).toBe("Hello");
     expect(i18n._("switchtest-page.title")).toBe("Aufgaben (ko)");
+  });
+
+  test("a namespace not read yet is not fetched ahead, reads English after a switch, and loads when first read", async () => {
+    expect(aside.isFetched("de")).toBe(false);
+    expect(calls).toEqual([]);
+    const back = switchLocale("de", ["de"]); // fetched before: immediate
+    expect(i18n.locale).toBe("de");
+    await back;
+    expect(calls).toEqual([]);
+    expect(translate(aside, "note")).toBe("Note");
+    expect(calls).toEqual(["aside/de"]);
+    answer(/^aside\/de$/);
+    await aside.load("de");
+    expect(translate(aside, "note")).toBe("Notiz (de)");
   });
 });

@@ -3,8 +3,8 @@
  * 100 ms; decision 069).
  *
  * - `prefetchLocale(tag)` fetches, without showing anything, what a switch
- *   to `tag` needs: the messages of every namespace defined so far (the
- *   screen's and those already visited) and the other parts registered with
+ *   to `tag` needs: the messages of every namespace read so far (the
+ *   screen's and those of screens visited before) and the parts registered with
  *   `addLocalePart` (the dates' dayjs locale), all requests at once. The
  *   language menu calls it for every language on offer when a person points
  *   at it or moves the focus into it (./useLocaleChoice.ts), so the chunks
@@ -12,13 +12,15 @@
  *   never opens the menu fetches no other language.
  * - `switchLocale(tag, locales)` fetches what is missing (in parallel, no
  *   waterfall), then puts every part and every namespace's messages in force
- *   in one Lingui call: one change, one render of the page. When everything
+ *   in one Lingui call: one change, one render of the page (a namespace
+ *   defined but never read yet reads English there until it is first read,
+ *   which loads it). When everything
  *   is already fetched it does so synchronously, inside the caller's event
  *   (React renders the page before the next frame). The last switch asked
  *   for wins when an earlier one's chunks arrive later.
  */
 import { i18n } from "@lingui/core";
-import { definedNamespaces, takeMessages } from "./namespace.ts";
+import { takeMessages, namespacesInUse } from "./namespace.ts";
 
 /** Something besides the messages a language needs (the dates' dayjs locale): `fetch` gets it ready (once per tag, never rejects) and resolves to what puts it in force. */
 export interface LocalePart {
@@ -51,14 +53,14 @@ function fetchParts(tag: string): Promise<void> {
   return p;
 }
 
-/** True when a switch to `tag` would need no request: every defined namespace's messages and every part fetched. */
+/** True when a switch to `tag` would need no request: every used namespace's messages and every part fetched. */
 export function isLocaleReady(tag: string): boolean {
-  return partsReady.has(tag) && definedNamespaces().every((ns) => ns.isFetched(tag));
+  return partsReady.has(tag) && namespacesInUse().every((ns) => ns.isFetched(tag));
 }
 
 /** Fetches (without showing) what a switch to `tag` needs, every request at once. Never rejects. */
 export function prefetchLocale(tag: string): Promise<void> {
-  return Promise.all([...definedNamespaces().map((ns) => ns.prefetch(tag)), fetchParts(tag)]).then(() => undefined);
+  return Promise.all([...namespacesInUse().map((ns) => ns.prefetch(tag)), fetchParts(tag)]).then(() => undefined);
 }
 
 let latest = 0;
