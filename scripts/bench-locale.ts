@@ -23,8 +23,13 @@
  *    re-render with no loading), timed the same way.
  * Medians and p90 (nearest rank) of `--runs` (default 15) per target language.
  *
- * Usage: NODE_ENV=production bun run build && unshare -n bash -c 'ip link set lo up && bun scripts/bench-locale.ts [--runs 15] [--choose-after 300] [--write]'
+ * Before and after: run it on the earlier build with `--json before.json`, then on
+ * this one with `--before before.json --before-label "…"`: the section then has
+ * both, measured in the same session.
+ *
+ * Usage: NODE_ENV=production bun run build && unshare -n bash -c 'ip link set lo up && bun scripts/bench-locale.ts [--runs 15] [--choose-after 300] [--json f] [--before f --before-label l] [--write]'
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -33,7 +38,18 @@ import { ensureClientBuilt, launchBrowser, ROOT, startServer } from "../e2e/harn
 import { median, ms, percentile, writeSection } from "./lib/bench-doc.ts";
 
 const { values: args } = parseArgs({
-  options: { runs: { type: "string", default: "15" }, "choose-after": { type: "string", default: "300" }, write: { type: "boolean", default: false }, port: { type: "string", default: "3396" } },
+  options: {
+    runs: { type: "string", default: "15" },
+    "choose-after": { type: "string", default: "300" },
+    write: { type: "boolean", default: false },
+    port: { type: "string", default: "3396" },
+    /** Writes the samples here (JSON), to be given as another run's --before. */
+    json: { type: "string" },
+    /** A --json file of an earlier build measured by this script in the same session: its medians and p90 are written beside these. */
+    before: { type: "string" },
+    /** What the --before build is, for the section ("main 60574de, before decision 069"). */
+    "before-label": { type: "string", default: "the build before" },
+  },
 });
 const RUNS = Number(args.runs);
 const CHOOSE_AFTER_MS = Number(args["choose-after"]);
@@ -174,6 +190,15 @@ async function main(): Promise<void> {
       (tag) => `| ${tag} | ${cell(of(tag, "menu"))} | ${cell(of(tag, "pure"))} | ${cell(of(tag, "warm"))} | ${cell(of(tag, "theme"))} | ${cell(of(tag, "prefetched"))} (${median(of(tag, "prefetchedChunks"))} scripts) |`,
     );
     const all = (k: keyof Sample) => TARGETS.flatMap((t) => of(t, k));
+    if (args.json) writeFileSync(args.json, JSON.stringify({ results, at: new Date().toISOString(), load: loadavg() }));
+    const before = args.before ? (JSON.parse(readFileSync(args.before, "utf8")) as { results: Record<string, Sample[]>; at: string; load: number[] }) : null;
+    const beforeRows = before
+      ? TARGETS.map((tag) => {
+          const b = (k: keyof Sample) => before.results[tag]!.map((s) => s[k]);
+          return `| ${tag} | ${cell(b("menu"))} | ${cell(b("pure"))} | ${cell(b("warm"))} | ${cell(b("theme"))} |`;
+        })
+      : [];
+    const beforeAll = (k: keyof Sample) => (before ? TARGETS.flatMap((t) => before.results[t]!.map((s) => s[k])) : []);
     const verdict = (v: number[]) => `median **${ms(median(v))}**, p90 ${ms(percentile(v, 90))} (goal < 100 ms: ${median(v) < 100 ? "met" : "not met"})`;
     const loadAtEnd = loadavg();
     const section = [
@@ -187,6 +212,18 @@ async function main(): Promise<void> {
       "",
       `Over the three languages: cold with the menu opened first ${verdict(all("menu"))}; cold with no menu first ${verdict(all("pure"))}; warm median ${ms(median(all("warm")))}.`,
       "",
+      ...(before
+        ? [
+            `Before: ${args["before-label"]}, measured by this same script just before (${before.at.slice(11, 16)} UTC, load ${before.load.map((l) => l.toFixed(2)).join(", ")}; pointing at its menu fetched nothing, so its two cold kinds are the same path). Median / p90:`,
+            "",
+            "| language | cold, menu opened first | cold, no menu first | warm | baseline: theme switch |",
+            "| --- | ---: | ---: | ---: | ---: |",
+            ...beforeRows,
+            "",
+            `Over the three languages before: cold with the menu opened first ${verdict(beforeAll("menu"))}; cold with no menu first ${verdict(beforeAll("pure"))}; warm median ${ms(median(beforeAll("warm")))}.`,
+            "",
+          ]
+        : []),
       `Load average (1, 5, 15 min) at start ${loadAtStart.map((l) => l.toFixed(2)).join(", ")}, at the end ${loadAtEnd.map((l) => l.toFixed(2)).join(", ")}. Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Bun ${Bun.version}. Reproduce: \`NODE_ENV=production bun run build && unshare -n bash -c 'ip link set lo up && bun scripts/bench-locale.ts --write'\`.`,
       "",
     ].join("\n");
