@@ -38,7 +38,7 @@ export function useT<N extends Namespace>(ns: N): Translate<KeyOf<N>> {
 /** A message outside React (the active locale; English until its messages have loaded, which this starts). */
 export function translate<N extends Namespace>(ns: N, key: KeyOf<N>, values?: MessageValues): string {
   noteUse(ns);
-  if (!ns.isLoaded(i18n.locale)) void ns.load(i18n.locale);
+  if (i18n.locale && !ns.isLoaded(i18n.locale)) void ns.load(i18n.locale);
   return i18n._(`${ns.name}.${key}`, values as Record<string, unknown>);
 }
 
