@@ -14,7 +14,7 @@
 import { use, type ReactElement, type ReactNode } from "react";
 import { i18n } from "@lingui/core";
 import { Trans, useLingui } from "@lingui/react";
-import type { Namespace } from "./namespace.ts";
+import { noteUse, type Namespace } from "./namespace.ts";
 
 export type { Namespace } from "./namespace.ts";
 export { defineNamespace } from "./namespace.ts";
@@ -30,18 +30,22 @@ type KeyOf<N> = N extends Namespace<infer K> ? K : never;
 export function useT<N extends Namespace>(ns: N): Translate<KeyOf<N>> {
   const { i18n: active } = useLingui();
   const locale = active.locale;
+  noteUse(ns);
   if (!ns.isLoaded(locale)) use(ns.load(locale));
   return (key, values) => active._(`${ns.name}.${key}`, values as Record<string, unknown>);
 }
 
-/** A message outside React (the active locale; English until another is loaded). */
+/** A message outside React (the active locale; English until its messages have loaded, which this starts). */
 export function translate<N extends Namespace>(ns: N, key: KeyOf<N>, values?: MessageValues): string {
+  noteUse(ns);
+  if (i18n.locale && !ns.isLoaded(i18n.locale)) void ns.load(i18n.locale);
   return i18n._(`${ns.name}.${key}`, values as Record<string, unknown>);
 }
 
 /** A message with markup: `components` fill its numbered tags (`<0>…</0>`), `values` its placeholders. */
 export function T<N extends Namespace>(props: { ns: N; k: KeyOf<N>; values?: MessageValues; components?: Record<string, ReactElement> }): ReactNode {
   const { i18n: active } = useLingui();
+  noteUse(props.ns);
   if (!props.ns.isLoaded(active.locale)) use(props.ns.load(active.locale));
   return <Trans id={`${props.ns.name}.${props.k}`} values={props.values as Record<string, unknown>} components={props.components} />;
 }

@@ -8,14 +8,21 @@
  * navigator.languages. A signed-in account's stored choice then wins
  * (lib/auth.tsx calls `adoptAccountLocale`), so it follows the user to any browser.
  *
- * `activateLocale` loads every namespace in use and the dates' dayjs locale
- * first, then switches Lingui (every `useT` re-renders once) and sets
- * `<html lang dir>`; numbers in Arabic use Latin digits, as code and outputs do.
+ * `activateLocale` fetches every namespace in use and the dates' dayjs locale
+ * first (at once), then switches Lingui, the dates and `<html lang dir>`
+ * together (./switch.ts: one change, the page renders once); numbers in
+ * Arabic use Latin digits, as code and outputs do. `prefetchOtherLocales`
+ * fetches them ahead for every language on offer (the language menu, when
+ * opened), so the switch after a choice needs no request.
  */
 import { i18n } from "@lingui/core";
-import { isLocaleTag, LOCALE_INFO, negotiateLocale, PSEUDO_LOCALE, SOURCE_LOCALE, type AnyLocaleTag } from "../../../src/i18n/locales.ts";
-import { definedNamespaces } from "./namespace.ts";
-import { loadViewerDateLocale } from "../lib/date-locale.ts";
+import { isLocaleTag, LOCALE_INFO, LOCALE_TAGS, negotiateLocale, PSEUDO_LOCALE, SOURCE_LOCALE, type AnyLocaleTag } from "../../../src/i18n/locales.ts";
+import { fetchDateLocale } from "../lib/date-locale.ts";
+import { setDateLocale } from "../lib/dates.ts";
+import { addLocalePart, prefetchLocale, switchLocale } from "./switch.ts";
+
+// The dates follow the words: the dayjs locale is fetched with the messages and selected in the same moment.
+addLocalePart({ fetch: (tag) => fetchDateLocale(tag === PSEUDO_LOCALE ? "en" : tag).then((name) => () => setDateLocale(name)) });
 
 const STORAGE_KEY = "codearena.locale";
 
@@ -76,14 +83,31 @@ export function onLocaleChange(fn: (tag: AnyLocaleTag) => void): () => void {
   return () => listeners.delete(fn);
 }
 
-/** Loads what the tag needs, then switches to it. Never rejects (a failed load reads English). */
+/**
+ * Loads what the tag needs (what is not fetched yet, all at once), then
+ * switches to it in one render; synchronously when everything was fetched
+ * before (`prefetchOtherLocales`). Never rejects (a failed load reads
+ * English). When another switch is asked for before this one is ready, the
+ * later one wins.
+ */
 export async function activateLocale(tag: AnyLocaleTag): Promise<void> {
-  await Promise.all([...definedNamespaces().map((ns) => ns.load(tag)), loadViewerDateLocale([tag === PSEUDO_LOCALE ? "en" : tag])]);
-  i18n.activate(tag, intlLocales(tag));
-  const html = document.documentElement;
-  html.lang = tag;
-  html.dir = LOCALE_INFO[tag].dir;
-  for (const fn of listeners) fn(tag);
+  await switchLocale(tag, intlLocales(tag), () => {
+    const html = document.documentElement;
+    html.lang = tag;
+    html.dir = LOCALE_INFO[tag].dir;
+    for (const fn of listeners) fn(tag);
+  });
+}
+
+/**
+ * Fetches, without showing them, the messages (of the namespaces defined so
+ * far) and dayjs locale of every language on offer but the active one: the
+ * language menu calls it when a person points at it or focuses it. Once per
+ * language (later calls share the requests).
+ */
+export function prefetchOtherLocales(): void {
+  const active = activeLocale();
+  for (const tag of LOCALE_TAGS) if (tag !== active) void prefetchLocale(tag);
 }
 
 /** Set when this page load was opened with `?lang=`: that choice wins over the account's for this visit. */

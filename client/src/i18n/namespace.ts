@@ -9,9 +9,18 @@
  * English is imported statically, so a page's English strings travel in the
  * page's own chunk (as they did when they were written in the code); every
  * other locale is a chunk of its own, fetched when that locale is active and
- * the namespace is in use. The build compiles each catalogue to Lingui's
- * compiled form (client/i18n-catalog-plugin.ts), so no message parser ships.
- * Message ids are `<namespace>.<key>`.
+ * the namespace is in use, or ahead of a switch (`prefetch`: the language
+ * menu asks for it when a person opens it, decision 069). The build compiles
+ * each catalogue to Lingui's compiled form (client/i18n-catalog-plugin.ts),
+ * so no message parser ships. Message ids are `<namespace>.<key>`.
+ *
+ * Fetching and installing are apart: a fetched locale's messages wait here
+ * until a switch installs every namespace's at once (`takeMessages`, one
+ * Lingui change, one render: ./switch.ts); only a namespace that first
+ * renders while its locale is already active installs itself (`load`).
+ * A namespace counts as used once something has read it (`noteUse`: `useT`,
+ * `<T>`, `translate`); a switch fetches the used ones first, the others
+ * (defined by a chunk, never read yet) when they are first read.
  */
 import { i18n, type Messages } from "@lingui/core";
 import { PSEUDO_LOCALE, SOURCE_LOCALE } from "../../../src/i18n/locales.ts";
@@ -24,11 +33,25 @@ export interface Namespace<K extends string = string> {
   readonly keys?: K;
   /** True once the locale's messages of this namespace are in Lingui's catalogue. */
   isLoaded(locale: string): boolean;
-  /** Loads the locale's messages (English underneath, so a missing key reads English, never an id). Never rejects: a failed load leaves English. */
+  /** True once the locale's messages are fetched (in Lingui or waiting for a switch). */
+  isFetched(locale: string): boolean;
+  /** Fetches the locale's messages (once; later calls share the request) without touching Lingui: no render. Never rejects: a failed fetch leaves English. */
+  prefetch(locale: string): Promise<void>;
+  /** Fetches the locale's messages and puts them in Lingui's catalogue (English underneath, so a missing key reads English, never an id). Never rejects. */
   load(locale: string): Promise<void>;
 }
 
-const registry = new Map<string, Namespace>();
+interface Entry {
+  ns: Namespace;
+  /** Read at least once (rendered or translated) since the page loaded. */
+  used: boolean;
+  english: Messages;
+  /** The fetched messages of a locale, English underneath; undefined until fetched. */
+  fetched(locale: string): Messages | undefined;
+  markLoaded(locale: string): void;
+}
+
+const registry = new Map<string, Entry>();
 
 /** The pseudo-locale's accenting (./pseudo.ts), once the pseudo-locale has been loaded; null before (it is never in the first paint). */
 let pseudoAccent: ((text: string) => string) | null = null;
@@ -38,9 +61,42 @@ export function accentForPseudo(text: string): string {
   return pseudoAccent ? pseudoAccent(text) : text;
 }
 
-/** Every namespace defined so far (the modules that define them have been evaluated): what a locale switch must load first. */
+/** Every namespace defined so far (the modules that define them have been evaluated). */
 export function definedNamespaces(): Namespace[] {
-  return [...registry.values()];
+  return [...registry.values()].map((e) => e.ns);
+}
+
+/**
+ * What a switch fetches before it shows: the namespaces read so far (the
+ * screen's, and those of screens visited before); before anything has been
+ * read (the start, before the first render), every defined one, so the
+ * first paint is already in the chosen language.
+ */
+export function namespacesInUse(): Namespace[] {
+  const used = [...registry.values()].filter((e) => e.used);
+  return (used.length ? used : [...registry.values()]).map((e) => e.ns);
+}
+
+/** Notes that `ns` is read (./index.tsx calls it from `useT`, `<T>` and `translate`). */
+export function noteUse(ns: Namespace): void {
+  const e = registry.get(ns.name);
+  if (e) e.used = true;
+}
+
+/**
+ * The messages of `locale` of every defined namespace, for the caller to
+ * give Lingui in one call (./switch.ts): the fetched ones, marked as loaded;
+ * English for the others (never an id), which load their own when first
+ * read in that locale.
+ */
+export function takeMessages(locale: string): Messages {
+  const all: Messages = {};
+  for (const e of registry.values()) {
+    const m = e.fetched(locale);
+    Object.assign(all, m ?? e.english);
+    if (m) e.markLoaded(locale);
+  }
+  return all;
 }
 
 function prefixed(name: string, messages: Record<string, unknown>): Messages {
@@ -58,38 +114,53 @@ export function defineNamespace<M extends Record<string, unknown>>(name: string,
   const english = prefixed(name, en);
   i18n.load(SOURCE_LOCALE, english);
   const loaded = new Set<string>([SOURCE_LOCALE]);
-  const pending = new Map<string, Promise<void>>();
+  const fetched = new Map<string, Messages>([[SOURCE_LOCALE, english]]);
+  const fetching = new Map<string, Promise<void>>();
+  const loading = new Map<string, Promise<void>>();
+
+  async function fetchMessages(locale: string): Promise<Messages> {
+    try {
+      if (locale === PSEUDO_LOCALE) {
+        const { pseudoMessages, accent } = await import("./pseudo.ts");
+        pseudoAccent = accent;
+        return { ...english, ...pseudoMessages(english) };
+      }
+      const loader = loaders[`./${locale}.json`];
+      return { ...english, ...(loader ? prefixed(name, (await loader()) as Record<string, unknown>) : {}) };
+    } catch (err) {
+      console.warn(`Could not load the ${locale} messages of "${name}"`, err);
+      return english;
+    }
+  }
+
   const ns: Namespace<keyof M & string> = {
     name,
     isLoaded: (locale) => loaded.has(locale),
+    isFetched: (locale) => fetched.has(locale),
+    prefetch(locale) {
+      if (fetched.has(locale)) return Promise.resolve();
+      let p = fetching.get(locale);
+      if (!p) {
+        p = fetchMessages(locale).then((m) => void fetched.set(locale, m));
+        fetching.set(locale, p);
+      }
+      return p;
+    },
     load(locale) {
       if (loaded.has(locale)) return Promise.resolve();
-      let p = pending.get(locale);
+      let p = loading.get(locale);
       if (!p) {
-        p = (async () => {
-          try {
-            let messages: Messages;
-            if (locale === PSEUDO_LOCALE) {
-              const { pseudoMessages, accent } = await import("./pseudo.ts");
-              pseudoAccent = accent;
-              messages = pseudoMessages(english);
-            } else {
-              const loader = loaders[`./${locale}.json`];
-              messages = loader ? prefixed(name, (await loader()) as Record<string, unknown>) : {};
-            }
-            i18n.load(locale, { ...english, ...messages });
-          } catch (err) {
-            console.warn(`Could not load the ${locale} messages of "${name}"`, err);
-            i18n.load(locale, english);
-          }
+        p = ns.prefetch(locale).then(() => {
+          if (loaded.has(locale)) return; // a switch installed it meanwhile
+          i18n.load(locale, fetched.get(locale)!);
           loaded.add(locale);
-        })();
-        pending.set(locale, p);
+        });
+        loading.set(locale, p);
       }
       return p;
     },
   };
-  registry.set(name, ns as Namespace);
+  registry.set(name, { ns: ns as Namespace, used: false, english, fetched: (locale) => fetched.get(locale), markLoaded: (locale) => void loaded.add(locale) });
   const active = i18n.locale;
   if (active && active !== SOURCE_LOCALE) void ns.load(active);
   return ns;

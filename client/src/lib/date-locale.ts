@@ -46,3 +46,31 @@ export async function loadViewerDateLocale(tags: readonly string[] = navigator.l
     return;
   }
 }
+
+const fetched = new Map<string, Promise<string>>();
+
+/**
+ * Fetches (once; later calls share it) the dayjs locale of one interface
+ * language without selecting it, so a language switch can select it in the
+ * same moment as the words (i18n/switch.ts). Resolves to the dayjs name to
+ * pass to `setDateLocale` ("de", "pt-br"; "en" for English and tags dayjs
+ * does not know). Never rejects: "en" on a failed load.
+ */
+export function fetchDateLocale(tag: string): Promise<string> {
+  let p = fetched.get(tag);
+  if (!p) {
+    const file = tag.toLowerCase().startsWith("en") ? null : localeFileFor(tag);
+    p = file && !file.endsWith("/en.js")
+      ? LOCALES[file]!().then(
+          (mod) => mod.default.name,
+          (err) => {
+            console.warn("Could not load the date locale for", tag, err);
+            fetched.delete(tag);
+            return "en";
+          },
+        )
+      : Promise.resolve("en");
+    fetched.set(tag, p);
+  }
+  return p;
+}

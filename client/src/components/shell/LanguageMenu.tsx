@@ -9,6 +9,11 @@
  * (useLocaleChoice). A native select: the platform's own keyboard, screen
  * reader and phone pickers, no widget code on the first paint.
  *
+ * Pointing at the menu or moving the focus into it (before it opens: mouse,
+ * touch and keyboard all pass through one of these) fetches every other
+ * language's messages for the screen, so the switch after a choice needs no
+ * request (decision 069); a person who never opens it fetches none.
+ *
  * On every page in the site header (inside the folded menu on phones); the
  * sign-in page can place one too: `<LanguageMenu />` (optionally `className`).
  */
@@ -30,9 +35,9 @@ function GlobeIcon() {
 
 export function LanguageMenu({ className }: { className?: string }) {
   const t = useT(common);
-  const { locale, options, switching, choose } = useLocaleChoice();
+  const { locale, options, switching, choose, prefetch } = useLocaleChoice();
   return (
-    <div className={`language-menu${className ? ` ${className}` : ""}`}>
+    <div className={`language-menu${className ? ` ${className}` : ""}`} onPointerEnter={prefetch} onFocus={prefetch}>
       <GlobeIcon />
       <Select
         label={t("language.label")}
