@@ -101,6 +101,15 @@ describe("through the doors", () => {
     expect([nested.body.code, nested.body.field, nested.body.message]).toEqual(["BAD_INPUT", "hiddenTestCases.0.input", "hiddenTestCases.0.input: テキストで指定してください"]);
   });
 
+  test("a message written by hand as `field: wording` with a wording the catalogue knows: the wording translated", async () => {
+    const malformed = await request(app, "POST", "/api/problems", { token, rawBody: "{not json", headers: { "accept-language": "fr" } });
+    expect([malformed.status, malformed.body.code, malformed.body.field, malformed.body.message]).toEqual([400, "BAD_INPUT", "body", "body: JSON mal formé"]);
+    const list = await request(app, "POST", "/api/problems", { token, rawBody: "[1]", headers: { "accept-language": "ar" } });
+    expect(list.body.message).toBe("body: يجب أن يكون كائن JSON");
+    const en = await request(app, "POST", "/api/problems", { token, rawBody: "{not json" });
+    expect(en.body.message).toBe("body: Malformed JSON");
+  });
+
   test("tRPC: the same in Russian, with the field in data.app", async () => {
     const res = await request(app, "POST", "/trpc/problems.create", { token, body: tooLong, headers: { "accept-language": "ru" } });
     expect(res.status).toBe(400);

@@ -116,15 +116,20 @@ function fromZod(issue: ZodIssue): Found | undefined {
   }
 }
 
-/** What an issue's message says, in catalogue terms; undefined for a message the catalogue does not know. */
-export function recognise(issue: ZodIssue): Found | undefined {
-  const exact = EXACT.get(issue.message);
+/** What a wording says in catalogue terms (an exact one or a pattern's), undefined for one the catalogue does not know. */
+function recogniseText(message: string): Found | undefined {
+  const exact = EXACT.get(message);
   if (exact) return { key: exact };
   for (const p of PATTERNS) {
-    const m = p.re.exec(issue.message);
+    const m = p.re.exec(message);
     if (m) return p.found(m);
   }
-  return isZodDefault(issue) ? fromZod(issue) : undefined;
+  return undefined;
+}
+
+/** What an issue's message says, in catalogue terms; undefined for a message the catalogue does not know. */
+export function recognise(issue: ZodIssue): Found | undefined {
+  return recogniseText(issue.message) ?? (isZodDefault(issue) ? fromZod(issue) : undefined);
 }
 
 const lists = new Map<string, Intl.ListFormat>();
@@ -133,6 +138,24 @@ function orList(locale: LocaleTag, options: string[]): string {
   let f = lists.get(locale);
   if (!f) lists.set(locale, (f = new Intl.ListFormat(intlLocale(locale), { type: "disjunction" })));
   return f.format(options);
+}
+
+function worded(found: Found, locale: AnyLocaleTag): string {
+  const tag: LocaleTag = locale === PSEUDO_LOCALE ? SOURCE_LOCALE : (locale as LocaleTag);
+  const values = found.options ? { ...found.values, options: orList(tag, found.options) } : found.values;
+  return text(locale, found.key, values);
+}
+
+/**
+ * A BAD_INPUT message written by hand as `field: wording` (`body: Malformed JSON`, `code: At most 64 KiB`) for a
+ * reader of `locale`: the field path as it is, the wording from the catalogue when it is one it knows; undefined
+ * otherwise (English included: the message stays as written).
+ */
+export function fieldMessage(message: string, locale: AnyLocaleTag): string | undefined {
+  if (locale === SOURCE_LOCALE) return undefined;
+  const m = /^([\w.]+): ([^]*)$/.exec(message);
+  const found = m ? recogniseText(m[2]!) : undefined;
+  return found ? `${m![1]}: ${worded(found, locale)}` : undefined;
 }
 
 /**
@@ -144,8 +167,5 @@ function orList(locale: LocaleTag, options: string[]): string {
 export function issueMessage(issue: ZodIssue, locale: AnyLocaleTag | string | null | undefined): string {
   if (!isLocaleTag(locale) || locale === SOURCE_LOCALE) return issue.message;
   const found = recognise(issue);
-  if (!found) return issue.message;
-  const tag: LocaleTag = locale === PSEUDO_LOCALE ? SOURCE_LOCALE : locale;
-  const values = found.options ? { ...found.values, options: orList(tag, found.options) } : found.values;
-  return text(locale, found.key, values);
+  return found ? worded(found, locale) : issue.message;
 }
