@@ -158,6 +158,10 @@ export function fieldMessage(message: string, locale: AnyLocaleTag): string | un
   return found ? `${m![1]}: ${worded(found, locale)}` : undefined;
 }
 
+/** Worded messages by locale and English message; at most WORDED_MAX (a zod message may name a client's keys). */
+const worded_ = new Map<string, string>();
+const WORDED_MAX = 1024;
+
 /**
  * An issue's message for a reader of `locale` (without the field path): the
  * schema's English as it is for English, the catalogue's words otherwise when
@@ -166,6 +170,15 @@ export function fieldMessage(message: string, locale: AnyLocaleTag): string | un
  */
 export function issueMessage(issue: ZodIssue, locale: AnyLocaleTag | string | null | undefined): string {
   if (!isLocaleTag(locale) || locale === SOURCE_LOCALE) return issue.message;
-  const found = recognise(issue);
-  return found ? worded(found, locale) : issue.message;
+  // Everything the words depend on is in the English message (the numbers, the values, zod's own wording), so
+  // the answer is remembered per locale and message: a schema's 400 is worded once, then looked up.
+  const key = `${locale}\u0000${issue.message}`;
+  let text = worded_.get(key);
+  if (text === undefined) {
+    const found = recognise(issue);
+    text = found ? worded(found, locale) : issue.message;
+    if (worded_.size >= WORDED_MAX) worded_.clear();
+    worded_.set(key, text);
+  }
+  return text;
 }
