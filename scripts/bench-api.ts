@@ -15,6 +15,9 @@
  * bounded fetch loop in this process) does not share its event loop. Loopback
  * only; every run is bounded by a request count and a time limit.
  *
+ * What localising answers costs (the same server, every language against English only) is measured by
+ * scripts/bench-api-locales.ts, which starts this file's server twice (`--serve`, ANSWER_LOCALES=all / en).
+ *
  * Usage: bun scripts/bench-api.ts [--requests 4000] [--seconds 20] [--port 3190] [--no-write]
  * Targets: list throughput >= 40% of the constant route's; list p99 < 25 ms.
  */
@@ -61,6 +64,8 @@ async function serve(dir: string, port: number): Promise<void> {
     DATA_DIR: dir,
     SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0000",
     CLIENT_DIST: join(dir, "no-client"),
+    // scripts/bench-api-locales.ts starts one server answering in every language and one pinned to English.
+    ANSWER_LOCALES: process.env.ANSWER_LOCALES,
   });
   const { db } = await openDatabase(config.DATABASE_URL);
   await migrateDatabase(db);

@@ -243,7 +243,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.get("*", client);
 
   app.onError((err, c) => {
-    const res = errorResponse(err, log, requestLocale(c.req.header("accept-language")));
+    const res = errorResponse(err, log, config.ANSWER_LOCALES === "en" ? "en" : requestLocale(c.req.header("accept-language")));
     // Keep headers the handler already set (e.g. a renewed session cookie).
     c.res.headers.forEach((value, name) => {
       if (name.toLowerCase() === "set-cookie" || name.toLowerCase().startsWith("x-session")) res.headers.append(name, value);

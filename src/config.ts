@@ -252,6 +252,12 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16, { error: "at least 16 characters" }).optional(),
 
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+
+  /**
+   * The languages answers are written in (src/i18n, decision 068): `all` (each request's Accept-Language; a
+   * user's own export in their account's language) or `en` (English whatever the request asks: one locale).
+   */
+  ANSWER_LOCALES: z.enum(["all", "en"], { error: "expected all or en" }).default("all"),
 });
 
 /**

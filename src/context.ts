@@ -192,7 +192,10 @@ export interface Context extends Services {
   origin: string;
   /** Headers to add to the response (Set-Cookie on login/logout/renewal). */
   resHeaders: Headers;
-  /** The language the request reads in (its Accept-Language; src/i18n/messages.ts): error messages follow it. */
+  /**
+   * The language the request reads in (its Accept-Language; src/i18n/messages.ts; always `en` with
+   * ANSWER_LOCALES=en): error, validation and success messages follow it.
+   */
   locale: AnyLocaleTag;
 }
 
@@ -310,7 +313,7 @@ export async function createContext(
     userAgent: c.req.header("user-agent") ?? null,
     ip,
     https,
-    locale: requestLocale(c.req.header("accept-language")),
+    locale: services.config.ANSWER_LOCALES === "en" ? "en" : requestLocale(c.req.header("accept-language")),
     get ai() {
       return services.ai;
     },

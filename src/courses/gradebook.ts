@@ -13,6 +13,8 @@ import type { Database } from "../../db/index.ts";
 import { assignmentProblems, assignments, courseMembers, problems, submissions, users } from "../../db/schema.ts";
 import { getLanguage } from "../../isolate/languages/index.ts";
 import type { Caller } from "../accounts/user.ts";
+import { answerText, type AnswerKey } from "../i18n/answers.ts";
+import type { LocaleTag } from "../i18n/locales.ts";
 import { requireAssignment, type AssignmentRow } from "./access.ts";
 import { waitGradebook } from "./events.ts";
 import { scoreRowsSince } from "./scores.ts";
@@ -119,19 +121,31 @@ export async function* gradebookChanges(
 
 /**
  * The grades as CSV: student id, email, name, each problem's score and late
- * flag, and the total. @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: grades.export).
+ * flag, and the total. The header's labels and the "late" mark are in
+ * `locale` (src/i18n/answers/<locale>.json: English `student_id,email,name,
+ * <title> (<points>),<title> late,...,total`); the columns, their order, ids,
+ * e-mail addresses and numbers (scores, points, totals as `12.5`) are the same
+ * in every language. @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: grades.export).
  */
-export async function gradesCsv(db: Database, user: Caller, assignmentId: string, now: number): Promise<string> {
+export async function gradesCsv(db: Database, user: Caller, assignmentId: string, now: number, locale: LocaleTag = "en"): Promise<string> {
   const { assignment } = await requireAssignment(db, user, assignmentId, "grades.export", now);
   const g = await build(db, assignment);
   const cell = new Map(g.cells.map((c) => [`${c.userId}\u0000${c.problemId}`, c]));
-  const header = ["student_id", "email", "name", ...g.problems.flatMap((p) => [`${p.title} (${p.points})`, `${p.title} late`]), "total"];
+  const words = (key: AnswerKey, values?: Record<string, string>) => answerText(locale, key, values);
+  const late = words("grades.late");
+  const header = [
+    words("grades.studentId"),
+    words("grades.email"),
+    words("grades.name"),
+    ...g.problems.flatMap((p) => [words("grades.score", { problem: p.title, points: String(p.points) }), words("grades.lateColumn", { problem: p.title })]),
+    words("grades.total"),
+  ];
   const rows = g.students.map((s) => {
     let total = 0;
     const perProblem = g.problems.flatMap((p) => {
       const c = cell.get(`${s.userId}\u0000${p.problemId}`);
       total += c?.score ?? 0;
-      return [c ? String(c.score) : "", c?.late ? "late" : ""];
+      return [c ? String(c.score) : "", c?.late ? late : ""];
     });
     return [s.userId, s.email, `${s.firstName} ${s.lastName}`.trim(), ...perProblem, String(Math.round(total * 100) / 100)];
   });

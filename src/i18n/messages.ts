@@ -12,6 +12,7 @@
 import { ERRORS, type ErrorName } from "../errors.ts";
 import { LOCALE_TAGS, negotiateLocale, parseAcceptLanguage, PSEUDO_LOCALE, SOURCE_LOCALE, type AnyLocaleTag, type LocaleTag } from "./locales.ts";
 import { accent } from "./pseudo-text.ts";
+import { fieldMessage } from "./validation.ts";
 import ar from "./errors/ar.json";
 import de from "./errors/de.json";
 import es from "./errors/es.json";
@@ -46,10 +47,14 @@ export function requestLocale(acceptLanguage: string | null | undefined): AnyLoc
 
 /**
  * An error's message for a reader of `locale`: the catalogue's translation
- * when `message` is the code's own English message, else `message` as it is.
+ * when `message` is the code's own English message; for a BAD_INPUT written
+ * as `field: wording` with a wording the validation catalogue knows, the field
+ * as it is and the wording translated (./validation.ts `fieldMessage`); else
+ * `message` as it is.
  */
 export function localizedErrorMessage(kind: string, message: string, locale: AnyLocaleTag): string {
-  if (locale === SOURCE_LOCALE || !(kind in ERRORS) || ERRORS[kind as ErrorName].message !== message) return message;
+  if (locale === SOURCE_LOCALE || !(kind in ERRORS)) return message;
+  if (ERRORS[kind as ErrorName].message !== message) return (kind === "BAD_INPUT" && fieldMessage(message, locale)) || message;
   if (locale === PSEUDO_LOCALE) return `[${accent(message)}]`;
   return ERROR_MESSAGES[locale as Exclude<LocaleTag, "en">][kind] ?? message;
 }

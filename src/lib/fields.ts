@@ -1,7 +1,10 @@
 /**
  * Zod building blocks shared by the routers, so every field answers with the
  * same wording: `title: Required`, `title: At most 200 characters`, ...
- * (describeZodError in src/trpc/init.ts prefixes the field path).
+ * (describeZodError in src/trpc/init.ts prefixes the field path). Other
+ * languages read these wordings from src/i18n/validation/<locale>.json,
+ * which recognises them by their English text: a new wording goes there too
+ * (decision 068).
  */
 import { z } from "zod";
 

@@ -132,7 +132,7 @@ export function errorResponse(err: unknown, log?: Logger, locale: AnyLocaleTag =
     });
   }
   if (cause instanceof ZodError) {
-    const z = describeZodError(cause);
+    const z = describeZodError(cause, locale);
     return Response.json(bodyOf("BAD_INPUT", z.message, z.field), { status: 400 });
   }
   if (cause instanceof HTTPException) {

@@ -152,6 +152,10 @@ describe("an assignment's report", () => {
     expect(lines[1]).toStartWith(`1,Ada Student,${submission.Ada},Cleo Student,${submission.Cleo},1. Inversions,py,`);
     expect(lines[1]).toEndWith(",flagged,\"Same merge, renamed.\"");
     expect(lines.length).toBe(11);
+    // In the teacher's language: the labels and the mark's word; names, ids, numbers and the note as in English.
+    const de = String((await request(a.app, "GET", `/api/similarity/${reportId}/pairs.csv`, { token: w.instructor.token, headers: { "accept-language": "de" } })).body).trim().split("\n");
+    expect(de[0]).toBe("Rang,Links,Einsendung links,Rechts,Einsendung rechts,Aufgabe,Sprache,Ähnlichkeit,Überschneidung,Längstes Fragment,Markierung,Notiz");
+    expect(de.slice(1)).toEqual(lines.slice(1).map((l) => l.replace(",flagged,", ",gemeldet,")));
     const flags = await trpcQuery(a.app, w.ta.token, "similarity.flags", { assignmentId });
     expect(flags.data.map((f: any) => f.userId).sort()).toEqual([student.Ada, student.Cleo].sort());
     expect(flags.data[0]).toMatchObject({ problemId, reportId, pairId: copyPairId });

@@ -9,6 +9,8 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
+import { answerText } from "../i18n/answers.ts";
+import type { LocaleTag } from "../i18n/locales.ts";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { similarityMarks, similarityReports, submissionPastes, submissions } from "../../db/schema.ts";
@@ -311,23 +313,25 @@ export async function markPair(db: Database, user: Caller, input: z.infer<typeof
   return { status: input.status, note: input.note, updatedAtMs: nowMs };
 }
 
+/** The CSV's columns, as src/i18n/answers/<locale>.json names them (English: rank, left, left_submission, ...). */
+const CSV_COLUMNS = ["rank", "left", "leftSubmission", "right", "rightSubmission", "problem", "language", "similarity", "overlap", "longest", "mark", "note"] as const;
+
 /**
- * The report's pairs as CSV (most similar first), names included.
+ * The report's pairs as CSV (most similar first), names included. The header's labels and the marks'
+ * words (reviewed, dismissed, flagged) are in `locale`; ids, names, numbers and notes are the same in every language.
  * @throws SIMILARITY_REPORT_NOT_FOUND (404).
  */
-export async function reportCsv(db: Database, user: Caller, reportId: string, nowMs: number): Promise<string> {
+export async function reportCsv(db: Database, user: Caller, reportId: string, nowMs: number, locale: LocaleTag = "en"): Promise<string> {
   const report = await readReport(db, user, reportId, nowMs);
   const byId = new Map(report.programs.map((p) => [p.submissionId, p]));
   const label = new Map(report.problems.map((p) => [p.id, `${p.label}. ${p.title}`]));
   const rows = (report.result?.pairs ?? []).map((p, i) => {
     const l = byId.get(p.left);
     const r = byId.get(p.right);
-    return [i + 1, l?.owner.name ?? "", p.left, r?.owner.name ?? "", p.right, label.get(l?.problemId ?? "") ?? l?.problemId ?? "", l?.language ?? "", p.similarity.toFixed(3), p.overlap, p.longest, p.mark?.status ?? "", p.mark?.note ?? ""];
+    const mark = p.mark ? answerText(locale, `similarity.${p.mark.status}`) : "";
+    return [i + 1, l?.owner.name ?? "", p.left, r?.owner.name ?? "", p.right, label.get(l?.problemId ?? "") ?? l?.problemId ?? "", l?.language ?? "", p.similarity.toFixed(3), p.overlap, p.longest, mark, p.mark?.note ?? ""];
   });
-  return stringify(rows, {
-    header: true,
-    columns: ["rank", "left", "left_submission", "right", "right_submission", "problem", "language", "similarity", "overlap", "longest_fragment", "mark", "note"],
-  });
+  return stringify([CSV_COLUMNS.map((c) => answerText(locale, `similarity.${c}`)), ...rows]);
 }
 
 /**

@@ -7,6 +7,8 @@
  * zod input failure becomes BAD_INPUT naming the first bad field.
  */
 import { localizedErrorMessage } from "../i18n/messages.ts";
+import { issueMessage } from "../i18n/validation.ts";
+import type { AnyLocaleTag } from "../i18n/locales.ts";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { requireAdmin } from "../accounts/admin.ts";
@@ -21,11 +23,16 @@ export interface AppErrorData {
   retryAfterSeconds?: number;
 }
 
-/** Turns a zod error into `{ field, message }` naming the first bad field, e.g. `email: Invalid email`. */
-export function describeZodError(err: ZodError): { field: string; message: string } {
+/**
+ * Turns a zod error into `{ field, message }` naming the first bad field, e.g.
+ * `title: At most 200 characters`. The field path is the schema's, in every
+ * language; the words after it are the reader's (src/i18n/validation.ts:
+ * `title: Höchstens 200 Zeichen` for `de`; English exactly as the schema wrote it).
+ */
+export function describeZodError(err: ZodError, locale: AnyLocaleTag = "en"): { field: string; message: string } {
   const issue = err.issues[0];
   const field = issue && issue.path.length ? issue.path.map(String).join(".") : "body";
-  return { field, message: `${field}: ${issue?.message ?? "invalid"}` };
+  return { field, message: `${field}: ${issue ? issueMessage(issue, locale) : "invalid"}` };
 }
 
 const t = initTRPC.context<Context>().create({
@@ -39,7 +46,7 @@ const t = initTRPC.context<Context>().create({
     if (cause instanceof AppError) {
       app = { kind: cause.kind, field: cause.field, details: cause.details, retryAfterSeconds: cause.retryAfterSeconds };
     } else if (cause instanceof ZodError) {
-      const z = describeZodError(cause);
+      const z = describeZodError(cause, ctx?.locale);
       app = { kind: "BAD_INPUT", field: z.field };
       message = z.message;
     } else if (error.code === "INTERNAL_SERVER_ERROR") {

@@ -19,6 +19,7 @@ import {
 import { cellSubmissions, gradebookChanges, gradesCsv, readGradebook } from "../../courses/gradebook.ts";
 import { rejudgeCourseSubmission } from "../../submissions/rejudge.ts";
 import { idField } from "../../lib/fields.ts";
+import { exportLocale } from "../../i18n/answers.ts";
 import { protectedProcedure, router, stream } from "../init.ts";
 
 const byId = z.object({ id: idField() });
@@ -67,8 +68,10 @@ export const assignmentsRouter = router({
     .input(z.object({ id: idField(), version: z.number().int().min(-1) }))
     .subscription(({ ctx, input, signal }) => stream(gradebookChanges(ctx.db, ctx.user, input.id, input.version, ctx.now, signal))),
 
-  /** The grades as CSV text (teachers). @throws FORBIDDEN (403). */
-  gradesCsv: protectedProcedure.input(byId).query(async ({ ctx, input }) => ({ csv: await gradesCsv(ctx.db, ctx.user, input.id, ctx.now()) })),
+  /** The grades as CSV text (teachers), labelled in the account's language, else the request's. @throws FORBIDDEN (403). */
+  gradesCsv: protectedProcedure
+    .input(byId)
+    .query(async ({ ctx, input }) => ({ csv: await gradesCsv(ctx.db, ctx.user, input.id, ctx.now(), exportLocale(ctx.config.ANSWER_LOCALES, ctx.user.locale, ctx.locale)) })),
 
   /**
    * One student's submissions to a problem of the assignment (staff: a gradebook cell).

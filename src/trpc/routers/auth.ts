@@ -16,6 +16,7 @@ import { blankSessionCookie, createSession, invalidateSession } from "../../auth
 import { AppError } from "../../errors.ts";
 import { changePassword, hasPassword, resetPassword } from "../../accounts/passwords.ts";
 import { requestPasswordReset } from "../../accounts/password-forgot.ts";
+import { answerText } from "../../i18n/answers.ts";
 import { emailField, requiredText } from "../../lib/fields.ts";
 import { siteRights } from "../../courses/permissions.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
@@ -89,7 +90,7 @@ export const authRouter = router({
     const user = await registerAccount(ctx, ctx.ip, input);
     const session = await createSession(ctx, user.id, { userAgent: ctx.userAgent, ip: ctx.ip });
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
-    return { token: session.token, message: "Registration successful! You are signed in.", user: publicUser(user) };
+    return { token: session.token, message: answerText(ctx.locale, "registered"), user: publicUser(user) };
   }),
 
   /**
@@ -121,7 +122,7 @@ export const authRouter = router({
     const user = await signInWithSecondFactor(ctx.db, input.ticket, input.code, ctx.now());
     const session = await createSession(ctx, user.id, { userAgent: ctx.userAgent, ip: ctx.ip });
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
-    return { token: session.token, message: "Login successful!", user: publicUser(user) };
+    return { token: session.token, message: answerText(ctx.locale, "loggedIn"), user: publicUser(user) };
   }),
 
   /**
@@ -167,7 +168,7 @@ export const authRouter = router({
    */
   changePassword: protectedProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
     await changePassword(ctx, ctx.ip, { id: ctx.user.id, sessionId: ctx.sessionId }, input);
-    return { message: "Password changed. Your other sessions were signed out." };
+    return { message: answerText(ctx.locale, "passwordChanged") };
   }),
 
   /** Whether the signed-in account has a password to change (campus-made accounts have none). @throws UNAUTHENTICATED (401). */
@@ -177,7 +178,10 @@ export const authRouter = router({
    * "Forgot password": the same answer whether or not the address has an account (202 on the REST door);
    * the mail goes out from the outbox. @throws RATE_LIMITED (429); BAD_INPUT (400, field email).
    */
-  forgotPassword: publicProcedure.input(forgotPasswordInput).mutation(({ ctx, input }) => requestPasswordReset(ctx, ctx.ip, input.email, ctx.locale)),
+  forgotPassword: publicProcedure.input(forgotPasswordInput).mutation(async ({ ctx, input }) => {
+    const answer = await requestPasswordReset(ctx, ctx.ip, input.email, ctx.locale);
+    return { ...answer, message: answerText(ctx.locale, answer.byMail ? "resetByMail" : "resetNoMail") };
+  }),
 
   /**
    * Sets a new password with a reset link's token (once, within the hour); every session is signed out.
@@ -185,7 +189,7 @@ export const authRouter = router({
    */
   resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ ctx, input }) => {
     await resetPassword(ctx, input);
-    return { message: "Password set. Sign in with it." };
+    return { message: answerText(ctx.locale, "passwordSet") };
   }),
 
   /** Deletes the current session (if any) and clears the cookie; always succeeds. */
@@ -195,6 +199,6 @@ export const authRouter = router({
     ctx.resHeaders.delete("Set-Cookie");
     ctx.resHeaders.delete("X-Session-Token");
     ctx.resHeaders.append("Set-Cookie", blankSessionCookie(ctx.https));
-    return { message: "Logged out" };
+    return { message: answerText(ctx.locale, "loggedOut") };
   }),
 });

@@ -1,5 +1,6 @@
 /** Contact messages: a thin door over src/contact. */
 import { contactInput, storeContactMessage } from "../../contact/messages.ts";
+import { answerText } from "../../i18n/answers.ts";
 import { publicProcedure, router } from "../init.ts";
 
 export const contactRouter = router({
@@ -11,6 +12,6 @@ export const contactRouter = router({
     const id = await storeContactMessage({ db: ctx.db, limiter: ctx.limiters.contactByIp }, ctx.ip, ctx.user?.id ?? null, input);
     // The operator learns a message arrived and where it is; the sender's address and text stay out of the log.
     ctx.log.info(`contact: message ${id} stored in contact_messages`);
-    return { message: "Your message has been sent successfully!" };
+    return { message: answerText(ctx.locale, "contactSent") };
   }),
 });

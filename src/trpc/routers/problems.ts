@@ -7,6 +7,7 @@
 import { readStatements } from "../../problems/statements.ts";
 import { z } from "zod";
 import { idField } from "../../lib/fields.ts";
+import { answerText } from "../../i18n/answers.ts";
 import { problemInput, problemUpdateInput } from "../../problems/input.ts";
 import { problemListFor } from "../../problems/list-cache.ts";
 import type { ProblemShape } from "../../problems/shape.ts";
@@ -141,5 +142,8 @@ export const problemsRouter = router({
    * its submissions stay readable by their authors.
    * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_DELETE (403).
    */
-  delete: protectedProcedure.input(z.object({ id: idField() })).mutation(({ ctx, input }) => deleteProblem(ctx.db, ctx.user, input.id, ctx.now())),
+  delete: protectedProcedure.input(z.object({ id: idField() })).mutation(async ({ ctx, input }) => {
+    const deleted = await deleteProblem(ctx.db, ctx.user, input.id, ctx.now());
+    return { ...deleted, message: answerText(ctx.locale, "problemDeleted") };
+  }),
 });

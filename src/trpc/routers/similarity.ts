@@ -6,6 +6,7 @@ import { z } from "zod";
 import { idField } from "../../lib/fields.ts";
 import { flaggedCells, listReports, markInput, markPair, pairIdField, readPair, readReport, reportCsv, reportRequestInput, requestReport } from "../../similarity/reports.ts";
 import { protectedProcedure, router } from "../init.ts";
+import { exportLocale } from "../../i18n/answers.ts";
 
 const scope = z.object({ kind: z.enum(["assignment", "contest"]), id: idField() }).strict();
 const byReport = z.object({ reportId: idField() }).strict();
@@ -36,8 +37,10 @@ export const similarityRouter = router({
   /** Marks a pair reviewed, dismissed or flagged with a note (null clears). @throws SIMILARITY_REPORT_NOT_FOUND, SIMILARITY_PAIR_NOT_FOUND (404). */
   mark: protectedProcedure.input(markInput).mutation(async ({ ctx, input }) => ({ mark: await markPair(ctx.db, ctx.user, input, ctx.now()) })),
 
-  /** The pairs as CSV text. @throws SIMILARITY_REPORT_NOT_FOUND (404). */
-  csv: protectedProcedure.input(byReport).query(async ({ ctx, input }) => ({ csv: await reportCsv(ctx.db, ctx.user, input.reportId, ctx.now()) })),
+  /** The pairs as CSV text, labelled in the account's language, else the request's. @throws SIMILARITY_REPORT_NOT_FOUND (404). */
+  csv: protectedProcedure
+    .input(byReport)
+    .query(async ({ ctx, input }) => ({ csv: await reportCsv(ctx.db, ctx.user, input.reportId, ctx.now(), exportLocale(ctx.config.ANSWER_LOCALES, ctx.user.locale, ctx.locale)) })),
 
   /** An assignment's students with a flagged pair (the gradebook's links). @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403). */
   flags: protectedProcedure.input(z.object({ assignmentId: idField() }).strict()).query(({ ctx, input }) => flaggedCells(ctx.db, ctx.user, input.assignmentId, ctx.now())),
