@@ -106,11 +106,11 @@ export const authRouter = router({
     const step = await afterPassword(ctx, user, ctx.now());
     if (step.kind === "ticket") {
       // No session yet: `loginTwoFactor` with this ticket and a code makes it.
-      return { twoFactorRequired: true as const, ticket: step.ticket, expiresAt: step.expiresAt.toISOString(), message: "Enter the code from your authenticator app" };
+      return { twoFactorRequired: true as const, ticket: step.ticket, expiresAt: step.expiresAt.toISOString(), message: answerText(ctx.locale, "twoFactorCode") };
     }
     const session = await createSession(ctx, user.id, { userAgent: ctx.userAgent, ip: ctx.ip, mustSetUpTwoFactor: step.mustSetUpTwoFactor });
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
-    return { token: session.token, message: "Login successful!", user: publicUser(user), ...(step.mustSetUpTwoFactor ? { mustSetUpTwoFactor: true as const } : {}) };
+    return { token: session.token, message: answerText(ctx.locale, "loggedIn"), user: publicUser(user), ...(step.mustSetUpTwoFactor ? { mustSetUpTwoFactor: true as const } : {}) };
   }),
 
   /**

@@ -8,6 +8,7 @@ import { PASSWORD_MAX_CHARS } from "../../accounts/user.ts";
 import { confirmTwoFactorSetup, disableTwoFactor, renewRecoveryCodes, startTwoFactorSetup, twoFactorStatus } from "../../accounts/two-factor/setup.ts";
 import { endOtherSessions, endSession, listSessions } from "../../auth/sessions-list.ts";
 import { protectedProcedure, router } from "../init.ts";
+import { answerText } from "../../i18n/answers.ts";
 
 const text = (iss: { input: unknown }) => (iss.input === undefined || iss.input === null ? "Required" : "Must be text");
 
@@ -41,7 +42,7 @@ export const twoFactorRouter = router({
     .input(z.object({ password: z.string({ error: text }).max(PASSWORD_MAX_CHARS, { error: `At most ${PASSWORD_MAX_CHARS} characters` }).optional(), code: twoFactorCodeField().optional() }))
     .mutation(async ({ ctx, input }) => {
       await disableTwoFactor(ctx, ctx.user, input);
-      return { message: "Two-factor sign-in is off." };
+      return { message: answerText(ctx.locale, "twoFactorOff") };
     }),
 
   /** Ten new recovery codes in place of the old, with a current code. @throws TWO_FACTOR_CODE_WRONG (400, field code), TWO_FACTOR_OFF (409). */
@@ -55,7 +56,7 @@ export const sessionsRouter = router({
   /** Signs out one of the caller's sessions. @throws SESSION_NOT_FOUND (404). */
   end: protectedProcedure.input(z.object({ id: z.string({ error: text }).regex(/^[0-9a-f]{64}$/, { error: "Not a session id" }) })).mutation(async ({ ctx, input }) => {
     await endSession(ctx.db, ctx.user.id, input.id);
-    return { message: "Signed out." };
+    return { message: answerText(ctx.locale, "sessionEnded") };
   }),
 
   /** Signs out every session of the caller but this one. @returns how many ended. */
