@@ -3,8 +3,9 @@
  * filterable checkbox list from the form kit; up to 8 (the server's limit,
  * src/problems/tags/words.ts). The filter matches a tag's name, its slug and
  * its synonyms (`dp` finds Dynamic programming). Names are shown as stored
- * (`tagName`: the one place to change for translated names). `value` holds slugs.
+ * (names through ./tag-name.ts: translated for the base vocabulary). `value` holds slugs.
  */
+import { useTagName } from "./tag-name.ts";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { FilterCheckboxList } from "../kit/index.ts";
@@ -16,18 +17,16 @@ import { problems } from "../i18n/catalog/problems/index.ts";
 /** At most this many tags on a problem (src/problems/tags/words.ts MAX_TAGS_PER_PROBLEM). */
 export const MAX_TAGS = 8;
 
-/** A tag's name as shown. */
-export function tagName(tag: { slug: string; name: string }): string {
-  return tag.name;
-}
 
 export function TagPicker({ value, onChange }: { value: readonly string[]; onChange: (slugs: string[]) => void }) {
   const t = useT(problems);
   const trpc = useTRPC();
   const vocabulary = useQuery({ ...trpc.tags.list.queryOptions(), staleTime: 60_000 });
+  const tagName = useTagName();
   const items = useMemo(
-    () => (vocabulary.data ?? []).map((tag) => ({ value: tag.slug, label: tagName(tag), keywords: [tag.slug, ...tag.synonyms] })),
-    [vocabulary.data],
+    // The name as shown (translated for the base vocabulary); the stored name, slug and synonyms also match the filter.
+    () => (vocabulary.data ?? []).map((tag) => ({ value: tag.slug, label: tagName(tag), keywords: [tag.name, tag.slug, ...tag.synonyms] })),
+    [vocabulary.data, tagName],
   );
   return (
     <QueryState query={vocabulary} loading={t("tagPicker.loading")} error={t("tagPicker.loadFailed")}>

@@ -6,6 +6,7 @@
  * numbers), solved by topic, languages, recently solved and "pick up where you
  * left off". Problems link to their solving page when `linkProblems`.
  */
+import { useTagName } from "../problems/tag-name.ts";
 import { Link } from "wouter";
 import type { Progress, ProgressProblem } from "../../../src/progress/shape.ts";
 import type { Difficulty } from "../../../src/problems/limits.ts";
@@ -51,6 +52,7 @@ function ProblemList({ items, kind, linkProblems, empty }: { items: ProgressProb
 
 export function ProgressView({ progress, linkProblems = true }: { progress: Progress; linkProblems?: boolean }) {
   const t = useT(progressNs);
+  const tagName = useTagName();
   const maxDifficulty = Math.max(1, ...Object.values(progress.solvedByDifficulty));
   return (
     <div className="progress-view">
@@ -111,7 +113,7 @@ export function ProgressView({ progress, linkProblems = true }: { progress: Prog
               <tbody>
                 {progress.solvedByTag.map((tag) => (
                   <tr key={tag.slug}>
-                    <th scope="row">{tag.name}</th>
+                    <th scope="row">{tagName(tag)}</th>
                     <td>{tag.solved}</td>
                   </tr>
                 ))}

@@ -15,11 +15,12 @@ import { useNotice } from "../lib/notice.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { useT } from "../i18n/index.tsx";
 import { tagsAdmin } from "../i18n/catalog/tagsAdmin/index.ts";
-import { tagName } from "../problems/TagPicker.tsx";
+import { isBaseTag, useTagName } from "../problems/tag-name.ts";
 import { activeLocale, intlLocales } from "../i18n/locale.ts";
 
 export function TopicTagsSection() {
   const t = useT(tagsAdmin);
+  const tagName = useTagName();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.tags.list.queryOptions());
@@ -92,7 +93,7 @@ export function TopicTagsSection() {
       <p className="muted">{t("intro")}</p>
       <QueryState query={list} loading={t("loading")} error={t("loadFailed")}>
         {(all) => (
-          <div className="table-scroll">
+          <div className="table-scroll" role="region" aria-labelledby="tags-title" tabIndex={0}>
             <table className="data-table" data-testid="topic-tags">
               <caption className="sr-only">{t("caption", { count: all.length })}</caption>
               <thead>
@@ -106,8 +107,9 @@ export function TopicTagsSection() {
               <tbody>
                 {all.map((tag) => (
                   <tr key={tag.slug}>
-                    <th scope="row">{tagName(tag)}</th>
-                    <td className="mono" dir="ltr">
+                    {/* A tag an admin added is named as stored (data, not interface text); the base vocabulary's names are translated. */}
+                    <th scope="row">{isBaseTag(tag.slug) ? tagName(tag) : <span translate="no">{tag.name}</span>}</th>
+                    <td className="mono" dir="ltr" translate="no">
                       {tag.slug}
                     </td>
                     <td>{tag.synonyms.length ? <span translate="no">{synonymList.format(tag.synonyms)}</span> : <span className="muted">{t("none")}</span>}</td>
