@@ -4,6 +4,8 @@
  * and the REST adapter both build from a Hono request (`createContext`).
  */
 import { registerBankHooks } from "./problems/bank/status.ts";
+import { TWO_FACTOR_GUESSES_PER_ACCOUNT } from "./accounts/two-factor/setup.ts";
+import { EXPORTS_PER_HOUR } from "./account-data/export.ts";
 import { requestLocale } from "./i18n/messages.ts";
 import type { AnyLocaleTag } from "./i18n/locales.ts";
 import type { Context as HonoContext } from "hono";
@@ -62,6 +64,14 @@ export interface Limiters {
   passwordResetsByIp: RateLimiter;
   /** "Forgot password" requests per email as typed (normalised), account or not: RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL [5/1h]. */
   passwordResetsByEmail: RateLimiter;
+  /**
+   * Wrong second-factor codes per account, over every sign-in ticket and the account page:
+   * TWO_FACTOR_GUESSES_PER_ACCOUNT (10 per 10 minutes; src/accounts/two-factor/setup.ts). A ticket's own five tries
+   * alone would let anyone with the password fetch ticket after ticket.
+   */
+  secondFactorByAccount: RateLimiter;
+  /** Data exports per user: EXPORTS_PER_HOUR (5/1h; each reads every submission of the account, src/account-data/export.ts). */
+  exportsByUser: RateLimiter;
 }
 
 /** The settings `createLimiters` reads. */
@@ -138,6 +148,8 @@ export function createLimiters(settings: LimiterSettings, now?: () => number): L
     clarificationsByUser: new RateLimiter({ ...s.RATE_LIMIT_CLARIFICATIONS_PER_USER, now }),
     passwordResetsByIp: new RateLimiter({ ...s.RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS, now }),
     passwordResetsByEmail: new RateLimiter({ ...s.RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL, now }),
+    secondFactorByAccount: new RateLimiter({ ...TWO_FACTOR_GUESSES_PER_ACCOUNT, now }),
+    exportsByUser: new RateLimiter({ limit: EXPORTS_PER_HOUR, windowMs: 3_600_000, now }),
   };
 }
 

@@ -37,7 +37,7 @@ import {
 import { getLanguage } from "../../isolate/languages/index.ts";
 import { describeUserAgent } from "../auth/sessions-list.ts";
 import { AppError } from "../errors.ts";
-import { RateLimiter } from "../lib/rate-limit.ts";
+import type { RateLimiter } from "../lib/rate-limit.ts";
 
 /** Submissions read per query. */
 export const EXPORT_PAGE = 500;
@@ -218,15 +218,12 @@ export async function exportAccountData(db: Database, userId: string, nowMs: num
 
 /** Exports per user per hour (each reads every submission of the account): GitHub allows one running at a time, a few a day. */
 export const EXPORTS_PER_HOUR = 5;
-const exportLimiters = new WeakMap<Database, RateLimiter>();
 
 /**
- * `exportAccountData` for `userId`, at most EXPORTS_PER_HOUR times an hour per database.
+ * `exportAccountData` for `userId`, at most EXPORTS_PER_HOUR times an hour (`limiter`: Limiters.exportsByUser).
  * @throws RATE_LIMITED (429, with retryAfterSeconds).
  */
-export async function exportAccountDataLimited(db: Database, userId: string, nowMs: number): Promise<ReadableStream<Uint8Array>> {
-  let limiter = exportLimiters.get(db);
-  if (!limiter) exportLimiters.set(db, (limiter = new RateLimiter({ limit: EXPORTS_PER_HOUR, windowMs: 3_600_000 })));
+export async function exportAccountDataLimited(db: Database, limiter: RateLimiter, userId: string, nowMs: number): Promise<ReadableStream<Uint8Array>> {
   const decision = limiter.hit(userId);
   if (!decision.ok) throw new AppError("RATE_LIMITED", { retryAfterSeconds: decision.retryAfterSeconds });
   return exportAccountData(db, userId, nowMs);

@@ -11,7 +11,7 @@ export const accountRoutes = new Hono<AppEnv>().get("/export", async (c) => {
   // A binary answer: the door calls the domain itself (tRPC answers JSON), with the same session check.
   const stream = await call(c, (_api, ctx) => {
     if (!ctx.user) throw new AppError("UNAUTHENTICATED");
-    return exportAccountDataLimited(ctx.db, ctx.user.id, ctx.now());
+    return exportAccountDataLimited(ctx.db, ctx.limiters.exportsByUser, ctx.user.id, ctx.now());
   });
   const day = new Date().toISOString().slice(0, 10);
   return c.body(stream, 200, {

@@ -14,7 +14,9 @@ import { manualKey, matchTotp, newTotpKeyHex, totpKeyUri } from "./totp.ts";
 import { newRecoveryCodes, recoveryCodesLeft, replaceRecoveryCodes, spendRecoveryCode, isRecoveryCode } from "./recovery-codes.ts";
 import { twoFactorRecoveryCodes } from "../../../db/schema.ts";
 import { twoFactorRequiredFor } from "./policy.ts";
-import type { Caller } from "../user.ts";
+import { normalizeEmail, type Caller } from "../user.ts";
+import { throttledLogin, type LoginDeps } from "../login.ts";
+import type { RateLimiter } from "../../lib/rate-limit.ts";
 
 /** The name authenticator apps show for this site. */
 export const TOTP_ISSUER = "CodeArena"; // i18n-ignore: the brand
@@ -36,10 +38,37 @@ export interface TwoFactorSetup {
   manualKey: string;
 }
 
+/** Wrong second-factor codes an account may send in a window (Limiters.secondFactorByAccount): 1,440 a day at most, so guessing one of the three codes valid at a time out of a million takes months. */
+export const TWO_FACTOR_GUESSES_PER_ACCOUNT = { limit: 10, windowMs: 10 * 60_000 } as const;
+
 interface Deps {
   db: Database;
   config: { REQUIRE_TWO_FACTOR_FOR_STAFF: boolean };
   now: () => number;
+  limiters: LoginDeps["limiters"] & { secondFactorByAccount: RateLimiter };
+  /** The client address (the sign-in limits count per address too). */
+  ip: string;
+}
+
+/**
+ * Runs `check` (which throws TWO_FACTOR_CODE_WRONG for a wrong code) under the account's second-factor limit:
+ * the try is counted before the check and taken back when it succeeds, as throttledLogin does for passwords.
+ * @throws TOO_MANY_LOGIN_ATTEMPTS (429) past TWO_FACTOR_GUESSES_PER_ACCOUNT, or what `check` throws.
+ */
+export async function limitedCodeCheck(limiter: RateLimiter, userId: string, check: () => Promise<void>): Promise<void> {
+  const decision = limiter.hit(userId);
+  if (!decision.ok) throw new AppError("TOO_MANY_LOGIN_ATTEMPTS", { retryAfterSeconds: decision.retryAfterSeconds });
+  await check();
+  limiter.refund(userId);
+}
+
+/** A current code of `userId` (TOTP or recovery), under the account's limit. @throws TWO_FACTOR_CODE_WRONG (400, field code), TOO_MANY_LOGIN_ATTEMPTS (429). */
+async function requireCode(deps: Deps, userId: string, code: string, opts: { recoveryAllowed: boolean }): Promise<void> {
+  await limitedCodeCheck(deps.limiters.secondFactorByAccount, userId, async () => {
+    if ((!opts.recoveryAllowed && isRecoveryCode(code)) || !(await checkSecondFactor(deps.db, userId, code, deps.now()))) {
+      throw new AppError("TWO_FACTOR_CODE_WRONG", { field: "code" });
+    }
+  });
 }
 
 async function totpRow(db: Database, userId: string) {
@@ -128,11 +157,14 @@ export async function disableTwoFactor(deps: Deps, caller: Caller, proof: { pass
   if (!row.totpKey) throw new AppError("TWO_FACTOR_OFF");
   if (await twoFactorRequiredFor(deps.db, deps.config, caller)) throw new AppError("TWO_FACTOR_REQUIRED");
   if (row.passwordHash) {
-    if (!proof.password || !(await Bun.password.verify(proof.password, row.passwordHash))) {
-      throw new AppError("PASSWORD_WRONG", { field: "password" });
-    }
-  } else if (!proof.code || !(await checkSecondFactor(deps.db, caller.id, proof.code, deps.now()))) {
-    throw new AppError("TWO_FACTOR_CODE_WRONG", { field: "code" });
+    const hash = row.passwordHash;
+    // Under the sign-in limits, as a password change is: a stolen session must not make a password-guessing oracle.
+    await throttledLogin(deps.limiters, deps.ip, `email:${normalizeEmail(row.email)}`, async () => {
+      if (!proof.password || !(await Bun.password.verify(proof.password, hash))) throw new AppError("PASSWORD_WRONG", { field: "password" });
+    });
+  } else {
+    if (!proof.code) throw new AppError("TWO_FACTOR_CODE_WRONG", { field: "code" });
+    await requireCode(deps, caller.id, proof.code, { recoveryAllowed: true });
   }
   await deps.db.batch([
     deps.db.update(users).set({ totpKey: null, totpPendingKey: null, totpLastStep: null }).where(eq(users.id, caller.id)),
@@ -147,7 +179,7 @@ export async function disableTwoFactor(deps: Deps, caller: Caller, proof: { pass
 export async function renewRecoveryCodes(deps: Deps, caller: Caller, code: string): Promise<{ recoveryCodes: string[] }> {
   const row = await totpRow(deps.db, caller.id);
   if (!row.totpKey) throw new AppError("TWO_FACTOR_OFF");
-  if (isRecoveryCode(code) || !(await checkSecondFactor(deps.db, caller.id, code, deps.now()))) throw new AppError("TWO_FACTOR_CODE_WRONG", { field: "code" });
+  await requireCode(deps, caller.id, code, { recoveryAllowed: false });
   const recoveryCodes = newRecoveryCodes();
   await deps.db.batch([...replaceRecoveryCodes(deps.db, caller.id, recoveryCodes)]);
   return { recoveryCodes };

@@ -11,6 +11,7 @@ import { AppError } from "../../errors.ts";
 import { sessionUserColumns, type SessionUser } from "../user.ts";
 import { twoFactorRequiredFor } from "./policy.ts";
 import { completeTwoFactorSignIn, issueTwoFactorTicket } from "./tickets.ts";
+import type { RateLimiter } from "../../lib/rate-limit.ts";
 
 export type SignInStep = { kind: "ticket"; ticket: string; expiresAt: Date } | { kind: "session"; mustSetUpTwoFactor: boolean };
 
@@ -23,10 +24,11 @@ export async function afterPassword(deps: { db: Database; config: { REQUIRE_TWO_
 
 /**
  * The account a ticket and its code sign in.
- * @throws TWO_FACTOR_TICKET_INVALID (401, field ticket), TWO_FACTOR_CODE_WRONG (400, field code).
+ * @throws TWO_FACTOR_TICKET_INVALID (401, field ticket), TWO_FACTOR_CODE_WRONG (400, field code), TOO_MANY_LOGIN_ATTEMPTS (429)
+ *   past the account's wrong codes (`limiter`: Limiters.secondFactorByAccount).
  */
-export async function signInWithSecondFactor(db: Database, ticket: string, code: string, nowMs: number): Promise<SessionUser> {
-  const userId = await completeTwoFactorSignIn(db, ticket, code, nowMs);
+export async function signInWithSecondFactor(db: Database, limiter: RateLimiter, ticket: string, code: string, nowMs: number): Promise<SessionUser> {
+  const userId = await completeTwoFactorSignIn(db, limiter, ticket, code, nowMs);
   const [user] = await db.select(sessionUserColumns).from(users).where(eq(users.id, userId));
   if (!user) throw new AppError("TWO_FACTOR_TICKET_INVALID", { field: "ticket" });
   return user;

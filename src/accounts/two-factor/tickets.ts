@@ -10,7 +10,8 @@ import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import type { Database } from "../../../db/index.ts";
 import { twoFactorTickets } from "../../../db/schema.ts";
 import { AppError } from "../../errors.ts";
-import { checkSecondFactor } from "./setup.ts";
+import { checkSecondFactor, limitedCodeCheck } from "./setup.ts";
+import type { RateLimiter } from "../../lib/rate-limit.ts";
 
 /** Five minutes: time to open an app and type six digits (GitHub allows about as long). */
 export const TWO_FACTOR_TICKET_TTL_MS = 5 * 60_000;
@@ -34,10 +35,11 @@ export async function issueTwoFactorTicket(db: Database, userId: string, nowMs: 
 
 /**
  * Completes a sign-in: the ticket's account, when `code` is its second factor. A wrong code
- * uses one of the ticket's tries; the last wrong one (or expiry) voids it.
- * @throws TWO_FACTOR_TICKET_INVALID (401, field ticket), TWO_FACTOR_CODE_WRONG (400, field code).
+ * uses one of the ticket's tries and one of the account's (`limiter`: Limiters.secondFactorByAccount,
+ * over every ticket); the ticket's last wrong one (or expiry) voids it.
+ * @throws TWO_FACTOR_TICKET_INVALID (401, field ticket), TWO_FACTOR_CODE_WRONG (400, field code), TOO_MANY_LOGIN_ATTEMPTS (429).
  */
-export async function completeTwoFactorSignIn(db: Database, ticket: string, code: string, nowMs: number): Promise<string> {
+export async function completeTwoFactorSignIn(db: Database, limiter: RateLimiter, ticket: string, code: string, nowMs: number): Promise<string> {
   const ticketHash = hashTicket(ticket);
   // A try is counted before the code is checked, so parallel guesses cannot share one try.
   const [row] = await db
@@ -46,9 +48,13 @@ export async function completeTwoFactorSignIn(db: Database, ticket: string, code
     .where(and(eq(twoFactorTickets.ticketHash, ticketHash), gt(twoFactorTickets.expiresAt, new Date(nowMs)), lt(twoFactorTickets.attempts, TWO_FACTOR_TICKET_TRIES)))
     .returning({ userId: twoFactorTickets.userId, attempts: twoFactorTickets.attempts });
   if (!row) throw new AppError("TWO_FACTOR_TICKET_INVALID", { field: "ticket" });
-  if (!(await checkSecondFactor(db, row.userId, code, nowMs))) {
+  try {
+    await limitedCodeCheck(limiter, row.userId, async () => {
+      if (!(await checkSecondFactor(db, row.userId, code, nowMs))) throw new AppError("TWO_FACTOR_CODE_WRONG", { field: "code" });
+    });
+  } catch (err) {
     if (row.attempts >= TWO_FACTOR_TICKET_TRIES) await db.delete(twoFactorTickets).where(eq(twoFactorTickets.ticketHash, ticketHash));
-    throw new AppError("TWO_FACTOR_CODE_WRONG", { field: "code" });
+    throw err;
   }
   await db.delete(twoFactorTickets).where(eq(twoFactorTickets.ticketHash, ticketHash));
   return row.userId;

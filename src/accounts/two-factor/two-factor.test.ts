@@ -12,6 +12,7 @@ import { RateLimiter } from "../../lib/rate-limit.ts";
 import { request, signUp } from "../../../tests/api.ts";
 import { createTestServices, type TestServices } from "../../../tests/services.ts";
 import { totpCodeAt, totpStep } from "./totp.ts";
+import { TWO_FACTOR_GUESSES_PER_ACCOUNT } from "./setup.ts";
 import { describeUserAgent } from "../../auth/sessions-list.ts";
 
 let clockMs = Date.parse("2026-11-27T10:00:00Z");
@@ -105,6 +106,22 @@ describe("two-factor sign-in", () => {
     expect((await request(app, "POST", "/api/auth/login/two-factor", { body: { ticket: late, code: codeNow(a.key) } })).status).toBe(401);
     const malformed = await request(app, "POST", "/api/auth/login/two-factor", { body: { ticket: "x", code: "123456" } });
     expect([malformed.status, malformed.body.field]).toEqual([400, "ticket"]);
+  });
+
+  test("wrong codes are limited per account over every ticket: fresh tickets do not buy more guesses", async () => {
+    const a = await withTwoFactor();
+    let wrong = 0;
+    while (wrong < TWO_FACTOR_GUESSES_PER_ACCOUNT.limit) {
+      const ticket = await ticketFor(a.email, a.password);
+      for (let i = 0; i < 4 && wrong < TWO_FACTOR_GUESSES_PER_ACCOUNT.limit; i++, wrong++) {
+        expect((await request(app, "POST", "/api/auth/login/two-factor", { body: { ticket, code: "000000" } })).status).toBe(400);
+      }
+    }
+    // The next try, on a new ticket and even with the right code, waits.
+    const limited = await request(app, "POST", "/api/auth/login/two-factor", { body: { ticket: await ticketFor(a.email, a.password), code: codeNow(a.key) } });
+    expect([limited.status, limited.body.code]).toEqual([429, "TOO_MANY_LOGIN_ATTEMPTS"]);
+    clockMs += TWO_FACTOR_GUESSES_PER_ACCOUNT.windowMs + 1;
+    expect((await request(app, "POST", "/api/auth/login/two-factor", { body: { ticket: await ticketFor(a.email, a.password), code: codeNow(a.key) } })).status).toBe(200);
   });
 
   test("turning it off asks for the password; new recovery codes void the old", async () => {

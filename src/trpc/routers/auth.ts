@@ -119,7 +119,7 @@ export const authRouter = router({
    * @throws TWO_FACTOR_TICKET_INVALID (401, field ticket), TWO_FACTOR_CODE_WRONG (400, field code), BAD_INPUT (400).
    */
   loginTwoFactor: publicProcedure.input(twoFactorLoginInput).mutation(async ({ ctx, input }) => {
-    const user = await signInWithSecondFactor(ctx.db, input.ticket, input.code, ctx.now());
+    const user = await signInWithSecondFactor(ctx.db, ctx.limiters.secondFactorByAccount, input.ticket, input.code, ctx.now());
     const session = await createSession(ctx, user.id, { userAgent: ctx.userAgent, ip: ctx.ip });
     ctx.resHeaders.append("Set-Cookie", session.cookie(ctx.https));
     return { token: session.token, message: answerText(ctx.locale, "loggedIn"), user: publicUser(user) };
