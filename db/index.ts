@@ -39,8 +39,10 @@ export async function openDatabase(url: string, authToken?: string): Promise<{ d
   // were intermittently missing from the next call's read (a submission 404 right after it was created).
   const client = createClient({ url, authToken, ...(url.startsWith("file:") ? { concurrency: 1 } : {}) });
   if (url.startsWith("file:")) {
-    await client.execute("PRAGMA journal_mode = WAL");
+    // The busy timeout first: setting the journal mode reads the file, and a reader can meet a lock
+    // (another process checkpointing or recovering the WAL index) that, without a timeout, fails at once.
     await client.execute("PRAGMA busy_timeout = 5000");
+    await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("PRAGMA foreign_keys = ON");
     await client.execute("PRAGMA synchronous = NORMAL");
     // Sessions, accounts and the LTI tool's private key are in it: the server's user only.

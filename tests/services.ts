@@ -1,6 +1,6 @@
 /**
  * Test helper: real Services over a fresh migrated libSQL file (tests/db.ts),
- * a parsed config (NODE_ENV=test, LOG_LEVEL=silent unless overridden), a fixed
+ * a parsed config (NODE_ENV=test, LOG_LEVEL=error unless overridden: an unexpected 500 prints its cause), a fixed
  * session secret, and no sandbox unless one is passed in. Nothing is faked but
  * the sandbox choice; pass `sandbox` from `createSandbox(config)` to run code.
  *
@@ -40,7 +40,7 @@ export async function createTestServices(
   const { db, url, dir, cleanup } = await createTestDb();
   const config = loadConfig({
     NODE_ENV: "test",
-    LOG_LEVEL: "silent",
+    LOG_LEVEL: "error",
     SESSION_SECRET: TEST_SESSION_SECRET,
     DATABASE_URL: url,
     DATA_DIR: dir,

@@ -55,6 +55,9 @@ async function answer(job: ImportJob): Promise<void> {
     reply = await run(job);
   } catch (err) {
     reply = { ok: false, failure: describeFailure(err) };
+    // Only the first line of an unexpected error crosses to the server (its 500 is logged there): the whole
+    // stack goes to this process's stderr, which is the server's.
+    if (reply.failure.kind === "internal") console.error("import worker: unexpected failure:", err instanceof Error ? (err.stack ?? err.message) : String(err));
   }
   process.send!(reply);
 }
