@@ -109,3 +109,31 @@ export async function problemListFor(db: Database, userId: string): Promise<Prob
   const [own, validators] = await Promise.all([readHiddenTests(db, ownIds), readValidators(db, ownIds)]);
   return shapes.map((p) => (own.has(p._id) ? { ...p, hiddenTestCases: own.get(p._id), validator: validators.get(p._id) ?? null } : p));
 }
+
+/** A public problem as a picker lists it: no statement, no tests (`problems.titles`). */
+export interface ProblemTitle {
+  _id: string;
+  title: string;
+  difficulty: ProblemShape["difficulty"];
+  /** The author's user id (the course page offers one's own problems to copy). */
+  user: string;
+}
+
+/** The titles of one cached list, made once per list (shared between requests: never mutate). */
+const titlesOf = new WeakMap<readonly Readonly<ProblemShape>[], readonly ProblemTitle[]>();
+
+/**
+ * Every live public problem's id, title, difficulty and author, oldest first:
+ * what a picker needs (an assignment's problems, a copy into a course), about
+ * 60 bytes a problem where the whole list sends its statements too. Cached
+ * with the list (same revision).
+ */
+export async function publicProblemTitles(db: Database): Promise<readonly ProblemTitle[]> {
+  const shapes = await publicProblemList(db);
+  let titles = titlesOf.get(shapes);
+  if (!titles) {
+    titles = shareJson(shapes.map((p) => ({ _id: p._id, title: p.title, difficulty: p.difficulty, user: p.user })));
+    titlesOf.set(shapes, titles);
+  }
+  return titles;
+}

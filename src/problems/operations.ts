@@ -11,7 +11,7 @@ import type { ProblemInput, ProblemUpdate } from "./input.ts";
 import type { ProblemShape } from "./shape.ts";
 import type { ProblemCeilings } from "./ceilings.ts";
 import type { ProblemRow } from "./shape.ts";
-import { createProblem, limitProblemWrites, publicShape, softDeleteProblem, updateProblem } from "./store.ts";
+import { createProblem, limitProblemWrites, publicShape, readHiddenTests, softDeleteProblem, updateProblem } from "./store.ts";
 
 /**
  * Another domain's hold on a problem's judging: while it depends on the
@@ -47,6 +47,20 @@ export async function requireProblemChangeAllowed(db: Database, caller: Caller, 
  */
 export async function viewProblem(db: Database, user: Caller | null, problemId: string, now: number): Promise<ProblemShape> {
   return publicShape(db, await requireVisibleProblem(db, user, problemId, now));
+}
+
+/**
+ * One problem whole, as its edit form needs it: the public shape with its
+ * hidden tests and validator, for those who may edit it (./access.ts
+ * `requireEditableProblem`: its author, its course's teachers, site admins).
+ * The bank's pages carry neither, so the form asks for this one problem
+ * instead of the whole list.
+ * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403).
+ */
+export async function problemForEdit(db: Database, user: Caller, problemId: string, now: number): Promise<ProblemShape> {
+  const row = await requireEditableProblem(db, user, problemId, "NOT_PROBLEM_OWNER_UPDATE", now);
+  const [shape, hidden] = await Promise.all([publicShape(db, row), readHiddenTests(db, [row.id])]);
+  return { ...shape, hiddenTestCases: hidden.get(row.id) ?? [], validator: row.validator ?? null };
 }
 
 /**

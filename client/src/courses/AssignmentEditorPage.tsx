@@ -56,7 +56,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
   const existing = useQuery({ ...trpc.assignments.byId.queryOptions({ id: props.assignmentId ?? "" }), enabled: Boolean(props.assignmentId) });
   const courseId = props.courseId ?? existing.data?.courseId ?? "";
   const courseProblems = useQuery({ ...trpc.courses.problems.queryOptions({ courseId }), enabled: Boolean(courseId) });
-  const publicProblems = useQuery(trpc.problems.list.queryOptions());
+  const publicProblems = useQuery(trpc.problems.titles.queryOptions());
   const create = useMutation(trpc.assignments.create.mutationOptions());
   const update = useMutation(trpc.assignments.update.mutationOptions());
   const [v, setV] = useState<Values>(blank);

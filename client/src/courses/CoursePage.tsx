@@ -31,7 +31,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
   const staff = role === "owner" || role === "instructor" || role === "ta" || (course.data !== undefined && role === null);
   const teacher = role === "owner" || role === "instructor" || (course.data !== undefined && role === null);
   const problems = useQuery({ ...trpc.courses.problems.queryOptions({ courseId }), enabled: staff });
-  const publicList = useQuery({ ...trpc.problems.list.queryOptions(), enabled: teacher });
+  const publicList = useQuery({ ...trpc.problems.titles.queryOptions(), enabled: teacher });
   const create = useMutation(trpc.problems.create.mutationOptions());
   const copy = useMutation(trpc.problems.copyToCourse.mutationOptions());
   const [modalOpen, setModalOpen] = useState(false);

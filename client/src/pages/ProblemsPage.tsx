@@ -67,11 +67,9 @@ export function ProblemsPage() {
     }
   }, [bank.problems.length]);
 
-  /** Edit needs the owner's whole problem (hidden tests, validator): the owner's list carries them. */
+  /** Edit needs the whole problem (hidden tests, validator): asked for this one problem, never the whole list. */
   async function edit(id: string) {
-    const own = await queryClient.fetchQuery(trpc.problems.list.queryOptions());
-    const full = own.find((p) => p._id === id);
-    if (full) editor.openEdit(full);
+    editor.openEdit(await queryClient.fetchQuery({ ...trpc.problems.forEdit.queryOptions({ id }), staleTime: 0 }));
   }
 
   // The button goes away with the filters: the focus goes on to the search box, not back to the page's start.

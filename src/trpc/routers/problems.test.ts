@@ -74,6 +74,20 @@ describe("problems router", () => {
     expect(byId.hiddenTestCases).toBeUndefined();
   });
 
+  test("forEdit gives the editor one whole problem (tests, validator) and nobody else; titles carry no statement", async () => {
+    const owner = await newUser("fe@example.com");
+    const other = await newUser("fe-other@example.com");
+    const p = await createCaller(ctxFor(owner)).problems.create(input);
+    const whole = await createCaller(ctxFor(owner)).problems.forEdit({ id: p._id });
+    expect(whole).toMatchObject({ _id: p._id, title: "Echo", hiddenTestCases: input.hiddenTestCases, validator: null });
+    const refused = await appErrorOf(createCaller(ctxFor(other)).problems.forEdit({ id: p._id }));
+    expect([refused.kind, refused.status]).toEqual(["NOT_PROBLEM_OWNER_UPDATE", 403]);
+    expect((await appErrorOf(createCaller(ctxFor(owner)).problems.forEdit({ id: "missing" }))).kind).toBe("PROBLEM_NOT_FOUND");
+    const titles = await createCaller(ctxFor(other)).problems.titles();
+    expect(titles.find((x) => x._id === p._id)).toEqual({ _id: p._id, title: "Echo", difficulty: "easy", user: owner.id });
+    expect(JSON.stringify(titles)).not.toContain("Print the input.");
+  });
+
   test("update and delete by a non-owner throw the catalogue's 403s; unknown ids 404", async () => {
     const owner = await newUser("o2@example.com");
     const other = await newUser("x2@example.com");

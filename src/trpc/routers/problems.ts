@@ -9,9 +9,9 @@ import { z } from "zod";
 import { idField } from "../../lib/fields.ts";
 import { answerText } from "../../i18n/answers.ts";
 import { problemInput, problemUpdateInput } from "../../problems/input.ts";
-import { problemListFor } from "../../problems/list-cache.ts";
+import { problemListFor, publicProblemTitles, type ProblemTitle } from "../../problems/list-cache.ts";
 import type { ProblemShape } from "../../problems/shape.ts";
-import { createProblemAs, deleteProblem, editProblem, viewProblem } from "../../problems/operations.ts";
+import { createProblemAs, deleteProblem, editProblem, problemForEdit, viewProblem } from "../../problems/operations.ts";
 import { copyProblemToCourse } from "../../courses/course-problems.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 import type { ImportResult } from "../../packages/import.ts";
@@ -32,6 +32,15 @@ export const problemsRouter = router({
    * changes); only the caller's own hidden tests are read per request.
    */
   list: protectedProcedure.query(({ ctx }): Promise<ProblemShape[]> => problemListFor(ctx.db, ctx.user.id)),
+
+  /** Every live public problem's id, title, difficulty and author (pickers: no statements, no tests), oldest first. */
+  titles: protectedProcedure.query(({ ctx }): Promise<readonly ProblemTitle[]> => publicProblemTitles(ctx.db)),
+
+  /**
+   * One problem with its hidden tests and validator, for its edit form: those who may edit it only.
+   * @throws PROBLEM_NOT_FOUND (404), NOT_PROBLEM_OWNER_UPDATE (403).
+   */
+  forEdit: protectedProcedure.input(z.object({ id: idField() })).query(({ ctx, input }): Promise<ProblemShape> => problemForEdit(ctx.db, ctx.user, input.id, ctx.now())),
 
   /**
    * One page of the problem bank (src/problems/bank/list.ts): search, filters, sort, keyset cursor,
