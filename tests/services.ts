@@ -1,6 +1,6 @@
 /**
  * Test helper: real Services over a fresh migrated libSQL file (tests/db.ts),
- * a parsed config (NODE_ENV=test, LOG_LEVEL=error unless overridden: an unexpected 500 prints its cause), a fixed
+ * a parsed config (NODE_ENV=test, LOG_LEVEL=silent unless overridden; the server's errors still print, to stdout, so a 500's cause is in the output), a fixed
  * session secret, and no sandbox unless one is passed in. Nothing is faked but
  * the sandbox choice; pass `sandbox` from `createSandbox(config)` to run code.
  *
@@ -28,6 +28,18 @@ export interface TestServices {
 }
 
 /**
+ * The tests' logger: silent but for errors, which go to stdout (tests/preload.ts fails a test on
+ * console.error, and some errors are expected: a provider that is down, a 503), so that when a
+ * request unexpectedly answers 500 its cause is in the run's output.
+ */
+const testLog: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error: (message, data) => console.log(`server error (logged): ${message}`, data ?? ""),
+};
+
+/**
  * @param opts.env     extra environment entries for loadConfig (strings, as in process.env).
  * @param opts.now     clock for the rate limiters (ms since the epoch); their limits are the config's (`env`).
  * @param opts.clock   the services' clock for deadlines (ms since the epoch; default Date.now).
@@ -40,7 +52,7 @@ export async function createTestServices(
   const { db, url, dir, cleanup } = await createTestDb();
   const config = loadConfig({
     NODE_ENV: "test",
-    LOG_LEVEL: "error",
+    LOG_LEVEL: "silent",
     SESSION_SECRET: TEST_SESSION_SECRET,
     DATABASE_URL: url,
     DATA_DIR: dir,
@@ -54,7 +66,7 @@ export async function createTestServices(
   const services = buildServices({
     config,
     db,
-    log: opts.log ?? createLogger(config.LOG_LEVEL),
+    log: opts.log ?? (config.LOG_LEVEL === "silent" ? testLog : createLogger(config.LOG_LEVEL)),
     sessionKey: new TextEncoder().encode(config.SESSION_SECRET!),
     sandbox: opts.sandbox ?? { backend: null, name: "none", reason: "no sandbox in this test" },
     limiters: createLimiters(config, opts.now),
