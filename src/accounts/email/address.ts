@@ -12,7 +12,7 @@
  * Without mail configured (SMTP_URL/SMTP_HOST and PUBLIC_URL), nothing is
  * stored or sent and the answers say so (`byMail: false`).
  */
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, lt } from "drizzle-orm";
 import type { Config } from "../../config.ts";
 import type { Database } from "../../../db/index.ts";
 import { emailTokens, passwordResetTokens, users } from "../../../db/schema.ts";
@@ -83,11 +83,17 @@ export async function emailStatus(deps: EmailDeps, userId: string): Promise<Emai
 
 type Account = Awaited<ReturnType<typeof accountOf>>;
 
+/** Drops every expired link (of any account): each new link sweeps the table (it stays as small as the links in flight). */
+function sweepExpired(deps: EmailDeps) {
+  return deps.db.delete(emailTokens).where(lt(emailTokens.expiresAt, new Date(deps.now())));
+}
+
 /** The statements that make a verification link for the account's current address and queue its mail. */
 function verificationWrites(deps: EmailDeps, origin: string, user: Pick<Account, "id" | "firstName" | "email" | "locale">) {
   const { token, tokenHash } = newEmailToken();
   const mail = verifyMail(user.firstName, emailLink(origin, "verify", token), mailLocale(user.locale, deps.locale));
   return [
+    sweepExpired(deps),
     insertEmailToken(deps.db, { userId: user.id, purpose: "verify", email: user.email, tokenHash }, deps.now()),
     queueMail(deps.db, deps.config.MAIL_FROM, user.email, "email-verify", mail),
   ] as const;
@@ -198,6 +204,7 @@ export async function requestEmailChange(
   const locale = mailLocale(user.locale, deps.locale);
   const { token, tokenHash } = newEmailToken();
   await deps.db.batch([
+    sweepExpired(deps),
     deps.db.delete(emailTokens).where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, "change"))),
     insertEmailToken(deps.db, { userId, purpose: "change", email: input.newEmail, tokenHash }, deps.now()),
     queueMail(deps.db, deps.config.MAIL_FROM, input.newEmail, "email-change", confirmChangeMail(user.firstName, input.newEmail, emailLink(origin, "change", token), locale)),
