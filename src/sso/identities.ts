@@ -12,6 +12,9 @@
  *    saying to sign in first and link.
  * 4. Otherwise a new account is made from the claims (no password), unless
  *    the provider is "existing accounts only".
+ *
+ * A way in that vouches for the email (`emailVerified`) verifies the account's
+ * address when it is the account's own (src/accounts/email, decision 071).
  */
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
