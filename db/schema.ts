@@ -54,6 +54,12 @@ export const users = sqliteTable(
     totpPendingKey: text("totp_pending_key"),
     /** The last 30-second time step a code was accepted for: a code is never accepted twice. */
     totpLastStep: integer("totp_last_step"),
+    /**
+     * When the address in `email` was proven: a verification link opened, a change confirmed from the new
+     * address, or a campus way in that vouches for it (src/accounts/email). Null: not verified (every account
+     * made before migration 0036 starts so; decision 071).
+     */
+    emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_normalized_uq").on(t.emailNormalized), uniqueIndex("users_handle_uq").on(t.handle)],
@@ -1097,6 +1103,29 @@ export const passwordResetTokens = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
+);
+
+/** What an e-mail link proves (src/accounts/email): `verify` the account's address, `change` to a new one. */
+export const EMAIL_TOKEN_PURPOSES = ["verify", "change"] as const;
+
+/**
+ * One-time e-mail links (decision 071): SHA-256 (hex) of a random 32-byte token, never the token. `email` is
+ * the address the link was sent to (the account's for `verify`, the new one for `change`). Deleted when used,
+ * when the address changes, and (a `change`) when another change is asked for; valid until `expiresAt` (24 h).
+ */
+export const emailTokens = sqliteTable(
+  "email_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: EMAIL_TOKEN_PURPOSES }).notNull(),
+    email: text("email").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_tokens_user_idx").on(t.userId)],
 );
 
 /**

@@ -30,6 +30,10 @@ export function urlsFor(d: Seeded): Record<string, string[]> {
     "/forgot-password": ["/forgot-password"],
     // Without a link's token (the page says to ask for one) and with one (the form; the token is checked on submit).
     "/reset-password": ["/reset-password", "/reset-password?token=a11y-not-a-real-token"],
+    // The e-mail link pages: without a token (the page says where to ask for one) and with one that is not
+    // valid (posted on opening: the server's refusal is shown).
+    "/verify-email": ["/verify-email", "/verify-email?token=a11y-not-a-real-token"],
+    "/confirm-email": ["/confirm-email", "/confirm-email?token=a11y-not-a-real-token"],
     "/auth/complete": ["/auth/complete"],
     // A deep-link flow exists only inside an LMS launch: the page's own "not found" state is what a visitor can reach.
     "/lti/deep-link/:id": ["/lti/deep-link/no-such-flow"],

@@ -65,6 +65,10 @@ export function screensFor(d: Seeded): Screen[] {
     { name: "forgot-password", route: "/forgot-password", path: "/forgot-password", as: "guest" },
     { name: "reset-password-no-token", route: "/reset-password", path: "/reset-password", as: "guest" },
     { name: "reset-password", route: "/reset-password", path: "/reset-password?token=not-a-real-token", as: "guest" },
+    { name: "verify-email-no-token", route: "/verify-email", path: "/verify-email", as: "guest" },
+    // The token is posted on opening: the server refuses it (400), which the page shows.
+    { name: "verify-email", route: "/verify-email", path: "/verify-email?token=not-a-real-token", as: "guest", refused: true },
+    { name: "confirm-email", route: "/confirm-email", path: "/confirm-email?token=not-a-real-token", as: "guest", refused: true },
     // Reached without a sign-in in progress: the page says so (the server answers 401).
     { name: "auth-complete", route: "/auth/complete", path: "/auth/complete", as: "guest", refused: true },
     { name: "lti-deep-link", route: "/lti/deep-link/:id", path: "/lti/deep-link/no-such-flow", as: "staff", refused: true },

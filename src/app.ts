@@ -38,6 +38,7 @@ import { contestsRoutes } from "./rest/contests.ts";
 import { similarityRoutes, similarityScopeRoutes } from "./rest/similarity.ts";
 import { tagsRoutes } from "./rest/tags.ts";
 import { accountRoutes } from "./rest/account.ts";
+import { accountEmailRoutes } from "./rest/account-email.ts";
 import { progressRoutes, usersRoutes } from "./rest/progress.ts";
 import { clientHandler } from "./static.ts";
 import { pageSecurityHeaders } from "./csp.ts";
@@ -209,6 +210,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/contests", similarityScopeRoutes("contest"));
   app.route("/api/similarity", similarityRoutes);
   app.route("/api/tags", tagsRoutes);
+  app.route("/api/account/email", accountEmailRoutes);
   app.route("/api/account", accountRoutes);
   app.route("/api/progress", progressRoutes);
   app.route("/api/users", usersRoutes);

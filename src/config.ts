@@ -103,6 +103,11 @@ const schema = z.object({
    * sign in with a password; until they turn it on, their session may only set it up (src/accounts/two-factor/policy.ts).
    */
   REQUIRE_TWO_FACTOR_FOR_STAFF: bool.default(false),
+  /**
+   * Accounts whose e-mail address is not verified may not submit (403 naming this setting; runs stay allowed;
+   * site admins are exempt). Off by default: accounts made before verification existed are unverified (decision 071).
+   */
+  REQUIRE_VERIFIED_EMAIL_TO_SUBMIT: bool.default(false),
   /** The reverse proxies' addresses (CIDRs): whose X-Forwarded-* (TRUST_PROXY) and sign-in header (TRUSTED_HEADER) count. */
   TRUSTED_PROXIES: z.string().optional(),
 
@@ -247,6 +252,8 @@ const schema = z.object({
   /** "Forgot password" requests per client address and per email (either way: 429, whether the account exists or not). */
   RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS: rate("300/1h"),
   RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL: rate("5/1h"),
+  /** E-mail links one account may ask for (a verification link sent again, an address change): 429 past it. */
+  RATE_LIMIT_EMAIL_LINKS_PER_USER: rate("5/1h"),
 
   /** GET /metrics: a bearer token that opens it to other hosts (loopback may always scrape). */
   METRICS_TOKEN: z.string().min(16, { error: "at least 16 characters" }).optional(),
@@ -331,6 +338,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // Links in mail name this site: from PUBLIC_URL only, never a request's Host header (which the asker writes).
   if ((parsed.data.SMTP_URL || parsed.data.SMTP_HOST) && !sso.publicUrl) {
     throw new ConfigError(`${CONFIG_HEADLINE}\n  PUBLIC_URL: required when SMTP_URL or SMTP_HOST is set (links in mail are made from it, e.g. https://judge.example.edu)`);
+  }
+  // Verification links go out by mail: without it no account could ever submit.
+  if (parsed.data.REQUIRE_VERIFIED_EMAIL_TO_SUBMIT && !(parsed.data.SMTP_URL || parsed.data.SMTP_HOST)) {
+    throw new ConfigError(`${CONFIG_HEADLINE}\n  REQUIRE_VERIFIED_EMAIL_TO_SUBMIT: needs mail (SMTP_URL or SMTP_HOST, and PUBLIC_URL): verification links are sent by e-mail`);
   }
   const HOST = parsed.data.HOST ?? (parsed.data.TRUST_PROXY ? "127.0.0.1" : "0.0.0.0");
   // DATA_DIR is owner-only (src/lib/private-files.ts): the box users could not reach boxes inside it.

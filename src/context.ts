@@ -70,6 +70,8 @@ export interface Limiters {
    * alone would let anyone with the password fetch ticket after ticket.
    */
   secondFactorByAccount: RateLimiter;
+  /** E-mail links asked for per user (verification sent again, address changes): RATE_LIMIT_EMAIL_LINKS_PER_USER [5/1h]. */
+  emailLinksByUser: RateLimiter;
   /** Data exports per user: EXPORTS_PER_HOUR (5/1h; each reads every submission of the account, src/account-data/export.ts). */
   exportsByUser: RateLimiter;
 }
@@ -87,6 +89,7 @@ export type LimiterSettings = Pick<
   | "RATE_LIMIT_CLARIFICATIONS_PER_USER"
   | "RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS"
   | "RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL"
+  | "RATE_LIMIT_EMAIL_LINKS_PER_USER"
   | "SIGNIN_BACKOFF_AFTER_FAILURES"
   | "SIGNIN_BACKOFF_FIRST"
   | "SIGNIN_BACKOFF_MAX"
@@ -149,6 +152,7 @@ export function createLimiters(settings: LimiterSettings, now?: () => number): L
     passwordResetsByIp: new RateLimiter({ ...s.RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS, now }),
     passwordResetsByEmail: new RateLimiter({ ...s.RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL, now }),
     secondFactorByAccount: new RateLimiter({ ...TWO_FACTOR_GUESSES_PER_ACCOUNT, now }),
+    emailLinksByUser: new RateLimiter({ ...s.RATE_LIMIT_EMAIL_LINKS_PER_USER, now }),
     exportsByUser: new RateLimiter({ limit: EXPORTS_PER_HOUR, windowMs: 3_600_000, now }),
   };
 }

@@ -74,6 +74,15 @@ export const ERRORS = {
   TWO_FACTOR_NOT_STARTED: { status: 409, code: "CONFLICT", message: "Start setting up two-factor sign-in first" },
   TWO_FACTOR_REQUIRED: { status: 403, code: "FORBIDDEN", message: "Your account must use two-factor sign-in; it cannot be turned off" },
   RESET_LINK_INVALID: { status: 400, code: "BAD_REQUEST", message: "token: This link is not valid: it was used, replaced by a password change, or is more than an hour old. Ask for a new one." },
+  EMAIL_LINK_INVALID: { status: 400, code: "BAD_REQUEST", message: "token: This link is not valid: it was used, replaced by a newer one, or is more than 24 hours old. Ask for a new one." },
+  EMAIL_ALREADY_VERIFIED: { status: 409, code: "CONFLICT", message: "This e-mail address is already verified" },
+  EMAIL_UNCHANGED: { status: 400, code: "BAD_REQUEST", message: "newEmail: This is already your address" },
+  NEW_EMAIL_TAKEN: { status: 409, code: "CONFLICT", message: "newEmail: An account with this email already exists" },
+  EMAIL_NOT_VERIFIED: {
+    status: 403,
+    code: "FORBIDDEN",
+    message: "Verify your e-mail address before submitting (this site's REQUIRE_VERIFIED_EMAIL_TO_SUBMIT): open the link we sent you, or send it again from your account page.",
+  },
   LOCAL_SIGNUP_OFF: { status: 403, code: "FORBIDDEN", message: "Sign-up with a password is turned off here. Sign in with your campus account." },
   SSO_PROVIDER_UNKNOWN: { status: 404, code: "NOT_FOUND", message: "No such sign-in provider" },
   SSO_FLOW_INVALID: {

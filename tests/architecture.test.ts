@@ -231,6 +231,7 @@ const TABLE_OWNERS: Record<string, string> = {
   tagSynonyms: "src/problems/tags",
   problemTags: "src/problems/tags",
   users: "src/accounts",
+  emailTokens: "src/accounts",
   sessions: "src/auth",
   mailOutbox: "src/mail",
   passwordResetRequests: "src/accounts",

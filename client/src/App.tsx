@@ -54,6 +54,8 @@ const DeepLinkPage = lazy(() => import("./lti/DeepLinkPage.tsx"));
 // Passwords: "forgot password" and the page a reset link opens (signed in or not).
 const ForgotPasswordPage = lazy(() => import("./passwords/ForgotPasswordPage.tsx"));
 const ResetPasswordPage = lazy(() => import("./passwords/ResetPasswordPage.tsx"));
+const VerifyEmailPage = lazy(() => import("./account-email/VerifyEmailPage.tsx"));
+const ConfirmEmailPage = lazy(() => import("./account-email/ConfirmEmailPage.tsx"));
 
 /**
  * Starts loading a page's chunk as soon as its route matches, once the first frame is painted, rather
@@ -90,6 +92,12 @@ export function App() {
         </Route>
         <Route path="/reset-password">
           <ResetPasswordPage />
+        </Route>
+        <Route path="/verify-email">
+          <VerifyEmailPage />
+        </Route>
+        <Route path="/confirm-email">
+          <ConfirmEmailPage />
         </Route>
         <Route path="/auth/complete">
           <AuthCompletePage />

@@ -10,6 +10,8 @@ export const CLIENT_ROUTES = [
   "/signin",
   "/forgot-password",
   "/reset-password",
+  "/verify-email",
+  "/confirm-email",
   "/auth/complete",
   "/lti/deep-link/:id",
   "/account",

@@ -4,16 +4,17 @@
  * (Limiters.registerByIp: RATE_LIMIT_SIGNUP_PER_ADDRESS, 600 an hour by
  * default, a 300-seat lab behind one address twice over), and the account is made with an
  * argon2id hash (./user.ts). A password sign-up proves nothing about the
- * email: it takes up student invitations only (the account-created hooks).
+ * email: it takes up student invitations only (the account-created hooks), and
+ * the account starts unverified, a verification link on its way when this site
+ * sends mail (./email/address.ts).
  */
-import type { Database } from "../../db/index.ts";
 import { AppError } from "../errors.ts";
 import { describeRate, type RateLimiter } from "../lib/rate-limit.ts";
+import { sendVerificationAfterSignUp, type EmailDeps } from "./email/address.ts";
 import { createUser, emailTaken, hashPassword, type SessionUser } from "./user.ts";
 
-export interface RegisterDeps {
-  db: Database;
-  config: { sso: { localSignup: boolean } };
+export interface RegisterDeps extends Omit<EmailDeps, "config"> {
+  config: EmailDeps["config"] & { sso: { localSignup: boolean } };
   limiters: { registerByIp: RateLimiter };
 }
 
@@ -38,5 +39,7 @@ export async function registerAccount(
     });
   }
   const passwordHash = await hashPassword(input.password);
-  return createUser(deps.db, { firstName: input.firstName, lastName: input.lastName, email: input.email, passwordHash });
+  const user = await createUser(deps.db, { firstName: input.firstName, lastName: input.lastName, email: input.email, passwordHash });
+  await sendVerificationAfterSignUp(deps, user.id);
+  return user;
 }

@@ -3,7 +3,7 @@
  * account is created. Later ways in (identity providers, LMS launches) create
  * accounts through `createUser` too. Passwords are argon2id via Bun.password.
  */
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { users } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
@@ -110,8 +110,9 @@ export async function setSiteRoles(db: Database, userId: string, roles: { siteRo
  * Creates an account, and runs the account-created hooks (courses: every
  * roster invitation for this email becomes a membership).
  * @param account.passwordHash an argon2id hash (`hashPassword`), or null for an account that cannot sign in with a password.
- * @param opts.emailVerified the email was proven by the way in (an identity provider's verified claim); without it
- *   (password sign-up, no email check) only student invitations are taken up, never a staff role.
+ * @param opts.emailVerified the email was proven by the way in (an identity provider's verified claim): the account
+ *   starts verified (`users.email_verified_at`, src/accounts/email); without it (password sign-up, no email check)
+ *   only student invitations are taken up, never a staff role.
  * @returns the new user's public columns.
  * @throws AppError EMAIL_TAKEN (409, field `email`) when the email is in use, also when another request took it meanwhile.
  */
@@ -124,7 +125,7 @@ export async function createUser(
   try {
     const [row] = await db
       .insert(users)
-      .values({ ...account, emailNormalized: normalizeEmail(account.email) })
+      .values({ ...account, emailNormalized: normalizeEmail(account.email), emailVerifiedAt: opts.emailVerified ? new Date() : null })
       .returning(sessionUserColumns);
     created = row!;
   } catch (err) {
@@ -133,4 +134,16 @@ export async function createUser(
   }
   for (const hook of accountCreatedHooks) await hook(db, created, { emailVerified: opts.emailVerified === true });
   return created;
+}
+
+/**
+ * A way in vouched for `email` (an OpenID verified claim, a directory, the campus proxy, a trusted LMS): when it is
+ * the account's own address, not verified yet, it counts as verified from now on (decision 071).
+ */
+export async function noteVerifiedByProvider(db: Database, userId: string, email: string | null): Promise<void> {
+  if (!email) return;
+  await db
+    .update(users)
+    .set({ emailVerifiedAt: new Date() })
+    .where(and(eq(users.id, userId), eq(users.emailNormalized, normalizeEmail(email)), isNull(users.emailVerifiedAt)));
 }

@@ -71,6 +71,7 @@ export class JudgeService {
       now: () => this.now(),
       submitLimiter: new RateLimiter({ limit: opts.config.SUBMIT_RATE_PER_MINUTE, windowMs: 60_000 }),
       submitRatePerMinute: opts.config.SUBMIT_RATE_PER_MINUTE,
+      requireVerifiedEmail: opts.config.REQUIRE_VERIFIED_EMAIL_TO_SUBMIT,
       ...(opts.config.JUDGE_IN_PROCESS ? { requireJudge: () => void this.requireBackend() } : {}),
     };
   }

@@ -12,11 +12,14 @@
  *    saying to sign in first and link.
  * 4. Otherwise a new account is made from the claims (no password), unless
  *    the provider is "existing accounts only".
+ *
+ * A way in that vouches for the email (`emailVerified`) verifies the account's
+ * address when it is the account's own (src/accounts/email, decision 071).
  */
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { externalIdentities, users } from "../../db/schema.ts";
-import { createUser, sessionUserColumns, setSiteRoles, type SessionUser } from "../accounts/user.ts";
+import { createUser, noteVerifiedByProvider, sessionUserColumns, setSiteRoles, type SessionUser } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { isUniqueViolation } from "../lib/sql-errors.ts";
@@ -110,12 +113,14 @@ export async function signInExternal(
     const row = await userById(db, linked.userId);
     if (!row || row.isSystem) throw new AppError("IDENTITY_NO_ACCOUNT");
     await db.update(externalIdentities).set({ lastSignInAt: new Date(), email: profile.email }).where(eq(externalIdentities.id, linked.id));
+    if (profile.emailVerified) await noteVerifiedByProvider(db, row.id, profile.email);
     return applyRoles(db, sessionUser(row), policy, profile.claims);
   }
   if (opts.linkToUserId) {
     const row = await userById(db, opts.linkToUserId);
     if (!row || row.isSystem) throw new AppError("UNAUTHENTICATED");
     await link(db, row.id, profile);
+    if (profile.emailVerified) await noteVerifiedByProvider(db, row.id, profile.email);
     return applyRoles(db, sessionUser(row), policy, profile.claims);
   }
   const email = profile.email?.trim() || null;
@@ -124,6 +129,7 @@ export async function signInExternal(
     if (existing) {
       if (!(policy.linkVerifiedEmail && profile.emailVerified) || existing.isSystem) throw new AppError("IDENTITY_EMAIL_TAKEN");
       await link(db, existing.id, profile);
+      await noteVerifiedByProvider(db, existing.id, email);
       return applyRoles(db, sessionUser(existing), policy, profile.claims);
     }
   }

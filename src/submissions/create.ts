@@ -17,6 +17,7 @@ import type { RateLimiter } from "../lib/rate-limit.ts";
 import type { ProblemRow } from "../problems/shape.ts";
 import { requireLiveProblem } from "../problems/store.ts";
 import { requireJudgeable, requireOffered } from "../judge/languages.ts";
+import { isEmailVerified } from "../accounts/email/address.ts";
 
 /** What the submission functions need (built once by the judge service: `JudgeService.submissions`). */
 export interface SubmissionDeps {
@@ -32,6 +33,8 @@ export interface SubmissionDeps {
   languages: readonly LanguageId[];
   /** Refuses submissions this process should judge but cannot (no sandbox); absent when judging happens elsewhere. */
   requireJudge?: () => void;
+  /** REQUIRE_VERIFIED_EMAIL_TO_SUBMIT: only accounts with a verified address submit (site admins are exempt). */
+  requireVerifiedEmail?: boolean;
 }
 
 export interface SubmitInput {
@@ -67,11 +70,13 @@ export const callerOf = (c: SubmissionCaller): Caller => (typeof c === "string" 
  * @throws SANDBOX_UNAVAILABLE (503) when this process judges but has no sandbox; LANGUAGE_UNAVAILABLE (400)
  *   for a language this server does not offer; RATE_LIMITED (429) past
  *   SUBMIT_RATE_PER_MINUTE; PROBLEM_NOT_FOUND (404); a restriction's FORBIDDEN (403: the problem is in a contest the caller
- *   takes part in now, named); the assignment's window errors (403) from submissionTarget.
+ *   takes part in now, named); the assignment's window errors (403) from submissionTarget; EMAIL_NOT_VERIFIED (403)
+ *   under REQUIRE_VERIFIED_EMAIL_TO_SUBMIT.
  */
 export async function createSubmission(deps: SubmissionDeps, caller: SubmissionCaller, input: SubmitInput): Promise<{ id: string }> {
   const viewer = callerOf(caller);
   deps.requireJudge?.();
+  await requireVerifiedEmail(deps, viewer);
   requireOffered(deps.languages, input.language);
   const now = deps.now();
   // Inside a named assignment its window is checked first (a student learns when it opens, with a 403);
@@ -98,7 +103,8 @@ export interface ContestTarget {
 /**
  * Stores a contest submission and queues it: the same judge, limits and
  * checkers as any submission; the contest decided who may and when.
- * @throws SANDBOX_UNAVAILABLE (503), LANGUAGE_UNAVAILABLE (400), RATE_LIMITED (429), PROBLEM_NOT_FOUND (404).
+ * @throws SANDBOX_UNAVAILABLE (503), LANGUAGE_UNAVAILABLE (400), RATE_LIMITED (429), PROBLEM_NOT_FOUND (404),
+ *   EMAIL_NOT_VERIFIED (403) under REQUIRE_VERIFIED_EMAIL_TO_SUBMIT.
  */
 export async function createContestSubmission(
   deps: SubmissionDeps,
@@ -108,6 +114,7 @@ export async function createContestSubmission(
 ): Promise<{ id: string; createdAt: Date }> {
   const viewer = callerOf(caller);
   deps.requireJudge?.();
+  await requireVerifiedEmail(deps, viewer);
   requireOffered(deps.languages, input.language);
   requireJudgeable(deps.languages, input.language, await requireLiveProblem(deps.db, input.problemId, "problemId"));
   return queue(deps, viewer.id, input, { contestId: target.contestId, teamId: target.teamId, runAllTests: target.runAllTests });
@@ -132,6 +139,16 @@ async function queue(
     .returning({ id: submissions.id });
   deps.events.queued();
   return { id: row!.id, createdAt };
+}
+
+/**
+ * Under REQUIRE_VERIFIED_EMAIL_TO_SUBMIT, refuses an account whose address is not verified (decision 071); site
+ * admins are exempt (the operator's own accounts, often made on the command line without mail).
+ * @throws EMAIL_NOT_VERIFIED (403, naming the setting).
+ */
+async function requireVerifiedEmail(deps: SubmissionDeps, viewer: Caller): Promise<void> {
+  if (!deps.requireVerifiedEmail || viewer.siteRole === "admin") return;
+  if (!(await isEmailVerified(deps.db, viewer.id))) throw new AppError("EMAIL_NOT_VERIFIED", { details: { setting: "REQUIRE_VERIFIED_EMAIL_TO_SUBMIT" } });
 }
 
 /** Spends one of the user's submissions this minute. @throws RATE_LIMITED (429) past SUBMIT_RATE_PER_MINUTE. */

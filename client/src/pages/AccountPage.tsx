@@ -4,7 +4,7 @@
  * a "Link" button per OpenID provider not linked yet. Linking is a form POST
  * to /api/auth/oidc/:provider/link (the session cookie says who links; a POST
  * so another site cannot start it), which comes back through /auth/complete.
- * Then the public profile (../progress/ProfileSection.tsx), "Change password"
+ * Then the e-mail address (../account-email/EmailSection.tsx), the public profile (../progress/ProfileSection.tsx), "Change password"
  * (../passwords/ChangePasswordSection.tsx), "Two-factor sign-in" and
  * "Where you're signed in" (../security/).
  */
@@ -15,6 +15,7 @@ import { useAuth } from "../lib/auth.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
 import { ProfileSection } from "../progress/ProfileSection.tsx";
+import { EmailSection } from "../account-email/EmailSection.tsx";
 import { SessionsSection } from "../security/SessionsSection.tsx";
 import { DataSection } from "../security/DataSection.tsx";
 import { TwoFactorSection } from "../security/TwoFactorSection.tsx";
@@ -70,6 +71,7 @@ export default function AccountPage() {
             }}
           </QueryState>
         </section>
+        <EmailSection />
         <ProfileSection />
         <ChangePasswordSection />
         <TwoFactorSection />

@@ -16,6 +16,7 @@ import { blankSessionCookie, createSession, invalidateSession } from "../../auth
 import { AppError } from "../../errors.ts";
 import { changePassword, hasPassword, resetPassword } from "../../accounts/passwords.ts";
 import { requestPasswordReset } from "../../accounts/password-forgot.ts";
+import { isEmailVerified } from "../../accounts/email/address.ts";
 import { answerText } from "../../i18n/answers.ts";
 import { emailField, requiredText } from "../../lib/fields.ts";
 import { siteRights } from "../../courses/permissions.ts";
@@ -146,11 +147,14 @@ export const authRouter = router({
   identities: protectedProcedure.query(async ({ ctx }) => ({ identities: await identitiesOf(ctx.db, ctx.user.id) })),
 
   /**
-   * The signed-in user and their site rights ({admin, createCourses}, from the
+   * The signed-in user (with `emailVerified`: src/accounts/email) and their site rights ({admin, createCourses}, from the
    * permission table in src/courses/permissions.ts), so the client shows only
    * what the server allows. @throws UNAUTHENTICATED (401).
    */
-  me: protectedProcedure.query(({ ctx }) => ({ user: publicUser(ctx.user), rights: siteRights(ctx.user) })),
+  me: protectedProcedure.query(async ({ ctx }) => ({
+    user: { ...publicUser(ctx.user), emailVerified: await isEmailVerified(ctx.db, ctx.user.id) },
+    rights: siteRights(ctx.user),
+  })),
 
   /**
    * Stores the signed-in user's interface language on the account, so it follows them to every browser.
