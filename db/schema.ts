@@ -54,6 +54,11 @@ export const users = sqliteTable(
     totpPendingKey: text("totp_pending_key"),
     /** The last 30-second time step a code was accepted for: a code is never accepted twice. */
     totpLastStep: integer("totp_last_step"),
+    /**
+     * When the account was erased (src/account-data/erase.ts, decision 072): the row stays as an anonymous
+     * tombstone for the course grade records that point at it, and can never sign in again; null: a live account.
+     */
+    erasedAt: integer("erased_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_normalized_uq").on(t.emailNormalized), uniqueIndex("users_handle_uq").on(t.handle)],
