@@ -6,7 +6,7 @@
  * so another site cannot start it), which comes back through /auth/complete.
  * Then the public profile (../progress/ProfileSection.tsx), "Change password"
  * (../passwords/ChangePasswordSection.tsx), "Two-factor sign-in" and
- * "Where you're signed in" (../security/).
+ * "Where you're signed in", "Your data" and "Delete account" (../security/).
  */
 import { Page } from "../components/shell/Page.tsx";
 import { useQuery } from "@tanstack/react-query";
@@ -17,6 +17,7 @@ import { ChangePasswordSection } from "../passwords/ChangePasswordSection.tsx";
 import { ProfileSection } from "../progress/ProfileSection.tsx";
 import { SessionsSection } from "../security/SessionsSection.tsx";
 import { DataSection } from "../security/DataSection.tsx";
+import { DeleteAccountSection } from "../security/DeleteAccountSection.tsx";
 import { TwoFactorSection } from "../security/TwoFactorSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
@@ -75,6 +76,7 @@ export default function AccountPage() {
         <TwoFactorSection />
         <SessionsSection />
         <DataSection />
+        <DeleteAccountSection />
       </Page>
   );
 }
