@@ -133,6 +133,10 @@ test("erasure deletes everything personal and keeps the course's grade records, 
   expect((await request(app, "GET", "/api/auth/me", { token: me.token })).status).toBe(401);
   expect((await request(app, "GET", "/api/auth/me", { cookie: me.cookie })).status).toBe(401);
   expect((await request(app, "POST", "/api/auth/login", { body: { email: me.email, password: me.password } })).status).toBe(401);
+  // Even a session made for the tombstone by some other way in would not be accepted.
+  const late = await createSession(t.services, id);
+  expect((await request(app, "GET", "/api/auth/me", { token: late.token })).status).toBe(401);
+  await db.delete(sessions).where(eq(sessions.id, late.sessionId));
 
   // Nothing personal anywhere: no name, address, handle, subject, affiliation, practice code or words of theirs.
   const personal = ["Zelda", "Quixote", "zelda", "quixote", normalized, "zelda-subject-77", "ZELDA"];
