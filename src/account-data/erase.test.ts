@@ -21,6 +21,7 @@ import {
   courseInvites,
   courseMembers,
   courses,
+  extensions,
   externalIdentities,
   judgeFinishes,
   mailOutbox,
@@ -29,6 +30,8 @@ import {
   problems,
   problemStats,
   sessions,
+  similarityMarks,
+  similarityReports,
   submissions,
   twoFactorRecoveryCodes,
   userProblemStatus,
@@ -98,6 +101,12 @@ test("erasure deletes everything personal and keeps the course's grade records, 
   ]);
   await db.insert(judgeFinishes).values({ submissionId: "sub-public", claimToken: "claim-1", host: "local", verdict: "WA" });
   await db.insert(assignmentScores).values({ assignmentId: assignment!.id, userId: id, problemId: taught!.id, score: 100, bestSubmissionId: "sub-course", bestVerdict: "AC", attempts: 1 });
+  await db.insert(extensions).values({ assignmentId: assignment!.id, userId: id, dueAt: new Date(Date.now() + 86_400_000), grantedBy: teacher.user.id });
+  const [report] = await db
+    .insert(similarityReports)
+    .values({ scopeKind: "assignment", scopeId: assignment!.id, options: {}, setKey: "erase-test", status: "done", result: { pairs: [{ left: "sub-course", right: "sub-x", similarity: 0.9 }] }, createdBy: teacher.user.id })
+    .returning();
+  await db.insert(similarityMarks).values({ scopeKind: "assignment", scopeId: assignment!.id, leftSubmissionId: "sub-course", rightSubmissionId: "sub-x", status: "reviewed", note: "fine", reportId: report!.id, markedBy: teacher.user.id });
   await db.insert(userProblemStatus).values({ userId: id, problemId: taught!.id, status: "solved", publicStatus: "attempted", submissionCount: 2, firstSubmittedAt: new Date(), lastSubmittedAt: new Date() });
   await db.insert(problemStats).values({ problemId: taught!.id, submitters: 1, solvers: 0 }).onConflictDoUpdate({ target: problemStats.problemId, set: { submitters: 1, solvers: 0 } });
 
@@ -167,6 +176,9 @@ test("erasure deletes everything personal and keeps the course's grade records, 
   expect(await db.select().from(assignmentScores).where(eq(assignmentScores.userId, id))).toMatchObject([{ score: 100, bestSubmissionId: "sub-course" }]);
   expect((await db.select({ id: submissions.id }).from(submissions).where(eq(submissions.userId, id))).map((s) => s.id).sort()).toEqual(["sub-contest", "sub-course"]);
   expect(await db.select({ userId: problems.userId }).from(problems).where(eq(problems.id, used!.id))).toEqual([{ userId: id }]);
+  expect(await db.select().from(extensions).where(eq(extensions.userId, id))).toHaveLength(1);
+  expect(await db.select({ id: similarityReports.id }).from(similarityReports)).toEqual([{ id: report!.id }]);
+  expect(await db.select().from(similarityMarks)).toHaveLength(1);
   const [anonTeam] = await db.select().from(contestTeams).where(eq(contestTeams.id, team!.id));
   expect(anonTeam).toMatchObject({ name: `Deleted user ${team!.id.slice(0, 8)}`, organization: "", joinCode: null });
   const [teamEvent] = await db.select().from(contestEvents).where(eq(contestEvents.objectId, team!.id));
