@@ -197,6 +197,8 @@ test("bad input is a 400 naming the field; a wrong password counts as a failed s
     const res = await erase(me.token, body);
     expect([res.status, res.body.field]).toEqual([400, "password"]);
   }
+  const german = await request(app, "DELETE", "/api/account", { token: me.token, body: {}, headers: { "accept-language": "de" } });
+  expect([german.body.field, german.body.message]).toEqual(["password", "password: Pflichtfeld"]);
   expect((await erase(me.token, { password: me.password, code: "not a code!" })).body.field).toBe("code");
   expect((await request(app, "GET", "/api/auth/me", { token: me.token })).status).toBe(200);
 
@@ -261,7 +263,7 @@ test("with two-factor sign-in on, a current code is asked too", async () => {
   const key = newTotpKeyHex();
   await db.update(users).set({ totpKey: key }).where(eq(users.id, me.user.id));
   const missing = await erase(me.token, { password: me.password });
-  expect([missing.status, missing.body.code, missing.body.field]).toEqual([400, "TWO_FACTOR_CODE_WRONG", "code"]);
+  expect([missing.status, missing.body.code, missing.body.field, missing.body.message]).toEqual([400, "BAD_INPUT", "code", "code: Required"]);
   const wrongCode = totpCodeAt(key, totpStep(Date.now()) + 10);
   expect((await erase(me.token, { password: me.password, code: wrongCode })).body.field).toBe("code");
   const ok = await erase(me.token, { password: me.password, code: totpCodeAt(key, totpStep(Date.now())) });

@@ -7,7 +7,7 @@
  *   and makes the profile private). @throws BAD_INPUT (400, `handle`), HANDLE_RESERVED (400, `handle`), HANDLE_TAKEN (409, `handle`).
  * - `account.erasure()`: what deleting the account asks for: `{ hasPassword, twoFactor, recentSignIn, recentSignInUntil, lastAdmin }`.
  * - `account.erase({password} | {confirm} [+ code])`: deletes the account (decision 072) and signs this browser out;
- *   answers `{ message }`. @throws PASSWORD_WRONG (400, `password`), ERASE_CONFIRM_WRONG (400, `confirm`),
+ *   answers `{ message }`. @throws BAD_INPUT (400, `password` / `confirm` / `code` missing), PASSWORD_WRONG (400, `password`), ERASE_CONFIRM_WRONG (400, `confirm`),
  *   TWO_FACTOR_CODE_WRONG (400, `code`), RECENT_SIGN_IN_REQUIRED (403), LAST_ADMIN (409), TOO_MANY_LOGIN_ATTEMPTS (429).
  */
 import { z } from "zod";
