@@ -130,6 +130,11 @@ test("erasure deletes everything personal and keeps the course's grade records, 
     { contestId: contest!.id, type: "clarifications", objectId: question!.id, data: JSON.stringify({ id: question!.id, text: "ZELDA ASKS about A" }), audience: "jury", createdAt: new Date() },
   ]);
 
+  // The scoreboard is built (and cached in this process) with the team's name.
+  const boardBefore = await request(app, "GET", `/api/contests/${contest!.id}/scoreboard`, { token: teacher.token });
+  expect(boardBefore.status).toBe(200);
+  expect(JSON.stringify(boardBefore.body)).toContain("Zelda Quixote");
+
   const before = await everyRow();
   expect(before.some((r) => r.row.includes("Zelda"))).toBe(true);
 
@@ -181,6 +186,9 @@ test("erasure deletes everything personal and keeps the course's grade records, 
   expect(await db.select().from(similarityMarks)).toHaveLength(1);
   const [anonTeam] = await db.select().from(contestTeams).where(eq(contestTeams.id, team!.id));
   expect(anonTeam).toMatchObject({ name: `Deleted user ${team!.id.slice(0, 8)}`, organization: "", joinCode: null });
+  const boardAfter = await request(app, "GET", `/api/contests/${contest!.id}/scoreboard`, { token: teacher.token });
+  expect(JSON.stringify(boardAfter.body)).not.toContain("Zelda");
+  expect(JSON.stringify(boardAfter.body)).toContain(anonTeam!.name);
   const [teamEvent] = await db.select().from(contestEvents).where(eq(contestEvents.objectId, team!.id));
   expect(JSON.parse(teamEvent!.data!)).toMatchObject({ name: anonTeam!.name, display_name: anonTeam!.name, organization_id: null });
   // The teacher's gradebook still lists the student, as "Deleted user".

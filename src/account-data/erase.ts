@@ -20,7 +20,7 @@ import { checkSecondFactor, limitedCodeCheck } from "../accounts/two-factor/setu
 import { normalizeEmail } from "../accounts/user.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
 import { giveUpAdminRole, restoreAdminRole } from "../accounts/erasure.ts";
-import { planContestErasure } from "../contests/erasure.ts";
+import { afterContestErasure, planContestErasure } from "../contests/erasure.ts";
 import { erasureWrites } from "./erase-writes.ts";
 
 /** How recent a sign-in must be for an account without a password to erase itself: 10 minutes (GitHub's "sudo mode" asks again after 2 hours; erasure cannot be undone). */
@@ -95,6 +95,7 @@ export async function eraseAccount(deps: EraseDeps, caller: { id: string; sessio
     if (user.siteRole === "admin") await restoreAdminRole(db, user.id);
     throw err;
   }
+  afterContestErasure(db, contestPlan);
 }
 
 /**

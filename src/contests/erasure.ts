@@ -11,6 +11,7 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { contestClarifications, contestEvents, contestRoles, contestTeamMembers, contestTeams } from "../../db/schema.ts";
+import { contestRuntimeFor } from "./runtime.ts";
 
 /** A one-person team's name after erasure (stored data, like any team name: shown as is on scoreboards and the ICPC feed). */
 export function erasedTeamName(teamId: string): string {
@@ -23,21 +24,32 @@ export interface ContestErasurePlan {
   soloTeamIds: string[];
   /** Clarification questions the user sent from a team. */
   questionIds: string[];
+  /** The contests those teams and questions belong to (their boards and feeds are told). */
+  contestIds: string[];
 }
 
 /** Reads the user's one-person teams and questions. */
 export async function planContestErasure(db: Database, userId: string): Promise<ContestErasurePlan> {
   const [solo, questions] = await Promise.all([
     db
-      .select({ teamId: contestTeamMembers.teamId })
+      .select({ teamId: contestTeamMembers.teamId, contestId: contestTeamMembers.contestId })
       .from(contestTeamMembers)
       .where(and(eq(contestTeamMembers.userId, userId), sql`(SELECT count(*) FROM contest_team_members m WHERE m.team_id = ${contestTeamMembers.teamId}) = 1`)),
     db
-      .select({ id: contestClarifications.id })
+      .select({ id: contestClarifications.id, contestId: contestClarifications.contestId })
       .from(contestClarifications)
       .where(and(eq(contestClarifications.createdBy, userId), isNotNull(contestClarifications.fromTeamId))),
   ]);
-  return { soloTeamIds: solo.map((r) => r.teamId), questionIds: questions.map((r) => r.id) };
+  return {
+    soloTeamIds: solo.map((r) => r.teamId),
+    questionIds: questions.map((r) => r.id),
+    contestIds: [...new Set([...solo, ...questions].map((r) => r.contestId))],
+  };
+}
+
+/** After the batch: the scoreboards this process holds rebuild without the old team names, and live listeners hear of it. */
+export function afterContestErasure(db: Database, plan: ContestErasurePlan): void {
+  for (const contestId of plan.contestIds) contestRuntimeFor(db).contestChanged(contestId);
 }
 
 // The same name as erasedTeamName, in SQL (over the row's id column).
