@@ -147,6 +147,12 @@ test("erasure deletes everything personal and keeps the course's grade records, 
   expect((await request(app, "GET", "/api/auth/me", { token: me.token })).status).toBe(401);
   expect((await request(app, "GET", "/api/auth/me", { cookie: me.cookie })).status).toBe(401);
   expect((await request(app, "POST", "/api/auth/login", { body: { email: me.email, password: me.password } })).status).toBe(401);
+  // An administrator cannot hand the tombstone a reset link either.
+  const admin = await signUp(app);
+  await db.update(users).set({ siteRole: "admin" }).where(eq(users.id, admin.user.id));
+  const link = await request(app, "POST", `/api/admin/accounts/${id}/reset-link`, { token: admin.token });
+  expect([link.status, link.body.field]).toEqual([400, "userId"]);
+  await db.update(users).set({ siteRole: "user" }).where(eq(users.id, admin.user.id));
   // Even a session made for the tombstone by some other way in would not be accepted.
   const late = await createSession(t.services, id);
   expect((await request(app, "GET", "/api/auth/me", { token: late.token })).status).toBe(401);
