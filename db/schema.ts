@@ -60,6 +60,11 @@ export const users = sqliteTable(
      * made before migration 0036 starts so; decision 071).
      */
     emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
+    /**
+     * When the account was erased (src/account-data/erase.ts, decision 072): the row stays as an anonymous
+     * tombstone for the course grade records that point at it, and can never sign in again; null: a live account.
+     */
+    erasedAt: integer("erased_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_normalized_uq").on(t.emailNormalized), uniqueIndex("users_handle_uq").on(t.handle)],

@@ -134,6 +134,17 @@ export const ERRORS = {
   HANDLE_TAKEN: { status: 409, code: "CONFLICT", message: "handle: This handle is taken" },
   HANDLE_RESERVED: { status: 400, code: "BAD_REQUEST", message: "handle: This handle is reserved" },
   PROFILE_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No public profile has this handle" },
+  ERASE_CONFIRM_WRONG: { status: 400, code: "BAD_REQUEST", message: "confirm: Type your account's e-mail address exactly to confirm" },
+  RECENT_SIGN_IN_REQUIRED: {
+    status: 403,
+    code: "FORBIDDEN",
+    message: "Sign in again to delete your account: your sign-in must be less than 10 minutes old",
+  },
+  LAST_ADMIN: {
+    status: 409,
+    code: "CONFLICT",
+    message: "You are the site's only administrator: make another account an administrator before deleting yours",
+  },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -70,7 +70,7 @@ export async function authenticate(deps: LoginDeps, ip: string, email: string, p
   return throttledLogin(deps.limiters, ip, `email:${emailNormalized}`, async () => {
     const [user] = await deps.db.select().from(users).where(eq(users.emailNormalized, emailNormalized)).limit(1);
     const valid =
-      user?.passwordHash && !user.isSystem
+      user?.passwordHash && !user.isSystem && !user.erasedAt
         ? await Bun.password.verify(password, user.passwordHash)
         : (await Bun.password.verify(password, await getDummyHash()), false);
     if (!user || !valid) throw new AppError("INVALID_CREDENTIALS");

@@ -5,7 +5,7 @@
  * Any password change voids every reset link of the account.
  */
 import { mailLocale } from "../i18n/mail-text.ts";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Database } from "../../db/index.ts";
 import { passwordResetTokens, users } from "../../db/schema.ts";
@@ -112,11 +112,11 @@ async function linkFor(db: Database, user: { id: string; email: string }, origin
 /**
  * A site admin makes a reset link for an account (shown once, never stored: only its hash is).
  * @param origin this site's address for the link (PUBLIC_URL, else the admin's own request).
- * @throws AppError FORBIDDEN (403) unless a site admin; BAD_INPUT (400, field userId) for an unknown account.
+ * @throws AppError FORBIDDEN (403) unless a site admin; BAD_INPUT (400, field userId) for an unknown (or erased) account.
  */
 export async function adminResetLink(deps: { db: Database; now: () => number }, caller: Caller, userId: string, origin: string): Promise<ResetLinkShape> {
   requireAdmin(caller);
-  const [user] = await deps.db.select({ id: users.id, email: users.email }).from(users).where(and(eq(users.id, userId), eq(users.isSystem, false)));
+  const [user] = await deps.db.select({ id: users.id, email: users.email }).from(users).where(and(eq(users.id, userId), eq(users.isSystem, false), isNull(users.erasedAt)));
   if (!user) throw new AppError("BAD_INPUT", { field: "userId", message: "userId: no such account" });
   return linkFor(deps.db, user, origin, deps.now());
 }
@@ -126,6 +126,6 @@ export async function adminResetLink(deps: { db: Database; now: () => number }, 
  * @returns the link, or null when no account has this email.
  */
 export async function resetLinkByEmail(db: Database, email: string, origin: string, nowMs = Date.now()): Promise<ResetLinkShape | null> {
-  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(and(eq(users.emailNormalized, normalizeEmail(email)), eq(users.isSystem, false)));
+  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(and(eq(users.emailNormalized, normalizeEmail(email)), eq(users.isSystem, false), isNull(users.erasedAt)));
   return user ? linkFor(db, user, origin, nowMs) : null;
 }

@@ -17,7 +17,7 @@ import { privateDir } from "../lib/private-files.ts";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { SignJWT, jwtVerify } from "jose";
 import { z } from "zod";
 import type { Config } from "../config.ts";
@@ -169,7 +169,8 @@ function prepareLookup(db: Database) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder("sessionId")))
+    // An erased account's sessions are deleted with it; its tombstone never holds one (decision 072), even one made later.
+    .where(and(eq(sessions.id, sql.placeholder("sessionId")), isNull(users.erasedAt)))
     .limit(1)
     .prepare();
 }

@@ -6,7 +6,7 @@
  * so another site cannot start it), which comes back through /auth/complete.
  * Then the e-mail address (../account-email/EmailSection.tsx), the public profile (../progress/ProfileSection.tsx), "Change password"
  * (../passwords/ChangePasswordSection.tsx), "Two-factor sign-in" and
- * "Where you're signed in" (../security/).
+ * "Where you're signed in", "Your data" and "Delete account" (../security/).
  */
 import { Page } from "../components/shell/Page.tsx";
 import { useQuery } from "@tanstack/react-query";
@@ -18,6 +18,7 @@ import { ProfileSection } from "../progress/ProfileSection.tsx";
 import { EmailSection } from "../account-email/EmailSection.tsx";
 import { SessionsSection } from "../security/SessionsSection.tsx";
 import { DataSection } from "../security/DataSection.tsx";
+import { DeleteAccountSection } from "../security/DeleteAccountSection.tsx";
 import { TwoFactorSection } from "../security/TwoFactorSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
@@ -77,6 +78,7 @@ export default function AccountPage() {
         <TwoFactorSection />
         <SessionsSection />
         <DataSection />
+        <DeleteAccountSection />
       </Page>
   );
 }

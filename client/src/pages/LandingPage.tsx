@@ -10,6 +10,7 @@ import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { site } from "../i18n/catalog/site/index.ts";
+import { ErasedNotice } from "../security/ErasedNotice.tsx";
 
 /** Each difficulty's section: its anchor and filter value (`id`) and its messages. */
 const LEVELS = [
@@ -23,6 +24,7 @@ export function LandingPage() {
   const { status } = useAuth();
   return (
     <Page title={null} width="flush">
+      <ErasedNotice />
       <section className="hero" style={WRAP_LONG_WORDS}>
         <div className="container hero-inner">
           <h1 className="hero-title">

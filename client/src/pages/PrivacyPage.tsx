@@ -1,4 +1,8 @@
-/** Privacy Policy: information collected, use, security, cookies, policy changes. */
+/**
+ * Privacy Policy: information collected, use, how long it is kept, who sees what, taking it out and
+ * deleting the account (what goes, what a course keeps without a name), security, cookies, policy
+ * changes. The plain-words version of docs/privacy.md; keep the two saying the same.
+ */
 import { Link } from "wouter";
 import { Page } from "../components/shell/Page.tsx";
 import { WRAP_LONG_WORDS } from "./wrapLongWords.ts";
@@ -6,6 +10,7 @@ import { T, useT } from "../i18n/index.tsx";
 import { site } from "../i18n/catalog/site/index.ts";
 
 const strong = { 0: <strong /> };
+const accountLink = { 0: <Link href="/account" /> };
 
 export function PrivacyPage() {
   const t = useT(site);
@@ -38,6 +43,37 @@ export function PrivacyPage() {
           <li>{t("privacy.useReview")}</li>
           <li>{t("privacy.useMessages")}</li>
         </ul>
+
+        <h2>{t("privacy.keepTitle")}</h2>
+        <p>{t("privacy.keep")}</p>
+
+        <h2>{t("privacy.seeTitle")}</h2>
+        <ul>
+          <li>{t("privacy.seeYou")}</li>
+          <li>{t("privacy.seeStaff")}</li>
+          <li>{t("privacy.seeJury")}</li>
+          <li>{t("privacy.seePublic")}</li>
+          <li>{t("privacy.seeAdmins")}</li>
+        </ul>
+
+        <h2>{t("privacy.exportTitle")}</h2>
+        <p>
+          <T ns={site} k="privacy.export" components={accountLink} />
+        </p>
+
+        <h2>{t("privacy.eraseTitle")}</h2>
+        <p>
+          <T ns={site} k="privacy.erase" components={accountLink} />
+        </p>
+        <ul>
+          <li>
+            <T ns={site} k="privacy.eraseRemoved" components={strong} />
+          </li>
+          <li>
+            <T ns={site} k="privacy.eraseKept" components={strong} />
+          </li>
+        </ul>
+        <p>{t("privacy.eraseBackups")}</p>
 
         <h2>{t("privacy.securityTitle")}</h2>
         <p>{t("privacy.security")}</p>

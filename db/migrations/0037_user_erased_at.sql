@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `erased_at` integer;

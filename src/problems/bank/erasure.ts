@@ -1,0 +1,18 @@
+/**
+ * What erasing an account (src/account-data/erase.ts, decision 072) removes of the problem bank's progress:
+ * the user's status rows, after taking their public judgement out of the problems' counters (as
+ * ./status.ts moves them), so the acceptance rates stay true once their public submissions are gone.
+ */
+import { sql } from "drizzle-orm";
+import type { Database } from "../../../db/index.ts";
+
+/** The update and the delete, for the erasure's batch (in this order). */
+export function progressErasure(db: Database, userId: string) {
+  return [
+    db.run(sql`UPDATE problem_stats SET
+        submitters = submitters - (SELECT count(*) FROM user_problem_status u WHERE u.user_id = ${userId} AND u.problem_id = problem_stats.problem_id AND u.public_status IS NOT NULL),
+        solvers = solvers - (SELECT count(*) FROM user_problem_status u WHERE u.user_id = ${userId} AND u.problem_id = problem_stats.problem_id AND u.public_status = 'solved')
+      WHERE problem_id IN (SELECT problem_id FROM user_problem_status WHERE user_id = ${userId})`),
+    db.run(sql`DELETE FROM user_problem_status WHERE user_id = ${userId}`),
+  ] as const;
+}
