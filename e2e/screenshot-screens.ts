@@ -156,6 +156,10 @@ export function screensFor(d: Seeded): Screen[] {
         await row.getByRole("heading", { name: "Your Output" }).waitFor();
       },
     },
+    // Progress: one's own, a public profile, and a course's staff looking at a student.
+    { name: "progress", route: "/progress", path: "/progress", as: "student" },
+    { name: "profile", route: "/u/:handle", path: `/u/${d.studentHandle}`, as: "guest" },
+    { name: "student-progress", route: "/courses/:id/students/:userId/progress", path: `/courses/${d.courseId}/students/${d.studentId}/progress`, as: "staff" },
     // Account and administration.
     { name: "account", route: "/account", path: "/account", as: "student" },
     { name: "admin", route: "/admin", path: "/admin", as: "staff" },
