@@ -14,7 +14,7 @@ import type { Caller } from "../accounts/user.ts";
 import { requireVisibleProblem } from "../problems/access.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
+import { checkerIsProgram, DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
 import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
@@ -190,7 +190,7 @@ export async function runCustomInput(deps: RunDeps, viewer: Caller, input: RunIn
     if (runsWithValidator(problem)) return runSampleWithValidator(deps, problem, language, input.code);
   }
   // The problem's own validator gets a box of its own, taken with the program's (see src/judge/validator.ts).
-  const validates = checker === "custom" && input.expectedOutput !== undefined;
+  const validates = checkerIsProgram(checker) && input.expectedOutput !== undefined;
   const [box, vbox] = validates ? await backend.acquireMany(2) : [await backend.acquire(), undefined];
   try {
     const step = await compileAndRun(
@@ -218,7 +218,7 @@ export async function runCustomInput(deps: RunDeps, viewer: Caller, input: RunIn
     const expected = input.expectedOutput ?? "";
     const validate: ValidateOutput | null = vbox
       ? (output) => validateRun(deps, vbox, validatorSpec, input.input, expected, output)
-      : checker === "custom"
+      : checkerIsProgram(checker)
         ? async () => ({ verdict: "AC" })
         : null;
     const { verdict } = await testVerdict(result, expected, checker, checkerFlags, validate);

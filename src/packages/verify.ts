@@ -14,7 +14,8 @@
  * - it passes when that verdict is what its folder says (`rejected`: any of
  *   WA, TLE, RE), and a time-limit-exceeded submission must still be TLE at
  *   TL_high; verdicts that differ between TL and TL_high are flagged as
- *   sensitive to the time limit. MLE counts as RE, as in problemtools.
+ *   sensitive to the time limit. MLE satisfies an RE folder, as in problemtools
+ *   (it is kept apart for a Polygon solution tagged memory-limit-exceeded).
  * Outputs are judged by the package's own output validator when it has one,
  * else by the default validator with the package's flags.
  */
@@ -56,7 +57,8 @@ export function verifyWallLimitMs(cpuTimeLimitMs: number): number {
 /** Time limit the accepted submissions run under while the limit is being derived, ms. */
 export const DERIVING_TIME_LIMIT_MS = VERIFY_RUN_MAX_MS;
 
-export type VerifyVerdict = "AC" | "WA" | "TLE" | "RE" | "CE" | "IE";
+/** A verify's verdicts: MLE apart from RE (a Polygon solution may expect it; a Kattis folder's RE takes it, as problemtools does). */
+export type VerifyVerdict = "AC" | "WA" | "TLE" | "RE" | "MLE" | "CE" | "IE";
 
 export interface VerifyRow {
   path: string;
@@ -88,9 +90,14 @@ export interface VerifyReport {
   ok: boolean;
 }
 
-function matches(expected: ExpectedOutcome, verdict: VerifyVerdict): boolean {
-  if (expected === "rejected") return verdict === "WA" || verdict === "TLE" || verdict === "RE";
+export function matches(expected: ExpectedOutcome, verdict: VerifyVerdict): boolean {
+  if (expected === "rejected") return verdict === "WA" || verdict === "TLE" || verdict === "RE" || verdict === "MLE";
   if (expected === "PAC") return verdict !== "AC" && verdict !== "CE" && verdict !== "IE";
+  // problemtools counts running out of memory as a run-time error.
+  if (expected === "RE") return verdict === "RE" || verdict === "MLE";
+  // Polygon's tags that allow two verdicts.
+  if (expected === "TLE-or-AC") return verdict === "TLE" || verdict === "AC";
+  if (expected === "TLE-or-MLE") return verdict === "TLE" || verdict === "MLE";
   return expected === verdict;
 }
 
@@ -186,9 +193,9 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
   }
 }
 
-/** A judge verdict as problemtools names it: MLE and OLE are run-time errors there. */
+/** A judge verdict as verify names it: OLE is a run-time error (problemtools'); MLE stays apart, and a Kattis RE folder takes it (matches). */
 function verifyVerdict(v: string): VerifyVerdict {
-  return v === "MLE" || v === "OLE" ? "RE" : (v as VerifyVerdict);
+  return v === "OLE" ? "RE" : (v as VerifyVerdict);
 }
 
 /** A run made under the generous deriving limit, read again at TL and TL_high (its times hold). */
