@@ -22,6 +22,7 @@
 import { compileSource, runProgram } from "../../isolate/exec.ts";
 import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "../judge/validator.ts";
+import type { BuildStep } from "../judge/validator-build.ts";
 import { judgePassedTest } from "../judge/interactive.ts";
 import { judgingLanguage } from "../judge/languages.ts";
 import { judgeScored, scoreMatches } from "./verify-scoring.ts";
@@ -111,15 +112,30 @@ interface Judged {
   maxScore?: number;
 }
 
-/** Compiles in the box itself (verify keeps no compile cache). */
-function compileDirectly(box: Box): CompileValidator {
+/**
+ * A package's validator builds, kept for the verify of that package only: a
+ * testlib checker (testlib.h takes ~10 s of CPU to compile) is built once, not
+ * once per example submission. Kept while the package object lives.
+ */
+const builds = new WeakMap<ProblemPackage, Map<string, BuildStep>>();
+
+/** Compiles in the box itself (verify keeps no compile cache but the package's own builds). */
+function compileDirectly(box: Box, pkg: ProblemPackage): CompileValidator {
+  const built = builds.get(pkg) ?? new Map<string, BuildStep>();
+  builds.set(pkg, built);
   return {
     async compile(language, code) {
       const c = await compileSource(box, language, code);
       if (c.ok) return { kind: "ok", files: c.artifacts };
       return c.result.status === "XX" ? { kind: "ie", detail: c.result.message ?? "sandbox failure" } : { kind: "ce", diagnostics: c.diagnostics };
     },
-    cached: async (_keyText, make) => (await make()).step,
+    cached: async (keyText, make) => {
+      const kept = built.get(keyText);
+      if (kept) return kept;
+      const made = await make();
+      if (made.cacheable) built.set(keyText, made.step);
+      return made.step;
+    },
   };
 }
 
@@ -132,7 +148,7 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
   try {
     let validator: ReadyValidator | null = null;
     if (pkg.validator && vbox) {
-      const ready = await prepareValidator(compileDirectly(vbox), vbox, pkg.validator);
+      const ready = await prepareValidator(compileDirectly(vbox, pkg), vbox, pkg.validator);
       if ("error" in ready) return { verdict: "IE", verdictHigh: "IE", maxTimeMs: 0, detail: ready.error };
       validator = ready;
     }

@@ -164,7 +164,7 @@ export function readDescriptor(files: PackageFiles): PolygonDescriptor {
     parseTagValue: false,
     // Entities other than XML's own are never expanded (no DOCTYPE tricks).
     processEntities: true,
-    isArray: (name) => LISTS.has(name),
+    isArray: (name, _jpath, _leaf, isAttribute) => !isAttribute && LISTS.has(name),
   });
   const root = node((parser.parse(xml) as XmlNode).problem);
   if (!root) throw new PackageError(DESCRIPTOR, "the root element is not <problem>");
