@@ -14,6 +14,7 @@ import type { Caller } from "../accounts/user.ts";
 import { requireVisibleProblem } from "../problems/access.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { passFailVerdict } from "./testlib.ts";
 import { checkerIsProgram, DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
 import type { CheckerName } from "./checker.ts";
@@ -253,7 +254,7 @@ async function validateRun(deps: RunDeps, vbox: Box, spec: ValidatorSpec | null,
     deps.log.warn("judge: output validator unusable in a run", { detail: ready.error });
     return { verdict: "IE" };
   }
-  return { verdict: (await runValidator(vbox, sandboxRetrying(vbox), ready, input, expected, output)).verdict };
+  return { verdict: passFailVerdict(await runValidator(vbox, sandboxRetrying(vbox), ready, input, expected, output)) };
 }
 
 function internalErrorRun(hasExpected: boolean, cached: boolean): RunResponse {

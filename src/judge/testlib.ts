@@ -74,3 +74,8 @@ export function partialWithoutPoints(scoreFile: ScoreFile | undefined): { verdic
   if (scoreFile.kind === "multiplier" && v >= 1) return { verdict: "AC" };
   return { verdict: "WA", reason: `checker: partial points (${scoreFile.kind === "multiplier" ? `${v * 100} %` : `${v} points`}) where the test is all or nothing` };
 }
+
+/** A verdict where no points can count (a pass-fail problem's test, a Run): a testlib checker's partial credit is WA (partialWithoutPoints). */
+export function passFailVerdict<V extends string>(outcome: { verdict: V; scoreFile?: ScoreFile }): V | "WA" {
+  return outcome.verdict === "AC" && outcome.scoreFile ? (partialWithoutPoints(outcome.scoreFile).verdict as V | "WA") : outcome.verdict;
+}

@@ -23,6 +23,7 @@ import { compileSource, runProgram } from "../../isolate/exec.ts";
 import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "../judge/validator.ts";
 import type { BuildStep } from "../judge/validator-build.ts";
+import { passFailVerdict } from "../judge/testlib.ts";
 import { judgePassedTest } from "../judge/interactive.ts";
 import { judgingLanguage } from "../judge/languages.ts";
 import { judgeScored, scoreMatches } from "./verify-scoring.ts";
@@ -174,7 +175,7 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
         });
         const cpuMs = Math.max(...t.runs.map((r) => r.cpuTimeMs), 0);
         maxTimeMs = Math.max(maxTimeMs, ...t.runs.map(reportedTimeMs));
-        const high = verifyVerdict(t.verdict);
+        const high = verifyVerdict(passFailVerdict(t));
         // problemtools: slower than TL is TLE, except a WA the validator decided first.
         const atTl: VerifyVerdict = t.validatorFirst ? high : cpuMs > tlMs || high === "TLE" ? "TLE" : high;
         if (verdict === null && atTl !== "AC") verdict = atTl;
@@ -194,7 +195,7 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
       maxTimeMs = Math.max(maxTimeMs, reportedTimeMs(result));
       const decided =
         validator && vbox && result.status === "OK"
-          ? (await runValidator(vbox, (req) => vbox.run(req), validator, test.input, test.answer, result.stdout)).verdict
+          ? passFailVerdict(await runValidator(vbox, (req) => vbox.run(req), validator, test.input, test.answer, result.stdout))
           : decideVerdict(result, test.answer, "kattis", pkg.validatorFlags).verdict;
       const high = verifyVerdict(decided);
       // problemtools: slower than TL is TLE whatever happened next.

@@ -73,7 +73,8 @@ function scoredPackage(): Files {
   return polygonPackage({
     percent: true,
     tests: [
-      { input: "1 2\n", answer: "3\n", sample: true, group: "0", points: 0 },
+      // The negation of 0 is 0: the sample is passed, so group 2 (depending on it) runs.
+      { input: "0 0\n", answer: "0\n", sample: true, group: "0", points: 0 },
       { input: "5 7\n", answer: "12\n", group: "1", points: 0 },
       { input: "2 2\n", answer: "4\n", group: "1", points: 0 },
       { input: "9 9\n", answer: "18\n", group: "2", points: 30 },
