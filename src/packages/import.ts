@@ -167,7 +167,7 @@ export function problemFromPackage(
     memoryLimitKib,
     checker: pkg.validator ? (pkg.validator.testlib ? "testlib" : "custom") : "kattis",
     checkerFlags: pkg.validatorFlags,
-    ...(pkg.validator ? { validator: { files: pkg.validator.files, args: pkg.validator.args } } : {}),
+    ...(pkg.validator ? { validator: { files: pkg.validator.files, args: pkg.validator.args, ...(pkg.validator.testlib ? { testlib: pkg.validator.testlib } : {}) } } : {}),
     timeScaledByLanguage: false,
     interactive: pkg.interactive,
     validationPasses: pkg.validationPasses,
