@@ -18,13 +18,16 @@ import { verifyPackage, type VerifyReport } from "../../src/packages/verify.ts";
 import { JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch } from "../judge/fixtures.ts";
 import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
 import { request, signUp } from "../api.ts";
-import { zipOf, type Files } from "./fixtures.ts";
+import { writeFolder, zipOf, type Files } from "./fixtures.ts";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { GUESS_CHECKER, GUESS_INTERACTOR, HAVE_TESTLIB, polygonPackage, SUM_SECTIONS, type PolygonOptions } from "./polygon-fixtures.ts";
 
 setDefaultTimeout(300_000);
 if (!HAVE_TESTLIB) console.warn("polygon.test.ts: ../shared/vendor/testlib/testlib.h is absent: the Polygon package tests are skipped");
 
-/** This file's boxes: 5500–5519 for verify, 5520–5529 for the app's judge (the task's range is 5500–5533). */
+/** This file's boxes: 5500–5519 for verify, 5520–5529 for the app's judge, 5530–5531 for the CLI (the task's range is 5500–5533). */
 const VERIFY_BOX_OFFSET = 5500 - JUDGE_TEST_BOX_ID_START;
 const APP_BOX_OFFSET = 5520 - JUDGE_TEST_BOX_ID_START;
 
@@ -345,5 +348,47 @@ describe.skipIf(!HAVE_TESTLIB)("the HTTP import of a Polygon zip", () => {
     const slip = await importZip(zipSync({ "problem.xml": new TextEncoder().encode("<problem/>"), "../evil.txt": new TextEncoder().encode("x") }));
     expect(slip.status).toBe(400);
     expect(JSON.stringify(slip.body)).toContain("../evil.txt: unsafe path in the zip");
+  });
+});
+
+describe.skipIf(!HAVE_TESTLIB)("bun run problem -- verify on a Polygon folder", () => {
+  test("the report with expected against actual, exit 0 when every tag holds and 1 otherwise", async () => {
+    const work = mkdtempSync(join(tmpdir(), "oj-polygon-cli-"));
+    chmodSync(work, 0o755);
+    try {
+      const solutions = (tag: string) => [
+        { tag: "main", path: "solutions/sol.cpp", code: SUM_CPP },
+        { tag, path: "solutions/off.py", code: OFF_PY },
+      ];
+      const good = writeFolder(join(work, "good"), polygonPackage({ tests: SUM_TESTS, solutions: solutions("wrong-answer"), extra: SUM_SECTIONS }));
+      const bad = writeFolder(join(work, "bad"), polygonPackage({ tests: SUM_TESTS, solutions: solutions("accepted"), extra: SUM_SECTIONS }));
+      const env = {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/root",
+        NODE_ENV: "test",
+        DATABASE_URL: `file:${join(work, "cli.db")}`,
+        DATA_DIR: join(work, "data"),
+        SANDBOX: "bwrap",
+        SANDBOX_ROOT: join(work, "boxes"),
+        ISOLATE_BOX_ID_START: "5530",
+        ISOLATE_BOX_ID_COUNT: "2",
+        SANDBOX_POOL_SIZE: "1",
+      };
+      const run = async (dir: string) => {
+        const p = Bun.spawn(["bun", "scripts/problem.ts", "verify", dir], { cwd: join(import.meta.dir, "..", ".."), env, stdout: "pipe", stderr: "pipe" });
+        const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+        return { code: await p.exited, out, err };
+      };
+      const ok = await run(good);
+      expect(ok.err).toBe("");
+      expect(ok.out).toMatch(/OK +solutions\/sol\.cpp +expected AC +got AC/);
+      expect(ok.out).toMatch(/OK +solutions\/off\.py +expected WA +got WA/);
+      expect(ok.code).toBe(0);
+      const fail = await run(bad);
+      expect(fail.out).toMatch(/FAIL solutions\/off\.py +expected AC +got WA/);
+      expect(fail.code).toBe(1);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
