@@ -33,6 +33,10 @@
  * the last pass allowed is IE (the problem's fault). Before every pass the
  * submission's box is emptied and its compiled files written again: nothing
  * it wrote in one pass (state, a rewritten source) reaches the next.
+ *
+ * A testlib problem (a Polygon package's, ./testlib.ts): the peer is its
+ * interactor, `interactor input tout`, read by testlib's exit codes in the
+ * same order; when it accepts, the checker judges its `tout` as the output.
  */
 import { prepareProgram, runProgram } from "../../isolate/exec.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";

@@ -21,6 +21,11 @@
  * directory is emptied of all but the validator's own files before each test,
  * and between the passes of one test only `nextpass.in` is removed (the
  * others persist, as the format says).
+ *
+ * A `testlib` checker (a Polygon package's, ./testlib.ts) takes the same box
+ * and compile path but its own command, `check input output answer` (the
+ * output written to a file), and its exit codes; an interactor beside it is
+ * compiled into the same box as `interactor`.
  */
 import type { Box, RunLimits, RunRequest, RunResult } from "../../isolate/types.ts";
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
