@@ -22,7 +22,7 @@ import { writeFolder, zipOf, type Files } from "./fixtures.ts";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GUESS_CHECKER, GUESS_INTERACTOR, HAVE_TESTLIB, polygonPackage, SUM_SECTIONS, type PolygonOptions } from "./polygon-fixtures.ts";
+import { GUESS_CHECKER, GUESS_INTERACTOR, HAVE_TESTLIB, polygonPackage, SUM_SECTIONS, testlibFile, type PolygonOptions } from "./polygon-fixtures.ts";
 
 setDefaultTimeout(300_000);
 if (!HAVE_TESTLIB) console.warn("polygon.test.ts: ../shared/vendor/testlib/testlib.h is absent: the Polygon package tests are skipped");
@@ -251,10 +251,18 @@ describe.skipIf(!HAVE_TESTLIB)("judging with testlib in the sandbox", () => {
     expect(report.ok).toBe(true);
   });
 
-  test("verify: a solution whose tag is wrong is a mismatch", async () => {
-    const pkg = await readAnyPackage(asFiles(polygonPackage({ tests: SUM_TESTS, solutions: [{ tag: "accepted", path: "solutions/off.py", code: OFF_PY }], extra: SUM_SECTIONS })));
+  test("verify with testlib's own std::wcmp checker: a solution whose tag is wrong is a mismatch", async () => {
+    const checker = { path: "files/check.cpp", source: testlibFile("checkers/wcmp.cpp"), name: "std::wcmp.cpp" };
+    const solutions = [
+      { tag: "accepted", path: "solutions/off.py", code: OFF_PY },
+      { tag: "main", path: "solutions/sum.py", code: SUM_PY },
+    ];
+    const pkg = await readAnyPackage(asFiles(polygonPackage({ tests: SUM_TESTS, checker, solutions, extra: SUM_SECTIONS })));
     const report = await verifyPackage(sandbox.backend!, pkg);
-    expect(rows(report)).toEqual([["solutions/off.py", "AC", "WA", false]]);
+    expect(rows(report)).toEqual([
+      ["solutions/off.py", "AC", "WA", false],
+      ["solutions/sum.py", "AC", "AC", true],
+    ]);
     expect(report.ok).toBe(false);
   });
 
