@@ -216,6 +216,8 @@ describe.skipIf(!HAVE_TESTLIB)("reading a Polygon package", () => {
     const fileInput = sumPackage();
     fileInput["problem.xml"] = String(fileInput["problem.xml"]).replace('input-file=""', 'input-file="input.txt"');
     expect(await refusal(fileInput)).toContain('judging: input-file "input.txt"');
+    const noSample = polygonPackage({ tests: SUM_TESTS.map((t) => ({ ...t, sample: false })), extra: SUM_SECTIONS });
+    expect(await refusal(noSample)).toBe('problem.xml: judging/testset[name=tests]/tests: no test is marked sample="true" (the first sample is shown to solvers and judged first)');
     const broken = sumPackage();
     broken["problem.xml"] = String(broken["problem.xml"]).replace("</names>", "");
     expect(await refusal(broken)).toMatch(/^problem\.xml:\d+: not well-formed XML/);

@@ -51,6 +51,8 @@ export function readTests(files: PackageFiles, ts: PolygonTestset, interactive: 
     return { test: { name: inputPath, sample: t.sample, input, answer }, polygon: t };
   });
   const ordered = [...read.filter((r) => r.polygon.sample), ...read.filter((r) => !r.polygon.sample)];
+  // The first sample is shown to solvers and judged first; an interactive problem may go without (its exchanges are its samples).
+  if (!interactive && !ordered[0]!.polygon.sample) throw new PackageError(DESCRIPTOR, `${WHERE}/tests: no test is marked sample="true" (the first sample is shown to solvers and judged first)`);
   return { tests: ordered.map((r) => r.test), polygon: ordered.map((r) => r.polygon) };
 }
 
@@ -68,6 +70,7 @@ export function readScoring(ts: PolygonTestset, tests: PolygonTest[], warnings: 
     return null;
   }
   const hidden = tests.filter((t) => !t.sample);
+  for (const t of tests) if (t.sample && (t.points ?? 0) > 0) warnings.push(`${WHERE}/tests/test ${t.index}: a sample's ${t.points} points are not counted (samples score nothing here)`);
   if (!hidden.length) throw new PackageError(DESCRIPTOR, `${WHERE}: points are given, but every test is a sample`);
   const spec = ts.groups.length || hidden.some((t) => t.group) ? groupedScoring(ts, tests, hidden, warnings) : ungroupedScoring(hidden);
   const wrong = scoringProblem(spec, hidden.length);
