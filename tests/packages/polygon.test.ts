@@ -345,6 +345,28 @@ describe.skipIf(!HAVE_TESTLIB)("the HTTP import of a Polygon zip", () => {
     expect((await submit(body.problem._id, LINEAR_PY, "py")).verdict).toBe("WA");
   });
 
+  test("bun run problem -- import takes a Polygon folder; a standard one is exit code 1 naming the element", async () => {
+    const me = await signUp(ja.app);
+    const work = mkdtempSync(join(tmpdir(), "oj-polygon-import-"));
+    try {
+      const env = { ...process.env, DATABASE_URL: ja.t.config.DATABASE_URL, DATA_DIR: ja.t.config.DATA_DIR, NODE_ENV: "test", SESSION_SECRET: "cli-test-secret-0123456789abcdef0123456789" };
+      const run = async (...args: string[]) => {
+        const p = Bun.spawn(["bun", "scripts/problem.ts", ...args], { cwd: join(import.meta.dir, "..", ".."), env, stdout: "pipe", stderr: "pipe" });
+        const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+        return { code: await p.exited, out, err };
+      };
+      const ok = await run("import", writeFolder(join(work, "full"), sumPackage()), "--owner", me.user.email);
+      expect(ok.err).toBe("");
+      expect(ok.out).toContain('imported "A plus B"');
+      expect(ok.code).toBe(0);
+      const standard = await run("import", writeFolder(join(work, "standard"), sumPackage({ standard: true })), "--owner", me.user.email);
+      expect(standard.err).toContain('problem.xml: judging/testset[name=tests]/tests/test 3: method="generated"');
+      expect(standard.code).toBe(1);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   test("refused with 400 naming the element: a standard package, a missing file, a zip slip", async () => {
     const standard = await importZip(zipOf(sumPackage({ standard: true })));
     expect(standard.status).toBe(400);
