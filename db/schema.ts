@@ -284,7 +284,8 @@ export const judgeFinishes = sqliteTable(
 /** An example submission of a package, as stored. */
 export interface PackageExample {
   path: string;
-  expected: "AC" | "WA" | "TLE" | "RE" | "rejected" | "PAC";
+  /** MLE, TLE-or-AC and TLE-or-MLE: a Polygon solution's tag (src/packages/polygon/programs.ts). */
+  expected: "AC" | "WA" | "TLE" | "RE" | "rejected" | "PAC" | "MLE" | "TLE-or-AC" | "TLE-or-MLE";
   language: LanguageId;
   code: string;
   /** A scoring package's expected score range. */

@@ -12,6 +12,8 @@
  *   problem's flags (default-validator.ts, validator-flags.ts).
  * - `custom`: the problem's own output validator, run in the sandbox by the
  *   judge (validator.ts); `check` refuses it.
+ * - `testlib`: the problem's testlib checker (a Polygon package's), run in
+ *   the sandbox by the judge (validator.ts, testlib.ts); `check` refuses it.
  */
 
 import type { CheckerName } from "../problems/limits.ts";
@@ -114,7 +116,8 @@ export function check(checker: CheckerName, output: string, expected: string, fl
       return defaultValidator(output, expected, parsed.options);
     }
     case "custom":
-      // The problem's own validator runs in the sandbox (src/judge/validator.ts), never here.
-      return { ok: false, reason: "a custom validator is run by the judge, not by check()", judgeError: true };
+    case "testlib":
+      // The problem's own validator (or testlib checker) runs in the sandbox (src/judge/validator.ts), never here.
+      return { ok: false, reason: `a ${checker} checker is run by the judge, not by check()`, judgeError: true };
   }
 }

@@ -33,6 +33,10 @@
  * the last pass allowed is IE (the problem's fault). Before every pass the
  * submission's box is emptied and its compiled files written again: nothing
  * it wrote in one pass (state, a rewritten source) reaches the next.
+ *
+ * A testlib problem (a Polygon package's, ./testlib.ts): the peer is its
+ * interactor, `interactor input tout`, read by testlib's exit codes in the
+ * same order; when it accepts, the checker judges its `tout` as the output.
  */
 import { prepareProgram, runProgram } from "../../isolate/exec.ts";
 import type { LanguageId } from "../../isolate/languages/index.ts";
@@ -40,7 +44,8 @@ import { runConnected, type TranscriptEntry } from "../../isolate/pipes.ts";
 import type { Box, RunResult } from "../../isolate/types.ts";
 import type { ArtifactFile } from "./compile-cache.ts";
 import { retryOnSandboxFailure } from "./compile.ts";
-import { validatorOutcome, validatorRequest, VALIDATOR_LIMITS, type ReadyValidator, type ValidatorOutcome } from "./validator.ts";
+import { judgedBy, validatorOutcome, validatorRequest, VALIDATOR_LIMITS, type ReadyValidator, type ValidatorOutcome } from "./validator.ts";
+import type { ScoreFile } from "./groups.ts";
 import { decideVerdict, type TestVerdict } from "./verdict.ts";
 
 /** Signals of Linux a verdict reads. */
@@ -75,6 +80,8 @@ export interface PassedTest {
   validatorFirst?: boolean;
   /** The validator ran on the last pass (its feedback files are this test's). */
   validatorRan: boolean;
+  /** A testlib checker's partial credit (exit 7) on an accepted test (./testlib.ts). */
+  scoreFile?: ScoreFile;
 }
 
 export interface PassedTestInput {
@@ -132,7 +139,7 @@ export async function judgePassedTest(t: PassedTestInput): Promise<PassedTest> {
       return { ...done(outcome.verdict, outcome.reason ? `pass ${pass}: ${outcome.reason}` : undefined), ...(outcome.validatorFirst ? { validatorFirst: true } : {}) };
     }
     const next = await nextPassInput(t.vbox);
-    if (next === null) return done("AC");
+    if (next === null) return { ...done("AC"), ...(outcome.scoreFile ? { scoreFile: outcome.scoreFile } : {}) };
     if (pass === t.passes) {
       return done("IE", t.passes === 1 ? "the validator wrote nextpass.in but the problem is not multi-pass" : `the validator wrote nextpass.in after the last pass allowed (${t.passes})`);
     }
@@ -155,6 +162,7 @@ async function nextPassInput(vbox: Box): Promise<string | null> {
 
 interface PassOutcome {
   validatorRan: boolean;
+  scoreFile?: ScoreFile;
   verdict: TestVerdict;
   reason?: string;
   validatorFirst?: boolean;
@@ -184,13 +192,21 @@ async function interactivePass(t: PassedTestInput, input: string, transcript: Tr
     cpuTimeLimitMs: Math.min(VALIDATOR_LIMITS.cpuTimeLimitMs, wallTimeLimitMs + VALIDATOR_GRACE_MS),
   }, laterPass);
   // A sandbox failure of either side is retried as a whole interaction (the validator's input is unchanged).
+  // A testlib problem's peer is its interactor (`interactor input tout`); its checker reads tout afterwards.
+  const testlib = t.validator.testlib;
+  const peerReq = testlib?.interactorArgv ? { ...vreq, argv: testlib.interactorArgv } : vreq;
   const connected = await retryOnSandboxFailure(
-    () => runConnected({ box: t.box, req: program.req }, { box: t.vbox, req: vreq }, t.transcript ? { transcript: { limitBytes: TRANSCRIPT_LIMIT_BYTES } } : {}),
+    () => runConnected({ box: t.box, req: program.req }, { box: t.vbox, req: peerReq }, t.transcript ? { transcript: { limitBytes: TRANSCRIPT_LIMIT_BYTES } } : {}),
     (c) => (c.program.status === "XX" ? c.program : c.peer),
   );
   if (connected.transcript) transcript.push(connected.transcript);
   const run = program.reclassify(connected.program);
-  const decided = interactiveVerdict(run, connected.peer, connected.peerEndedFirst);
+  const decided = interactiveVerdict(run, connected.peer, connected.peerEndedFirst, (r) => judgedBy(t.validator, r, "interactor"));
+  if (testlib?.interactorArgv && decided.verdict === "AC" && !decided.scoreFile) {
+    // Polygon: the interactor accepted, the checker judges its tout as the output.
+    const checked = judgedBy(t.validator, await retryOnSandboxFailure(() => t.vbox.run({ ...VALIDATOR_LIMITS, argv: t.validator.argv }), (r) => r));
+    return { ...checked, run, output: "", validatorRan: true };
+  }
   return { ...decided, run, output: "", validatorRan: true };
 }
 
@@ -199,17 +215,24 @@ async function interactivePass(t: PassedTestInput, input: string, transcript: Tr
  * see the file's comment).
  * @param peerEndedFirst the validator's run ended before the submission's.
  */
-export function interactiveVerdict(submission: RunResult, validator: RunResult, peerEndedFirst: boolean): { verdict: TestVerdict; reason?: string; validatorFirst?: boolean } {
+export function interactiveVerdict(
+  submission: RunResult,
+  validator: RunResult,
+  peerEndedFirst: boolean,
+  /** How the validator's run reads (a testlib interactor's exit codes: ./testlib.ts); the Kattis protocol by default. */
+  judge: (r: RunResult) => ValidatorOutcome = validatorOutcome,
+): { verdict: TestVerdict; reason?: string; validatorFirst?: boolean; scoreFile?: ScoreFile } {
   if (submission.status === "XX") return { verdict: "IE", reason: `sandbox failure: ${submission.message ?? "unknown"}` };
   // The interaction's wall clock ended a validator that had not decided: a rejection (problemtools).
   const undecided = validator.status === "TLE" && validator.tleKind === "wall";
-  const judged: ValidatorOutcome = undecided ? { verdict: "WA" } : validatorOutcome(validator);
+  const judged: ValidatorOutcome = undecided ? { verdict: "WA" } : judge(validator);
   if (judged.verdict === "IE") return { verdict: "IE", reason: judged.reason };
   const brokenPipe = (submission.status === "SG" || submission.status === "RE") && submission.signal === SIGPIPE;
   // Writing to a pipe the validator had closed means the validator had left first.
-  if (judged.verdict === "WA" && (peerEndedFirst || brokenPipe)) return { verdict: "WA", reason: "the validator rejected first", validatorFirst: true };
+  if (judged.verdict === "WA" && (peerEndedFirst || brokenPipe)) return { verdict: "WA", reason: judged.reason ?? "the validator rejected first", validatorFirst: true };
   if (submission.status !== "OK" && !brokenPipe) return decideVerdict(submission, "", "lines");
-  return judged.verdict === "AC" ? { verdict: "AC" } : { verdict: "WA", reason: "the validator rejected" };
+  if (judged.verdict === "AC") return judged.scoreFile ? { verdict: "AC", scoreFile: judged.scoreFile } : { verdict: "AC" };
+  return { verdict: "WA", reason: judged.reason ?? "the validator rejected" };
 }
 
 /**

@@ -29,6 +29,7 @@ import { GroupPlan } from "./groups.ts";
 import { runTest, type TestContext } from "./run-test.ts";
 import { prepareValidator, type ReadyValidator } from "./validator.ts";
 import { judgingLanguage } from "./languages.ts";
+import { checkerIsProgram } from "../problems/limits.ts";
 import { DEFAULT_BUDGET_CEILING_MS, JudgingBudget, submissionBudgetMs } from "./budget.ts";
 
 /** What judging needs besides the job itself. */
@@ -118,13 +119,13 @@ export async function judgeSubmission(
     }
     checkAbort();
 
-    // A custom output validator runs in a box of its own, taken with the program's (never one after the other).
-    const [box, vbox] = problem.checker === "custom" ? await deps.backend.acquireMany(2) : [await deps.backend.acquire(), undefined];
+    // A custom output validator (or testlib checker) runs in a box of its own, taken with the program's (never one after the other).
+    const [box, vbox] = checkerIsProgram(problem.checker) ? await deps.backend.acquireMany(2) : [await deps.backend.acquire(), undefined];
     try {
       checkAbort();
       let validator: ReadyValidator | null = null;
       if (vbox) {
-        const ready = problem.validator ? await prepareValidator(validatorCompiler(deps.cache, vbox, log), vbox, problem.validator) : { error: "the problem's checker is custom but it has no validator" };
+        const ready = problem.validator ? await prepareValidator(validatorCompiler(deps.cache, vbox, log), vbox, problem.validator) : { error: `the problem's checker is ${problem.checker} but it has no validator` };
         if ("error" in ready) {
           log.warn("judge: output validator unusable", { submissionId: id, problemId: problem.id, detail: ready.error });
           await guard(port.finish({ verdict: "IE", isPassed: false, errorDetail: ready.error }));

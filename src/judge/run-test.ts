@@ -12,10 +12,11 @@ import type { Box, RunResult } from "../../isolate/types.ts";
 import type { CheckerName } from "./checker.ts";
 import type { CompiledEntry } from "./compile-cache.ts";
 import { retryOnSandboxFailure, runOptions, sandboxRetrying } from "./compile.ts";
-import type { ScoreFile } from "./groups.ts";
+import { groupOfTests, type ScoreFile } from "./groups.ts";
 import { judgePassedTest, reportedRun, transcriptText } from "./interactive.ts";
 import type { JudgedProblem } from "./job-port.ts";
-import { readScoreFile, runValidator, type ReadyValidator } from "./validator.ts";
+import { readScoreFile, runValidator, type ReadyValidator, type ValidatorOutcome } from "./validator.ts";
+import { partialWithoutPoints } from "./testlib.ts";
 import { testVerdict, type TestVerdict } from "./verdict.ts";
 
 export interface TestRun {
@@ -60,8 +61,9 @@ export async function runTest(c: TestContext, test: { index: number; input: stri
       limits: { timeLimitMs: c.opts.timeLimitMs, memoryLimitKib: c.opts.memoryLimitKib, outputLimitBytes: c.opts.outputLimitBytes },
       input: test.input, answer: test.expected, interactive: problem.interactive, passes: problem.validationPasses, transcript: test.isSample || c.transcriptHidden === true,
     });
-    const scoreFile = scoring && !test.isSample && t.validatorRan ? await readScoreFile(vbox) : undefined;
-    return { verdict: t.verdict, ...(t.reason ? { reason: t.reason } : {}), result: reportedRun(t.runs), shown: t.transcript ? transcriptText(t.transcript) : t.output, ...(scoreFile ? { scoreFile } : {}) };
+    const scoreFile = validator.testlib ? t.scoreFile : scoring && !test.isSample && t.validatorRan ? await readScoreFile(vbox) : undefined;
+    const shown = t.transcript ? transcriptText(t.transcript) : t.output;
+    return withPoints(c, test, { verdict: t.verdict, ...(t.reason ? { reason: t.reason } : {}), result: reportedRun(t.runs), shown, ...(scoreFile ? { scoreFile } : {}) });
   }
   const result = await retryOnSandboxFailure(
     () => runProgram(c.box, c.language, { entry: c.compiled.sourceFile, artifacts, stdin: test.input, ...c.opts }),
@@ -69,6 +71,7 @@ export async function runTest(c: TestContext, test: { index: number; input: stri
     (message, attempt) => c.onRetry(message, attempt, test.index),
   );
   let validated = false;
+  let checked: ValidatorOutcome | undefined;
   const { verdict, reason } = await testVerdict(
     result,
     test.expected,
@@ -77,10 +80,26 @@ export async function runTest(c: TestContext, test: { index: number; input: stri
     validator && vbox
       ? (output) => {
           validated = true;
-          return runValidator(vbox, sandboxRetrying(vbox), validator, test.input, test.expected, output);
+          return runValidator(vbox, sandboxRetrying(vbox), validator, test.input, test.expected, output).then((o) => (checked = o));
         }
       : null,
   );
-  const scoreFile = scoring && !test.isSample && validated && vbox ? await readScoreFile(vbox) : undefined;
-  return { verdict, ...(reason ? { reason } : {}), result, shown: result.stdout, ...(scoreFile ? { scoreFile } : {}) };
+  const testlibScore = checked && "scoreFile" in checked ? checked.scoreFile : undefined;
+  const scoreFile = validator?.testlib ? testlibScore : scoring && !test.isSample && validated && vbox ? await readScoreFile(vbox) : undefined;
+  return withPoints(c, test, { verdict, ...(reason ? { reason } : {}), result, shown: result.stdout, ...(scoreFile ? { scoreFile } : {}) });
+}
+
+/**
+ * A testlib checker's partial credit where it can count: a test of a scored
+ * group that sums its tests; elsewhere (the sample, a pass-fail problem, a
+ * complete-group group) less than full marks is WA (./testlib.ts).
+ */
+function withPoints(c: TestContext, test: { index: number; isSample: boolean }, run: TestRun): TestRun {
+  if (!c.validator?.testlib || !run.scoreFile || run.verdict !== "AC") return run;
+  const spec = c.problem.scoring;
+  const group = spec && !test.isSample ? spec.groups[groupOfTests(spec)[test.index - 1] ?? -1] : undefined;
+  if (group && group.aggregation !== "pass-fail") return run;
+  const { scoreFile: _dropped, ...rest } = run;
+  const judged = partialWithoutPoints(run.scoreFile);
+  return { ...rest, verdict: judged.verdict, ...(judged.reason ? { reason: judged.reason } : {}) };
 }

@@ -15,6 +15,7 @@ import { compileCached, reportedTimeMs, runOptions, validatorCompiler } from "./
 import { judgePassedTest, reportedRun, transcriptText } from "./interactive.ts";
 import type { RunResponse } from "./run-response.ts";
 import { prepareValidator } from "./validator.ts";
+import { passFailVerdict } from "./testlib.ts";
 
 /** Whether Run and judging go through the problem's validator on every run (interactive or multi-pass). */
 export function runsWithValidator(problem: Pick<ProblemRow, "interactive" | "validationPasses">): boolean {
@@ -54,11 +55,13 @@ export async function runSampleWithValidator(
       limits: opts, input: problem.sampleInput, answer: problem.sampleOutput, interactive: problem.interactive, passes: problem.validationPasses, transcript: true,
     });
     if (t.verdict === "IE") deps.log.warn("judge: internal error in a run", { detail: t.reason });
+    // A testlib checker's partial credit on the sample is not a pass (./testlib.ts).
+    const verdict = passFailVerdict(t);
     const run = reportedRun(t.runs);
     return {
       output: t.transcript ? transcriptText(t.transcript) : t.output,
-      verdict: t.verdict,
-      correct: t.verdict === "AC",
+      verdict,
+      correct: verdict === "AC",
       stderr: run.stderr,
       exitCode: run.exitCode,
       timeMs: reportedTimeMs(run),

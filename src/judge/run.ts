@@ -14,7 +14,8 @@ import type { Caller } from "../accounts/user.ts";
 import { requireVisibleProblem } from "../problems/access.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
+import { passFailVerdict } from "./testlib.ts";
+import { checkerIsProgram, DEFAULT_CHECKER, DEFAULT_MEMORY_LIMIT_KIB, DEFAULT_TIME_LIMIT_MS } from "../problems/limits.ts";
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
 import type { CheckerName } from "./checker.ts";
 import type { CompileCache, CompiledEntry } from "./compile-cache.ts";
@@ -190,7 +191,7 @@ export async function runCustomInput(deps: RunDeps, viewer: Caller, input: RunIn
     if (runsWithValidator(problem)) return runSampleWithValidator(deps, problem, language, input.code);
   }
   // The problem's own validator gets a box of its own, taken with the program's (see src/judge/validator.ts).
-  const validates = checker === "custom" && input.expectedOutput !== undefined;
+  const validates = checkerIsProgram(checker) && input.expectedOutput !== undefined;
   const [box, vbox] = validates ? await backend.acquireMany(2) : [await backend.acquire(), undefined];
   try {
     const step = await compileAndRun(
@@ -218,7 +219,7 @@ export async function runCustomInput(deps: RunDeps, viewer: Caller, input: RunIn
     const expected = input.expectedOutput ?? "";
     const validate: ValidateOutput | null = vbox
       ? (output) => validateRun(deps, vbox, validatorSpec, input.input, expected, output)
-      : checker === "custom"
+      : checkerIsProgram(checker)
         ? async () => ({ verdict: "AC" })
         : null;
     const { verdict } = await testVerdict(result, expected, checker, checkerFlags, validate);
@@ -253,7 +254,7 @@ async function validateRun(deps: RunDeps, vbox: Box, spec: ValidatorSpec | null,
     deps.log.warn("judge: output validator unusable in a run", { detail: ready.error });
     return { verdict: "IE" };
   }
-  return { verdict: (await runValidator(vbox, sandboxRetrying(vbox), ready, input, expected, output)).verdict };
+  return { verdict: passFailVerdict(await runValidator(vbox, sandboxRetrying(vbox), ready, input, expected, output)) };
 }
 
 function internalErrorRun(hasExpected: boolean, cached: boolean): RunResponse {

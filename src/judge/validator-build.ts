@@ -89,8 +89,9 @@ export function validatorCppArgv(main: string): string[] {
  * limits, and collects what it runs from: its other files and the program,
  * named `validator`. `cacheable` is false when the sandbox failed (XX) or the
  * compile ran out of time (a busy host may do better next time).
+ * @param programName the program's name in the box (`validator`; a testlib interactor's `interactor`).
  */
-export async function compileValidatorCpp(vbox: Box, spec: ValidatorSpec): Promise<{ step: BuildStep; cacheable: boolean }> {
+export async function compileValidatorCpp(vbox: Box, spec: ValidatorSpec, programName = "validator"): Promise<{ step: BuildStep; cacheable: boolean }> {
   for (const [name, content] of Object.entries(spec.files)) await vbox.writeFile(name, content, 0o644);
   const result: RunResult = await vbox.run({ ...BUILD_LIMITS, argv: validatorCppArgv(spec.main), env: getLanguage("cpp").env });
   if (result.status === "XX") return { step: { kind: "ie", detail: `compile: sandbox failure: ${result.message ?? "unknown"}` }, cacheable: false };
@@ -104,5 +105,5 @@ export async function compileValidatorCpp(vbox: Box, spec: ValidatorSpec): Promi
   const others: ArtifactFile[] = Object.entries(spec.files)
     .filter(([name]) => name !== spec.main)
     .map(([name, content]) => ({ name, content: new TextEncoder().encode(content), mode: 0o644 }));
-  return { step: { kind: "ok", files: [...others, { name: "validator", content: program, mode: 0o755 }] }, cacheable: true };
+  return { step: { kind: "ok", files: [...others, { name: programName, content: program, mode: 0o755 }] }, cacheable: true };
 }

@@ -21,12 +21,18 @@
  * directory is emptied of all but the validator's own files before each test,
  * and between the passes of one test only `nextpass.in` is removed (the
  * others persist, as the format says).
+ *
+ * A `testlib` checker (a Polygon package's, ./testlib.ts) takes the same box
+ * and compile path but its own command, `check input output answer` (the
+ * output written to a file), and its exit codes; an interactor beside it is
+ * compiled into the same box as `interactor`.
  */
 import type { Box, RunLimits, RunRequest, RunResult } from "../../isolate/types.ts";
 import type { ValidatorSpec } from "../problems/validator-spec.ts";
 import type { ArtifactFile } from "./compile-cache.ts";
 import type { ScoreFile } from "./groups.ts";
 import { buildScripted, compileValidatorCpp, validatorCppArgv, type BuildStep } from "./validator-build.ts";
+import { testlibOutcome, TESTLIB_OUTPUT_FILE, TESTLIB_TOUT_FILE } from "./testlib.ts";
 
 /**
  * How the judge compiles a validator (its compile cache, keyed by `keyText`): given by the caller.
@@ -88,9 +94,12 @@ export interface ReadyValidator {
   /** Written into the validator's box before each validation (the box is the validator's alone). */
   files: ArtifactFile[];
   argv: string[];
+  /** A testlib checker (./testlib.ts): `argv` is `check input output answer`; an interactive problem's interactor runs as `interactorArgv`. */
+  testlib?: { pointsAsPercent: boolean; interactorArgv?: string[] };
 }
 
-export type ValidatorOutcome = { verdict: "AC" | "WA" } | { verdict: "IE"; reason: string };
+/** A validator's verdict; a testlib checker's WA carries its message, its partial credit a score file. */
+export type ValidatorOutcome = { verdict: "AC" | "WA"; reason?: string; scoreFile?: ScoreFile } | { verdict: "IE"; reason: string };
 
 /**
  * Compiles the problem's validator in its own box `vbox` (through the cache:
@@ -99,6 +108,7 @@ export type ValidatorOutcome = { verdict: "AC" | "WA" } | { verdict: "IE"; reaso
  * @returns the validator, or an IE reason (a validator that does not compile is the setter's fault).
  */
 export async function prepareValidator(compiler: CompileValidator, vbox: Box, spec: ValidatorSpec): Promise<ReadyValidator | { error: string }> {
+  if (spec.testlib) return prepareTestlib(compiler, vbox, spec);
   const main = spec.main;
   const args = spec.args.split(/\s+/).filter(Boolean);
   if (spec.language === "script") {
@@ -125,6 +135,61 @@ export async function prepareValidator(compiler: CompileValidator, vbox: Box, sp
   const renamed = step.files.map((f) => ({ ...f, name: "validator.py" }));
   const argv = ["/usr/bin/python3", "-I", "-B", "-c", PY_BOOTSTRAP, "validator.py", INPUT_FILE, ANSWER_FILE, FEEDBACK_DIR, ...args];
   return { spec, files: [...others, ...renamed], argv };
+}
+
+/**
+ * One C++ or Python program of the problem compiled in `vbox` as `name`
+ * (`validator`, or `interactor`): its files to write and the command before its arguments.
+ */
+async function prepareProgram(
+  compiler: CompileValidator,
+  vbox: Box,
+  p: { language: string; files: Record<string, string>; main: string },
+  name: "validator" | "interactor",
+): Promise<{ files: ArtifactFile[]; head: string[] } | { error: string }> {
+  const what = name === "validator" ? "checker" : "interactor";
+  if (p.language === "cpp") {
+    const built = await compiler.cached(keyTextOf(`${name}-cpp\0${validatorCppArgv(p.main).join(" ")}`, p.files), () => compileValidatorCpp(vbox, { language: "cpp", files: p.files, main: p.main, args: "" }, name));
+    if (built.kind === "ie") return { error: `${what}: ${built.detail}` };
+    if (built.kind === "ce") return { error: `${what} does not compile: ${built.diagnostics.split("\n").slice(0, 3).join(" ")}` };
+    return { files: built.files, head: [`./${name}`] };
+  }
+  if (p.language !== "py") return { error: `${what}: language ${p.language} is not run here` };
+  const others: ArtifactFile[] = Object.entries(p.files)
+    .filter(([n]) => n !== p.main)
+    .map(([n, content]) => ({ name: n, content: new TextEncoder().encode(content), mode: 0o644 }));
+  for (const f of others) await vbox.writeFile(f.name, f.content, f.mode);
+  const step = await compiler.compile("py", p.files[p.main]!, keyTextOf(name, p.files));
+  if (step.kind === "ie") return { error: `${what}: ${step.detail}` };
+  if (step.kind === "ce") return { error: `${what} does not compile: ${step.diagnostics.split("\n").slice(0, 3).join(" ")}` };
+  return { files: [...others, ...step.files.map((f) => ({ ...f, name: `${name}.py` }))], head: ["/usr/bin/python3", "-I", "-B", "-c", PY_BOOTSTRAP, `${name}.py`] };
+}
+
+/**
+ * A testlib checker (and an interactive problem's interactor) ready in its box:
+ * `check input output answer`, the output being the program's (written to a
+ * file) or, with an interactor, its `tout`; `interactor input tout`.
+ */
+async function prepareTestlib(compiler: CompileValidator, vbox: Box, spec: ValidatorSpec): Promise<ReadyValidator | { error: string }> {
+  const t = spec.testlib!;
+  const checker = await prepareProgram(compiler, vbox, spec, "validator");
+  if ("error" in checker) return checker;
+  const output = t.interactor ? TESTLIB_TOUT_FILE : TESTLIB_OUTPUT_FILE;
+  const ready: ReadyValidator = { spec, files: checker.files, argv: [...checker.head, INPUT_FILE, output, ANSWER_FILE], testlib: { pointsAsPercent: t.pointsAsPercent } };
+  if (t.interactor) {
+    const interactor = await prepareProgram(compiler, vbox, t.interactor, "interactor");
+    if ("error" in interactor) return interactor;
+    // Both come from the package's files/: a header both use is the same file.
+    const names = new Set(ready.files.map((f) => f.name));
+    ready.files.push(...interactor.files.filter((f) => !names.has(f.name)));
+    ready.testlib!.interactorArgv = [...interactor.head, INPUT_FILE, TESTLIB_TOUT_FILE];
+  }
+  return ready;
+}
+
+/** A finished run of the validator read by its protocol: testlib's exit codes for a testlib checker, else the Kattis protocol's. */
+export function judgedBy(v: ReadyValidator, result: RunResult, who: "checker" | "interactor" = "checker"): ValidatorOutcome {
+  return v.testlib ? testlibOutcome(result, v.testlib.pointsAsPercent, who) : validatorOutcome(result);
 }
 
 /** What a validator's cache key hashes: a kind, then every file by name. */
@@ -194,6 +259,11 @@ export async function runValidator(
   output: string,
 ): Promise<ValidatorOutcome> {
   const req = await validatorRequest(vbox, v, input, answer);
+  if (v.testlib) {
+    // testlib reads the output from a file named on its command line.
+    await vbox.writeFile(TESTLIB_OUTPUT_FILE, output, 0o444);
+    return judgedBy(v, await run(req));
+  }
   return validatorOutcome(await run({ ...req, stdin: output }));
 }
 

@@ -23,7 +23,8 @@ import { exitOnConfigError, loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { DIFFICULTIES, PYTHON_IMPLEMENTATIONS, type Difficulty, type PythonImplementation } from "../problems/limits.ts";
 import { filesFromFolder, filesFromZip, packageLimits, PackageError } from "./files.ts";
-import { readPackage, type ProblemPackage } from "./format.ts";
+import type { ProblemPackage } from "./format.ts";
+import { readAnyPackage } from "./read.ts";
 import { importPackage } from "./import.ts";
 import { formatReport, verifyPackage, type DerivedTimeLimit, type VerifyReport } from "./verify.ts";
 import { createSandbox } from "../../isolate/index.ts";
@@ -82,7 +83,7 @@ export async function problemCli(argv: string[]): Promise<number> {
   try {
     const limits = packageLimits(config.ceilings, "disk");
     const files = statSync(path).isDirectory() ? filesFromFolder(path, limits) : filesFromZip(readFileSync(path), limits);
-    pkg = await readPackage(files);
+    pkg = await readAnyPackage(files);
     if (python) pkg = { ...pkg, pythonImplementation: python as PythonImplementation };
   } catch (err) {
     console.error(`problem: ${err instanceof PackageError ? err.message : String(err)}`);

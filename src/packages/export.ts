@@ -10,6 +10,7 @@
  * (PyPy). importPackage(readPackage(export(p))) gives back the
  * same problem: src/packages/roundtrip.test.ts.
  */
+import { AppError } from "../errors.ts";
 import { createHash } from "node:crypto";
 import { stringify } from "yaml";
 import { zipSync } from "fflate";
@@ -47,7 +48,8 @@ export function flagsForChecker(checker: CheckerName, checkerFlags: string): { f
     case "lines":
       return { flags: "case_sensitive space_change_sensitive", note: "the lines checker has no exact form in the format: exported as exact whitespace (stricter)" };
     case "custom":
-      // The validator's own arguments are written with it (exportPackage).
+    case "testlib":
+      // The validator's own arguments are written with it (exportPackage); a testlib checker is refused there.
       return { flags: "" };
   }
 }
@@ -94,6 +96,8 @@ export function exportPackage(
   assets: Asset[] = [],
 ): { zip: Uint8Array; filename: string; notes: string[] } {
   if (problem.checker === "custom" && !problem.validator) throw new Error("exportPackage: a custom-checker problem needs its validator (the owner's shape)");
+  // A Polygon import's testlib checker has no Kattis form yet (a later step wraps it as an output validator): refused, never exported judging otherwise.
+  if (problem.checker === "testlib") throw new AppError("BAD_INPUT", { field: "id", message: "id: a problem with a testlib checker (a Polygon package's) does not export as a Kattis package yet" });
   const notes: string[] = [];
   const enc = (s: string) => new TextEncoder().encode(s);
   const files: Record<string, Uint8Array> = {};
@@ -143,7 +147,7 @@ export function exportPackage(
   if (v) for (const [name, content] of Object.entries(v.files)) files[`output_validator/${name}`] = enc(content);
   const args = v ? v.args.split(/\s+/).filter(Boolean) : flags.split(" ").filter(Boolean);
   if (args.length) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: args }));
-  const folders: Record<PackageExample["expected"], string> = { AC: "accepted", WA: "wrong_answer", TLE: "time_limit_exceeded", RE: "run_time_error", rejected: "rejected", PAC: "partially_accepted" };
+  const folders: Record<PackageExample["expected"], string> = { AC: "accepted", WA: "wrong_answer", TLE: "time_limit_exceeded", RE: "run_time_error", rejected: "rejected", PAC: "partially_accepted", MLE: "run_time_error", "TLE-or-AC": "time_limit_exceeded", "TLE-or-MLE": "rejected" };
   const named: Record<string, { language?: string; score?: number | [number, number] }> = {};
   for (const e of kept?.examples ?? []) {
     // Kept under their package path; one that strayed from its folder's name is put back in it.

@@ -93,15 +93,19 @@ function safeName(name: string): string | null {
   return parts.join("/");
 }
 
+/** The descriptors a package root holds: the Kattis format's problem.yaml, Polygon's problem.xml. */
+const DESCRIPTORS = ["problem.yaml", "problem.xml"];
+
 /**
- * When every file sits under one top folder that holds problem.yaml (a zip of
- * the package's folder), that folder is the package root.
+ * When every file sits under one top folder that holds a descriptor
+ * (problem.yaml or problem.xml: a zip of the package's folder), that folder is
+ * the package root.
  */
 function stripCommonRoot(files: PackageFiles): PackageFiles {
   const tops = new Set([...files.keys()].map((k) => k.split("/")[0]));
-  if (files.has("problem.yaml") || tops.size !== 1) return files;
+  if (DESCRIPTORS.some((d) => files.has(d)) || tops.size !== 1) return files;
   const top = [...tops][0]!;
-  if (!files.has(`${top}/problem.yaml`)) return files;
+  if (!DESCRIPTORS.some((d) => files.has(`${top}/${d}`))) return files;
   return new Map([...files].map(([k, v]) => [k.slice(top.length + 1), v]));
 }
 

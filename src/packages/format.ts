@@ -33,8 +33,12 @@ export interface PackageTest {
   interaction?: string;
 }
 
-/** What an example submission's folder expects (../shared/packages.md §1). */
-export type ExpectedOutcome = "AC" | "WA" | "TLE" | "RE" | "rejected" | "PAC";
+/**
+ * What an example submission's folder expects (../shared/packages.md §1), or a
+ * Polygon solution's tag (./polygon/programs.ts): `MLE`, `TLE-or-AC` and
+ * `TLE-or-MLE` are Polygon's.
+ */
+export type ExpectedOutcome = "AC" | "WA" | "TLE" | "RE" | "rejected" | "PAC" | "MLE" | "TLE-or-AC" | "TLE-or-MLE";
 
 export interface PackageSubmission {
   /** Package path of the source file, e.g. "submissions/accepted/sol.cpp". */
@@ -48,11 +52,15 @@ export interface PackageSubmission {
 
 export interface ProblemPackage {
   formatVersion: "legacy" | "2023-07-draft" | "2025-09";
+  /** A package read from another format: `polygon` (./polygon/read.ts); absent for a Kattis package. */
+  origin?: "polygon";
   name: string;
   /** Statement as Markdown with `$…$` math (a .tex statement converted). */
   statement: string;
   /** Where the statement came from, e.g. "statement/problem.en.md". */
   statementFile: string;
+  /** The main statement's language code, where statementFile does not name it (a Polygon package's). */
+  statementLanguage?: string;
   /** The statement in other languages, Markdown by language code (kept, exported back; the pages show the main one). */
   translations: Record<string, string>;
   /** The stated time limit, ms (see timeLimitSource); null when the package gives none. */
@@ -87,6 +95,8 @@ export interface ProblemPackage {
   assets: Asset[];
   /** problem.yaml's `keywords` as written (./keywords.ts); the importer maps them to topic tags. */
   keywords: string[];
+  /** Where the keywords came from, for warnings ("problem.yaml" when absent; a Polygon package's `tags` file). */
+  keywordsSource?: string;
   /** What was read but not kept, for the importer to show. */
   warnings: string[];
 }
@@ -158,7 +168,7 @@ function bounded(y: Yaml, file: string, key: string, range: { min: number; max: 
  * format's own key, then the two files DOMjudge writes into the packages it
  * exports (GCPC, NWERC and many regionals give the limit only there).
  */
-export const TIME_LIMIT_SOURCES = ["problem.yaml", ".timelimit", "domjudge-problem.ini"] as const;
+export const TIME_LIMIT_SOURCES = ["problem.yaml", ".timelimit", "domjudge-problem.ini", "problem.xml"] as const;
 export type TimeLimitSource = (typeof TIME_LIMIT_SOURCES)[number];
 
 /** A positive number of seconds as ms. @throws PackageError naming the file, line and what it holds. */

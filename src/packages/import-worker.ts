@@ -22,14 +22,14 @@
 import { openDatabase } from "../../db/index.ts";
 import { assertStorageQuota } from "../problems/quota.ts";
 import { filesFromZip } from "./files.ts";
-import { readPackage } from "./format.ts";
+import { readAnyPackage } from "./read.ts";
 import { importPackage } from "./import.ts";
 import { BASE64_TEXT, describeFailure, notBase64, packageStoredBytes, type ImportJob, type ImportReply } from "./import-job.ts";
 
 async function run(job: ImportJob): Promise<ImportReply> {
   if (!BASE64_TEXT.test(job.packageBase64)) throw notBase64();
   let files: ReturnType<typeof filesFromZip> | null = filesFromZip(Buffer.from(job.packageBase64, "base64"), job.limits);
-  const pkg = await readPackage(files);
+  const pkg = await readAnyPackage(files);
   // The unpacked files are text now: collect them before the write copies the tests again (peak memory, not speed).
   files = null;
   Bun.gc(true);

@@ -75,6 +75,7 @@ const STATED_FROM: Record<TimeLimitSource, string> = {
   "problem.yaml": "problem.yaml (limits.time_limit)",
   ".timelimit": ".timelimit (DOMjudge)",
   "domjudge-problem.ini": "domjudge-problem.ini (timelimit, DOMjudge)",
+  "problem.xml": "problem.xml (the tests testset's time-limit, Polygon)",
 };
 
 /**
@@ -164,9 +165,9 @@ export function problemFromPackage(
     hiddenTestCases: hiddenOf(pkg, rest, warnings),
     timeLimitMs,
     memoryLimitKib,
-    checker: pkg.validator ? "custom" : "kattis",
+    checker: pkg.validator ? (pkg.validator.testlib ? "testlib" : "custom") : "kattis",
     checkerFlags: pkg.validatorFlags,
-    ...(pkg.validator ? { validator: { files: pkg.validator.files, args: pkg.validator.args } } : {}),
+    ...(pkg.validator ? { validator: { files: pkg.validator.files, args: pkg.validator.args, ...(pkg.validator.testlib ? { testlib: pkg.validator.testlib } : {}) } } : {}),
     timeScaledByLanguage: false,
     interactive: pkg.interactive,
     validationPasses: pkg.validationPasses,
@@ -232,7 +233,7 @@ export async function importPackage(db: Database, userId: string, pkg: ProblemPa
   }
   const { input, warnings, timeLimitSource, timeLimitFrom } = problemFromPackage(pkg, { ...opts, ...(derivedTimeLimit ? { derivedTimeLimit } : {}) });
   // problem.yaml's keywords become topic tags through the vocabulary's synonyms; one that means no tag is a warning.
-  const keywordTags = await tagsFromKeywords(db, pkg.keywords);
+  const keywordTags = await tagsFromKeywords(db, pkg.keywords, pkg.keywordsSource);
   warnings.push(...keywordTags.warnings);
   if (keywordTags.slugs.length) input.tags = keywordTags.slugs;
   const ceilings = opts.ceilings ?? DEFAULT_CEILINGS;

@@ -19,7 +19,7 @@ export async function keepPackageMeta(db: Database, problemId: string, pkg: Prob
     timeLimitToTle: pkg.timeMultipliers.timeLimitToTle,
     timeLimitGiven: pkg.timeLimitMs !== null,
     translations: pkg.translations,
-    statementLanguage: statementLanguageOf(pkg.statementFile),
+    statementLanguage: pkg.statementLanguage ?? statementLanguageOf(pkg.statementFile),
   });
 }
 

@@ -52,7 +52,7 @@ export async function judgeScored(
     validator: c.validator,
     problem: {
       id: "verify", sampleInput: "", sampleOutput: "", timeLimitMs: tlHighMs, memoryLimitKib, timeScaledByLanguage: false,
-      checker: pkg.validator ? ("custom" as const) : ("kattis" as const), checkerFlags: pkg.validatorFlags, validator: pkg.validator,
+      checker: pkg.validator ? (pkg.validator.testlib ? ("testlib" as const) : ("custom" as const)) : ("kattis" as const), checkerFlags: pkg.validatorFlags, validator: pkg.validator,
       interactive: pkg.interactive, validationPasses: pkg.validationPasses, scoring: pkg.scoring, pythonImplementation: pkg.pythonImplementation,
     },
     language,

@@ -82,7 +82,7 @@ async function packageOf(db: Database, problem: ProblemRow, meta: NonNullable<Aw
     timeMultipliers: { acToTimeLimit: meta.acToTimeLimit, timeLimitToTle: meta.timeLimitToTle },
     memoryLimitKib: problem.memoryLimitKib,
     validatorFlags: problem.checker === "kattis" ? problem.checkerFlags : "",
-    validator: problem.checker === "custom" ? (problem.validator ?? null) : null,
+    validator: problem.checker === "custom" || problem.checker === "testlib" ? (problem.validator ?? null) : null,
     interactive: problem.interactive,
     validationPasses: problem.validationPasses,
     pythonImplementation: problem.pythonImplementation,

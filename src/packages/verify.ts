@@ -14,13 +14,16 @@
  * - it passes when that verdict is what its folder says (`rejected`: any of
  *   WA, TLE, RE), and a time-limit-exceeded submission must still be TLE at
  *   TL_high; verdicts that differ between TL and TL_high are flagged as
- *   sensitive to the time limit. MLE counts as RE, as in problemtools.
+ *   sensitive to the time limit. MLE satisfies an RE folder, as in problemtools
+ *   (it is kept apart for a Polygon solution tagged memory-limit-exceeded).
  * Outputs are judged by the package's own output validator when it has one,
  * else by the default validator with the package's flags.
  */
 import { compileSource, runProgram } from "../../isolate/exec.ts";
 import type { Box, SandboxBackend } from "../../isolate/types.ts";
 import { prepareValidator, runValidator, type CompileValidator, type ReadyValidator } from "../judge/validator.ts";
+import type { BuildStep } from "../judge/validator-build.ts";
+import { passFailVerdict } from "../judge/testlib.ts";
 import { judgePassedTest } from "../judge/interactive.ts";
 import { judgingLanguage } from "../judge/languages.ts";
 import { judgeScored, scoreMatches } from "./verify-scoring.ts";
@@ -56,7 +59,8 @@ export function verifyWallLimitMs(cpuTimeLimitMs: number): number {
 /** Time limit the accepted submissions run under while the limit is being derived, ms. */
 export const DERIVING_TIME_LIMIT_MS = VERIFY_RUN_MAX_MS;
 
-export type VerifyVerdict = "AC" | "WA" | "TLE" | "RE" | "CE" | "IE";
+/** A verify's verdicts: MLE apart from RE (a Polygon solution may expect it; a Kattis folder's RE takes it, as problemtools does). */
+export type VerifyVerdict = "AC" | "WA" | "TLE" | "RE" | "MLE" | "CE" | "IE";
 
 export interface VerifyRow {
   path: string;
@@ -88,9 +92,14 @@ export interface VerifyReport {
   ok: boolean;
 }
 
-function matches(expected: ExpectedOutcome, verdict: VerifyVerdict): boolean {
-  if (expected === "rejected") return verdict === "WA" || verdict === "TLE" || verdict === "RE";
+export function matches(expected: ExpectedOutcome, verdict: VerifyVerdict): boolean {
+  if (expected === "rejected") return verdict === "WA" || verdict === "TLE" || verdict === "RE" || verdict === "MLE";
   if (expected === "PAC") return verdict !== "AC" && verdict !== "CE" && verdict !== "IE";
+  // problemtools counts running out of memory as a run-time error.
+  if (expected === "RE") return verdict === "RE" || verdict === "MLE";
+  // Polygon's tags that allow two verdicts.
+  if (expected === "TLE-or-AC") return verdict === "TLE" || verdict === "AC";
+  if (expected === "TLE-or-MLE") return verdict === "TLE" || verdict === "MLE";
   return expected === verdict;
 }
 
@@ -104,15 +113,30 @@ interface Judged {
   maxScore?: number;
 }
 
-/** Compiles in the box itself (verify keeps no compile cache). */
-function compileDirectly(box: Box): CompileValidator {
+/**
+ * A package's validator builds, kept for the verify of that package only: a
+ * testlib checker (testlib.h takes ~10 s of CPU to compile) is built once, not
+ * once per example submission. Kept while the package object lives.
+ */
+const builds = new WeakMap<ProblemPackage, Map<string, BuildStep>>();
+
+/** Compiles in the box itself (verify keeps no compile cache but the package's own builds). */
+function compileDirectly(box: Box, pkg: ProblemPackage): CompileValidator {
+  const built = builds.get(pkg) ?? new Map<string, BuildStep>();
+  builds.set(pkg, built);
   return {
     async compile(language, code) {
       const c = await compileSource(box, language, code);
       if (c.ok) return { kind: "ok", files: c.artifacts };
       return c.result.status === "XX" ? { kind: "ie", detail: c.result.message ?? "sandbox failure" } : { kind: "ce", diagnostics: c.diagnostics };
     },
-    cached: async (_keyText, make) => (await make()).step,
+    cached: async (keyText, make) => {
+      const kept = built.get(keyText);
+      if (kept) return kept;
+      const made = await make();
+      if (made.cacheable) built.set(keyText, made.step);
+      return made.step;
+    },
   };
 }
 
@@ -125,7 +149,7 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
   try {
     let validator: ReadyValidator | null = null;
     if (pkg.validator && vbox) {
-      const ready = await prepareValidator(compileDirectly(vbox), vbox, pkg.validator);
+      const ready = await prepareValidator(compileDirectly(vbox, pkg), vbox, pkg.validator);
       if ("error" in ready) return { verdict: "IE", verdictHigh: "IE", maxTimeMs: 0, detail: ready.error };
       validator = ready;
     }
@@ -151,7 +175,7 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
         });
         const cpuMs = Math.max(...t.runs.map((r) => r.cpuTimeMs), 0);
         maxTimeMs = Math.max(maxTimeMs, ...t.runs.map(reportedTimeMs));
-        const high = verifyVerdict(t.verdict);
+        const high = verifyVerdict(passFailVerdict(t));
         // problemtools: slower than TL is TLE, except a WA the validator decided first.
         const atTl: VerifyVerdict = t.validatorFirst ? high : cpuMs > tlMs || high === "TLE" ? "TLE" : high;
         if (verdict === null && atTl !== "AC") verdict = atTl;
@@ -171,7 +195,7 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
       maxTimeMs = Math.max(maxTimeMs, reportedTimeMs(result));
       const decided =
         validator && vbox && result.status === "OK"
-          ? (await runValidator(vbox, (req) => vbox.run(req), validator, test.input, test.answer, result.stdout)).verdict
+          ? passFailVerdict(await runValidator(vbox, (req) => vbox.run(req), validator, test.input, test.answer, result.stdout))
           : decideVerdict(result, test.answer, "kattis", pkg.validatorFlags).verdict;
       const high = verifyVerdict(decided);
       // problemtools: slower than TL is TLE whatever happened next.
@@ -186,9 +210,9 @@ async function judge(backend: SandboxBackend, pkg: ProblemPackage, example: Pack
   }
 }
 
-/** A judge verdict as problemtools names it: MLE and OLE are run-time errors there. */
+/** A judge verdict as verify names it: OLE is a run-time error (problemtools'); MLE stays apart, and a Kattis RE folder takes it (matches). */
 function verifyVerdict(v: string): VerifyVerdict {
-  return v === "MLE" || v === "OLE" ? "RE" : (v as VerifyVerdict);
+  return v === "OLE" ? "RE" : (v as VerifyVerdict);
 }
 
 /** A run made under the generous deriving limit, read again at TL and TL_high (its times hold). */

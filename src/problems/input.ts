@@ -109,9 +109,8 @@ export const problemInput = z.object({
   tags: problemTagsField.optional(),
 }).superRefine((v, ctx) => {
   if (sampleOutputMissing(v)) ctx.addIssue({ code: "custom", message: "Required", path: ["sampleOutput"] });
-  if (v.checker === "custom" && !v.validator) ctx.addIssue({ code: "custom", message: "Required when the checker is custom (the validator's files)", path: ["validator"] });
-  const why = validatorNeeded(v);
-  if (why && v.checker !== "custom") ctx.addIssue({ code: "custom", message: why, path: ["checker"] });
+  const wrong = checkerProblem(v);
+  if (wrong) ctx.addIssue({ code: "custom", message: wrong.message, path: [wrong.field] });
 });
 
 /**
@@ -131,6 +130,24 @@ export function validatorNeeded(v: { interactive?: boolean; validationPasses?: n
   if (v.interactive) return "Must be custom for an interactive problem (its validator talks with the submission)";
   if ((v.validationPasses ?? 1) > 1) return "Must be custom for a multi-pass problem (its validator writes the next pass's input)";
   return null;
+}
+/**
+ * What is wrong with a problem's checker and its program, or null: a custom or
+ * testlib checker needs its files (a testlib one marked so: a Polygon import
+ * gives it), an interactive problem needs the custom checker or a testlib one
+ * with its interactor, a multi-pass one the custom checker.
+ */
+export function checkerProblem(v: { checker?: string; validator?: { testlib?: { interactor?: unknown } } | null; interactive?: boolean; validationPasses?: number }): { field: "validator" | "checker"; message: string } | null {
+  if (v.checker === "custom" && !v.validator) return { field: "validator", message: "Required when the checker is custom (the validator's files)" };
+  if (v.checker === "testlib" && !v.validator?.testlib) return { field: "validator", message: "Required when the checker is testlib (the checker's files, marked testlib: a Polygon package's import gives them)" };
+  if (v.checker === "custom" && v.validator?.testlib) return { field: "checker", message: "Must be testlib for a testlib checker's files" };
+  const why = validatorNeeded(v);
+  if (!why) return null;
+  if (v.checker === "custom") return null;
+  if (v.checker === "testlib" && v.interactive && (v.validationPasses ?? 1) <= 1) {
+    return v.validator?.testlib?.interactor ? null : { field: "validator", message: "An interactive problem with a testlib checker needs its interactor" };
+  }
+  return { field: "checker", message: why };
 }
 export type ProblemInput = z.infer<typeof problemInput>;
 

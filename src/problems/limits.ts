@@ -51,8 +51,13 @@ export const CHECKER_LABELS = {
   float: "Floating point (1e-6 tolerance)",
   kattis: "Kattis default validator (tokens, letter case ignored unless set, optional number tolerance)",
   custom: "Custom output validator (your program decides, Kattis protocol)",
+  testlib: "testlib checker (Polygon: check input output answer; exit 0 OK, 1 WA, 2 PE, 3 fail, 7 points)",
 } as const;
 export type CheckerName = keyof typeof CHECKER_LABELS;
 export const CHECKERS = Object.keys(CHECKER_LABELS) as unknown as readonly [CheckerName, ...CheckerName[]];
+/** Whether a checker is the problem's own program (its validator's files), run by the judge in a box of its own. */
+export function checkerIsProgram(checker: CheckerName): boolean {
+  return checker === "custom" || checker === "testlib";
+}
 /** The checker of a problem that sets none. */
 export const DEFAULT_CHECKER: CheckerName = "lines";

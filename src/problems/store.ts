@@ -13,7 +13,7 @@ import { AppError } from "../errors.ts";
 import type { ValidatorSpec } from "./validator-spec.ts";
 import { formatBytes, utf8Bytes } from "../lib/fields.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
-import { validatorNeeded, type ProblemInput, type ProblemUpdate } from "./input.ts";
+import { checkerProblem, type ProblemInput, type ProblemUpdate } from "./input.ts";
 import { arrangeGroups, labelTests } from "./groups.ts";
 import { PROBLEM_LIMITS } from "./limits.ts";
 import { assertPublicWork } from "./work.ts";
@@ -261,11 +261,8 @@ export async function updateProblem(db: Database, current: ProblemRow, input: Pr
   const tags = tagWords === undefined ? undefined : await requireTags(db, tagWords);
   const checker = changes.checker ?? current.checker;
   const validator = changes.validator === undefined ? current.validator : changes.validator;
-  if (checker === "custom" && !validator) {
-    throw new AppError("BAD_INPUT", { field: "validator", message: "validator: Required when the checker is custom (the validator's files)" });
-  }
-  const needed = validatorNeeded({ interactive: changes.interactive ?? current.interactive, validationPasses: changes.validationPasses ?? current.validationPasses });
-  if (needed && checker !== "custom") throw new AppError("BAD_INPUT", { field: "checker", message: `checker: ${needed}` });
+  const wrong = checkerProblem({ checker, validator, interactive: changes.interactive ?? current.interactive, validationPasses: changes.validationPasses ?? current.validationPasses });
+  if (wrong) throw new AppError("BAD_INPUT", { field: wrong.field, message: `${wrong.field}: ${wrong.message}` });
   // Test groups: new ones, or new tests under the current ones, are arranged together.
   let tests = hiddenTestCases ? checkTestCases(hiddenTestCases, ceilings) : undefined;
   const { scoring: newScoring, ...plainChanges } = changes;

@@ -21,6 +21,19 @@ export interface ValidatorSpec {
   main: string;
   /** Arguments after the feedback directory, space-separated. */
   args: string;
+  /**
+   * A testlib checker (the `testlib` checker, a Polygon package's): run as
+   * `check <input> <output> <answer>`, read by its exit code (src/judge/testlib.ts).
+   */
+  testlib?: TestlibSpec;
+}
+
+/** What a testlib checker carries besides its files. */
+export interface TestlibSpec {
+  /** Polygon's `treat-points-from-checker-as-percent`: `points X` (exit 7) is X % of the test's points, else X points. */
+  pointsAsPercent: boolean;
+  /** An interactive problem's interactor (`interactor <input> <tout>`): its one source with a main, and headers beside it. */
+  interactor?: { language: "cpp" | "py"; files: Record<string, string>; main: string };
 }
 
 /** The format's scripts of a validator program folder ("Programs"): with either, the scripts build and run it. */
@@ -56,6 +69,18 @@ export function validatorMain(files: Record<string, string>): { language: Valida
   return { error: "no C++ (.cpp, .cc) or Python (.py) source" };
 }
 
+const testlibInput = z.object({
+  pointsAsPercent: z.boolean({ error: "Must be true or false" }),
+  interactor: z
+    .object({
+      language: z.enum(["cpp", "py"], { error: "Must be cpp or py" }),
+      files: z.record(z.string().regex(VALIDATOR_FILE_NAME, { error: "File names are letters, digits, _ . + - (no folders)" }), z.string({ error: "Must be text" })),
+      main: z.string({ error: "Must be a file name" }),
+    })
+    .refine((i) => i.main in i.files, { error: "main must name one of the interactor's files", path: ["main"] })
+    .optional(),
+});
+
 /** The zod input of a validator, as the form and the API send it: files and args; language and main are derived. */
 export const validatorInput = z
   .object({
@@ -65,6 +90,8 @@ export const validatorInput = z
       { error: "Must be an object of file name to text" },
     ),
     args: z.string({ error: "Must be text" }).max(500, { error: "At most 500 characters" }).default(""),
+    /** Set by a Polygon import (the `testlib` checker); the form does not send it. */
+    testlib: testlibInput.optional(),
   })
   .transform((v, ctx): ValidatorSpec => {
     const size = Object.values(v.files).reduce((n, c) => n + Buffer.byteLength(c, "utf8"), 0);
@@ -77,5 +104,12 @@ export const validatorInput = z
       ctx.addIssue({ code: "custom", message: m.error[0]!.toUpperCase() + m.error.slice(1), path: ["files"] });
       return z.NEVER;
     }
-    return { ...m, files: v.files, args: v.args };
+    if (v.testlib?.interactor) {
+      const all = { ...v.files, ...v.testlib.interactor.files };
+      if (Object.values(all).reduce((n, c) => n + Buffer.byteLength(c, "utf8"), 0) > VALIDATOR_MAX_BYTES) {
+        ctx.addIssue({ code: "custom", message: `At most ${VALIDATOR_MAX_BYTES / (1024 * 1024)} MiB of checker and interactor files`, path: ["testlib", "interactor"] });
+        return z.NEVER;
+      }
+    }
+    return { ...m, files: v.files, args: v.args, ...(v.testlib ? { testlib: v.testlib } : {}) };
   });

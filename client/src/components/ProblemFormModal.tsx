@@ -131,6 +131,7 @@ const CHECKER_KEYS = {
   float: "checker.float",
   kattis: "checker.kattis",
   custom: "checker.custom",
+  testlib: "checker.testlib",
 } as const satisfies Record<Checker, string>;
 
 const DIFFICULTY_KEYS = { easy: "difficulty.easy", medium: "difficulty.medium", hard: "difficulty.hard" } as const satisfies Record<Difficulty, string>;

@@ -63,8 +63,8 @@ export function payloadFromForm(v: ProblemFormValues) {
     checker: v.checker,
     checkerFlags: v.checker === "kattis" ? validatorFlags(v.validator) : "",
     ...(v.checker === "custom" ? { validator: v.customValidator } : {}),
-    // Interactive and multi-pass need the custom checker; with another checker they are off.
-    interactive: v.checker === "custom" && v.interactive,
+    // Interactive and multi-pass need the custom checker (interactive: or an imported testlib one, with its interactor); with another checker they are off.
+    interactive: (v.checker === "custom" || v.checker === "testlib") && v.interactive,
     validationPasses: v.checker === "custom" ? v.validationPasses : 1,
     // Test groups: each test names its group; off, the tests carry none and the problem is pass-fail.
     scoring: v.scoringOn ? scoringFromGroups(v.groups) : null,

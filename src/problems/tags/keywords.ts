@@ -11,7 +11,7 @@ import { MAX_TAGS_PER_PROBLEM, normalizeTagWord } from "./words.ts";
 /**
  * @returns the tags' slugs in the keywords' order (each once, at most 8) and the import's warnings.
  */
-export async function tagsFromKeywords(db: Database, keywords: readonly string[]): Promise<{ slugs: string[]; warnings: string[] }> {
+export async function tagsFromKeywords(db: Database, keywords: readonly string[], source = "problem.yaml"): Promise<{ slugs: string[]; warnings: string[] }> {
   const found = await resolveWords(db, keywords);
   const slugs: string[] = [];
   const warnings: string[] = [];
@@ -24,7 +24,7 @@ export async function tagsFromKeywords(db: Database, keywords: readonly string[]
     else if (slugs.length >= MAX_TAGS_PER_PROBLEM) beyond.push(k);
     else slugs.push(hit.slug);
   }
-  for (const k of unknown) warnings.push(`problem.yaml: keyword ${JSON.stringify(k)} is not a topic tag here (nor a synonym of one): left out; an admin may add it to the vocabulary`);
-  if (beyond.length) warnings.push(`problem.yaml: a problem has at most ${MAX_TAGS_PER_PROBLEM} tags: keywords ${beyond.map((k) => JSON.stringify(k)).join(", ")} left out`);
+  for (const k of unknown) warnings.push(`${source}: keyword ${JSON.stringify(k)} is not a topic tag here (nor a synonym of one): left out; an admin may add it to the vocabulary`);
+  if (beyond.length) warnings.push(`${source}: a problem has at most ${MAX_TAGS_PER_PROBLEM} tags: keywords ${beyond.map((k) => JSON.stringify(k)).join(", ")} left out`);
   return { slugs, warnings };
 }

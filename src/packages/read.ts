@@ -1,0 +1,19 @@
+/**
+ * A problem package of any format this judge reads, detected by its
+ * descriptor: `problem.xml` is a Codeforces Polygon package
+ * (./polygon/read.ts), otherwise the Kattis / ICPC format (`problem.yaml`,
+ * ./format.ts). Both give the same ProblemPackage, so import, storage, export,
+ * judging and verify take either.
+ */
+import type { PackageFiles } from "./files.ts";
+import { readPackage, type ProblemPackage } from "./format.ts";
+import { isPolygonPackage } from "./polygon/descriptor.ts";
+import { readPolygonPackage } from "./polygon/read.ts";
+
+/**
+ * Reads a package of either format.
+ * @throws PackageError naming the file (and line or element) of the first problem.
+ */
+export function readAnyPackage(files: PackageFiles): Promise<ProblemPackage> {
+  return isPolygonPackage(files) ? readPolygonPackage(files) : readPackage(files);
+}
