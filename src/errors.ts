@@ -125,6 +125,12 @@ export const ERRORS = {
   HANDLE_TAKEN: { status: 409, code: "CONFLICT", message: "handle: This handle is taken" },
   HANDLE_RESERVED: { status: 400, code: "BAD_REQUEST", message: "handle: This handle is reserved" },
   PROFILE_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "No public profile has this handle" },
+  ANNOUNCEMENT_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Announcement not found" },
+  UNSUBSCRIBE_INVALID: {
+    status: 400,
+    code: "BAD_REQUEST",
+    message: "This unsubscribe link is not valid (it may be damaged); turn e-mails off on your account page instead",
+  },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

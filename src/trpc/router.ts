@@ -19,6 +19,7 @@ import { similarityRouter } from "./routers/similarity.ts";
 import { tagsRouter } from "./routers/tags.ts";
 import { progressRouter } from "./routers/progress.ts";
 import { accountRouter } from "./routers/account.ts";
+import { notificationsRouter } from "./routers/notifications.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -38,6 +39,7 @@ export const appRouter = router({
   tags: tagsRouter,
   progress: progressRouter,
   account: accountRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;
