@@ -18,6 +18,7 @@ import { ProfileSection } from "../progress/ProfileSection.tsx";
 import { SessionsSection } from "../security/SessionsSection.tsx";
 import { DataSection } from "../security/DataSection.tsx";
 import { TwoFactorSection } from "../security/TwoFactorSection.tsx";
+import { PreferencesSection } from "../notifications/PreferencesSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { account } from "../i18n/catalog/account/index.ts";
@@ -74,6 +75,7 @@ export default function AccountPage() {
         <ChangePasswordSection />
         <TwoFactorSection />
         <SessionsSection />
+        <PreferencesSection />
         <DataSection />
       </Page>
   );
