@@ -126,7 +126,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
           {
             beforeRound: async () => {
               await handleResetRequests({ db, config, now: services.now });
-              await queueNoticeMails({ db, config, sessionKey });
+              await queueNoticeMails({ db, config, sessionKey, now: services.now });
             },
           },
         )

@@ -10,7 +10,7 @@
  * Each message carries `List-Unsubscribe` (an https link with a signed token)
  * and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Database } from "../../db/index.ts";
 import { notifications, users } from "../../db/schema.ts";
@@ -23,6 +23,8 @@ import { unsubscribeToken } from "./unsubscribe.ts";
 
 /** Notices composed per batch. */
 const CHUNK = 200;
+/** A notice older than this is not mailed any more (its mark is dropped), ms: two days. */
+export const NOTICE_MAIL_MAX_AGE_MS = 2 * 24 * 3_600_000;
 
 /** What one notice e-mail is made from. */
 export interface NoticeForMail {
@@ -90,10 +92,15 @@ export function noticeMail(n: NoticeForMail, locale: LocaleTag, origin: string, 
  * Queues the e-mails of notices marked `pending` (see module comment).
  * @returns how many messages were queued.
  */
-export async function queueNoticeMails(deps: { db: Database; config: Pick<Config, "MAIL_FROM" | "sso">; sessionKey: Uint8Array }): Promise<number> {
+export async function queueNoticeMails(deps: { db: Database; config: Pick<Config, "MAIL_FROM" | "sso">; sessionKey: Uint8Array; now?: () => number }): Promise<number> {
   const { db, config } = deps;
   const origin = config.sso.publicUrl?.origin;
   if (!origin) return 0;
+  // Old news is not mailed (e.g. marks made while this server sent no mail).
+  await db
+    .update(notifications)
+    .set({ mailState: null })
+    .where(and(eq(notifications.mailState, "pending"), lt(notifications.createdAt, new Date((deps.now ?? Date.now)() - NOTICE_MAIL_MAX_AGE_MS))));
   let queued = 0;
   for (;;) {
     const rows = await db

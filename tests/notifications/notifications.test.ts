@@ -32,7 +32,7 @@ beforeAll(async () => {
   a.app = createApp(a.t.services);
   sender = startMailSender({ db: a.t.services.db, config: a.t.config, log: a.t.services.log }, {
     pollMs: 100,
-    beforeRound: () => queueNoticeMails({ db: a.t.services.db, config: a.t.config, sessionKey: a.t.services.sessionKey }),
+    beforeRound: () => queueNoticeMails({ db: a.t.services.db, config: a.t.config, sessionKey: a.t.services.sessionKey, now: clock }),
   });
   a.t.services.mail = sender;
   w = await world(a);
@@ -210,5 +210,32 @@ describe("the periodic scan", () => {
     expect(mailTo(w.student2.email).some((m) => m.subject.startsWith("Week 3 is due"))).toBe(false);
     // "Opened" mails are off by default: none.
     expect(mailTo(w.student.email).some((m) => m.subject === "Week 3 is open")).toBe(false);
+  }, 30_000);
+});
+
+describe("a grade changed", () => {
+  test("a staff edit that changes a student's total notifies that student (in the app and by e-mail), once", async () => {
+    const db = a.t.services.db;
+    const problemId = (await request(a.app, "POST", "/api/problems", { token: w.owner.token, body: problemBody({ courseId: w.courseId }) })).body._id;
+    const created = await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
+      token: w.owner.token,
+      body: { title: "Week 4", opensAt: "2026-05-01T12:00:00Z", dueAt: "2026-06-05T06:00:00Z", problems: [{ problemId }] },
+    });
+    const assignmentId = created.body.id as string;
+    // A cell the recomputation will not find a submission for: the student's total drops from 100 to 0.
+    await db.insert(assignmentScores).values({ assignmentId, userId: w.student.id, problemId, score: 100, attempts: 1 });
+    const edit = await request(a.app, "PATCH", `/api/assignments/${assignmentId}`, { token: w.owner.token, body: { latePenaltyPercent: 10 } });
+    expect(edit.status).toBe(200);
+    const notices = await db.select().from(notifications).where(and(eq(notifications.kind, "grade-changed"), eq(notifications.assignmentId, assignmentId)));
+    expect(notices.map((n) => [n.userId, n.payload])).toEqual([[w.student.id, { title: "Week 4", course: "Algorithms", before: "100", score: "0" }]]);
+    const mine = await request(a.app, "GET", "/api/notifications", { token: w.student.token });
+    expect(mine.body.items.find((i: { kind: string }) => i.kind === "grade-changed")).toMatchObject({ kind: "grade-changed", assignmentId });
+    const subject = "Your score on Week 4 changed";
+    for (const until = Date.now() + 15_000; !mailTo(w.student.email).some((m) => m.subject === subject) && Date.now() < until; ) await Bun.sleep(50);
+    const mail = mailTo(w.student.email).find((m) => m.subject === subject);
+    expect(mail?.text).toContain("Your score on Week 4 in Algorithms changed from 100 to 0.");
+    expect(mail?.text).toContain(`https://judge.example.edu/assignments/${assignmentId}`);
+    // The second student's total did not change: nothing for them.
+    expect((await db.select().from(notifications).where(and(eq(notifications.kind, "grade-changed"), eq(notifications.userId, w.student2.id)))).length).toBe(0);
   }, 30_000);
 });
