@@ -89,7 +89,7 @@ async function seedAssignment(courseId: string, ownerId: string, nowMs: number, 
   const problemId = newId();
   await db.insert(problems).values({
     id: problemId, title: "Add", description: "d", inputFormat: "i", outputFormat: "o", constraints: "c", sampleInput: "1", sampleOutput: "2",
-    difficulty: "easy", user: ownerId, courseId,
+    difficulty: "easy", userId: ownerId, courseId,
   } as never);
   const id = newId();
   await db.insert(assignments).values({ id, courseId, title: `Week ${id.slice(0, 4)}`, opensAt: new Date(nowMs - 3_600_000), dueAt: new Date(nowMs + dueInMs), feedback: "tests" });

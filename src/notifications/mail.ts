@@ -13,7 +13,7 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Database } from "../../db/index.ts";
-import { notifications, users } from "../../db/schema.ts";
+import { announcements, notifications, users } from "../../db/schema.ts";
 import { mailLocale, mailText, type MailKey } from "../i18n/mail-text.ts";
 import type { LocaleTag } from "../i18n/locales.ts";
 import { compose, type ComposedMail, type Paragraph } from "../mail/compose.ts";
@@ -111,6 +111,7 @@ export async function queueNoticeMails(deps: { db: Database; config: Pick<Config
         assignmentId: notifications.assignmentId,
         contestId: notifications.contestId,
         payload: notifications.payload,
+        announcementBody: announcements.body,
         userId: users.id,
         firstName: users.firstName,
         email: users.email,
@@ -118,6 +119,7 @@ export async function queueNoticeMails(deps: { db: Database; config: Pick<Config
       })
       .from(notifications)
       .innerJoin(users, eq(users.id, notifications.userId))
+      .leftJoin(announcements, eq(announcements.id, notifications.announcementId))
       .where(eq(notifications.mailState, "pending"))
       .limit(CHUNK);
     if (rows.length === 0) return queued;
@@ -125,7 +127,8 @@ export async function queueNoticeMails(deps: { db: Database; config: Pick<Config
       const token = unsubscribeToken(deps.sessionKey, r.userId, r.kind);
       const oneClick = `${origin}/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`;
       const page = `${origin}/notifications/unsubscribe?token=${encodeURIComponent(token)}`;
-      const mail = noticeMail(r, mailLocale(r.locale, null), origin, page);
+      const notice = r.announcementBody === null ? r : { ...r, payload: { ...r.payload, body: r.announcementBody.slice(0, 4000) } };
+      const mail = noticeMail(notice, mailLocale(r.locale, null), origin, page);
       return queueMail(db, config.MAIL_FROM, r.email, `notice-${r.kind}`, mail, {
         key: `notice-${r.id}`,
         headers: { "List-Unsubscribe": `<${oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },

@@ -47,14 +47,16 @@ export function Announcements({ courseId }: { courseId: string }) {
         {({ items, canPost }) => (
           <>
             {canPost && (
-              <form className="card" onSubmit={submit} aria-labelledby="announce-form-title">
-                <h3 id="announce-form-title">{t("announce.new")}</h3>
-                <TextField label={t("announce.titleField")} value={title} required maxLength={200} onChange={(e) => setTitle(e.currentTarget.value)} />
-                <TextArea label={t("announce.bodyField")} description={t("announce.bodyHint")} value={body} required rows={5} onChange={(e) => setBody(e.currentTarget.value)} />
-                <button type="submit" className="btn btn-primary btn-sm" disabled={post.isPending}>
-                  {t("announce.submit")}
-                </button>
-              </form>
+              <div className="card">
+                <form onSubmit={submit} aria-labelledby="announce-form-title">
+                  <h3 id="announce-form-title">{t("announce.new")}</h3>
+                  <TextField label={t("announce.titleField")} value={title} required maxLength={200} onChange={(e) => setTitle(e.currentTarget.value)} />
+                  <TextArea label={t("announce.bodyField")} description={t("announce.bodyHint")} value={body} required rows={5} onChange={(e) => setBody(e.currentTarget.value)} />
+                  <button type="submit" className="btn btn-primary btn-sm" disabled={post.isPending}>
+                    {t("announce.submit")}
+                  </button>
+                </form>
+              </div>
             )}
             <FormMessage notice={notice} />
             {items.length === 0 ? (
