@@ -6,6 +6,7 @@
  * twice and again from a fresh process's services (a restart) sends "due soon" once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { assignmentProblems, assignmentScores, notifications, users } from "../../db/schema.ts";
 import { createApp } from "../../src/app.ts";
@@ -21,6 +22,7 @@ let a: CourseApp;
 let w: World;
 let sender: MailSender;
 const clock = testClock("2026-05-04T10:00:00Z");
+const ROOT = join(import.meta.dir, "..", "..");
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
@@ -192,8 +194,19 @@ describe("the periodic scan", () => {
     expect(first.dueSoon).toBe(1);
     expect(first.opened).toBe(1);
     await scan();
-    // As after a restart (nothing kept in memory: what was sent is in the database), a minute later.
-    await runNotificationScan({ db, now: () => clock() + 60_000, mail: true });
+    // After a restart: a fresh process over the same database file (nothing kept in memory) scans a minute later.
+    const child = Bun.spawnSync(
+      [
+        "bun",
+        "-e",
+        `import { openDatabase } from "${ROOT}/db/index.ts"; import { runNotificationScan } from "${ROOT}/src/notifications/scan.ts";
+         const { db, client } = await openDatabase(process.env.DATABASE_URL); const r = await runNotificationScan({ db, now: () => ${clock() + 60_000}, mail: true });
+         console.log(JSON.stringify(r)); client.close();`,
+      ],
+      { env: { ...process.env, DATABASE_URL: a.t.url } },
+    );
+    expect(child.exitCode).toBe(0);
+    expect(JSON.parse(child.stdout.toString().trim()).dueSoon).toBe(1);
 
     const due = await db.select().from(notifications).where(and(eq(notifications.kind, "assignment-due"), eq(notifications.assignmentId, assignmentId)));
     expect(due.map((n) => n.userId)).toEqual([w.student.id]);
