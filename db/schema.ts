@@ -1284,6 +1284,8 @@ export const announcements = sqliteTable(
     title: text("title").notNull(),
     body: text("body").notNull(),
     createdAt: createdAt(),
+    /** When its notices were made (src/notifications/announcements.ts, off the request); null: not yet. */
+    fannedOutAt: integer("fanned_out_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("announcements_course_idx").on(t.courseId, t.createdAt)],
+  (t) => [index("announcements_course_idx").on(t.courseId, t.createdAt), index("announcements_pending_idx").on(t.fannedOutAt).where(sql`fanned_out_at is null`)],
 );

@@ -27,7 +27,7 @@ import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/log.ts";
 import { startMailSender } from "../src/mail/sender.ts";
 import { smtpOptions } from "../src/mail/settings.ts";
-import { postAnnouncement } from "../src/notifications/announcements.ts";
+import { fanOutAnnouncements, postAnnouncement } from "../src/notifications/announcements.ts";
 import { queueNoticeMails } from "../src/notifications/mail.ts";
 import { runNotificationScan } from "../src/notifications/scan.ts";
 import { startSmtpSink } from "../tests/mail/smtp.ts";
@@ -103,10 +103,15 @@ const loadAtStart = load();
 // 1. Queuing cost.
 const course = await seedCourse(STUDENTS);
 const announceMs: number[] = [];
+const fanOutMs: number[] = [];
 for (let r = 0; r < rounds; r++) {
   const t = performance.now();
   await postAnnouncement({ db, now: Date.now, mail: true }, { id: course.ownerId, siteRole: "user" }, { courseId: course.courseId, title: `Notice ${r}`, body: "The exam moved to **Friday**." });
   announceMs.push(performance.now() - t);
+  // The pass the request schedules (awaited here, so the next round starts on a quiet database).
+  const f = performance.now();
+  await fanOutAnnouncements({ db, now: Date.now, mail: true });
+  fanOutMs.push(performance.now() - f);
 }
 const [made] = await db.select({ n: sql<number>`count(*)` }).from(notifications).where(eq(notifications.kind, "announcement"));
 if (Number(made!.n) !== STUDENTS * rounds) throw new Error(`expected ${STUDENTS * rounds} announcement notices, found ${made!.n}`);
@@ -187,7 +192,8 @@ rmSync(dir, { recursive: true, force: true });
 
 const ratio = outboxMs / bareMs;
 const rows = [
-  `| announcement to ${STUDENTS.toLocaleString("en")} members: the request's queuing (announcement row + one INSERT … SELECT) | ${ms(median(announceMs))} | ≤ 5 ms | ${median(announceMs) <= 5 ? "met" : "not met"} |`,
+  `| announcement to ${STUDENTS.toLocaleString("en")} members: what the request pays (the announcement row; the fan-out is scheduled) | ${ms(median(announceMs))} | ≤ 5 ms | ${median(announceMs) <= 5 ? "met" : "not met"} |`,
+  `| its fan-out right after the answer: one INSERT … SELECT of ${STUDENTS.toLocaleString("en")} notices (e-mails marked) | ${ms(median(fanOutMs))} | (off the request) | |`,
   `| the scan's "due in 24 hours" fan-out for ${STUDENTS.toLocaleString("en")} students (one INSERT … SELECT, with "opened") | ${ms(median(scanMs))} | (periodic, off any request) | |`,
   `| composing and queuing the ${STUDENTS.toLocaleString("en")} e-mails (mail pass, ten languages, signed List-Unsubscribe) | ${ms(composeMs)} | | |`,
   `| delivered through the outbox (compose + queue + sender) vs a bare nodemailer loop | ${(outboxMs / 1000).toFixed(2)} s vs ${(bareMs / 1000).toFixed(2)} s: **${ratio.toFixed(2)}×** | ≤ 1.3× | ${ratio <= 1.3 ? "met" : "not met"} |`,
@@ -195,13 +201,13 @@ const rows = [
 ];
 const section = `${HEADING}
 
-A real libSQL file with a course of ${STUDENTS.toLocaleString("en")} students (readers in the ten languages) and a real SMTP server (python3-aiosmtpd) on loopback; medians of ${rounds} runs for the queuing rows. The request pays only the notices' INSERT … SELECT (decision 073); the e-mails are composed by the mail pass before the sender's round.
+A real libSQL file with a course of ${STUDENTS.toLocaleString("en")} students (readers in the ten languages) and a real SMTP server (python3-aiosmtpd) on loopback; medians of ${rounds} runs for the queuing rows. The request pays only the announcement's row; its notices are one INSERT … SELECT right after (decision 073); the e-mails are composed by the mail pass before the sender's round.
 
 | what | measured | goal | |
 | --- | ---: | ---: | --- |
 ${rows.join("\n")}
 
-What the figures say: the request's share is one INSERT … SELECT of ${STUDENTS.toLocaleString("en")} rows into a table with four indexes (the unique (user, kind, subject), the newest-page index and the two partial ones), about 10 µs a row on this machine; the 5 ms goal would need the fan-out moved off the request (the announcement row alone, its notices inserted by the background pass a few milliseconds later; decision 073 names this as the next step). Delivery through the outbox costs its claim and its "sent" UPDATE per message plus composing (the third row) over the bare loop; the kill -9 row is the outbox's guarantee (decision 059) holding for notice mail, whose Message-ID is fixed by the notice.
+What the figures say: the request writes the announcement alone; its ${STUDENTS.toLocaleString("en")} notices are one INSERT … SELECT into a table with four indexes (the unique (user, kind, subject), the newest-page index and the two partial ones) run right after the answer (second row), so a member's bell counts it a few tens of milliseconds later. Delivery through the outbox costs its claim and its "sent" UPDATE per message plus composing (the third row) over the bare loop; the kill -9 row is the outbox's guarantee (decision 059) holding for notice mail, whose Message-ID is fixed by the notice.
 
 Load average at start ${loadAtStart}, at the end ${load()}; ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, Bun ${Bun.version}. Reproduce: \`bun scripts/bench-notifications.ts\`.
 `;

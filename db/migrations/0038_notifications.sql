@@ -5,11 +5,13 @@ CREATE TABLE `announcements` (
 	`title` text NOT NULL,
 	`body` text NOT NULL,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	`fanned_out_at` integer,
 	FOREIGN KEY (`course_id`) REFERENCES `courses`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`author_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
 CREATE INDEX `announcements_course_idx` ON `announcements` (`course_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `announcements_pending_idx` ON `announcements` (`fanned_out_at`) WHERE fanned_out_at is null;--> statement-breakpoint
 CREATE TABLE `notification_preferences` (
 	`user_id` text NOT NULL,
 	`kind` text NOT NULL,

@@ -2,15 +2,17 @@
  * Course announcements (issue 36 §5, decision 073): course staff with
  * `announcement.post` write one (title and Markdown body); every member sees it
  * on the course page, and every other member gets a notice of kind
- * `announcement` in the same batch (one INSERT ... SELECT, ./fanout.ts), its
+ * `announcement` right after the answer (one INSERT ... SELECT, ./fanout.ts,
+ * off the request: `fanOutAnnouncements`, also run by the periodic scan so a
+ * stopped process's announcements are fanned out after the restart), its
  * e-mail marked for the mail loop (./mail.ts). Its author may delete it while
  * still staff, the course's owner (`announcement.deleteAny`) any; the notices
  * go with it.
  */
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
-import { announcements, notifications, users } from "../../db/schema.ts";
+import { announcements, courses, notifications, users } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { requireCourse } from "../courses/access.ts";
 import { can, type Actor } from "../courses/permissions.ts";
@@ -95,16 +97,15 @@ export async function postAnnouncement(deps: AnnouncementDeps, user: Caller, inp
   const nowMs = deps.now();
   const [author] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, user.id));
   const id = newId();
-  await db.batch([
-    db.insert(announcements).values({ id, courseId: course.id, authorId: user.id, title: input.title, body: input.body, createdAt: new Date(nowMs) }),
-    fanOut(db, { kind: "announcement", subjectKey: id, courseId: course.id, announcementId: id }, courseMembersSql(course.id, { exceptUserId: user.id }), {
-      // The body stays in its announcement (the mail pass joins it): each of the thousands of rows stays small.
-      payload: { title: input.title, course: course.title },
-      mail: deps.mail,
-      nowMs,
-    }),
-  ]);
-  if (deps.mail) deps.kick?.();
+  // The request writes the announcement only; its notices are one INSERT … SELECT run right after the answer
+  // (and by the periodic scan, should this process stop first): see `fanOutAnnouncements`.
+  await db.insert(announcements).values({ id, courseId: course.id, authorId: user.id, title: input.title, body: input.body, createdAt: new Date(nowMs) });
+  setTimeout(() => {
+    void fanOutAnnouncements(deps).then(
+      (n) => n > 0 && deps.mail && deps.kick?.(),
+      () => {},
+    );
+  }, 0);
   return {
     id,
     courseId: course.id,
@@ -114,6 +115,41 @@ export async function postAnnouncement(deps: AnnouncementDeps, user: Caller, inp
     createdAt: new Date(nowMs).toISOString(),
     canDelete: true,
   };
+}
+
+/** Announcements fanned out per pass. */
+const FAN_OUT_BATCH = 20;
+
+/**
+ * Makes the notices of announcements not yet fanned out: per announcement, one batch of the INSERT … SELECT
+ * to every member but its author and its mark. Idempotent (the unique key): two passes at once add nothing twice.
+ * @returns how many announcements were fanned out.
+ */
+export async function fanOutAnnouncements(deps: Pick<AnnouncementDeps, "db" | "mail" | "now">): Promise<number> {
+  const { db } = deps;
+  let done = 0;
+  for (;;) {
+    const pending = await db
+      .select({ id: announcements.id, courseId: announcements.courseId, authorId: announcements.authorId, title: announcements.title, course: courses.title, createdAt: announcements.createdAt })
+      .from(announcements)
+      .innerJoin(courses, eq(courses.id, announcements.courseId))
+      .where(isNull(announcements.fannedOutAt))
+      .limit(FAN_OUT_BATCH);
+    if (pending.length === 0) return done;
+    for (const a of pending) {
+      await db.batch([
+        // Only while it still exists: a delete between the read above and this batch leaves no notices behind.
+        fanOut(db, { kind: "announcement", subjectKey: a.id, courseId: a.courseId, announcementId: a.id }, sql`${courseMembersSql(a.courseId, a.authorId ? { exceptUserId: a.authorId } : {})} and exists (select 1 from announcements x where x.id = ${a.id})`, {
+          // The body stays in its announcement (the mail pass joins it): each of the thousands of rows stays small.
+          payload: { title: a.title, course: a.course },
+          mail: deps.mail,
+          nowMs: a.createdAt.getTime(),
+        }),
+        db.update(announcements).set({ fannedOutAt: new Date(deps.now()) }).where(eq(announcements.id, a.id)),
+      ]);
+      done++;
+    }
+  }
 }
 
 /**

@@ -11,12 +11,15 @@
  *   assignment's) is within the next DUE_SOON_MS and who has not yet earned
  *   full points on every problem of it;
  * - `contest-starting`: registered participants (team members) of a contest
- *   starting within the next CONTEST_SOON_MS.
+ *   starting within the next CONTEST_SOON_MS;
+ * - announcements not yet fanned out (a process stopped between posting one
+ *   and making its notices: ./announcements.ts).
  */
 import { and, gt, isNull, lte, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { assignments, contests } from "../../db/schema.ts";
 import { fanOut } from "./fanout.ts";
+import { fanOutAnnouncements } from "./announcements.ts";
 import { CONTEST_SOON_MS, DUE_SOON_MS } from "./kinds.ts";
 
 /** How far back an opening still gets its notice (a server down for a while catches up; older ones are old news), ms. */
@@ -107,6 +110,8 @@ export async function runNotificationScan(deps: ScanDeps): Promise<ScanReport> {
     ),
   ];
   if (statements.length) await db.batch(statements as never);
+  // Announcements a stopped process did not fan out (normally done right after they are posted).
+  await fanOutAnnouncements(deps);
   return { opened: opened.length, dueSoon: dueSoon.length, contestsStarting: starting.length };
 }
 

@@ -46,6 +46,17 @@ afterAll(async () => {
   a?.t.cleanup();
 });
 
+/** Polls `read` until `ok` holds (notices are made right after the answer that causes them). */
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > until) return v;
+    await Bun.sleep(20);
+  }
+}
+const unread = (token: string) => request(a.app, "GET", "/api/notifications/unread-count", { token }).then((r) => r.body.unread as number);
+
 const mailTo = (to: string) => smtp.messages().filter((m) => m.rcptTos.includes(to));
 async function waitForMailTo(to: string, n = 1, timeoutMs = 15_000): Promise<ReceivedMail[]> {
   const until = Date.now() + timeoutMs;
@@ -92,8 +103,7 @@ describe("announcements", () => {
     expect(list.body.items[0].canDelete).toBe(false);
 
     // In the app: the count, the list, mark read.
-    const count = await request(a.app, "GET", "/api/notifications/unread-count", { token: w.student.token });
-    expect(count.body).toEqual({ unread: 1 });
+    expect(await eventually(() => unread(w.student.token), (n) => n === 1)).toBe(1);
     const mine = await request(a.app, "GET", "/api/notifications", { token: w.student.token });
     expect(mine.body.items).toHaveLength(1);
     expect(mine.body.items[0]).toMatchObject({ kind: "announcement", courseId: w.courseId, payload: { title: "Exam moved", course: "Algorithms" }, readAt: null });
@@ -136,6 +146,7 @@ describe("announcements", () => {
     // The next announcement reaches the student in the app but not by mail; the second student by both.
     const before = mailTo(w.student.email).length;
     await request(a.app, "POST", `/api/courses/${w.courseId}/announcements`, { token: w.owner.token, body: { title: "Second", body: "More." } });
+    expect(await eventually(() => unread(w.student.token), (n) => n === 1)).toBe(1);
     await waitForMailTo(w.student2.email, 2);
     await Bun.sleep(300);
     expect(mailTo(w.student.email).length).toBe(before);
@@ -147,6 +158,7 @@ describe("announcements", () => {
   test("delete: not by another staff member (403); by the course's owner; its notices go with it", async () => {
     const posted = await request(a.app, "POST", `/api/courses/${w.courseId}/announcements`, { token: w.instructor.token, body: { title: "Oops", body: "Wrong course." } });
     const id = posted.body.id;
+    await eventually(() => unread(w.student2.token), (n) => n > 0);
     expect((await request(a.app, "DELETE", `/api/courses/${w.courseId}/announcements/${id}`, { token: w.ta.token })).status).toBe(403);
     expect((await request(a.app, "DELETE", `/api/courses/${w.courseId}/announcements/${id}`, { token: w.student.token })).status).toBe(403);
     expect((await request(a.app, "DELETE", `/api/courses/${w.courseId}/announcements/${id}`, { token: w.owner.token })).status).toBe(200);
