@@ -16,6 +16,7 @@ import { CHECKERS, DEFAULT_CHECKER, DIFFICULTIES, PROBLEM_LIMITS } from "../src/
 import { VERDICTS, type VerdictCode } from "../src/verdicts.ts";
 import { COURSE_ROLES, SITE_ROLES } from "../src/courses/permissions.ts";
 import { AI_POLICIES, FEEDBACK_LEVELS } from "../src/courses/policy.ts";
+import { NOTIFICATION_KINDS } from "../src/notifications/kinds.ts";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at", { mode: "timestamp_ms" }).notNull().default(now);
@@ -1070,6 +1071,8 @@ export const mailOutbox = sqliteTable(
     leaseOwner: text("lease_owner"),
     leaseUntil: integer("lease_until", { mode: "timestamp_ms" }),
     lastError: text("last_error"),
+    /** Extra header lines as a JSON object (e.g. `List-Unsubscribe`, RFC 8058), or null. */
+    headers: text("headers", { mode: "json" }).$type<Record<string, string>>(),
     createdAt: createdAt(),
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
   },
@@ -1251,4 +1254,73 @@ export const twoFactorTickets = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("two_factor_tickets_user_idx").on(t.userId)],
+);
+
+/**
+ * A notice for one user (src/notifications, decision 073). `subjectKey` names
+ * what it is about, so (user, kind, subject) is unique and a notice is never
+ * made twice (the periodic scan inserts with ON CONFLICT DO NOTHING). `payload`
+ * holds the words the notice shows (titles, a score), captured when made.
+ * `shown`: the reader's in-app switch at that time (a notice kept only for its
+ * e-mail is not listed). `mailState`: `pending` until the mail loop queued its
+ * e-mail (`queued`), null when none is to be sent.
+ */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    subjectKey: text("subject_key").notNull(),
+    courseId: text("course_id").references(() => courses.id, { onDelete: "cascade" }),
+    assignmentId: text("assignment_id").references(() => assignments.id, { onDelete: "cascade" }),
+    contestId: text("contest_id").references(() => contests.id, { onDelete: "cascade" }),
+    clarificationId: text("clarification_id"),
+    announcementId: text("announcement_id"),
+    payload: text("payload", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    shown: integer("shown", { mode: "boolean" }).notNull().default(true),
+    mailState: text("mail_state", { enum: ["pending", "queued"] }),
+    createdAt: createdAt(),
+    readAt: integer("read_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("notifications_subject_uq").on(t.userId, t.kind, t.subjectKey),
+    index("notifications_latest_idx").on(t.userId, t.createdAt, t.id),
+    index("notifications_unread_idx").on(t.userId).where(sql`read_at is null and shown = 1`),
+    index("notifications_mail_idx").on(t.mailState).where(sql`mail_state = 'pending'`),
+  ],
+);
+
+/** A user's switches for one kind of notice; absent: the kind's defaults (src/notifications/kinds.ts). */
+export const notificationPreferences = sqliteTable(
+  "notification_preferences",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    inApp: integer("in_app", { mode: "boolean" }).notNull(),
+    email: integer("email", { mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);
+
+/** A course staff member's announcement (Markdown body), shown on the course page and sent as notices. */
+export const announcements = sqliteTable(
+  "announcements",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    courseId: text("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+    /** When its notices were made (src/notifications/announcements.ts, off the request); null: not yet. */
+    fannedOutAt: integer("fanned_out_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("announcements_course_idx").on(t.courseId, t.createdAt), index("announcements_pending_idx").on(t.fannedOutAt).where(sql`fanned_out_at is null`)],
 );

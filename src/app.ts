@@ -7,6 +7,7 @@
  * - judging: `src/rest/judge.ts` (POST /api/compiler, POST /api/submissions) → `app.route("/api", judgeRoutes)`
  * - AI review: `src/rest/ai.ts` (POST /api/ai/ai-review) → `app.route("/api/ai", aiRoutes)`
  */
+import { notificationsRoutes, UNSUBSCRIBE_PATH } from "./rest/notifications.ts";
 import { requestLocale } from "./i18n/messages.ts";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { compress } from "hono/compress";
@@ -81,8 +82,11 @@ export function isGradebookRead(path: string): boolean {
   return path.startsWith("/trpc/") && /(^|,)assignments\.gradebook(,|$)/.test(path.slice("/trpc/".length));
 }
 
-/** The LTI doors an LMS posts to from its own site (src/rest/lti.ts). */
-const LTI_CROSS_SITE_POSTS = new Set(["/api/lti/login", "/api/lti/launch"]);
+/**
+ * The doors posted to from another site by design: an LMS's login and launch (src/rest/lti.ts), and a mail
+ * provider's one-click unsubscribe (RFC 8058; the signed token is the proof, no cookie counts).
+ */
+const LTI_CROSS_SITE_POSTS = new Set(["/api/lti/login", "/api/lti/launch", UNSUBSCRIBE_PATH]);
 
 /**
  * Refuses cross-site form-style writes (CSRF): an unsafe request whose
@@ -212,6 +216,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/tags", tagsRoutes);
   app.route("/api/account/email", accountEmailRoutes);
   app.route("/api/account", accountRoutes);
+  app.route("/api/notifications", notificationsRoutes);
   app.route("/api/progress", progressRoutes);
   app.route("/api/users", usersRoutes);
   // The Contest API's base URL ends in a slash in every client's configuration: `/api/ccs/` is its `/`.

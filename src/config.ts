@@ -249,6 +249,11 @@ const schema = z.object({
   MAIL_LEASE_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).int().min(1, { error: "must be from 1 to 3600" }).max(3600, { error: "must be from 1 to 3600" }).default(60),
   /** Messages handed to the mail server, at most `<count>/<window>`. */
   MAIL_SEND_RATE: rate("600/1m"),
+  /**
+   * How often the server looks for the notices the clock brings (an assignment opened, due within 24 hours, a
+   * contest starting within the hour; src/notifications/scan.ts), seconds. Each is sent once whatever the interval.
+   */
+  NOTIFY_SCAN_SECONDS: z.coerce.number({ error: "expected a number of seconds" }).int().min(5, { error: "must be from 5 to 3600" }).max(3600, { error: "must be from 5 to 3600" }).default(60),
   /** "Forgot password" requests per client address and per email (either way: 429, whether the account exists or not). */
   RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS: rate("300/1h"),
   RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL: rate("5/1h"),

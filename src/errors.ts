@@ -145,6 +145,12 @@ export const ERRORS = {
     code: "CONFLICT",
     message: "You are the site's only administrator: make another account an administrator before deleting yours",
   },
+  ANNOUNCEMENT_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Announcement not found" },
+  UNSUBSCRIBE_INVALID: {
+    status: 400,
+    code: "BAD_REQUEST",
+    message: "This unsubscribe link is not valid (it may be damaged); turn e-mails off on your account page instead",
+  },
   INTERNAL: { status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error" },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -18,6 +18,8 @@ import { scheduledBackup } from "./ops/backup.ts";
 import { startGradeSync } from "./lti/grades.ts";
 import { handleResetRequests } from "./accounts/password-forgot.ts";
 import { startMailSender } from "./mail/sender.ts";
+import { queueNoticeMails } from "./notifications/mail.ts";
+import { startNotificationScan } from "./notifications/scan.ts";
 import { mailConfigured } from "./mail/settings.ts";
 import { resumeSimilarityJobs } from "./similarity/jobs.ts";
 import { SERVER_LOCK, takeLock } from "./ops/lock.ts";
@@ -117,14 +119,28 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const gradeSync = startGradeSync(db, log);
     undo.push(() => gradeSync.stop());
     // Mail (src/mail): the outbox's sender, and "forgot password" requests turned into mail before each round.
+    // Notices' e-mails (src/notifications/mail.ts) are composed and queued before each round too.
     const mail = mailConfigured(config)
-      ? startMailSender({ db, config, log }, { beforeRound: () => handleResetRequests({ db, config, now: services.now }) })
+      ? startMailSender(
+          { db, config, log },
+          {
+            beforeRound: async () => {
+              await handleResetRequests({ db, config, now: services.now });
+              await queueNoticeMails({ db, config, sessionKey, now: services.now });
+            },
+          },
+        )
       : null;
     if (mail) {
       services.mail = mail;
       undo.push(() => mail.stop());
       mail.kick();
     }
+    // Notices the clock brings (assignment opened, due soon, contest starting), every NOTIFY_SCAN_SECONDS.
+    const scan = startNotificationScan({ db, now: services.now, mail: mailConfigured(config) }, config.NOTIFY_SCAN_SECONDS * 1000, (err) =>
+      log.error("notification scan failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+    );
+    undo.push(() => scan.stop());
     // Similarity reports a stopped process left queued or running are computed again (src/similarity/jobs.ts).
     const resumed = await resumeSimilarityJobs(db, log);
     if (resumed) log.info(`similarity: ${resumed} report(s) queued again`);
@@ -157,6 +173,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         },
       },
       { name: "stopping backups and grade passback", run: () => (stopBackups(), gradeSync.stop()) },
+      { name: "stopping the notification scan", run: () => scan.stop() },
       { name: "stopping the mail sender (what it holds is sent after the restart)", run: () => mail?.stop() },
       { name: "closing the sandbox", run: () => sandbox.backend?.close() },
       { name: "closing the database", run: () => client.close() },

@@ -27,6 +27,8 @@ const SolvePage = lazy(loadSolvePage);
 const MySubmissionsPage = lazy(() => import("./pages/MySubmissionsPage.tsx"));
 // The course screens: one chunk each, loaded when visited.
 const CoursesPage = lazy(() => import("./courses/CoursesPage.tsx"));
+const NotificationsPage = lazy(() => import("./notifications/NotificationsPage.tsx"));
+const UnsubscribePage = lazy(() => import("./notifications/UnsubscribePage.tsx"));
 const JoinPage = lazy(() => import("./courses/JoinPage.tsx"));
 const CoursePage = lazy(() => import("./courses/CoursePage.tsx"));
 const CourseSettingsPage = lazy(() => import("./courses/CourseSettingsPage.tsx"));
@@ -113,6 +115,14 @@ export function App() {
           <RequireAuth>
             <AccountPage />
           </RequireAuth>
+        </Route>
+        <Route path="/notifications">
+          <RequireAuth>
+            <NotificationsPage />
+          </RequireAuth>
+        </Route>
+        <Route path="/notifications/unsubscribe">
+          <UnsubscribePage />
         </Route>
         <Route path="/signup">
           <GuestOnly>

@@ -15,6 +15,8 @@ export const CLIENT_ROUTES = [
   "/auth/complete",
   "/lti/deep-link/:id",
   "/account",
+  "/notifications",
+  "/notifications/unsubscribe",
   "/signup",
   "/problems",
   "/solve/:id",

@@ -29,6 +29,7 @@ import { coursesErasure } from "../courses/erasure.ts";
 import { judgeFinishesErasure } from "../judge-hosts/erasure.ts";
 import { ltiErasure } from "../lti/erasure.ts";
 import { mailErasure } from "../mail/erasure.ts";
+import { notificationsErasure } from "../notifications/erasure.ts";
 import { progressErasure } from "../problems/bank/erasure.ts";
 import { problemsErasure } from "../problems/erasure.ts";
 import { identitiesErasure } from "../sso/erasure.ts";
@@ -55,6 +56,7 @@ export function erasureWrites(db: Database, plan: ErasurePlan) {
     ...contactErasure(db, userId, emailNormalized),
     ...coursesErasure(db, emailNormalized),
     ...mailErasure(db, emailNormalized),
+    ...notificationsErasure(db, userId),
     ...contestsErasure(db, userId, plan),
     // Progress, then practice submissions, then the problems nothing uses any more.
     ...progressErasure(db, userId),

@@ -28,6 +28,9 @@ import {
   passwordResetRequests,
   passwordResetTokens,
   emailTokens,
+  notifications,
+  notificationPreferences,
+  announcements,
   problems,
   problemStats,
   sessions,
@@ -100,6 +103,9 @@ test("erasure deletes everything personal and keeps the course's grade records, 
   const [taught] = await db.insert(problems).values(problemRow(teacher.user.id, { title: "Taught" })).returning();
   const [assignment] = await db.insert(assignments).values({ courseId: course!.id, title: "Week 1", opensAt: new Date(0), feedback: "full" }).returning();
   await db.insert(assignmentProblems).values({ assignmentId: assignment!.id, problemId: taught!.id, ordinal: 0 });
+  const [announced] = await db.insert(announcements).values({ courseId: course!.id, authorId: id, title: "Study group", body: "Room 4" }).returning();
+  await db.insert(notifications).values({ userId: id, kind: "announcement", subjectKey: `announcement:${announced!.id}`, courseId: course!.id, announcementId: announced!.id, payload: { title: "Study group", course: "Algorithms" } });
+  await db.insert(notificationPreferences).values({ userId: id, kind: "announcement", inApp: true, email: false });
   await db.insert(submissions).values([
     { id: "sub-course", userId: id, problemId: taught!.id, language: "py", code: "print(int(input()) + 1)  # graded", status: "done", verdict: "AC", isPassed: true, assignmentId: assignment!.id },
     { id: "sub-public", userId: id, problemId: taught!.id, language: "py", code: "# ZELDA PRACTICE", status: "done", verdict: "WA" },
@@ -174,7 +180,8 @@ test("erasure deletes everything personal and keeps the course's grade records, 
   expect(tomb!.erasedAt).toBeInstanceOf(Date);
 
   // Deleted: every sign-in row, the practice submission, the unused problem, the question, the mail to them (not Otto's).
-  for (const table of [sessions, externalIdentities, twoFactorRecoveryCodes, passwordResetTokens, aiRequests, userProblemStatus]) {
+  expect(await db.select({ authorId: announcements.authorId }).from(announcements).where(eq(announcements.id, announced!.id))).toEqual([{ authorId: null }]);
+  for (const table of [sessions, externalIdentities, twoFactorRecoveryCodes, passwordResetTokens, emailTokens, aiRequests, userProblemStatus, notifications, notificationPreferences]) {
     expect(await db.select().from(table).where(eq(table.userId, id))).toEqual([]);
   }
   expect(await db.select().from(submissions).where(eq(submissions.id, "sub-public"))).toEqual([]);

@@ -12,6 +12,7 @@ import { requireContest, requireContestAction, type ContestAccess } from "./acce
 import { clarificationObject } from "./ccs/objects.ts";
 import type { ContestDeps } from "./contests.ts";
 import { appendEvents } from "./feed.ts";
+import { notifyClarificationAnswered } from "../notifications/events.ts";
 import type { clarificationInput } from "./shape.ts";
 import { describeRate, type RateLimiter } from "../lib/rate-limit.ts";
 
@@ -47,6 +48,7 @@ export async function sendClarification(deps: ContestDeps & { clarifyLimiter: Ra
   let fromTeamId: string | null = null;
   let toTeamId: string | null = null;
   let replyToId: string | null = null;
+  let askingTeamId: string | null = null;
   let problemId = input.problemId ?? null;
   if (!jury) {
     if (input.replyToId || input.toTeamId || input.toAll) throw new AppError("FORBIDDEN", { message: "Only the jury answers or sends to teams" });
@@ -58,6 +60,7 @@ export async function sendClarification(deps: ContestDeps & { clarifyLimiter: Ra
       const [q] = await deps.db.select().from(contestClarifications).where(and(eq(contestClarifications.id, input.replyToId), eq(contestClarifications.contestId, c.id)));
       if (!q) throw new AppError("CLARIFICATION_NOT_FOUND", { field: "replyToId" });
       replyToId = q.id;
+      askingTeamId = q.fromTeamId;
       problemId ??= q.problemId;
       toTeamId = input.toAll ? null : (input.toTeamId ?? q.fromTeamId);
     } else if (!input.toAll && input.toTeamId) {
@@ -78,6 +81,10 @@ export async function sendClarification(deps: ContestDeps & { clarifyLimiter: Ra
     const data = clarificationObject(c, row!);
     const audience = fromTeamId === null && toTeamId === null ? "all" : "team";
     await appendEvents(deps.db, null, c.id, [{ type: "clarifications", id: row!.id, data, audience, teamId: fromTeamId ?? toTeamId, atMs: nowMs }]);
+  }
+  // The asking team hears of the answer (a notice, and an e-mail if they chose one: src/notifications).
+  if (replyToId && askingTeamId) {
+    await notifyClarificationAnswered(deps.db, { contestId: c.id, questionId: replyToId, askingTeamId, answerId: row!.id, answer: input.text }, nowMs);
   }
   deps.contests.bus.changed(c.id);
   return (await readFor(deps, access, row!.id))[0]!;

@@ -164,6 +164,10 @@ describe("during the contest", () => {
     expect((await request(a.app, "GET", `/api/contests/${contestId}/clarifications`, { token: w.outsider.token })).body.map((c: any) => c.text)).toEqual(["No."]);
     expect((await request(a.app, "GET", `/api/contests/${contestId}/clarifications`, { token: w.student2.token })).body.map((c: any) => c.text)).toEqual(["Is n negative?", "No."]);
     expect((await request(a.app, "POST", `/api/contests/${contestId}/clarifications`, { token: w.outsider.token, body: { text: "hi", toAll: true } })).status).toBe(403);
+    // The asking team hears of the answer (src/notifications); a participant who did not ask does not.
+    const notices = (token: string) => request(a.app, "GET", "/api/notifications", { token }).then((r) => r.body.items.filter((n: any) => n.kind === "clarification-answered"));
+    expect(await notices(w.student.token)).toMatchObject([{ contestId, clarificationId: q.body.id, payload: { body: "No." } }]);
+    expect(await notices(w.outsider.token)).toEqual([]);
   });
 });
 

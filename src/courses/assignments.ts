@@ -266,7 +266,8 @@ export async function updateAssignment(db: Database, user: Caller, input: Assign
   }
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
   await dropCells(db, id, dropped);
-  if (SCORING_KEYS.some((k) => input[k] !== undefined)) await recomputeAssignment(db, id);
+  // A staff edit that changes scores tells the students whose total changed.
+  if (SCORING_KEYS.some((k) => input[k] !== undefined)) await recomputeAssignment(db, id, { nowMs: now });
   return getAssignment(db, user, id, now);
 }
 
@@ -298,7 +299,7 @@ export async function grantExtension(
     .insert(extensions)
     .values({ assignmentId: input.assignmentId, userId: input.userId, dueAt: input.dueAt, closesAt: input.closesAt, grantedBy: user.id })
     .onConflictDoUpdate({ target: [extensions.assignmentId, extensions.userId], set: { dueAt: input.dueAt, closesAt: input.closesAt, grantedBy: user.id } });
-  await recomputeStudent(db, input.assignmentId, input.userId);
+  await recomputeStudent(db, input.assignmentId, input.userId, undefined, { nowMs: now });
   return { assignmentId: input.assignmentId, userId: input.userId, dueAt: input.dueAt.toISOString(), closesAt: iso(input.closesAt) };
 }
 
@@ -306,7 +307,7 @@ export async function grantExtension(
 export async function removeExtension(db: Database, user: Caller, assignmentId: string, userId: string, now: number): Promise<void> {
   await requireAssignment(db, user, assignmentId, "extension.grant", now);
   await db.delete(extensions).where(and(eq(extensions.assignmentId, assignmentId), eq(extensions.userId, userId)));
-  await recomputeStudent(db, assignmentId, userId);
+  await recomputeStudent(db, assignmentId, userId, undefined, { nowMs: now });
 }
 
 /** Extensions of an assignment (staff). @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: extension.view). */

@@ -67,6 +67,8 @@ export const COURSE_PERMISSIONS = {
   "progress.viewStudent": { roles: STAFF, says: "See a student's progress within the course (its assignments' submissions only, nothing outside the course)." },
   "grades.export": { roles: TEACHERS, says: "Export grades as CSV and the best submissions as a zip." },
   "contest.edit": { roles: TEACHERS, writes: true, says: "Create, edit, delete, unfreeze and finalize the course's contests (all staff judge them)." },
+  "announcement.post": { roles: STAFF, writes: true, says: "Post announcements on the course page (each member is notified) and delete one's own." },
+  "announcement.deleteAny": { roles: ["owner"], writes: true, says: "Delete any announcement of the course." },
   "similarity.review": { roles: STAFF, says: "Run similarity reports on assignments, read them side by side, mark pairs and export them; see paste records." },
 } as const satisfies Record<string, { roles: readonly CourseRole[]; says: string; writes?: true }>;
 

@@ -10,6 +10,7 @@
  * made inside their window (./deadlines.ts): raw score (all-or-nothing or
  * partial) × late factor × the problem's points.
  */
+import { notifyScoreChanges } from "../notifications/events.ts";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { assignmentProblems, assignments, assignmentScores, extensions, submissions } from "../../db/schema.ts";
@@ -90,7 +91,7 @@ const scoredColumns = {
  * Recomputes the cells of one student (all problems, or one) after a
  * submission of theirs was judged or their extension changed; rings the bell.
  */
-export async function recomputeStudent(db: Database, assignmentId: string, userId: string, problemId?: string): Promise<void> {
+export async function recomputeStudent(db: Database, assignmentId: string, userId: string, problemId?: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
   const [problemRows, subs, ext] = await Promise.all([
@@ -114,11 +115,11 @@ export async function recomputeStudent(db: Database, assignmentId: string, userI
       p.points,
     ),
   }));
-  await writeCells(db, assignmentId, cells.map((c) => ({ userId, ...c })), false);
+  await writeCells(db, assignmentId, cells.map((c) => ({ userId, ...c })), false, notify && { ...notify, userId });
 }
 
 /** Recomputes every cell of an assignment (its dates, penalty, scoring, problems or extensions changed); rings the bell. */
-export async function recomputeAssignment(db: Database, assignmentId: string): Promise<void> {
+export async function recomputeAssignment(db: Database, assignmentId: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
   const [problemRows, subs, exts] = await Promise.all([
@@ -141,10 +142,29 @@ export async function recomputeAssignment(db: Database, assignmentId: string): P
     problemId: g.problemId,
     cell: bestCell(g.subs, a, windowOf(a, extOf.get(g.userId)), points.get(g.problemId)!),
   }));
-  await writeCells(db, assignmentId, cells, true);
+  await writeCells(db, assignmentId, cells, true, notify);
 }
 
 const WRITE_CHUNK = 500;
+
+/**
+ * Whether a recomputation tells the students whose total changed (a "grade changed" notice,
+ * src/notifications/events.ts): a rejudge, an extension or a staff edit does; a first verdict does not.
+ */
+export interface NotifyChanges {
+  /** The clock (ms since the epoch). */
+  nowMs: number;
+}
+
+/** Each student's total on an assignment (only `userId`'s when given). */
+async function totals(db: Database, assignmentId: string, userId?: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ userId: assignmentScores.userId, total: sql<number>`sum(${assignmentScores.score})` })
+    .from(assignmentScores)
+    .where(and(eq(assignmentScores.assignmentId, assignmentId), ...(userId ? [eq(assignmentScores.userId, userId)] : [])))
+    .groupBy(assignmentScores.userId);
+  return new Map(rows.map((r) => [r.userId, Number(r.total)]));
+}
 
 /** Writes cells stamped with a fresh scores version (replacing every row first when `replaceAll`), in one transaction. */
 async function writeCells(
@@ -152,7 +172,9 @@ async function writeCells(
   assignmentId: string,
   cells: { userId: string; problemId: string; cell: Cell }[],
   replaceAll: boolean,
+  notify?: NotifyChanges & { userId?: string },
 ): Promise<void> {
+  const before = notify ? await totals(db, assignmentId, notify.userId) : null;
   const version = sql`(SELECT ${assignments.scoresVersion} FROM ${assignments} WHERE ${assignments.id} = ${assignmentId})`;
   const bump = db.update(assignments).set({ scoresVersion: sql`${assignments.scoresVersion} + 1` }).where(eq(assignments.id, assignmentId));
   const statements = [];
@@ -188,6 +210,13 @@ async function writeCells(
   }
   await db.batch([bump, ...statements]);
   ringGradebook(assignmentId);
+  if (before && notify) {
+    const after = await totals(db, assignmentId, notify.userId);
+    const users = new Set([...before.keys(), ...after.keys()]);
+    const changes = [...users].map((userId) => ({ userId, before: before.get(userId) ?? 0, after: after.get(userId) ?? 0 }));
+    const [a] = await db.select({ version: assignments.scoresVersion }).from(assignments).where(eq(assignments.id, assignmentId));
+    await notifyScoreChanges(db, assignmentId, changes, String(a?.version ?? notify.nowMs), notify.nowMs);
+  }
 }
 
 /** Score rows of an assignment changed after `sinceVersion` (all rows for -1), and the version now. One query. */

@@ -26,17 +26,21 @@ export type OutboxRow = typeof mailOutbox.$inferSelect;
  * The insert that queues one message: put it in the caller's `db.batch([...])` next to its cause.
  * @param kind what the mail is for (`password-reset`, ...), shown to admins.
  * @param mailFrom MAIL_FROM (its domain names the Message-ID).
+ * @param opts.key a stable name for the message (its Message-ID's local part): queuing the same key again is
+ *   refused by the unique Message-ID, so add `.onConflictDoNothing()` to make the insert idempotent.
+ * @param opts.headers extra header lines (e.g. `List-Unsubscribe`).
  */
-export function queueMail(db: Database, mailFrom: string, to: string, kind: string, mail: ComposedMail) {
+export function queueMail(db: Database, mailFrom: string, to: string, kind: string, mail: ComposedMail, opts: { key?: string; headers?: Record<string, string> } = {}) {
   const id = newId();
   return db.insert(mailOutbox).values({
     id,
-    messageId: `<${id}@${fromDomain(mailFrom)}>`,
+    messageId: `<${opts.key ?? id}@${fromDomain(mailFrom)}>`,
     kind,
     toAddress: to,
     subject: mail.subject,
     textBody: mail.text,
     htmlBody: mail.html,
+    headers: opts.headers ?? null,
   });
 }
 

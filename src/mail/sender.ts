@@ -78,6 +78,7 @@ export function startMailSender(deps: { db: Database; config: SenderConfig; log:
         html: row.htmlBody,
         messageId: row.messageId,
         date: row.createdAt,
+        ...(row.headers ? { headers: row.headers } : {}),
       });
     } catch (err) {
       const code = (err as { responseCode?: number }).responseCode;

@@ -8,6 +8,7 @@
  * - GET/POST /api/courses/:id/members (POST takes one {email, name?, role?} or {csv})
  * - DELETE /api/courses/:id/members/:userId, DELETE /api/courses/:id/invites/:email
  * - GET /api/courses/:id/problems, GET/POST /api/courses/:id/assignments
+ * - GET/POST /api/courses/:id/announcements ({title, body}: 201), DELETE /api/courses/:id/announcements/:announcementId
  */
 import { Hono } from "hono";
 import { call, jsonBody, type AppEnv } from "./call.ts";
@@ -17,6 +18,13 @@ export const coursesRoutes = new Hono<AppEnv>()
   .post("/", async (c) => c.json(await call(c, async (api) => api.courses.create((await jsonBody(c)) as never)), 201))
   .post("/join", async (c) => c.json(await call(c, async (api) => api.courses.join((await jsonBody(c)) as never))))
   .get("/:id", async (c) => c.json(await call(c, (api) => api.courses.byId({ id: c.req.param("id") }))))
+  .get("/:id/announcements", async (c) => c.json(await call(c, (api) => api.notifications.announcements({ courseId: c.req.param("id") }))))
+  .post("/:id/announcements", async (c) =>
+    c.json(await call(c, async (api) => api.notifications.announce({ ...(await jsonBody(c)), courseId: c.req.param("id") } as never)), 201),
+  )
+  .delete("/:id/announcements/:announcementId", async (c) =>
+    c.json(await call(c, (api) => api.notifications.deleteAnnouncement({ courseId: c.req.param("id"), id: c.req.param("announcementId") }))),
+  )
   .patch("/:id", async (c) => c.json(await call(c, async (api) => api.courses.update({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))
   .delete("/:id", async (c) => c.json(await call(c, (api) => api.courses.update({ id: c.req.param("id"), archived: true }))))
   .post("/:id/invite", async (c) => c.json(await call(c, async (api) => api.courses.invite({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))

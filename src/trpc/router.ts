@@ -20,6 +20,7 @@ import { tagsRouter } from "./routers/tags.ts";
 import { progressRouter } from "./routers/progress.ts";
 import { accountRouter } from "./routers/account.ts";
 import { accountEmailRouter } from "./routers/account-email.ts";
+import { notificationsRouter } from "./routers/notifications.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -40,6 +41,7 @@ export const appRouter = router({
   progress: progressRouter,
   account: accountRouter,
   accountEmail: accountEmailRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

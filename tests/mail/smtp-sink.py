@@ -36,6 +36,9 @@ class Sink:
             "to": str(msg["To"]),
             "subject": str(msg["Subject"]),
             "messageId": str(msg["Message-ID"]),
+            "listUnsubscribe": str(msg["List-Unsubscribe"]) if msg["List-Unsubscribe"] else None,
+            "listUnsubscribePost": str(msg["List-Unsubscribe-Post"]) if msg["List-Unsubscribe-Post"] else None,
+            "contentLanguage": str(msg["Content-Language"]) if msg["Content-Language"] else None,
             "text": text.get_content() if text else None,
             "html": html.get_content() if html else None,
         }

@@ -20,6 +20,10 @@ export interface ReceivedMail {
   to: string;
   subject: string;
   messageId: string;
+  /** The `List-Unsubscribe` and `List-Unsubscribe-Post` headers (RFC 8058), null when absent. */
+  listUnsubscribe?: string | null;
+  listUnsubscribePost?: string | null;
+  contentLanguage?: string | null;
   text: string | null;
   html: string | null;
 }

@@ -19,6 +19,7 @@ import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
+import { Announcements } from "../notifications/Announcements.tsx";
 
 export default function CoursePage({ courseId }: { courseId: string }) {
   const t = useT(courses);
@@ -96,6 +97,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
           </div>
         )}
         <FormMessage notice={notice} />
+        <Announcements courseId={courseId} />
         <section aria-labelledby="assignments-title">
           <h2 id="assignments-title">{t("course.assignments")}</h2>
           <QueryState query={list} loading={t("course.assignmentsLoading")} error={t("course.assignmentsFailed")}>

@@ -20,6 +20,7 @@ import { SessionsSection } from "../security/SessionsSection.tsx";
 import { DataSection } from "../security/DataSection.tsx";
 import { DeleteAccountSection } from "../security/DeleteAccountSection.tsx";
 import { TwoFactorSection } from "../security/TwoFactorSection.tsx";
+import { PreferencesSection } from "../notifications/PreferencesSection.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { account } from "../i18n/catalog/account/index.ts";
@@ -77,6 +78,7 @@ export default function AccountPage() {
         <ChangePasswordSection />
         <TwoFactorSection />
         <SessionsSection />
+        <PreferencesSection />
         <DataSection />
         <DeleteAccountSection />
       </Page>

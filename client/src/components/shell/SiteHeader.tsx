@@ -4,7 +4,7 @@
  * with Problems, Courses, Contests and, signed in, Progress (the current section marked
  * `aria-current`), then for the signed-in an account menu (My submissions, Account, Admin for
  * admins only, Sign out) and for guests Sign in / Sign up (coming back to the
- * page they are on), the language menu (everyone, LanguageMenu.tsx) and the theme
+ * page they are on), the notifications bell for the signed-in (../../notifications/Bell.tsx), the language menu (everyone, LanguageMenu.tsx) and the theme
  * switch. Below 768 px the links fold behind a "Menu" button (a disclosure).
  * The account menu is a disclosure of links, not an ARIA menu: Escape or a
  * click elsewhere closes it and Escape returns focus to its button.
@@ -17,6 +17,7 @@ import { ThemeToggle } from "../ThemeToggle.tsx";
 import { useT } from "../../i18n/index.tsx";
 import { common } from "../../i18n/catalog/common/index.ts";
 import { LanguageMenu } from "./LanguageMenu.tsx";
+import { Bell } from "../../notifications/Bell.tsx";
 
 export function Brand() {
   const t = useT(common);
@@ -160,7 +161,13 @@ export function SiteHeader({ wide = true }: { wide?: boolean }) {
   const close = () => setOpen(false);
 
   let account: ReactNode = null;
-  if (status === "authenticated") account = <AccountMenu onNavigate={close} />;
+  if (status === "authenticated")
+    account = (
+      <>
+        <Bell onNavigate={close} />
+        <AccountMenu onNavigate={close} />
+      </>
+    );
   else if (status === "unauthenticated") {
     // Signing in from the header comes back to this page (the sign-in pages pass their own `next` on; the landing page leads to /problems).
     const back = location === "/" || location === "/signin" || location === "/signup" ? next : `${location}${search ? `?${search}` : ""}`;
