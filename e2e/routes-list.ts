@@ -63,6 +63,9 @@ export function urlsFor(d: Seeded): Record<string, string[]> {
     "/contests/:id/balloons": [`/contests/${d.contestId}/balloons`],
     "/contests/:id": [`/contests/${d.contestId}`],
     "/progress": ["/progress"],
+    "/notifications": ["/notifications"],
+    // Opened from a notice e-mail: the page asks before it changes anything (the token is checked on the button).
+    "/notifications/unsubscribe": ["/notifications/unsubscribe", "/notifications/unsubscribe?token=a11y-not-a-real-token"],
     "/u/:handle": [`/u/${d.studentHandle}`],
     "/about": ["/about"],
     "/contact": ["/contact"],

@@ -160,6 +160,9 @@ export function screensFor(d: Seeded): Screen[] {
     { name: "progress", route: "/progress", path: "/progress", as: "student" },
     { name: "profile", route: "/u/:handle", path: `/u/${d.studentHandle}`, as: "guest" },
     { name: "student-progress", route: "/courses/:id/students/:userId/progress", path: `/courses/${d.courseId}/students/${d.studentId}/progress`, as: "staff" },
+    // Notifications: the list, and the page a notice e-mail's unsubscribe link opens.
+    { name: "notifications", route: "/notifications", path: "/notifications", as: "student" },
+    { name: "unsubscribe", route: "/notifications/unsubscribe", path: "/notifications/unsubscribe?token=not-a-real-token", as: "guest" },
     // Account and administration.
     { name: "account", route: "/account", path: "/account", as: "student" },
     { name: "admin", route: "/admin", path: "/admin", as: "staff" },

@@ -14,7 +14,7 @@ import { Spinner } from "../components/Loading.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { useNotice } from "../lib/notice.ts";
 import { getToken } from "../lib/storage.ts";
-import { useTRPC } from "../lib/trpc.ts";
+import { serverMessageOf, useTRPC } from "../lib/trpc.ts";
 import { useT } from "../i18n/index.tsx";
 import { email } from "../i18n/catalog/email/index.ts";
 
@@ -22,6 +22,9 @@ interface LinkAnswer {
   message: string;
   user: { id: string; firstName: string; lastName: string; email: string; locale: string | null };
 }
+
+/** How the server's message for a bad link starts (the field it names). */
+const TOKEN_FIELD_PREFIX = "token: "; // i18n-ignore: the server's field name, not interface text
 
 export interface LinkPageProps {
   title: string;
@@ -41,7 +44,7 @@ export function LinkPage({ title, working, failed, noToken, submit }: LinkPagePr
   const [token] = useState(() => new URLSearchParams(window.location.search).get("token") ?? "");
   const [pending, setPending] = useState(Boolean(token));
   const started = useRef(false);
-  const { notice, run } = useNotice();
+  const { notice, run, show } = useNotice();
 
   useEffect(() => {
     if (window.location.search) window.history.replaceState(window.history.state, "", window.location.pathname);
@@ -50,7 +53,14 @@ export function LinkPage({ title, working, failed, noToken, submit }: LinkPagePr
   useEffect(() => {
     if (!token || started.current) return;
     started.current = true;
-    void run(() => submit(token), { success: (r) => r.message, error: failed }).then((answer) => {
+    // A bad token's message names its field ("token: …"): the page has no field, so only the words are shown.
+    const withoutField = (err: unknown) => {
+      const message = serverMessageOf(err);
+      if (message === null) return false;
+      show("error", message.startsWith(TOKEN_FIELD_PREFIX) ? message.slice(TOKEN_FIELD_PREFIX.length) : message);
+      return true;
+    };
+    void run(() => submit(token), { success: (r) => r.message, error: failed, handled: withoutField }).then((answer) => {
       setPending(false);
       if (!answer) return;
       void queryClient.invalidateQueries({ queryKey: trpc.accountEmail.status.queryKey() });
