@@ -68,8 +68,8 @@ export function ProblemsPage() {
   }, [bank.problems.length]);
 
   /** Edit needs the whole problem (hidden tests, validator): asked for this one problem, never the whole list. */
-  async function edit(id: string) {
-    editor.openEdit(await queryClient.fetchQuery({ ...trpc.problems.forEdit.queryOptions({ id }), staleTime: 0 }));
+  function edit(id: string) {
+    void editor.openEditFrom(() => queryClient.fetchQuery({ ...trpc.problems.forEdit.queryOptions({ id }), staleTime: 0 }));
   }
 
   // The button goes away with the filters: the focus goes on to the search box, not back to the page's start.
@@ -150,7 +150,7 @@ export function ProblemsPage() {
                     owner={{
                       confirmingDelete: editor.confirmingDelete === p.id,
                       deleting: editor.deleting,
-                      onEdit: () => void edit(p.id),
+                      onEdit: () => edit(p.id),
                       onAskDelete: () => editor.setConfirmingDelete(p.id),
                       onConfirmDelete: () => editor.del(p.id),
                       onKeep: () => editor.setConfirmingDelete(null),

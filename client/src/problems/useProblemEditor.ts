@@ -127,6 +127,18 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
     }
   }
 
+  /** Opens the form on a problem the server sends whole (`problems.forEdit`); its refusal is shown, nothing opens. */
+  async function openFrom(load: () => Promise<Problem>) {
+    try {
+      open(await load());
+    } catch (err) {
+      if (onUnauthorized(err, "/signin")) return;
+      const status = httpStatusOf(err);
+      if (status === 403) flash("error", t("editor.onlyOwnUpdate"));
+      else flash("error", serverMessageOf(err) ?? t("editor.loadFailed"));
+    }
+  }
+
   async function del(id: string) {
     setConfirmingDelete(null);
     try {
@@ -162,6 +174,7 @@ export function useProblemEditor(listKey: QueryKey, onSaved: (difficulty: Diffic
     setConfirmingDelete,
     openCreate: () => open(null),
     openEdit: (p: Problem) => open(p),
+    openEditFrom: openFrom,
     close,
     save,
     del,
