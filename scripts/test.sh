@@ -41,10 +41,18 @@ done
 for f in "${BESIDE_A[@]}"; do ignore_a+=("--path-ignore-patterns=${f#./}"); done
 set +e
 start=$SECONDS
+# Runs A and B (browsers, servers on loopback) get a network namespace of their own with only loopback,
+# where the machine allows it (root, unshare): the main run's tests/judge-hosts/netns.test.ts adds and
+# removes interfaces on the host, and Chromium answers each such change by failing the page loads in
+# flight (net::ERR_NETWORK_CHANGED), which failed an e2e test that happened to load a page just then.
+own_net=()
+if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && command -v ip > /dev/null && unshare -n true 2> /dev/null; then
+  own_net=(unshare -n bash -c 'ip link set lo up && exec "$@"' own-net)
+fi
 # beside NAME ARGS...: one `bun test` run in the background; its output, status and wall time in $timings.
 beside() {
   local name="$1"; shift
-  ( bun test --timeout 60000 --timings="$timings/$name.json" --update-timings "$@" > "$timings/$name.log" 2>&1
+  ( "${own_net[@]}" bun test --timeout 60000 --timings="$timings/$name.json" --update-timings "$@" > "$timings/$name.log" 2>&1
     echo $? > "$timings/$name.status"; echo $(( SECONDS - start )) > "$timings/$name.seconds" ) &
 }
 beside a "${BESIDE_A[@]}"
