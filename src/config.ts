@@ -259,6 +259,8 @@ const schema = z.object({
   RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL: rate("5/1h"),
   /** E-mail links one account may ask for (a verification link sent again, an address change): 429 past it. */
   RATE_LIMIT_EMAIL_LINKS_PER_USER: rate("5/1h"),
+  /** Announcements per course, whoever of its staff posts them (each one notifies, and may mail, every member): 429 past it. */
+  RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE: rate("10/1h"),
 
   /** GET /metrics: a bearer token that opens it to other hosts (loopback may always scrape). */
   METRICS_TOKEN: z.string().min(16, { error: "at least 16 characters" }).optional(),

@@ -72,6 +72,8 @@ export interface Limiters {
   secondFactorByAccount: RateLimiter;
   /** E-mail links asked for per user (verification sent again, address changes): RATE_LIMIT_EMAIL_LINKS_PER_USER [5/1h]. */
   emailLinksByUser: RateLimiter;
+  /** Announcements per course (each reaches every member): RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE [10/1h]. */
+  announcementsByCourse: RateLimiter;
   /** Data exports per user: EXPORTS_PER_HOUR (5/1h; each reads every submission of the account, src/account-data/export.ts). */
   exportsByUser: RateLimiter;
 }
@@ -90,6 +92,7 @@ export type LimiterSettings = Pick<
   | "RATE_LIMIT_PASSWORD_RESETS_PER_ADDRESS"
   | "RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL"
   | "RATE_LIMIT_EMAIL_LINKS_PER_USER"
+  | "RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE"
   | "SIGNIN_BACKOFF_AFTER_FAILURES"
   | "SIGNIN_BACKOFF_FIRST"
   | "SIGNIN_BACKOFF_MAX"
@@ -153,6 +156,7 @@ export function createLimiters(settings: LimiterSettings, now?: () => number): L
     passwordResetsByEmail: new RateLimiter({ ...s.RATE_LIMIT_PASSWORD_RESETS_PER_EMAIL, now }),
     secondFactorByAccount: new RateLimiter({ ...TWO_FACTOR_GUESSES_PER_ACCOUNT, now }),
     emailLinksByUser: new RateLimiter({ ...s.RATE_LIMIT_EMAIL_LINKS_PER_USER, now }),
+    announcementsByCourse: new RateLimiter({ ...s.RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE, now }),
     exportsByUser: new RateLimiter({ limit: EXPORTS_PER_HOUR, windowMs: 3_600_000, now }),
   };
 }

@@ -7,13 +7,17 @@
  * stopped process's announcements are fanned out after the restart), its
  * e-mail marked for the mail loop (./mail.ts). Its author may delete it while
  * still staff, the course's owner (`announcement.deleteAny`) any; the notices
- * go with it.
+ * go with it. Each announcement mails every member, so a course may post at most
+ * RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE of them (10 an hour by default), whoever
+ * of its staff writes them.
  */
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { announcements, courses, notifications, users } from "../../db/schema.ts";
-import type { Caller } from "../accounts/user.ts";
+import type { Caller, SessionUser } from "../accounts/user.ts";
+import { describeRate, type RateLimiter } from "../lib/rate-limit.ts";
+import type { Logger } from "../log.ts";
 import { requireCourse } from "../courses/access.ts";
 import { can, type Actor } from "../courses/permissions.ts";
 import { newId } from "../../db/ids.ts";
@@ -55,6 +59,10 @@ export interface AnnouncementDeps {
   mail: boolean;
   /** Wakes the mail loop after queuing. */
   kick?: () => void;
+  /** Announcements per course: RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE (absent: no limit, as in the benchmark). */
+  limiter?: RateLimiter;
+  /** Where a failed fan-out is reported (the periodic scan retries it). */
+  log?: Pick<Logger, "error">;
 }
 
 /**
@@ -87,23 +95,36 @@ export async function listAnnouncements(db: Database, user: Caller, courseId: st
 }
 
 /**
- * Posts an announcement and notifies every other member of the course, in one batch.
+ * Posts an announcement. The request writes its row only; the notices to every other member are one
+ * INSERT … SELECT run right after the answer (`fanOutAnnouncements`; the periodic scan runs it again should this
+ * process stop first, or should it fail, which is logged).
+ * @param user the caller as the session knows them (their name is the author's, without a read).
  * @throws AppError COURSE_NOT_FOUND (404) for non-members; FORBIDDEN (403) without `announcement.post`;
- *   COURSE_ARCHIVED (403) in an archived course.
+ *   COURSE_ARCHIVED (403) in an archived course; RATE_LIMITED (429) past RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE.
  */
-export async function postAnnouncement(deps: AnnouncementDeps, user: Caller, input: z.infer<typeof announcementInput>): Promise<AnnouncementItem> {
+export async function postAnnouncement(
+  deps: AnnouncementDeps,
+  user: Caller & Pick<SessionUser, "firstName" | "lastName">,
+  input: z.infer<typeof announcementInput>,
+): Promise<AnnouncementItem> {
   const { db } = deps;
   const { course } = await requireCourse(db, user, input.courseId, "announcement.post");
+  if (deps.limiter) {
+    const gate = deps.limiter.hit(course.id);
+    if (!gate.ok) {
+      throw new AppError("RATE_LIMITED", {
+        message: `Too many announcements in this course (${describeRate(deps.limiter.options, "announcements")}, the server's RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE): each one reaches every member. Try again in ${gate.retryAfterSeconds} s.`,
+        retryAfterSeconds: gate.retryAfterSeconds,
+      });
+    }
+  }
   const nowMs = deps.now();
-  const [author] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, user.id));
   const id = newId();
-  // The request writes the announcement only; its notices are one INSERT … SELECT run right after the answer
-  // (and by the periodic scan, should this process stop first): see `fanOutAnnouncements`.
   await db.insert(announcements).values({ id, courseId: course.id, authorId: user.id, title: input.title, body: input.body, createdAt: new Date(nowMs) });
   setTimeout(() => {
     void fanOutAnnouncements(deps).then(
       (n) => n > 0 && deps.mail && deps.kick?.(),
-      () => {},
+      (err: unknown) => deps.log?.error("announcement fan-out failed; the periodic scan retries it", { announcementId: id, error: err instanceof Error ? `${err.stack ?? err.message}${err.cause ? `\ncaused by: ${String(err.cause)}` : ""}` : String(err) }),
     );
   }, 0);
   return {
@@ -111,7 +132,7 @@ export async function postAnnouncement(deps: AnnouncementDeps, user: Caller, inp
     courseId: course.id,
     title: input.title,
     body: input.body,
-    author: author ? `${author.firstName} ${author.lastName}`.trim() : null,
+    author: `${user.firstName} ${user.lastName}`.trim(),
     createdAt: new Date(nowMs).toISOString(),
     canDelete: true,
   };

@@ -12,6 +12,7 @@ import { createCallerFactory } from "../../src/trpc/init.ts";
 import type { SandboxSelection } from "../../src/context.ts";
 import { sandboxOptions } from "../../src/sandbox.ts";
 import { request, signUp } from "../api.ts";
+import { RateLimiter } from "../../src/lib/rate-limit.ts";
 import { judgeConfig, preparePch } from "../judge/fixtures.ts";
 import { modernPackage, zipOf } from "../packages/fixtures.ts";
 import { addOneProblem, courseApp, PY_ADD_ONE, trpcMutation, trpcQuery, world, type CourseApp, type Person, type World } from "./fixtures.ts";
@@ -311,6 +312,42 @@ describe("procedures without a REST door", () => {
       }
     }
     expect(out).toEqual(matrix(200, STAFF));
+  });
+});
+
+describe("announcements and the problem edit form", () => {
+  const q = (r: Role, path: string, input: unknown) => trpcQuery(a.app, tok(r) ?? null, path, input).then((x) => x.status);
+  let original: RateLimiter;
+  beforeAll(() => {
+    // The per-course limit is its own test's (tests/notifications): lift it so every role meets the same answer.
+    original = a.t.services.limiters.announcementsByCourse;
+    a.t.services.limiters.announcementsByCourse = new RateLimiter({ limit: 1000, windowMs: 3_600_000 });
+  });
+  afterAll(async () => {
+    a.t.services.limiters.announcementsByCourse = original;
+    // Each post schedules its fan-out on a timer, which in-process requests never yield to: let them run while the database is open.
+    await Bun.sleep(100);
+  });
+  const post = (token: string) =>
+    request(a.app, "POST", `/api/courses/${w.courseId}/announcements`, { token, body: { title: `Note ${next()}`, body: "Room 2." } }).then((r) => r.body.id as string);
+
+  test("GET /api/courses/:id/announcements: members", async () => {
+    expect(await statuses((r) => rest(r, "GET", `/api/courses/${w.courseId}/announcements`))).toEqual(matrix(200, MEMBERS));
+  });
+
+  test("POST /api/courses/:id/announcements: staff (TAs too)", async () => {
+    expect(await statuses((r) => rest(r, "POST", `/api/courses/${w.courseId}/announcements`, { title: `Note ${next()}`, body: "Room 2." }))).toEqual(matrix(201, STAFF));
+  });
+
+  test("DELETE /api/courses/:id/announcements/:id: another's only by the owner (a fresh one by the owner each time); one's own by staff", async () => {
+    expect(await statuses(async (r) => rest(r, "DELETE", `/api/courses/${w.courseId}/announcements/${await post(w.owner.token)}`))).toEqual(matrix(200, ["owner"]));
+    expect(await statuses(async (r) => rest(r, "DELETE", `/api/courses/${w.courseId}/announcements/${await post(tok(r) ?? w.ta.token)}`))).toEqual(
+      matrix(200, STAFF, { student: 404 }),
+    );
+  });
+
+  test("problems.forEdit of a course problem: its course's teachers (the author among them)", async () => {
+    expect(await statuses((r) => q(r, "problems.forEdit", { id: problemId }))).toEqual(matrix(200, TEACHERS));
   });
 });
 

@@ -42,17 +42,8 @@ afterAll(async () => {
   t.cleanup();
 });
 
-const mailTo = (to: string) => smtp.messages().filter((m) => m.rcptTos.includes(to));
-
-async function waitForMailTo(to: string, n = 1, timeoutMs = 15_000): Promise<ReceivedMail[]> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const got = mailTo(to);
-    if (got.length >= n) return got;
-    if (Date.now() > until) throw new Error(`no message ${n} to ${to} within ${timeoutMs} ms (have ${got.length})`);
-    await Bun.sleep(50);
-  }
-}
+const mailTo = (to: string) => smtp.messagesTo(to);
+const waitForMailTo = (to: string, n = 1) => smtp.waitForTo(to, n);
 
 /** The token of the `/verify-email` or `/confirm-email` link in a message's text part. */
 function linkToken(mail: ReceivedMail, page: "verify-email" | "confirm-email"): string {

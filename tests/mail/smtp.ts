@@ -28,6 +28,11 @@ export interface ReceivedMail {
   html: string | null;
 }
 
+export interface MailFilter {
+  /** Leave out verification-link mails (every password sign-up sends one). */
+  notices?: boolean;
+}
+
 export interface SmtpSink {
   port: number;
   /** `smtp://127.0.0.1:<port>` */
@@ -36,6 +41,10 @@ export interface SmtpSink {
   messages(): ReceivedMail[];
   /** Waits until at least `n` messages arrived. @throws after `timeoutMs` (default 20 s). */
   waitFor(n: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  /** The messages to one address so far; `notices` leaves out the address-verification links a password sign-up mails (decision 071). */
+  messagesTo(to: string, opts?: MailFilter): ReceivedMail[];
+  /** Waits until at least `n` messages to `to` arrived. @throws naming the address after `opts.timeoutMs` (default 15 s). */
+  waitForTo(to: string, n?: number, opts?: MailFilter & { timeoutMs?: number }): Promise<ReceivedMail[]>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +81,8 @@ export async function startSmtpSink(port = freePort(), opts: { starttls?: { cert
       .filter((f) => f.endsWith(".json"))
       .sort()
       .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as ReceivedMail);
+  const messagesTo = (to: string, opts: MailFilter = {}) =>
+    messages().filter((m) => m.rcptTos.includes(to) && !(opts.notices && m.text?.includes("/verify-email?token=")));
   return {
     port,
     url: `smtp://127.0.0.1:${port}`,
@@ -82,6 +93,17 @@ export async function startSmtpSink(port = freePort(), opts: { starttls?: { cert
         const got = messages();
         if (got.length >= n) return got;
         if (Date.now() > until) throw new Error(`expected ${n} message(s) at the SMTP server within ${timeoutMs} ms, got ${got.length}`);
+        await Bun.sleep(50);
+      }
+    },
+    messagesTo,
+    async waitForTo(to, n = 1, opts = {}) {
+      const timeoutMs = opts.timeoutMs ?? 15_000;
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const got = messagesTo(to, opts);
+        if (got.length >= n) return got;
+        if (Date.now() > until) throw new Error(`no message ${n} to ${to} within ${timeoutMs} ms (have ${got.length})`);
         await Bun.sleep(50);
       }
     },

@@ -13,9 +13,10 @@ import { createApp } from "../../src/app.ts";
 import { queueNoticeMails } from "../../src/notifications/mail.ts";
 import { runNotificationScan } from "../../src/notifications/scan.ts";
 import { startMailSender, type MailSender } from "../../src/mail/sender.ts";
+import { RateLimiter } from "../../src/lib/rate-limit.ts";
 import { problemBody, request } from "../api.ts";
 import { courseApp, testClock, world, type CourseApp, type World } from "../courses/fixtures.ts";
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../mail/smtp.ts";
+import { startSmtpSink, type SmtpSink } from "../mail/smtp.ts";
 
 let smtp: SmtpSink;
 let a: CourseApp;
@@ -58,16 +59,8 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, time
 const unread = (token: string) => request(a.app, "GET", "/api/notifications/unread-count", { token }).then((r) => r.body.unread as number);
 
 // Notices only: a password sign-up also mails its address's verification link (decision 071).
-const mailTo = (to: string) => smtp.messages().filter((m) => m.rcptTos.includes(to) && !m.text?.includes("/verify-email?token="));
-async function waitForMailTo(to: string, n = 1, timeoutMs = 15_000): Promise<ReceivedMail[]> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const got = mailTo(to);
-    if (got.length >= n) return got;
-    if (Date.now() > until) throw new Error(`no message ${n} to ${to} within ${timeoutMs} ms (have ${got.length})`);
-    await Bun.sleep(50);
-  }
-}
+const mailTo = (to: string) => smtp.messagesTo(to, { notices: true });
+const waitForMailTo = (to: string, n = 1) => smtp.waitForTo(to, n, { notices: true });
 
 describe("announcements", () => {
   test("a student may not post (403), an outsider sees no course (404), bad input names the field (400)", async () => {
@@ -166,6 +159,27 @@ describe("announcements", () => {
     const left = await a.t.services.db.select().from(notifications).where(eq(notifications.announcementId, id));
     expect(left).toHaveLength(0);
     expect((await request(a.app, "DELETE", `/api/courses/${w.courseId}/announcements/${id}`, { token: w.owner.token })).status).toBe(404);
+  });
+
+  test("past RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE (any of the staff), 429 naming it; an hour later, allowed again", async () => {
+    expect(a.t.config.RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE).toEqual({ limit: 10, windowMs: 3_600_000 });
+    const limiters = a.t.services.limiters;
+    const original = limiters.announcementsByCourse;
+    limiters.announcementsByCourse = new RateLimiter({ limit: 2, windowMs: 3_600_000, now: clock });
+    try {
+      const post = (token: string, title: string) => request(a.app, "POST", `/api/courses/${w.courseId}/announcements`, { token, body: { title, body: "Room change." } });
+      expect((await post(w.owner.token, "One")).status).toBe(201);
+      expect((await post(w.instructor.token, "Two")).status).toBe(201);
+      const third = await post(w.instructor.token, "Three");
+      expect(third.status).toBe(429);
+      expect(third.body.message).toContain("RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE");
+      const listed = await request(a.app, "GET", `/api/courses/${w.courseId}/announcements`, { token: w.student.token });
+      expect(listed.body.items.map((i: { title: string }) => i.title)).not.toContain("Three");
+      clock.advance(3_600_000);
+      expect((await post(w.owner.token, "Four")).status).toBe(201);
+    } finally {
+      limiters.announcementsByCourse = original;
+    }
   });
 });
 

@@ -40,11 +40,16 @@ export const notificationsRouter = router({
 
   /**
    * Posts an announcement; every other member is notified. @throws COURSE_NOT_FOUND (404), FORBIDDEN (403) without
-   * `announcement.post`, COURSE_ARCHIVED (403), BAD_INPUT (400 naming `title` or `body`).
+   * `announcement.post`, COURSE_ARCHIVED (403), BAD_INPUT (400 naming `title` or `body`), RATE_LIMITED (429,
+   * RATE_LIMIT_ANNOUNCEMENTS_PER_COURSE).
    */
   announce: protectedProcedure
     .input(announcementInput)
-    .mutation(({ ctx, input }) => postAnnouncement({ db: ctx.db, now: ctx.now, mail: mailConfigured(ctx.config), kick: () => ctx.mail?.kick() }, ctx.user, input)),
+    .mutation(({ ctx, input }) => postAnnouncement(
+        { db: ctx.db, now: ctx.now, mail: mailConfigured(ctx.config), kick: () => ctx.mail?.kick(), limiter: ctx.limiters.announcementsByCourse, log: ctx.log },
+        ctx.user,
+        input,
+      )),
 
   /** Deletes an announcement (its author, or the course's owner). @throws ANNOUNCEMENT_NOT_FOUND (404), FORBIDDEN (403). */
   deleteAnnouncement: protectedProcedure
