@@ -3,7 +3,7 @@
  * account. Only site admins may call these; the first admin is made on the
  * command line (`bun run admin -- grant EMAIL`, scripts/admin.ts).
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { externalIdentities, users } from "../../db/schema.ts";
@@ -39,12 +39,13 @@ export function requireAdmin(caller: Caller): void {
 
 const columns = { ...sessionUserColumns, createdAt: users.createdAt };
 
-/** Every account but the system one, by email, with its ways in. @throws FORBIDDEN (403). */
+/** Every account but the system one and erased ones (tombstones, decision 072), by email, with its ways in. @throws FORBIDDEN (403). */
 export async function listAccounts(db: Database, caller: Caller): Promise<AccountListing[]> {
   requireAdmin(caller);
   const rows = await db
     .select({ ...columns, isSystem: users.isSystem, hasPassword: sql<number>`${users.passwordHash} is not null` })
     .from(users)
+    .where(isNull(users.erasedAt))
     .orderBy(asc(users.emailNormalized));
   const linked = await db
     .select({ userId: externalIdentities.userId, provider: externalIdentities.provider, subject: externalIdentities.subject })
