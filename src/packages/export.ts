@@ -12,7 +12,8 @@
  */
 import { AppError } from "../errors.ts";
 import { createHash } from "node:crypto";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
+import { ALL_OR_NOTHING_ARG, testlibFolder } from "./testlib-kattis.ts";
 import { zipSync } from "fflate";
 import type { CheckerName } from "../problems/limits.ts";
 import { FLOAT_TOLERANCE } from "../judge/checker.ts";
@@ -52,6 +53,20 @@ export function flagsForChecker(checker: CheckerName, checkerFlags: string): { f
       // The validator's own arguments are written with it (exportPackage); a testlib checker is refused there.
       return { flags: "" };
   }
+}
+
+/**
+ * Where a testlib checker's partial points cannot count (decision 074: a
+ * problem without scored groups, the sample, a pass-fail group), the test
+ * groups whose validator is told `all_or_nothing` (./testlib-kattis.ts).
+ * @returns test_group.yaml path → the keys to add.
+ */
+function allOrNothingFiles(problem: Pick<ProblemShape, "scoring">): Record<string, Record<string, unknown>> {
+  const args = { output_validator_args: [ALL_OR_NOTHING_ARG] };
+  if (!problem.scoring) return { "data/test_group.yaml": args };
+  const out: Record<string, Record<string, unknown>> = { "data/sample/test_group.yaml": args };
+  for (const g of problem.scoring.groups) if (g.aggregation === "pass-fail") out[`data/secret/${g.name}/test_group.yaml`] = args;
+  return out;
 }
 
 /** A stable UUID (8-4-4-4-12) for a problem id, as 2025-09's problem.yaml requires one. */
@@ -96,8 +111,7 @@ export function exportPackage(
   assets: Asset[] = [],
 ): { zip: Uint8Array; filename: string; notes: string[] } {
   if (problem.checker === "custom" && !problem.validator) throw new Error("exportPackage: a custom-checker problem needs its validator (the owner's shape)");
-  // A Polygon import's testlib checker has no Kattis form yet (a later step wraps it as an output validator): refused, never exported judging otherwise.
-  if (problem.checker === "testlib") throw new AppError("BAD_INPUT", { field: "id", message: "id: a problem with a testlib checker (a Polygon package's) does not export as a Kattis package yet" });
+  if (problem.checker === "testlib" && !problem.validator?.testlib) throw new AppError("BAD_INPUT", { field: "id", message: "id: the problem's testlib checker has no files" });
   const notes: string[] = [];
   const enc = (s: string) => new TextEncoder().encode(s);
   const files: Record<string, Uint8Array> = {};
@@ -143,9 +157,11 @@ export function exportPackage(
   if (problem.scoring) for (const [path, config] of Object.entries(scoringFiles(problem.scoring))) files[path] = enc(stringify(config));
   const { flags, note } = flagsForChecker(problem.checker, problem.checkerFlags);
   if (note) notes.push(note);
-  const v = problem.checker === "custom" ? problem.validator : null;
-  if (v) for (const [name, content] of Object.entries(v.files)) files[`output_validator/${name}`] = enc(content);
-  const args = v ? v.args.split(/\s+/).filter(Boolean) : flags.split(" ").filter(Boolean);
+  const v = problem.checker === "custom" || problem.checker === "testlib" ? problem.validator : null;
+  // A testlib checker: its files with the marker and the build/run scripts that give any Kattis judge its semantics (./testlib-kattis.ts).
+  if (v) for (const [name, content] of Object.entries(v.testlib ? testlibFolder(v) : v.files)) files[`output_validator/${name}`] = enc(content);
+  if (v?.testlib) for (const [path, config] of Object.entries(allOrNothingFiles(problem))) files[path] = enc(stringify({ ...(path in files ? parse(new TextDecoder().decode(files[path])) : {}), ...config }));
+  const args = v ? (v.testlib ? [] : v.args.split(/\s+/).filter(Boolean)) : flags.split(" ").filter(Boolean);
   if (args.length) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: args }));
   const folders: Record<PackageExample["expected"], string> = { AC: "accepted", WA: "wrong_answer", TLE: "time_limit_exceeded", RE: "run_time_error", rejected: "rejected", PAC: "partially_accepted", MLE: "run_time_error", "TLE-or-AC": "time_limit_exceeded", "TLE-or-MLE": "rejected" };
   const named: Record<string, { language?: string; score?: number | [number, number] }> = {};
