@@ -20,7 +20,7 @@ import { JUDGE_TEST_BOX_ID_START } from "../judge/fixtures.ts";
 import { startJudgeApp, type JudgeApp } from "../judge/app.ts";
 import { request, signUp } from "../api.ts";
 import { zipOf } from "./fixtures.ts";
-import { GUESS_CHECKER, GUESS_INTERACTOR, HAVE_TESTLIB, polygonPackage, SUM_SECTIONS, type PolygonOptions } from "./polygon-fixtures.ts";
+import { GUESS_CHECKER, GUESS_INTERACTOR, HAVE_TESTLIB, polygonPackage, SUM_CHECKER, SUM_SECTIONS, testlibFile, type PolygonOptions } from "./polygon-fixtures.ts";
 
 setDefaultTimeout(600_000);
 const BOX_ID_START = 4704;
@@ -227,5 +227,61 @@ describe.skipIf(!HAVE_TESTLIB)("a Polygon problem exported as a Kattis package",
     expect(plain.problem.interactive).toBe(true);
     expect(out[SEARCH_CPP]).toEqual(Array(3).fill(["AC", null, null]));
     expect(out[LINEAR_PY]).toEqual(Array(3).fill(["WA", null, null]));
+  });
+
+  /** A+B written here (the problem form's payload) with the given checker and files. */
+  const written = (validator: Record<string, unknown> | undefined, checker = "testlib") =>
+    request(ja.app, "POST", "/api/problems", {
+      token,
+      body: {
+        title: "A plus B here",
+        description: "Add two numbers.",
+        inputFormat: "Two integers.",
+        outputFormat: "Their sum.",
+        constraints: "Small.",
+        sampleInput: "1 2\n",
+        sampleOutput: "3\n",
+        difficulty: "easy",
+        hiddenTestCases: [{ input: "5 7\n", expectedOutput: "12\n" }],
+        timeLimitMs: 1000,
+        memoryLimitKib: 65536,
+        checker,
+        ...(validator ? { validator } : {}),
+      },
+    });
+
+  test("a problem written here with a testlib checker (the form's files with testlib.h) judges by testlib's rules and exports marked as such", async () => {
+    const files = { "check.cpp": SUM_CHECKER, "testlib.h": testlibFile("testlib.h") };
+    const created = await written({ files, args: "", testlib: { pointsAsPercent: true } });
+    expect(`${created.status} ${JSON.stringify(created.body).slice(0, 300)}`).toStartWith("201");
+    expect(created.body.checker).toBe("testlib");
+    expect(await judged(created.body._id, SUM_PY, "py")).toEqual(["AC", null, null]);
+    // Exit 7 (points 50) on a pass-fail problem, exit 1 and exit 2: all WA.
+    for (const code of [NEG_PY, OFF_PY, TEXT_PY]) expect((await judged(created.body._id, code, "py"))[0]).toBe("WA");
+    const exported = unzipSync(await exportZip(created.body._id));
+    expect(text(exported["output_validator/testlib-checker.yaml"])).toContain("points_as_percent: true");
+    const back = await importZip(zipSync(exported));
+    expect(back.problem.checker).toBe("testlib");
+    // Exported again: the same folder (the marker read back as the testlib checker, its scripts written anew).
+    const again = unzipSync(await exportZip(back.problem._id));
+    for (const name of ["testlib-checker.yaml", "run", "build", "check.cpp"]) expect(text(again[`output_validator/${name}`])).toBe(text(exported[`output_validator/${name}`]));
+  });
+
+  test("refused naming the field: a testlib checker without its files, or as a build/run folder; a Kattis marker naming no file", async () => {
+    const none = await written(undefined);
+    expect(none.status).toBe(400);
+    expect(JSON.stringify(none.body)).toContain("validator");
+    const scripted = await written({ files: { build: "#!/bin/sh\n", run: "#!/bin/sh\nexit 42\n" }, args: "", testlib: { pointsAsPercent: false } });
+    expect(scripted.status).toBe(400);
+    expect(JSON.stringify(scripted.body)).toContain("not build/run scripts");
+    const pkg = unzipSync(zipOf(sumPackage(), { flat: true }));
+    const first = await importZip(zipSync(pkg));
+    const exported = unzipSync(await exportZip(first.problem._id));
+    exported["output_validator/testlib-checker.yaml"] = new TextEncoder().encode("checker: nothere.cpp\n");
+    const form = new FormData();
+    form.set("package", new Blob([Buffer.from(zipSync(exported))], { type: "application/zip" }), "p.zip");
+    const res = await ja.app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain("output_validator/testlib-checker.yaml: checker: must name a source file of output_validator/");
   });
 });
