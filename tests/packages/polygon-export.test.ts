@@ -129,7 +129,7 @@ describe.skipIf(!HAVE_TESTLIB)("a Polygon problem exported as a Kattis package",
   let ja: JudgeApp;
   let token: string;
   beforeAll(async () => {
-    ja = await startJudgeApp(BOX_ID_START - JUDGE_TEST_BOX_ID_START, { ISOLATE_BOX_ID_COUNT: "8" });
+    ja = await startJudgeApp(BOX_ID_START - JUDGE_TEST_BOX_ID_START, { ISOLATE_BOX_ID_COUNT: "8", SUBMIT_RATE_PER_MINUTE: "1000" });
     token = (await signUp(ja.app)).token;
   }, 60_000);
   afterAll(async () => {
@@ -283,5 +283,45 @@ describe.skipIf(!HAVE_TESTLIB)("a Polygon problem exported as a Kattis package",
     const res = await ja.app.request("/api/problems/import", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
     expect(res.status).toBe(400);
     expect(JSON.stringify(await res.json())).toContain("output_validator/testlib-checker.yaml: checker: must name a source file of output_validator/");
+  });
+
+  /** Outputs each standard checker is tried on (with its answer): equal, reflowed, case, missing, extra, non-canonical, not a number. */
+  const STD_CASES: [string, string, string[]][] = [
+    ["wcmp", "hello world 42\n", ["hello world 42\n", "hello  world\n42\n\n", "Hello world 42\n", "hello world\n", "hello world 42 extra\n", ""]],
+    ["ncmp", "12 -3 0\n", ["12 -3 0\n", "12\n-3\n0", "012 -3 0\n", "+12 -3 0\n", "12 -3 -0\n", "12 -3\n", "12 -3 0 5\n", "12 -3 1\n", "a b c\n"]],
+    ["rcmp6", "1.5 1000000\n", ["1.5000009 1000000.9\n", "1.500002 1000000\n", "1.5 1000002\n", "1.5e0 1e6\n", "abc 1000000\n", "1.5\n", "1.5 1000000 3\n", "nan 1000000\n", "-1.5 1000000\n"]],
+    ["rcmp9", "0.000000001\n", ["0.0000000015\n", "0.0000000025\n", "1e-9\n"]],
+    ["yesno", "YES\n", ["yes\n", "YeS", "NO\n", "maybe\n", "YES YES\n", ""]],
+    ["hcmp", "123456789012345678901234567890\n", ["123456789012345678901234567890\n", "0123456789012345678901234567890\n", "123456789012345678901234567891\n"]],
+  ];
+
+  test("testlib's standard checkers judged by the built-in comparison: the same verdicts as the compiled checker on their outputs", async () => {
+    for (const [name, answer, outputs] of STD_CASES) {
+      const pkg = (checkerName: string) =>
+        zipOf(
+          polygonPackage({
+            tests: [
+              { input: "1\n", answer, sample: true },
+              { input: "2\n", answer },
+            ],
+            checker: { path: `files/${name}.cpp`, source: testlibFile(`checkers/${name}.cpp`), name: checkerName },
+            solutions: [],
+            extra: SUM_SECTIONS,
+          }),
+        );
+      const fast = await importZip(pkg(`std::${name}.cpp`));
+      const compiled = await importZip(pkg(`${name}.cpp`));
+      expect([fast.problem.checker, compiled.problem.checker]).toEqual(["kattis", "testlib"]);
+      expect(fast.warnings.join("\n")).toContain(`assets/checker std::${name}.cpp: judged by the built-in comparison`);
+      const verdicts: string[][] = [];
+      for (const out of outputs) {
+        const code = `import sys\nsys.stdout.write(${JSON.stringify(out)})\n`;
+        verdicts.push([out, (await judged(fast.problem._id, code, "py"))[0], (await judged(compiled.problem._id, code, "py"))[0]]);
+      }
+      expect(verdicts.map(([out, , testlib]) => [out, testlib])).toEqual(verdicts.map(([out, builtIn]) => [out, builtIn]));
+      // Not vacuous: each checker accepts the first output and rejects another.
+      expect(verdicts[0]![2]).toBe("AC");
+      expect(verdicts.some((v) => v[2] === "WA")).toBe(true);
+    }
   });
 });
