@@ -5,7 +5,8 @@
  * headings, which the importer splits back), the sample in data/sample, the
  * hidden tests in data/secret (numbered so the format's lexicographic order
  * is the judge's order), and the checker as the default validator's flags in
- * data/test_group.yaml; the topic tags as problem.yaml's `keywords`; kept example submissions under their folders, with
+ * data/test_group.yaml (a testlib checker as its files with a build/run adapter: ./testlib-kattis.ts);
+ * the topic tags as problem.yaml's `keywords`; kept example submissions under their folders, with
  * submissions/submissions.yaml naming a language their extension does not
  * (PyPy). importPackage(readPackage(export(p))) gives back the
  * same problem: src/packages/roundtrip.test.ts.
@@ -28,6 +29,7 @@ import { readHiddenTests } from "../problems/store.ts";
 import { tagsOfProblem } from "../problems/tags/problem-tags.ts";
 import { readPackageMeta } from "./verify-service.ts";
 import { scoringFiles } from "./scoring.ts";
+import { VERDICT_SETS } from "./submissions-yaml.ts";
 import { LANGUAGE_IDS, LANGUAGES, languageByExtension } from "../../isolate/languages/index.ts";
 
 /**
@@ -164,7 +166,7 @@ export function exportPackage(
   const args = v ? (v.testlib ? [] : v.args.split(/\s+/).filter(Boolean)) : flags.split(" ").filter(Boolean);
   if (args.length) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: args }));
   const folders: Record<PackageExample["expected"], string> = { AC: "accepted", WA: "wrong_answer", TLE: "time_limit_exceeded", RE: "run_time_error", rejected: "rejected", PAC: "partially_accepted", MLE: "run_time_error", "TLE-or-AC": "time_limit_exceeded", "TLE-or-MLE": "rejected" };
-  const named: Record<string, { language?: string; score?: number | [number, number] }> = {};
+  const named: Record<string, { language?: string; score?: number | [number, number]; permitted?: readonly string[]; required?: readonly string[] }> = {};
   for (const e of kept?.examples ?? []) {
     // Kept under their package path; one that strayed from its folder's name is put back in it.
     const [, folder, ...rest] = e.path.split("/");
@@ -175,6 +177,8 @@ export function exportPackage(
     if (languageByExtension(path.split(".").pop()!) !== e.language) named[key] = { language: LANGUAGES[e.language].package.code };
     // A scoring example's expected score, as submissions.yaml says it.
     if (e.expectedScore) named[key] = { ...named[key], score: e.expectedScore[0] === e.expectedScore[1] ? e.expectedScore[0] : e.expectedScore };
+    // Polygon's TLE-or-AC and TLE-or-MLE: the format's verdict lists (a folder alone says TLE, or any rejection).
+    if (e.expected === "TLE-or-AC" || e.expected === "TLE-or-MLE") named[key] = { ...named[key], ...VERDICT_SETS[e.expected] };
   }
   if (Object.keys(named).length) files["submissions/submissions.yaml"] = enc(stringify(named));
   const slug = problem.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "problem";

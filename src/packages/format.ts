@@ -16,7 +16,7 @@ import { readKind, readPythonImplementation } from "./kinds.ts";
 import { readKeywords } from "./keywords.ts";
 import type { PythonImplementation } from "../problems/limits.ts";
 import { expectedScoreInCode, readScoring, scoresNamed } from "./scoring.ts";
-import { lastMatching, readSubmissionsYaml, SUBMISSIONS_YAML, type SubmissionsRule } from "./submissions-yaml.ts";
+import { lastMatching, outcomeOfSets, readSubmissionsYaml, SUBMISSIONS_YAML, type SubmissionsRule } from "./submissions-yaml.ts";
 import type { ScoringSpec } from "../problems/scoring-spec.ts";
 import { LANGUAGE_IDS, LANGUAGES, languageByExtension, languageByPackageCode, type LanguageId } from "../../isolate/languages/index.ts";
 
@@ -381,7 +381,8 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
   let exampleBytes = 0;
   for (const path of [...files.keys()].filter((k) => k.startsWith("submissions/")).sort(byPath)) {
     const [, folder, ...rest] = path.split("/");
-    const expected = FOLDER_VERDICTS[folder ?? ""];
+    // A folder's verdict, or Polygon's TLE-or-AC / TLE-or-MLE as submissions.yaml's verdict lists say them (decision 080).
+    const expected = FOLDER_VERDICTS[folder ?? ""] && (lastMatching(submissionsYaml, path, (r) => outcomeOfSets(r.settings)) ?? FOLDER_VERDICTS[folder ?? ""]);
     if (!expected || rest.length === 0) continue;
     const named = namedLanguage(path);
     if (named === null) continue;

@@ -178,10 +178,14 @@ describe.skipIf(!HAVE_TESTLIB)("a Polygon problem exported as a Kattis package",
     expect(parse(text(exported["data/test_group.yaml"])!)).toEqual({ output_validator_args: ["all_or_nothing"] });
     expect(Object.keys(exported).filter((k) => k.startsWith("submissions/")).sort()).toEqual([
       "submissions/accepted/sol.cpp",
+      "submissions/submissions.yaml",
       "submissions/time_limit_exceeded/fast.py",
       "submissions/wrong_answer/off.py",
       "submissions/wrong_answer/text.py",
     ]);
+    // TLE-or-AC as submissions.yaml's verdict lists, read back as the same expectation.
+    expect(parse(text(exported["submissions/submissions.yaml"])!)).toEqual({ "time_limit_exceeded/fast.py": { permitted: ["AC", "TLE"], required: ["AC", "TLE"] } });
+    expect(back.submissions).toEqual({ AC: 1, WA: 2, "TLE-or-AC": 1 });
     expect(back.problem.checker).toBe("testlib");
     expect(plain.problem.checker).toBe("custom");
     expect(out[SUM_CPP]).toEqual(Array(3).fill(["AC", null, null]));
