@@ -207,6 +207,36 @@ describe.skipIf(!HAVE_TESTLIB)("a Polygon problem exported as a Kattis package",
     expect(text(scored.exported["output_validator/run"])).toContain("score_multiplier.txt");
   });
 
+  test("a Python checker: no build, run calls python3; the same verdicts three ways (exit 0, 1, 2, 7 on a pass-fail problem)", async () => {
+    const checker = [
+      "import sys",
+      "out, ans = sys.argv[2], sys.argv[3]",
+      "want = int(open(ans).read().split()[0])",
+      "try:",
+      "    got = int(open(out).read().split()[0])",
+      "except Exception:",
+      "    sys.stderr.write('wrong output format: not a number\\n'); sys.exit(2)",
+      "if got == want: sys.exit(0)",
+      "if got == -want:",
+      "    sys.stderr.write('points 50 the negation\\n'); sys.exit(7)",
+      "sys.stderr.write('wrong answer\\n'); sys.exit(1)",
+      "",
+    ].join("\n");
+    const files = polygonPackage({ tests: SUM_TESTS, checker: { path: "files/check.py", source: checker }, solutions: [{ tag: "main", path: "solutions/sol.cpp", code: SUM_CPP }], extra: SUM_SECTIONS });
+    files["problem.xml"] = String(files["problem.xml"]).replace('<source path="files/check.py" type="cpp.g++17"/>', '<source path="files/check.py" type="python.3"/>');
+    const { exported, plain, out } = await threeWays(zipOf(files), [
+      [SUM_PY, "py"],
+      [OFF_PY, "py"],
+      [TEXT_PY, "py"],
+      [NEG_PY, "py"],
+    ]);
+    expect(exported["output_validator/build"]).toBeUndefined();
+    expect(text(exported["output_validator/run"])).toContain('python3 "$dir/check.py"');
+    expect(plain.problem.checker).toBe("custom");
+    expect(out[SUM_PY]).toEqual(Array(3).fill(["AC", null, null]));
+    for (const code of [OFF_PY, TEXT_PY, NEG_PY]) expect(out[code]).toEqual(Array(3).fill(["WA", null, null]));
+  });
+
   test("a complete-group group: its test_group.yaml tells the adapter all_or_nothing; back here the same verdict and score", async () => {
     const first = await importZip(zipOf(scoredPackage("complete-group")));
     const exported = await exportZip(first.problem._id);
