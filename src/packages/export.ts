@@ -5,14 +5,16 @@
  * headings, which the importer splits back), the sample in data/sample, the
  * hidden tests in data/secret (numbered so the format's lexicographic order
  * is the judge's order), and the checker as the default validator's flags in
- * data/test_group.yaml; the topic tags as problem.yaml's `keywords`; kept example submissions under their folders, with
+ * data/test_group.yaml (a testlib checker as its files with a build/run adapter: ./testlib-kattis.ts);
+ * the topic tags as problem.yaml's `keywords`; kept example submissions under their folders, with
  * submissions/submissions.yaml naming a language their extension does not
  * (PyPy). importPackage(readPackage(export(p))) gives back the
  * same problem: src/packages/roundtrip.test.ts.
  */
 import { AppError } from "../errors.ts";
 import { createHash } from "node:crypto";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
+import { ALL_OR_NOTHING_ARG, testlibFolder } from "./testlib-kattis.ts";
 import { zipSync } from "fflate";
 import type { CheckerName } from "../problems/limits.ts";
 import { FLOAT_TOLERANCE } from "../judge/checker.ts";
@@ -27,6 +29,7 @@ import { readHiddenTests } from "../problems/store.ts";
 import { tagsOfProblem } from "../problems/tags/problem-tags.ts";
 import { readPackageMeta } from "./verify-service.ts";
 import { scoringFiles } from "./scoring.ts";
+import { VERDICT_SETS } from "./submissions-yaml.ts";
 import { LANGUAGE_IDS, LANGUAGES, languageByExtension } from "../../isolate/languages/index.ts";
 
 /**
@@ -52,6 +55,20 @@ export function flagsForChecker(checker: CheckerName, checkerFlags: string): { f
       // The validator's own arguments are written with it (exportPackage); a testlib checker is refused there.
       return { flags: "" };
   }
+}
+
+/**
+ * Where a testlib checker's partial points cannot count (decision 074: a
+ * problem without scored groups, the sample, a pass-fail group), the test
+ * groups whose validator is told `all_or_nothing` (./testlib-kattis.ts).
+ * @returns test_group.yaml path → the keys to add.
+ */
+function allOrNothingFiles(problem: Pick<ProblemShape, "scoring">): Record<string, Record<string, unknown>> {
+  const args = { output_validator_args: [ALL_OR_NOTHING_ARG] };
+  if (!problem.scoring) return { "data/test_group.yaml": args };
+  const out: Record<string, Record<string, unknown>> = { "data/sample/test_group.yaml": args };
+  for (const g of problem.scoring.groups) if (g.aggregation === "pass-fail") out[`data/secret/${g.name}/test_group.yaml`] = args;
+  return out;
 }
 
 /** A stable UUID (8-4-4-4-12) for a problem id, as 2025-09's problem.yaml requires one. */
@@ -96,8 +113,7 @@ export function exportPackage(
   assets: Asset[] = [],
 ): { zip: Uint8Array; filename: string; notes: string[] } {
   if (problem.checker === "custom" && !problem.validator) throw new Error("exportPackage: a custom-checker problem needs its validator (the owner's shape)");
-  // A Polygon import's testlib checker has no Kattis form yet (a later step wraps it as an output validator): refused, never exported judging otherwise.
-  if (problem.checker === "testlib") throw new AppError("BAD_INPUT", { field: "id", message: "id: a problem with a testlib checker (a Polygon package's) does not export as a Kattis package yet" });
+  if (problem.checker === "testlib" && !problem.validator?.testlib) throw new AppError("BAD_INPUT", { field: "id", message: "id: the problem's testlib checker has no files" });
   const notes: string[] = [];
   const enc = (s: string) => new TextEncoder().encode(s);
   const files: Record<string, Uint8Array> = {};
@@ -143,12 +159,14 @@ export function exportPackage(
   if (problem.scoring) for (const [path, config] of Object.entries(scoringFiles(problem.scoring))) files[path] = enc(stringify(config));
   const { flags, note } = flagsForChecker(problem.checker, problem.checkerFlags);
   if (note) notes.push(note);
-  const v = problem.checker === "custom" ? problem.validator : null;
-  if (v) for (const [name, content] of Object.entries(v.files)) files[`output_validator/${name}`] = enc(content);
-  const args = v ? v.args.split(/\s+/).filter(Boolean) : flags.split(" ").filter(Boolean);
+  const v = problem.checker === "custom" || problem.checker === "testlib" ? problem.validator : null;
+  // A testlib checker: its files with the marker and the build/run scripts that give any Kattis judge its semantics (./testlib-kattis.ts).
+  if (v) for (const [name, content] of Object.entries(v.testlib ? testlibFolder(v) : v.files)) files[`output_validator/${name}`] = enc(content);
+  if (v?.testlib) for (const [path, config] of Object.entries(allOrNothingFiles(problem))) files[path] = enc(stringify({ ...(path in files ? parse(new TextDecoder().decode(files[path])) : {}), ...config }));
+  const args = v ? (v.testlib ? [] : v.args.split(/\s+/).filter(Boolean)) : flags.split(" ").filter(Boolean);
   if (args.length) files["data/test_group.yaml"] = enc(stringify({ output_validator_args: args }));
   const folders: Record<PackageExample["expected"], string> = { AC: "accepted", WA: "wrong_answer", TLE: "time_limit_exceeded", RE: "run_time_error", rejected: "rejected", PAC: "partially_accepted", MLE: "run_time_error", "TLE-or-AC": "time_limit_exceeded", "TLE-or-MLE": "rejected" };
-  const named: Record<string, { language?: string; score?: number | [number, number] }> = {};
+  const named: Record<string, { language?: string; score?: number | [number, number]; permitted?: readonly string[]; required?: readonly string[] }> = {};
   for (const e of kept?.examples ?? []) {
     // Kept under their package path; one that strayed from its folder's name is put back in it.
     const [, folder, ...rest] = e.path.split("/");
@@ -159,6 +177,8 @@ export function exportPackage(
     if (languageByExtension(path.split(".").pop()!) !== e.language) named[key] = { language: LANGUAGES[e.language].package.code };
     // A scoring example's expected score, as submissions.yaml says it.
     if (e.expectedScore) named[key] = { ...named[key], score: e.expectedScore[0] === e.expectedScore[1] ? e.expectedScore[0] : e.expectedScore };
+    // Polygon's TLE-or-AC and TLE-or-MLE: the format's verdict lists (a folder alone says TLE, or any rejection).
+    if (e.expected === "TLE-or-AC" || e.expected === "TLE-or-MLE") named[key] = { ...named[key], ...VERDICT_SETS[e.expected] };
   }
   if (Object.keys(named).length) files["submissions/submissions.yaml"] = enc(stringify(named));
   const slug = problem.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "problem";

@@ -11,11 +11,12 @@ import { isScripted, VALIDATOR_FILE_NAME, VALIDATOR_MAX_BYTES, validatorMain, ty
 import { PackageError, text, type PackageFiles } from "./files.ts";
 import { otherStatements, statementMarkdown } from "./statement.ts";
 import { statementAssets, type Asset } from "./assets.ts";
+import { readTestlibFolder, TESTLIB_MARKER } from "./testlib-kattis.ts";
 import { readKind, readPythonImplementation } from "./kinds.ts";
 import { readKeywords } from "./keywords.ts";
 import type { PythonImplementation } from "../problems/limits.ts";
 import { expectedScoreInCode, readScoring, scoresNamed } from "./scoring.ts";
-import { lastMatching, readSubmissionsYaml, SUBMISSIONS_YAML, type SubmissionsRule } from "./submissions-yaml.ts";
+import { lastMatching, outcomeOfSets, readSubmissionsYaml, SUBMISSIONS_YAML, type SubmissionsRule } from "./submissions-yaml.ts";
 import type { ScoringSpec } from "../problems/scoring-spec.ts";
 import { LANGUAGE_IDS, LANGUAGES, languageByExtension, languageByPackageCode, type LanguageId } from "../../isolate/languages/index.ts";
 
@@ -268,13 +269,18 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
       const k = validatorDir + name;
       if (name.includes("/")) throw new PackageError(k, "a validator's files must sit in its folder itself (this judge's validator box holds no subfolders): move it beside the others");
       if (scripted && !VALIDATOR_FILE_NAME.test(name)) throw new PackageError(k, "a validator file's name is letters, digits and _ . + - (at most 64 characters)");
-      if (scripted || /\.(cpp|cc|cxx|h|hpp|hh|py)$/.test(name)) vfiles[name] = text(files, k)!;
+      if (scripted || name === TESTLIB_MARKER || /\.(cpp|cc|cxx|h|hpp|hh|py)$/.test(name)) vfiles[name] = text(files, k)!;
     }
     const vbytes = Object.values(vfiles).reduce((n, c) => n + Buffer.byteLength(c), 0);
     if (vbytes > VALIDATOR_MAX_BYTES) throw new PackageError(validatorDir, `the output validator's files are larger than ${VALIDATOR_MAX_BYTES / (1024 * 1024)} MiB together`);
-    const main = validatorMain(vfiles);
-    if ("error" in main) throw new PackageError(validatorDir, `output validator: ${main.error}`);
-    validator = { ...main, files: vfiles, args: "" };
+    if (TESTLIB_MARKER in vfiles) {
+      // A testlib checker (decision 080): judged here by testlib's exit codes, its build/run scripts left for other judges.
+      validator = readTestlibFolder(validatorDir, vfiles, kind.interactive);
+    } else {
+      const main = validatorMain(vfiles);
+      if ("error" in main) throw new PackageError(validatorDir, `output validator: ${main.error}`);
+      validator = { ...main, files: vfiles, args: "" };
+    }
   }
 
   // Name: a string, or a map by language (English preferred).
@@ -317,7 +323,8 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
     flagWords.push(...words);
   }
   let validatorFlags = "";
-  if (validator) validator.args = flagWords.join(" ");
+  // A testlib checker takes no arguments (its scripts' all_or_nothing is what testlib's rules already do here).
+  if (validator) validator.args = validator.testlib ? "" : flagWords.join(" ");
   else {
     const merged = parseValidatorFlags(flagWords);
     if (!merged.ok) throw new PackageError("problem.yaml", merged.error);
@@ -326,7 +333,7 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
   for (const k of files.keys()) {
     if (/^data\/.+\/(testdata|test_group)\.yaml$/.test(k)) {
       const y = readYaml(files, k)!;
-      if (y.get("output_validator_flags") !== undefined || y.get("output_validator_args") !== undefined) {
+      if (!validator?.testlib && (y.get("output_validator_flags") !== undefined || y.get("output_validator_args") !== undefined)) {
         throw new PackageError(k, "validator flags per test group are not supported yet (only in data/)");
       }
     }
@@ -374,7 +381,8 @@ export async function readPackage(files: PackageFiles): Promise<ProblemPackage> 
   let exampleBytes = 0;
   for (const path of [...files.keys()].filter((k) => k.startsWith("submissions/")).sort(byPath)) {
     const [, folder, ...rest] = path.split("/");
-    const expected = FOLDER_VERDICTS[folder ?? ""];
+    // A folder's verdict, or Polygon's TLE-or-AC / TLE-or-MLE as submissions.yaml's verdict lists say them (decision 080).
+    const expected = FOLDER_VERDICTS[folder ?? ""] && (lastMatching(submissionsYaml, path, (r) => outcomeOfSets(r.settings)) ?? FOLDER_VERDICTS[folder ?? ""]);
     if (!expected || rest.length === 0) continue;
     const named = namedLanguage(path);
     if (named === null) continue;

@@ -57,3 +57,25 @@ export function lastMatching<T>(rules: readonly SubmissionsRule[], path: string,
   }
   return found;
 }
+
+/**
+ * Polygon's tags with no folder of their own, as 2025-09's `permitted` and
+ * `required` verdict lists say them (decision 080): "TLE or AC" and "TLE or
+ * MLE" (MLE is the format's RTE). An export writes them; an import reads
+ * them back.
+ */
+export const VERDICT_SETS = {
+  "TLE-or-AC": { permitted: ["AC", "TLE"], required: ["AC", "TLE"] },
+  "TLE-or-MLE": { permitted: ["AC", "RTE", "TLE"], required: ["RTE", "TLE"] },
+} as const;
+
+/** The outcome a rule's `permitted` and `required` give when they are exactly one of VERDICT_SETS (in any order), else undefined. */
+export function outcomeOfSets(settings: Record<string, unknown>): keyof typeof VERDICT_SETS | undefined {
+  const sorted = (v: unknown) => (Array.isArray(v) ? v.map(String).sort().join(",") : null);
+  const permitted = sorted(settings.permitted);
+  const required = sorted(settings.required);
+  for (const [outcome, sets] of Object.entries(VERDICT_SETS) as [keyof typeof VERDICT_SETS, (typeof VERDICT_SETS)[keyof typeof VERDICT_SETS]][]) {
+    if (permitted === [...sets.permitted].sort().join(",") && required === [...sets.required].sort().join(",")) return outcome;
+  }
+  return undefined;
+}

@@ -137,9 +137,11 @@ export function validatorNeeded(v: { interactive?: boolean; validationPasses?: n
  * gives it), an interactive problem needs the custom checker or a testlib one
  * with its interactor, a multi-pass one the custom checker.
  */
-export function checkerProblem(v: { checker?: string; validator?: { testlib?: { interactor?: unknown } } | null; interactive?: boolean; validationPasses?: number }): { field: "validator" | "checker"; message: string } | null {
+export function checkerProblem(v: { checker?: string; validator?: { language?: string; testlib?: { interactor?: unknown } } | null; interactive?: boolean; validationPasses?: number }): { field: "validator" | "checker"; message: string } | null {
   if (v.checker === "custom" && !v.validator) return { field: "validator", message: "Required when the checker is custom (the validator's files)" };
-  if (v.checker === "testlib" && !v.validator?.testlib) return { field: "validator", message: "Required when the checker is testlib (the checker's files, marked testlib: a Polygon package's import gives them)" };
+  if (v.checker === "testlib" && !v.validator?.testlib) return { field: "validator", message: "Required when the checker is testlib (the checker's files with testlib.h, marked testlib: the form and a Polygon import give them)" };
+  // Run as `check input output answer` from its one source (decision 080): a build/run program folder is the custom checker's.
+  if (v.checker === "testlib" && v.validator?.language === "script") return { field: "validator", message: "A testlib checker is one C++ or Python source with main() (and testlib.h), not build/run scripts" };
   if (v.checker === "custom" && v.validator?.testlib) return { field: "checker", message: "Must be testlib for a testlib checker's files" };
   const why = validatorNeeded(v);
   if (!why) return null;

@@ -39,6 +39,12 @@ export interface ProblemFormValues {
   validator: ValidatorFormValues;
   /** The `custom` checker's program: its files (name → text) and arguments. */
   customValidator: { files: Record<string, string>; args: string };
+  /**
+   * The `testlib` checker: its files (the source and testlib.h), whether its
+   * `points X` (exit 7) is a percentage of the test's points, and an imported
+   * problem's interactor, kept as it is (decision 080).
+   */
+  testlibChecker: { files: Record<string, string>; pointsAsPercent: boolean; interactor?: { language: "cpp" | "py"; files: Record<string, string>; main: string } };
   /** The validator talks with the submission over pipes (custom checker only). */
   interactive: boolean;
   /** Runs of the submission per test: 1, or more for a multi-pass problem (custom checker only). */
@@ -115,6 +121,7 @@ export function blankProblemForm(): ProblemFormValues {
     checker: DEFAULT_CHECKER,
     validator: BLANK_VALIDATOR,
     customValidator: { files: {}, args: "" },
+    testlibChecker: { files: {}, pointsAsPercent: true },
     interactive: false,
     validationPasses: PROBLEM_LIMITS.validationPasses.min,
     hiddenTestCases: [{ input: "", expectedOutput: "" }],
@@ -139,6 +146,8 @@ const DIFFICULTY_KEYS = { easy: "difficulty.easy", medium: "difficulty.medium", 
 /** How the custom validator is called (code, not translated). */
 const VALIDATOR_COMMAND = "validator input answer feedback_dir [arguments] < output"; // i18n-ignore: a command line
 const INTERACTIVE_COMMAND = "validator input answer feedback_dir < program_output > program_input"; // i18n-ignore: a command line
+/** How a testlib checker is called (code, not translated). */
+const TESTLIB_COMMAND = "check input output answer"; // i18n-ignore: a command line
 
 type TextKey = "title" | "description" | "inputFormat" | "outputFormat" | "constraints" | "sampleInput" | "sampleOutput";
 const TEXT_FIELDS = [
@@ -289,6 +298,31 @@ export function ProblemFormModal({ open, mode, values, onChange, onSubmit, onCan
                   max={PROBLEM_LIMITS.validationPasses.max}
                   value={values.validationPasses}
                   onChange={(e) => set("validationPasses", Number(e.target.value))} />
+            </fieldset>
+          )}
+          {values.checker === "testlib" && (
+            <fieldset className="validator-options">
+              <legend>{t("testlib.legend")}</legend>
+              <p className="muted">
+                <T ns={problems} k="testlib.about" values={{ command: TESTLIB_COMMAND }} components={{ 0: <code dir="ltr" /> }} />
+              </p>
+              <FileButton
+                inputLabel={t("testlib.filesLabel")}
+                multiple
+                accept=".cpp,.cc,.cxx,.h,.hpp,.py"
+                onFiles={async (picked) => {
+                  const files: Record<string, string> = {};
+                  for (const f of picked) files[f.name] = await f.text();
+                  set("testlibChecker", { ...values.testlibChecker, files });
+                }}
+              >
+                {t("testlib.chooseFiles")}
+              </FileButton>
+              <p className="muted" data-testid="testlib-files">
+                {Object.keys(values.testlibChecker.files).length ? Object.keys(values.testlibChecker.files).join(", ") : t("custom.noFiles")}
+              </p>
+              <Checkbox label={t("testlib.percent")} checked={values.testlibChecker.pointsAsPercent}
+                  onChange={(e) => set("testlibChecker", { ...values.testlibChecker, pointsAsPercent: e.target.checked })} />
             </fieldset>
           )}
           {values.checker === "kattis" && (

@@ -36,7 +36,10 @@ export function formFromProblem(p: Problem): ProblemFormValues {
     pythonImplementation: p.pythonImplementation,
     checker: p.checker,
     validator: validatorFromFlags(p.checkerFlags),
-    customValidator: { files: p.validator?.files ?? {}, args: p.validator?.args ?? "" },
+    customValidator: { files: p.validator?.testlib ? {} : (p.validator?.files ?? {}), args: p.validator?.args ?? "" },
+    testlibChecker: p.validator?.testlib
+      ? { files: p.validator.files, pointsAsPercent: p.validator.testlib.pointsAsPercent, ...(p.validator.testlib.interactor ? { interactor: p.validator.testlib.interactor } : {}) }
+      : { files: {}, pointsAsPercent: true },
     interactive: p.interactive,
     validationPasses: p.validationPasses,
     scoringOn: p.scoring !== null,
@@ -63,6 +66,10 @@ export function payloadFromForm(v: ProblemFormValues) {
     checker: v.checker,
     checkerFlags: v.checker === "kattis" ? validatorFlags(v.validator) : "",
     ...(v.checker === "custom" ? { validator: v.customValidator } : {}),
+    // A testlib checker (decision 080): its files marked testlib; an imported one's interactor goes back with them.
+    ...(v.checker === "testlib" && Object.keys(v.testlibChecker.files).length
+      ? { validator: { files: v.testlibChecker.files, args: "", testlib: { pointsAsPercent: v.testlibChecker.pointsAsPercent, ...(v.testlibChecker.interactor ? { interactor: v.testlibChecker.interactor } : {}) } } }
+      : {}),
     // Interactive and multi-pass need the custom checker (interactive: or an imported testlib one, with its interactor); with another checker they are off.
     interactive: (v.checker === "custom" || v.checker === "testlib") && v.interactive,
     validationPasses: v.checker === "custom" ? v.validationPasses : 1,

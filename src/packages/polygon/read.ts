@@ -4,6 +4,7 @@
  * storage, export and judging take it as they take a Kattis package. What
  * maps to what: docs/decisions/074-polygon-packages.md.
  */
+import { stdCheckerFlags } from "../std-checkers.ts";
 import { PackageError, text, type PackageFiles } from "../files.ts";
 import type { ProblemPackage } from "../format.ts";
 import { TAG_WORD_MAX_CHARS } from "../../problems/tags/words.ts";
@@ -42,6 +43,9 @@ export async function readPolygonPackage(files: PackageFiles): Promise<ProblemPa
   }
   const interactive = d.interactor !== null;
   const validator = readChecker(files, d, warnings);
+  // testlib's standard checkers: the built-in comparison of the same semantics (../std-checkers.ts), unless it reads an interactor's tout.
+  const stdFlags = interactive ? null : stdCheckerFlags(d.checker?.name ?? null);
+  if (stdFlags !== null) warnings.push(`assets/checker ${d.checker!.name}: judged by the built-in comparison of the same semantics (default validator${stdFlags ? ` with ${stdFlags}` : ""}), not compiled`);
   const { tests, polygon } = readTests(files, d.tests, interactive);
   const scoring = readScoring(d.tests, polygon, warnings);
   const statements = await readStatements(files, d, warnings);
@@ -62,8 +66,8 @@ export async function readPolygonPackage(files: PackageFiles): Promise<ProblemPa
     // problemtools' defaults: verify's TL_high = TL × 1.5 (Polygon has no such margin).
     timeMultipliers: { acToTimeLimit: 2, timeLimitToTle: 1.5 },
     memoryLimitKib: Math.ceil(d.tests.memoryLimitBytes / KIB),
-    validatorFlags: "",
-    validator,
+    validatorFlags: stdFlags ?? "",
+    validator: stdFlags === null ? validator : null,
     interactive,
     validationPasses: 1,
     pythonImplementation: "cpython",
