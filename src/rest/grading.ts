@@ -3,7 +3,7 @@
  * - GET /api/submissions/:id/review; PUT /api/submissions/:id/review {itemIds, comments: [{line, text}], overridePoints?, release?}
  * - POST /api/submissions/:id/regrade-requests {reason} → 201
  * - GET /api/assignments/:id/problems/:problemId/rubric; PUT the same {mode: add|replace, items: [{id?, points, description}]}
- * - GET /api/assignments/:id/reviews; POST /api/assignments/:id/reviews/release {problemId?}
+ * - GET /api/assignments/:id/reviews (staff); GET /api/assignments/:id/my-reviews (the caller's released ones); POST /api/assignments/:id/reviews/release {problemId?}
  * - GET /api/courses/:id/comment-bank; POST /api/courses/:id/comment-bank {text} → 201; DELETE /api/comment-bank/:id
  * - GET /api/courses/:id/regrade-requests?status=open|accepted|declined|all
  * - PATCH /api/regrade-requests/:id {status: accepted|declined, answer, points?}
@@ -24,6 +24,7 @@ export const gradingRoutes = new Hono<AppEnv>()
     c.json(await call(c, async (api) => api.grading.saveRubric({ ...(await jsonBody(c)), assignmentId: c.req.param("id"), problemId: c.req.param("problemId") } as never))),
   )
   .get("/assignments/:id/reviews", async (c) => c.json(await call(c, (api) => api.grading.reviews({ assignmentId: c.req.param("id") }))))
+  .get("/assignments/:id/my-reviews", async (c) => c.json(await call(c, (api) => api.grading.myReviews({ assignmentId: c.req.param("id") }))))
   .post("/assignments/:id/reviews/release", async (c) =>
     c.json(await call(c, async (api) => api.grading.releaseAll({ ...(await jsonBody(c)), assignmentId: c.req.param("id") } as never))),
   )

@@ -10,10 +10,10 @@
  * hides it again. Every change to a released grade recomputes the student's
  * cell and tells them (a `grade-changed` notice) when their total moves.
  */
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../../db/index.ts";
-import { regradeRequests, submissionReviews, type ReviewComment } from "../../../db/schema.ts";
+import { problems, regradeRequests, submissionReviews, type ReviewComment } from "../../../db/schema.ts";
 import type { Caller } from "../../accounts/user.ts";
 import { AppError } from "../../errors.ts";
 import { idField, requiredText } from "../../lib/fields.ts";
@@ -234,3 +234,18 @@ export async function listReviews(db: Database, user: Caller, assignmentId: stri
   return rows.map((x) => ({ ...x, releasedAt: x.releasedAt?.toISOString() ?? null }));
 }
 
+
+/**
+ * The caller's own released reviews on an assignment (a student's list), newest release first.
+ * @throws ASSIGNMENT_NOT_FOUND (404).
+ */
+export async function myReviews(db: Database, user: Caller, assignmentId: string, now: number) {
+  await requireAssignment(db, user, assignmentId, "course.view", now);
+  const rows = await db
+    .select({ submissionId: submissionReviews.submissionId, problemId: submissionReviews.problemId, problemTitle: problems.title, releasedAt: submissionReviews.releasedAt })
+    .from(submissionReviews)
+    .innerJoin(problems, eq(problems.id, submissionReviews.problemId))
+    .where(and(eq(submissionReviews.assignmentId, assignmentId), eq(submissionReviews.userId, user.id), isNotNull(submissionReviews.releasedAt)))
+    .orderBy(desc(submissionReviews.releasedAt));
+  return rows.map((x) => ({ ...x, releasedAt: x.releasedAt!.toISOString() }));
+}

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { addToBank, bankCommentInput, deleteFromBank, listBank } from "../../courses/grading/comment-bank.ts";
 import { answerRegrade, regradeAnswerInput, regradeQueue, regradeQueueInput, regradeRequestInput, requestRegrade } from "../../courses/grading/regrades.ts";
-import { listReviews, readReview, releaseAllInput, releaseAssignment, reviewInput, saveReview } from "../../courses/grading/reviews.ts";
+import { listReviews, myReviews, readReview, releaseAllInput, releaseAssignment, reviewInput, saveReview } from "../../courses/grading/reviews.ts";
 import { readRubric, rubricInput, saveRubric } from "../../courses/grading/rubrics.ts";
 import { idField } from "../../lib/fields.ts";
 import { protectedProcedure, router } from "../init.ts";
@@ -33,6 +33,9 @@ export const gradingRouter = router({
 
   /** The reviews of an assignment (staff): submission, student, problem, releasedAt. @throws FORBIDDEN (403). */
   reviews: protectedProcedure.input(z.object({ assignmentId: idField() })).query(({ ctx, input }) => listReviews(ctx.db, ctx.user, input.assignmentId, ctx.now())),
+
+  /** The caller's released reviews on an assignment (a student's list). @throws ASSIGNMENT_NOT_FOUND (404). */
+  myReviews: protectedProcedure.input(z.object({ assignmentId: idField() })).query(({ ctx, input }) => myReviews(ctx.db, ctx.user, input.assignmentId, ctx.now())),
 
   /** The course's comment bank (staff). @throws COURSE_NOT_FOUND (404), FORBIDDEN (403). */
   commentBank: protectedProcedure.input(z.object({ courseId: idField() })).query(({ ctx, input }) => listBank(ctx.db, ctx.user, input.courseId)),
