@@ -28,6 +28,8 @@ export default function RegradeQueuePage({ courseId }: { courseId: string }) {
   const [status, setStatus] = useState<Filter>("open");
   const query = useQuery({ ...trpc.grading.regradeQueue.queryOptions({ courseId, status }), retry: false });
   const course = useQuery({ ...trpc.courses.byId.queryOptions({ id: courseId }), retry: false });
+  // The outcome shows above the list: an answered request leaves the "waiting" list with its form.
+  const { notice, run } = useNotice();
   return (
     <Page title={t("queue.documentTitle")}>
       <div className="page-heading">
@@ -46,12 +48,13 @@ export default function RegradeQueuePage({ courseId }: { courseId: string }) {
         <option value="declined">{t("queue.filterDeclined")}</option>
         <option value="all">{t("queue.filterAll")}</option>
       </Select>
+      <FormMessage notice={notice} />
       <QueryState query={query} loading={t("queue.loading")} error={t("queue.loadFailed")} isEmpty={(l) => l.length === 0} empty={<p className="muted">{t("queue.empty")}</p>}>
         {(list) => (
           <ol className="regrade-list" aria-label={t("queue.listLabel")}>
             {list.map((q) => (
               <li key={q.id} className="card" data-testid="queue-item">
-                <QueueItem q={q} courseId={courseId} />
+                <QueueItem q={q} courseId={courseId} run={run} />
               </li>
             ))}
           </ol>
@@ -61,12 +64,11 @@ export default function RegradeQueuePage({ courseId }: { courseId: string }) {
   );
 }
 
-function QueueItem({ q, courseId }: { q: Queued; courseId: string }) {
+function QueueItem({ q, courseId, run }: { q: Queued; courseId: string; run: ReturnType<typeof useNotice>["run"] }) {
   const t = useT(grading);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const answer = useMutation(trpc.grading.answerRegrade.mutationOptions());
-  const { notice, run } = useNotice();
   const [status, setStatus] = useState<"accepted" | "declined">("accepted");
   const [words, setWords] = useState("");
   const [points, setPoints] = useState("");
@@ -115,7 +117,6 @@ function QueueItem({ q, courseId }: { q: Queued; courseId: string }) {
           {status === "accepted" && (
             <NumberField label={t("queue.points")} description={t("queue.pointsHint")} value={points} onChange={(e) => setPoints(e.target.value)} min={0} step="any" />
           )}
-          <FormMessage notice={notice} />
           <button type="submit" className="btn btn-primary btn-sm" disabled={answer.isPending}>
             {t("queue.send")}
           </button>

@@ -62,7 +62,7 @@ function RubricEditor(props: { assignmentId: string; problemId: string; title: s
     <section className="card" aria-labelledby={`rubric-${props.problemId}`}>
       <h2 id={`rubric-${props.problemId}`}>{t("rubrics.problem", { title: props.title, points: props.points })}</h2>
       <QueryState query={query} loading={t("rubrics.loading")} error={t("rubrics.loadFailed")}>
-        {(r) => <RubricForm key={r.items.map((i) => i.id).join()} rubric={r} {...props} />}
+        {(r) => <RubricForm rubric={r} {...props} />}
       </QueryState>
     </section>
   );
@@ -90,7 +90,10 @@ function RubricForm(props: { rubric: Rubric; assignmentId: string; problemId: st
         }),
       { success: t("rubrics.saved"), error: t("rubrics.saveFailed") },
     );
-    if (saved) queryClient.setQueryData(trpc.grading.rubric.queryKey({ assignmentId: props.assignmentId, problemId: props.problemId }), saved);
+    if (!saved) return;
+    // New items got their ids: the rows take them, so the next save keeps them.
+    setRows(toRows(saved));
+    queryClient.setQueryData(trpc.grading.rubric.queryKey({ assignmentId: props.assignmentId, problemId: props.problemId }), saved);
   }
 
   return (
