@@ -1324,3 +1324,124 @@ export const announcements = sqliteTable(
   },
   (t) => [index("announcements_course_idx").on(t.courseId, t.createdAt), index("announcements_pending_idx").on(t.fannedOutAt).where(sql`fanned_out_at is null`)],
 );
+
+/**
+ * Grading by people (issue 37 §4, decision 076, src/courses/grading): per
+ * assignment problem, whether the rubric's picked items are added to the
+ * judge's score or replace it. Absent: `add`.
+ */
+export const rubrics = sqliteTable(
+  "rubrics",
+  {
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id),
+    mode: text("mode", { enum: ["add", "replace"] }).notNull().default("add"),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.assignmentId, t.problemId] })],
+);
+
+/** One rubric item of an assignment problem: points (negative: a deduction) and what it says. */
+export const rubricItems = sqliteTable(
+  "rubric_items",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id),
+    ordinal: integer("ordinal").notNull(),
+    points: real("points").notNull(),
+    description: text("description").notNull(),
+  },
+  (t) => [index("rubric_items_problem_idx").on(t.assignmentId, t.problemId, t.ordinal)],
+);
+
+/** A course's reusable comment for line comments (its comment bank). */
+export const commentBank = sqliteTable(
+  "comment_bank",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    courseId: text("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("comment_bank_course_idx").on(t.courseId, t.createdAt)],
+);
+
+/** One line comment of a review: a 1-based line of the submission's code and the words. */
+export interface ReviewComment {
+  line: number;
+  text: string;
+}
+
+/**
+ * Staff's review of one course submission: the rubric items picked, line
+ * comments, an override set by an accepted regrade (points, null: none), and
+ * when it was released to the student (null: a draft only staff see).
+ */
+export const submissionReviews = sqliteTable(
+  "submission_reviews",
+  {
+    submissionId: text("submission_id")
+      .primaryKey()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id),
+    /** The student whose submission it is. */
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reviewerId: text("reviewer_id").references(() => users.id, { onDelete: "set null" }),
+    itemIds: text("item_ids", { mode: "json" }).$type<string[]>().notNull(),
+    comments: text("comments", { mode: "json" }).$type<ReviewComment[]>().notNull(),
+    overridePoints: real("override_points"),
+    releasedAt: integer("released_at", { mode: "timestamp_ms" }),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [index("submission_reviews_cell_idx").on(t.assignmentId, t.userId, t.problemId)],
+);
+
+export const REGRADE_STATUSES = ["open", "accepted", "declined"] as const;
+
+/** A student's request to regrade a released review, and staff's answer (issue 37 §5). */
+export const regradeRequests = sqliteTable(
+  "regrade_requests",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    submissionId: text("submission_id")
+      .notNull()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    courseId: text("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    status: text("status", { enum: REGRADE_STATUSES }).notNull().default("open"),
+    answer: text("answer"),
+    /** The problem's new points when accepted with a changed grade; null otherwise. */
+    points: real("points"),
+    answeredBy: text("answered_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    answeredAt: integer("answered_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("regrade_requests_queue_idx").on(t.courseId, t.status, t.createdAt), index("regrade_requests_submission_idx").on(t.submissionId)],
+);

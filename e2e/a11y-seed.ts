@@ -34,6 +34,8 @@ export interface Seeded {
   contestId: string;
   reportId: string;
   pairId: string;
+  /** The student's assignment submission, with a released review and an open regrade request (issue 37 §4–5). */
+  reviewSubmissionId: string;
 }
 
 export const PY_AC = "a, b = map(int, input().split())\nprint(a + b)\n";
@@ -157,5 +159,27 @@ export async function seed(server: TestServer): Promise<Seeded> {
   const report = await api(server, `/api/similarity/${reportId}`, { token: staff.token, expect: 200 });
   const pairId = (report.body.result?.pairs?.[0]?.id ?? "") as string;
   if (!pairId) throw new Error(`similarity report without a pair: ${JSON.stringify(report.body).slice(0, 400)}`);
-  return { staff, student, studentId, studentHandle, problemId, courseId, inviteCode, assignmentId, contestId, reportId, pairId };
+  const reviewSubmissionId = await seedReview(server, staff, student, problemId, assignmentId);
+  return { staff, student, studentId, studentHandle, problemId, courseId, inviteCode, assignmentId, contestId, reportId, pairId, reviewSubmissionId };
+}
+
+/** The review's seeded words (user content: rubric items, a comment, a reason), never translated. */
+export const REVIEW_WORDS = ["No comment explains the merge", "Clear names", "Explain why this loop ends.", "The merge is explained in the statement's words."];
+
+/** A rubric, a released review of the student's assignment submission with a line comment, and their regrade request. */
+async function seedReview(server: TestServer, staff: Person, student: Person, problemId: string, assignmentId: string): Promise<string> {
+  const history = await api(server, `/api/submissions/${problemId}`, { token: student.token, expect: 200 });
+  const subs = (Array.isArray(history.body) ? history.body : history.body.submissions) as { _id: string; assignmentId: string | null }[];
+  const id = subs.find((s) => s.assignmentId === assignmentId)!._id;
+  const rubric = await api(server, `/api/assignments/${assignmentId}/problems/${problemId}/rubric`, {
+    method: "PUT",
+    token: staff.token,
+    body: { mode: "add", items: [{ points: -5, description: REVIEW_WORDS[0] }, { points: 2, description: REVIEW_WORDS[1] }] },
+    expect: 200,
+  });
+  await api(server, `/api/courses/${(await api(server, `/api/assignments/${assignmentId}`, { token: staff.token })).body.courseId}/comment-bank`, { method: "POST", token: staff.token, body: { text: REVIEW_WORDS[2] }, expect: 201 });
+  const itemIds = [rubric.body.items[0].id as string];
+  await api(server, `/api/submissions/${id}/review`, { method: "PUT", token: staff.token, body: { itemIds, comments: [{ line: 1, text: REVIEW_WORDS[2] }], release: true }, expect: 200 });
+  await api(server, `/api/submissions/${id}/regrade-requests`, { method: "POST", token: student.token, body: { reason: REVIEW_WORDS[3] }, expect: 201 });
+  return id;
 }

@@ -16,7 +16,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { PY_AC, PY_WA, seed, type Seeded } from "./a11y-seed.ts";
+import { PY_AC, PY_WA, REVIEW_WORDS, seed, type Seeded } from "./a11y-seed.ts";
 import { axeViolations, formatFindings } from "./axe.ts";
 import { ensureClientBuilt, launchBrowser, setEditorCode, startServer, type TestServer } from "./harness.ts";
 import { clientRoutePatterns, urlsFor } from "./routes-list.ts";
@@ -59,7 +59,7 @@ async function contextFor(token: string | null, dark: boolean, opts: { pseudo?: 
 /** The seeded data's own words (names, titles, codes): user content, never translated. */
 function seededWords(d: Seeded): string[] {
   const people = [d.staff, d.student].flatMap((p) => [`${p.firstName} ${p.lastName}`, p.firstName, p.lastName, p.email]);
-  return [...people, d.studentHandle, "Otto Other", "Otto", "Other", "otto@uni.example", ...SEEDED_TITLES];
+  return [...people, d.studentHandle, "Otto Other", "Otto", "Other", "otto@uni.example", ...SEEDED_TITLES, ...REVIEW_WORDS];
 }
 
 /** Waits until the page shows no loading text and its editor (if any) is up; gives up quietly after 15 s (axe then sees what is there). */

@@ -182,6 +182,11 @@ export function screensFor(d: Seeded): Screen[] {
     { name: "assignment-student", route: "/assignments/:id", path: a, as: "student" },
     { name: "gradebook", route: "/assignments/:id/gradebook", path: `${a}/gradebook`, as: "staff" },
     { name: "gradebook-student", route: "/assignments/:id/gradebook", path: `${a}/gradebook`, as: "student", refused: true },
+    // Grading by people (issue 37 §4–5): the review for staff and its student, the rubrics, the regrade queue.
+    { name: "review-staff", route: "/submissions/:id/review", path: `/submissions/${d.reviewSubmissionId}/review`, as: "staff" },
+    { name: "review-student", route: "/submissions/:id/review", path: `/submissions/${d.reviewSubmissionId}/review`, as: "student" },
+    { name: "rubrics", route: "/assignments/:id/rubrics", path: `${a}/rubrics`, as: "staff" },
+    { name: "regrade-queue", route: "/courses/:id/regrades", path: `/courses/${d.courseId}/regrades`, as: "staff" },
     // Similarity.
     { name: "assignment-similarity", route: "/assignments/:id/similarity", path: `${a}/similarity`, as: "staff" },
     { name: "contest-similarity", route: "/contests/:id/similarity", path: `${c}/similarity`, as: "staff" },

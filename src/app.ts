@@ -41,6 +41,7 @@ import { tagsRoutes } from "./rest/tags.ts";
 import { accountRoutes } from "./rest/account.ts";
 import { accountEmailRoutes } from "./rest/account-email.ts";
 import { progressRoutes, usersRoutes } from "./rest/progress.ts";
+import { gradingRoutes } from "./rest/grading.ts";
 import { clientHandler } from "./static.ts";
 import { pageSecurityHeaders } from "./csp.ts";
 import { appRouter } from "./trpc/router.ts";
@@ -224,6 +225,8 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/ccs", ccsRoutes);
   app.route("/api/admin", adminRoutes);
   app.route("/api/lti", ltiRoutes);
+  // Reviews, rubrics, the comment bank and regrade requests (issue 37 §4–5): full paths under /api.
+  app.route("/api", gradingRoutes);
   app.all("/api/*", (c) => c.json({ error: "Not found", message: "Not found", code: "NOT_FOUND" }, 404));
 
   app.all("/trpc/*", (c) =>

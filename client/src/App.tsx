@@ -35,6 +35,9 @@ const CourseSettingsPage = lazy(() => import("./courses/CourseSettingsPage.tsx")
 const AssignmentPage = lazy(() => import("./courses/AssignmentPage.tsx"));
 const AssignmentEditorPage = lazy(() => import("./courses/AssignmentEditorPage.tsx"));
 const GradebookPage = lazy(() => import("./courses/GradebookPage.tsx"));
+const ReviewPage = lazy(() => import("./grading/ReviewPage.tsx"));
+const RegradeQueuePage = lazy(() => import("./grading/RegradeQueuePage.tsx"));
+const RubricsPage = lazy(() => import("./grading/RubricsPage.tsx"));
 // The contest screens.
 const ContestsPage = lazy(() => import("./contests/ContestsPage.tsx"));
 const ContestEditorPage = lazy(() => import("./contests/ContestEditorPage.tsx"));
@@ -182,6 +185,13 @@ export function App() {
             </RequireAuth>
           )}
         </Route>
+        <Route path="/courses/:id/regrades">
+          {(params) => (
+            <RequireAuth>
+              <RegradeQueuePage key={params.id} courseId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
         <Route path="/courses/:id/settings">
           {(params) => (
             <RequireAuth>
@@ -235,6 +245,20 @@ export function App() {
           {(params) => (
             <RequireAuth>
               <SimilarityReportPage key={params.reportId} reportId={params.reportId} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/assignments/:id/rubrics">
+          {(params) => (
+            <RequireAuth>
+              <RubricsPage key={params.id} assignmentId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/submissions/:id/review">
+          {(params) => (
+            <RequireAuth>
+              <ReviewPage key={params.id} submissionId={params.id} />
             </RequireAuth>
           )}
         </Route>

@@ -69,6 +69,9 @@ export const COURSE_PERMISSIONS = {
   "contest.edit": { roles: TEACHERS, writes: true, says: "Create, edit, delete, unfreeze and finalize the course's contests (all staff judge them)." },
   "announcement.post": { roles: STAFF, writes: true, says: "Post announcements on the course page (each member is notified) and delete one's own." },
   "announcement.deleteAny": { roles: ["owner"], writes: true, says: "Delete any announcement of the course." },
+  "rubric.edit": { roles: TEACHERS, writes: true, says: "Define an assignment problem's rubric (items, points, added to or replacing the judge's score)." },
+  "review.grade": { roles: STAFF, writes: true, says: "Review a submission: pick rubric items, write line comments, use and add to the course's comment bank; answer regrade requests." },
+  "review.release": { roles: TEACHERS, writes: true, says: "Release reviews to students (one submission or a whole assignment), or take a release back." },
   "similarity.review": { roles: STAFF, says: "Run similarity reports on assignments, read them side by side, mark pairs and export them; see paste records." },
 } as const satisfies Record<string, { roles: readonly CourseRole[]; says: string; writes?: true }>;
 

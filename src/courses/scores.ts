@@ -8,15 +8,18 @@
  *
  * A student's score on a problem is the best over their judged submissions
  * made inside their window (./deadlines.ts): raw score (all-or-nothing or
- * partial) × late factor × the problem's points.
+ * partial) × late factor × the problem's points. A cell with a released
+ * review (./grading) takes the reviewed grade of the reviewed submission.
  */
 import { notifyScoreChanges } from "../notifications/events.ts";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { assignmentProblems, assignments, assignmentScores, extensions, submissions } from "../../db/schema.ts";
 import type { AssignmentRow } from "./access.ts";
-import { countsAt, lateFactor, rawScore, studentWindow, type StudentWindow } from "./deadlines.ts";
+import { countsAt, studentWindow, type StudentWindow } from "./deadlines.ts";
 import { ringGradebook } from "./events.ts";
+import { cellKey, releasedReviews } from "./grading/released.ts";
+import { judgePoints, withReview } from "./grading/score.ts";
 
 /** One judged submission as scoring reads it. */
 export interface ScoredSubmission {
@@ -54,8 +57,7 @@ export function bestCell(subs: readonly ScoredSubmission[], a: Pick<AssignmentRo
   const counted = subs.filter((s) => countsAt(s.createdAt, w)).sort((x, y) => x.createdAt - y.createdAt);
   let best: { s: ScoredSubmission; score: number } | null = null;
   for (const s of counted) {
-    const raw = rawScore({ verdict: s.verdict, hiddenPassed: s.hiddenPassed, hiddenTotal: s.hiddenTotal, samplePassed: s.verdict === "AC", score: s.score, maxScore: s.maxScore }, a.scoring);
-    const score = Math.round(raw * lateFactor(s.createdAt, w, a.latePenaltyPercent, a.latePenaltyUnit) * points * 100) / 100;
+    const score = judgePoints(s, a, w, points);
     if (!best || score > best.score) best = { s, score };
   }
   const last = counted[counted.length - 1];
@@ -94,7 +96,7 @@ const scoredColumns = {
 export async function recomputeStudent(db: Database, assignmentId: string, userId: string, problemId?: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
-  const [problemRows, subs, ext] = await Promise.all([
+  const [problemRows, subs, ext, reviews] = await Promise.all([
     db
       .select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points })
       .from(assignmentProblems)
@@ -104,17 +106,13 @@ export async function recomputeStudent(db: Database, assignmentId: string, userI
       .from(submissions)
       .where(and(judged(assignmentId), eq(submissions.userId, userId), ...(problemId ? [eq(submissions.problemId, problemId)] : []))),
     db.select().from(extensions).where(and(eq(extensions.assignmentId, assignmentId), eq(extensions.userId, userId))).limit(1),
+    releasedReviews(db, assignmentId, userId),
   ]);
   const w = windowOf(a, ext[0]);
-  const cells = problemRows.map((p) => ({
-    problemId: p.problemId,
-    cell: bestCell(
-      subs.filter((s) => s.problemId === p.problemId).map((s) => ({ ...s, createdAt: s.createdAt.getTime() })),
-      a,
-      w,
-      p.points,
-    ),
-  }));
+  const cells = problemRows.map((p) => {
+    const mine = subs.filter((s) => s.problemId === p.problemId).map((s) => ({ ...s, createdAt: s.createdAt.getTime() }));
+    return { problemId: p.problemId, cell: withReview(bestCell(mine, a, w, p.points), reviews.get(cellKey(userId, p.problemId)), mine, a, w, p.points) };
+  });
   await writeCells(db, assignmentId, cells.map((c) => ({ userId, ...c })), false, notify && { ...notify, userId });
 }
 
@@ -122,10 +120,11 @@ export async function recomputeStudent(db: Database, assignmentId: string, userI
 export async function recomputeAssignment(db: Database, assignmentId: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
-  const [problemRows, subs, exts] = await Promise.all([
+  const [problemRows, subs, exts, reviews] = await Promise.all([
     db.select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points }).from(assignmentProblems).where(eq(assignmentProblems.assignmentId, assignmentId)),
     db.select(scoredColumns).from(submissions).where(judged(assignmentId)),
     db.select().from(extensions).where(eq(extensions.assignmentId, assignmentId)),
+    releasedReviews(db, assignmentId),
   ]);
   const points = new Map(problemRows.map((p) => [p.problemId, p.points]));
   const extOf = new Map(exts.map((e) => [e.userId, e]));
@@ -137,11 +136,11 @@ export async function recomputeAssignment(db: Database, assignmentId: string, no
     if (!g) groups.set(key, (g = { userId: s.userId, problemId: s.problemId, subs: [] }));
     g.subs.push({ ...s, createdAt: s.createdAt.getTime() });
   }
-  const cells = [...groups.values()].map((g) => ({
-    userId: g.userId,
-    problemId: g.problemId,
-    cell: bestCell(g.subs, a, windowOf(a, extOf.get(g.userId)), points.get(g.problemId)!),
-  }));
+  const cells = [...groups.values()].map((g) => {
+    const w = windowOf(a, extOf.get(g.userId));
+    const p = points.get(g.problemId)!;
+    return { userId: g.userId, problemId: g.problemId, cell: withReview(bestCell(g.subs, a, w, p), reviews.get(cellKey(g.userId, g.problemId)), g.subs, a, w, p) };
+  });
   await writeCells(db, assignmentId, cells, true, notify);
 }
 

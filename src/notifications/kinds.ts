@@ -1,8 +1,8 @@
 /**
  * The kinds of notice (issue 36 §5, decision 073) and each kind's default
  * switches: every kind is shown in the app unless its reader turned it off;
- * e-mail is on by default only for announcements, grade changes and "due
- * soon". Pure data: the schema and the client read it.
+ * e-mail is on by default only for announcements, grade changes, "due
+ * soon" and regrade requests and answers. Pure data: the schema and the client read it.
  */
 
 export const NOTIFICATION_KINDS = [
@@ -12,6 +12,8 @@ export const NOTIFICATION_KINDS = [
   "grade-changed",
   "clarification-answered",
   "contest-starting",
+  "regrade-requested",
+  "regrade-answered",
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -30,6 +32,9 @@ export const DEFAULT_SWITCHES: Record<NotificationKind, KindSwitches> = {
   "grade-changed": { inApp: true, email: true },
   "clarification-answered": { inApp: true, email: false },
   "contest-starting": { inApp: true, email: false },
+  // Issue 37 §5: a student asked staff to regrade (to the course's staff), staff answered (to the student).
+  "regrade-requested": { inApp: true, email: true },
+  "regrade-answered": { inApp: true, email: true },
 };
 
 /** How long before an assignment's (student's) due time "due soon" is sent, ms (24 hours). */

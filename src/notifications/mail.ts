@@ -44,6 +44,8 @@ const KEYS: Record<NotificationKind, { subject: MailKey; body: MailKey }> = {
   "grade-changed": { subject: "notice.gradeChanged.subject", body: "notice.gradeChanged.body" },
   "clarification-answered": { subject: "notice.clarificationAnswered.subject", body: "notice.clarificationAnswered.body" },
   "contest-starting": { subject: "notice.contestStarting.subject", body: "notice.contestStarting.body" },
+  "regrade-requested": { subject: "notice.regradeRequested.subject", body: "notice.regradeRequested.body" },
+  "regrade-answered": { subject: "notice.regradeAnswered.subject", body: "notice.regradeAnswered.body" },
 };
 
 /** A time in the payload (ISO) as the reader's language writes it, in UTC (the account has no time zone). */
@@ -54,8 +56,9 @@ function when(iso: string | undefined, locale: LocaleTag): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "long", timeZone: "UTC" }).format(d);
 }
 
-/** Where the notice leads on the site (path). */
-export function noticePath(n: Pick<NoticeForMail, "kind" | "courseId" | "assignmentId" | "contestId">): string {
+/** Where the notice leads on the site (path): the payload's own `path` (a regrade's review or queue), else what it names. */
+export function noticePath(n: Pick<NoticeForMail, "kind" | "courseId" | "assignmentId" | "contestId"> & { payload?: Record<string, string> }): string {
+  if (n.payload?.path?.startsWith("/")) return n.payload.path;
   if (n.assignmentId) return `/assignments/${n.assignmentId}`;
   if (n.contestId) return `/contests/${n.contestId}`;
   if (n.courseId) return `/courses/${n.courseId}`;
@@ -77,6 +80,8 @@ export function noticeMail(n: NoticeForMail, locale: LocaleTag, origin: string, 
     before: p.before ?? "",
     dueAt: when(p.dueAt, locale),
     startsAt: when(p.startsAt, locale),
+    problem: p.problem ?? "",
+    status: p.status ?? "",
   };
   const keys = KEYS[n.kind];
   const paragraphs: Paragraph[] = [t("hello", { firstName: n.firstName }), t(keys.body, values)];

@@ -14,6 +14,7 @@ import { verdictName } from "../lib/verdicts.ts";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
+import { MyReviews, RubricsLink } from "../grading/links.tsx";
 
 export default function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   const t = useT(courses);
@@ -129,6 +130,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                     <T ns={courses} k="assignment.total" values={{ score: a.myScore.total, total: a.totalPoints }} components={{ 0: <strong /> }} />
                   </p>
                 )}
+                {a.myScore && <MyReviews assignmentId={a.id} />}
                 {!a.myScore && (
                   <div className="card-actions">
                     <Link href={`/assignments/${a.id}/gradebook`} className="btn btn-primary btn-sm">
@@ -140,6 +142,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                     <Link href={`/assignments/${a.id}/edit`} className="btn btn-ghost btn-sm">
                       {t("assignment.edit")}
                     </Link>
+                    <RubricsLink assignmentId={a.id} />
                   </div>
                 )}
               </section>

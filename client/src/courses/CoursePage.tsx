@@ -20,6 +20,7 @@ import { useAuth } from "../lib/auth.tsx";
 import { useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
 import { Announcements } from "../notifications/Announcements.tsx";
+import { RegradeQueueLink } from "../grading/links.tsx";
 
 export default function CoursePage({ courseId }: { courseId: string }) {
   const t = useT(courses);
@@ -94,6 +95,7 @@ export default function CoursePage({ courseId }: { courseId: string }) {
             <Link href={`/courses/${courseId}/settings`} className="btn btn-ghost btn-sm">
               {t("course.settings")}
             </Link>
+            <RegradeQueueLink courseId={courseId} />
           </div>
         )}
         <FormMessage notice={notice} />

@@ -18,6 +18,7 @@ import { VerdictBadge } from "../components/VerdictBadge.tsx";
 import { useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
 import { StudentProgressLink } from "../progress/StudentProgressLink.tsx";
+import { ReviewLink, RubricsLink } from "../grading/links.tsx";
 
 const CodeBlock = lazy(() => import("../components/CodeBlock.tsx").then((m) => ({ default: m.CodeBlock })));
 
@@ -101,6 +102,7 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                     <a className="btn btn-ghost btn-sm" href={`/api/assignments/${assignmentId}/best-submissions.zip`} download>
                       {t("gradebook.bestZip")}
                     </a>
+                    <RubricsLink assignmentId={assignmentId} />
                   </div>
                 )}
               </div>
@@ -219,7 +221,7 @@ function StudentSubmissions(props: { assignmentId: string; userId: string; probl
             {subs.map((s) => (
               <li key={s._id} className="submission-card">
                 <p>
-                  <VerdictBadge verdict={s.verdict} /> · <DateTime value={s.createdAt} mode="auto" /> · {formatMs(s.timeMs)} · {formatKib(s.memoryKib)}
+                  <VerdictBadge verdict={s.verdict} /> · <DateTime value={s.createdAt} mode="auto" /> · {formatMs(s.timeMs)} · {formatKib(s.memoryKib)} <ReviewLink submissionId={s._id} />
                 </p>
                 <Suspense fallback={<pre className="pre-box">{s.code}</pre>}>
                   <CodeBlock code={s.code} language={s.language} />

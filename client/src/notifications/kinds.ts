@@ -6,7 +6,7 @@
 import type { Translate } from "../i18n/index.tsx";
 import type { NotificationKey } from "./keys.ts";
 
-export type NoticeKind = "announcement" | "assignment-opened" | "assignment-due" | "grade-changed" | "clarification-answered" | "contest-starting";
+export type NoticeKind = "announcement" | "assignment-opened" | "assignment-due" | "grade-changed" | "clarification-answered" | "contest-starting" | "regrade-requested" | "regrade-answered";
 
 type T = Translate<NotificationKey>;
 
@@ -18,6 +18,8 @@ export const KIND_LABELS = {
   "grade-changed": "kind.gradeChanged",
   "clarification-answered": "kind.clarificationAnswered",
   "contest-starting": "kind.contestStarting",
+  "regrade-requested": "kind.regradeRequested",
+  "regrade-answered": "kind.regradeAnswered",
 } as const satisfies Record<NoticeKind, string>;
 
 /** One notice's sentence. */
@@ -28,6 +30,8 @@ const NOTICE_TEXT = {
   "grade-changed": "notice.gradeChanged",
   "clarification-answered": "notice.clarificationAnswered",
   "contest-starting": "notice.contestStarting",
+  "regrade-requested": "notice.regradeRequested",
+  "regrade-answered": "notice.regradeAnswered",
 } as const satisfies Record<NoticeKind, string>;
 
 /** A notice's sentence from its kind and the words captured with it (titles, scores). */
@@ -38,11 +42,14 @@ export function noticeText(t: T, kind: NoticeKind, payload: Record<string, strin
     contest: payload.contest ?? "",
     score: payload.score ?? "",
     before: payload.before ?? "",
+    problem: payload.problem ?? "",
+    status: payload.status ?? "",
   });
 }
 
-/** Where a notice leads. */
-export function noticeHref(n: { assignmentId: string | null; contestId: string | null; courseId: string | null }): string {
+/** Where a notice leads: the payload's own path (a regrade's review or queue), else what it names. */
+export function noticeHref(n: { assignmentId: string | null; contestId: string | null; courseId: string | null; payload?: Record<string, string> }): string {
+  if (n.payload?.path?.startsWith("/")) return n.payload.path;
   if (n.assignmentId) return `/assignments/${n.assignmentId}`;
   if (n.contestId) return `/contests/${n.contestId}`;
   if (n.courseId) return `/courses/${n.courseId}`;
