@@ -69,6 +69,7 @@ export const COURSE_PERMISSIONS = {
   "contest.edit": { roles: TEACHERS, writes: true, says: "Create, edit, delete, unfreeze and finalize the course's contests (all staff judge them)." },
   "announcement.post": { roles: STAFF, writes: true, says: "Post announcements on the course page (each member is notified) and delete one's own." },
   "announcement.deleteAny": { roles: ["owner"], writes: true, says: "Delete any announcement of the course." },
+  "analytics.view": { roles: STAFF, says: "See an assignment's analytics: who has not started, is attempting or solved each problem, verdicts, tests failed, and who is stuck (live)." },
   "similarity.review": { roles: STAFF, says: "Run similarity reports on assignments, read them side by side, mark pairs and export them; see paste records." },
 } as const satisfies Record<string, { roles: readonly CourseRole[]; says: string; writes?: true }>;
 
