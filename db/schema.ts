@@ -1351,6 +1351,8 @@ export const assignmentAnalyticsCells = sqliteTable(
     firstAcAt: integer("first_ac_at", { mode: "timestamp_ms" }),
     /** Counted submissions before the first AC (all of them when none is AC). */
     attemptsBeforeAc: integer("attempts_before_ac").notNull(),
+    /** Time to solve: first counted submission to first AC, ms (null: not solved). */
+    solveMs: integer("solve_ms"),
     /** The latest failed counted submission (null: none failed). */
     lastFailedAt: integer("last_failed_at", { mode: "timestamp_ms" }),
     /** Counted submissions per verdict. */
@@ -1362,7 +1364,8 @@ export const assignmentAnalyticsCells = sqliteTable(
     ce: integer("ce").notNull(),
     ole: integer("ole").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.assignmentId, t.problemId, t.userId] })],
+  // The median time to solve walks this index in order (src/courses/analytics/queries.ts).
+  (t) => [primaryKey({ columns: [t.assignmentId, t.problemId, t.userId] }), index("assignment_analytics_cells_solve_idx").on(t.assignmentId, t.problemId, t.solveMs, t.userId)],
 );
 
 /** Per assignment, problem and author: failed counted submissions per first failing hidden test (1-based). */
@@ -1381,8 +1384,11 @@ export const assignmentAnalyticsTests = sqliteTable(
     testIndex: integer("test_index").notNull(),
     submissions: integer("submissions").notNull(),
   },
-  // Ordered as the read groups them (problem, test), so summing needs no sort.
-  (t) => [primaryKey({ columns: [t.assignmentId, t.problemId, t.testIndex, t.userId] })],
+  // Ordered as the read groups them (problem, test), so summing needs no sort; the index covers the read.
+  (t) => [
+    primaryKey({ columns: [t.assignmentId, t.problemId, t.testIndex, t.userId] }),
+    index("assignment_analytics_tests_read_idx").on(t.assignmentId, t.problemId, t.testIndex, t.userId, t.submissions),
+  ],
 );
 
 /** Assignments whose analytics rows were built from all their submissions (later verdicts keep them current). */

@@ -12,6 +12,7 @@ CREATE TABLE `assignment_analytics_cells` (
 	`first_at` integer NOT NULL,
 	`first_ac_at` integer,
 	`attempts_before_ac` integer NOT NULL,
+	`solve_ms` integer,
 	`last_failed_at` integer,
 	`ac` integer NOT NULL,
 	`wa` integer NOT NULL,
@@ -26,6 +27,7 @@ CREATE TABLE `assignment_analytics_cells` (
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE INDEX `assignment_analytics_cells_solve_idx` ON `assignment_analytics_cells` (`assignment_id`,`problem_id`,`solve_ms`,`user_id`);--> statement-breakpoint
 CREATE TABLE `assignment_analytics_tests` (
 	`assignment_id` text NOT NULL,
 	`problem_id` text NOT NULL,
@@ -38,4 +40,5 @@ CREATE TABLE `assignment_analytics_tests` (
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE INDEX `assignment_analytics_tests_read_idx` ON `assignment_analytics_tests` (`assignment_id`,`problem_id`,`test_index`,`user_id`,`submissions`);--> statement-breakpoint
 CREATE INDEX `submissions_assignment_analytics_idx` ON `submissions` (`assignment_id`,`problem_id`,`user_id`,`created_at`,`verdict`,`status`,`id`);

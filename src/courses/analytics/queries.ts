@@ -39,9 +39,9 @@ export async function refreshCells(db: Database, assignmentId: string, cell?: { 
     db.run(sql`DELETE FROM assignment_analytics_cells WHERE ${where}`),
     db.run(sql`DELETE FROM assignment_analytics_tests WHERE ${where}`),
     db.run(sql`
-      INSERT INTO assignment_analytics_cells (assignment_id, problem_id, user_id, attempts, first_at, first_ac_at, attempts_before_ac, last_failed_at, ${verdictColumns})
+      INSERT INTO assignment_analytics_cells (assignment_id, problem_id, user_id, attempts, first_at, first_ac_at, attempts_before_ac, solve_ms, last_failed_at, ${verdictColumns})
       SELECT ${assignmentId}, p, u, count(*), min(t), min(CASE WHEN v = 'AC' THEN t END),
-        sum(v <> 'AC' AND coalesce(acs_before, 0) = 0), max(CASE WHEN v <> 'AC' THEN t END), ${verdictSums}
+        sum(v <> 'AC' AND coalesce(acs_before, 0) = 0), min(CASE WHEN v = 'AC' THEN t END) - min(t), max(CASE WHEN v <> 'AC' THEN t END), ${verdictSums}
       FROM (
         SELECT p, u, t, v, sum(v = 'AC') OVER (PARTITION BY p, u ORDER BY t, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS acs_before
         FROM (${counted(assignmentId, cell)})
@@ -72,34 +72,60 @@ export interface ProblemRow {
   medianSolveMs: number | null;
 }
 
-const median = (column: string) =>
-  sql.raw(`SELECT p, avg(x) AS m FROM (
-    SELECT p, ${column} AS x, row_number() OVER (PARTITION BY p ORDER BY ${column}) AS rn, count(*) OVER (PARTITION BY p) AS n
-    FROM cell WHERE ac_at IS NOT NULL) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY p`);
-
-/** Per problem with any counted submission: started, solved, the attempts histogram, the verdict mix and both medians. One statement. */
+/**
+ * Per problem with any counted submission: started, solved, the attempts
+ * histogram and the verdict mix (one statement); the median attempts before
+ * the first AC from each problem's frequencies (attempts are small numbers);
+ * the median time to solve read at its rank along
+ * `assignment_analytics_cells_solve_idx` (one short statement per problem).
+ */
 export async function problemRows(db: Database, assignmentId: string, courseId: string): Promise<ProblemRow[]> {
-  const bucketSums = ATTEMPT_BUCKETS.map((b, i) => `sum(ac_at IS NOT NULL AND k >= ${b.min}${b.max === null ? "" : ` AND k <= ${b.max}`}) AS b${i}`).join(", ");
+  const bucketSums = ATTEMPT_BUCKETS.map((b, i) => `sum(first_ac_at IS NOT NULL AND attempts_before_ac >= ${b.min}${b.max === null ? "" : ` AND attempts_before_ac <= ${b.max}`}) AS b${i}`).join(", ");
   const verdictSums = CELL_VERDICTS.map((v) => `sum(${v.toLowerCase()}) AS v_${v}`).join(", ");
-  const rows = await db.all<Record<string, number | string | null>>(sql`
-    WITH cell AS MATERIALIZED (
-      SELECT problem_id AS p, first_at, first_ac_at AS ac_at, attempts_before_ac AS k, ${sql.raw(CELL_VERDICTS.map((v) => v.toLowerCase()).join(", "))}
-      FROM assignment_analytics_cells WHERE ${countsFor("assignment_analytics_cells", assignmentId, courseId)}
-    ),
-    agg AS (SELECT p, count(*) AS started, count(ac_at) AS solved, ${sql.raw(bucketSums)}, ${sql.raw(verdictSums)} FROM cell GROUP BY p),
-    med_k AS (${median("k")}),
-    med_d AS (${median("ac_at - first_at")})
-    SELECT agg.*, med_k.m AS median_attempts, med_d.m AS median_solve_ms
-    FROM agg LEFT JOIN med_k ON med_k.p = agg.p LEFT JOIN med_d ON med_d.p = agg.p`);
-  return rows.map((r) => ({
-    p: String(r.p),
-    started: Number(r.started),
-    solved: Number(r.solved),
-    buckets: ATTEMPT_BUCKETS.map((_, i) => Number(r[`b${i}`] ?? 0)),
-    verdicts: Object.fromEntries(CELL_VERDICTS.map((v) => [v, Number(r[`v_${v}`] ?? 0)])) as ProblemRow["verdicts"],
-    medianAttempts: r.median_attempts === null ? null : Number(r.median_attempts),
-    medianSolveMs: r.median_solve_ms === null ? null : Number(r.median_solve_ms),
-  }));
+  const cells = countsFor("assignment_analytics_cells", assignmentId, courseId);
+  const [rows, frequencies] = await Promise.all([
+    db.all<Record<string, number | string | null>>(sql`
+      SELECT problem_id AS p, count(*) AS started, count(first_ac_at) AS solved, ${sql.raw(bucketSums)}, ${sql.raw(verdictSums)}
+      FROM assignment_analytics_cells WHERE ${cells} GROUP BY problem_id`),
+    db.all<{ p: string; k: number; n: number }>(sql`
+      SELECT problem_id AS p, attempts_before_ac AS k, count(*) AS n FROM assignment_analytics_cells
+      WHERE ${cells} AND first_ac_at IS NOT NULL GROUP BY problem_id, attempts_before_ac ORDER BY problem_id, attempts_before_ac`),
+  ]);
+  const out: ProblemRow[] = [];
+  for (const r of rows) {
+    const solved = Number(r.solved);
+    let medianSolveMs: number | null = null;
+    if (solved > 0) {
+      const [m] = await db.all<{ m: number }>(sql`
+        SELECT avg(solve_ms) AS m FROM (
+          SELECT solve_ms FROM assignment_analytics_cells INDEXED BY assignment_analytics_cells_solve_idx
+          WHERE ${cells} AND problem_id = ${String(r.p)} AND solve_ms IS NOT NULL
+          ORDER BY solve_ms LIMIT ${2 - (solved % 2)} OFFSET ${Math.floor((solved - 1) / 2)})`);
+      medianSolveMs = m ? Number(m.m) : null;
+    }
+    out.push({
+      p: String(r.p),
+      started: Number(r.started),
+      solved,
+      buckets: ATTEMPT_BUCKETS.map((_, i) => Number(r[`b${i}`] ?? 0)),
+      verdicts: Object.fromEntries(CELL_VERDICTS.map((v) => [v, Number(r[`v_${v}`] ?? 0)])) as ProblemRow["verdicts"],
+      medianAttempts: medianOfFrequencies(frequencies.filter((f) => f.p === r.p).map((f) => ({ value: Number(f.k), count: Number(f.n) }))),
+      medianSolveMs,
+    });
+  }
+  return out;
+}
+
+/** The median of values given as (value, count) pairs in ascending order (the mean of the middle two for an even total); null for none. */
+export function medianOfFrequencies(pairs: readonly { value: number; count: number }[]): number | null {
+  const total = pairs.reduce((n, p) => n + p.count, 0);
+  if (total === 0) return null;
+  const at = (rank: number) => {
+    let seen = 0;
+    for (const p of pairs) if ((seen += p.count) > rank) return p.value;
+    return pairs[pairs.length - 1]!.value;
+  };
+  return total % 2 ? at((total - 1) / 2) : (at(total / 2 - 1) + at(total / 2)) / 2;
 }
 
 /** Failed counted submissions per problem and first failing hidden test. */
