@@ -35,6 +35,7 @@ const CourseSettingsPage = lazy(() => import("./courses/CourseSettingsPage.tsx")
 const AssignmentPage = lazy(() => import("./courses/AssignmentPage.tsx"));
 const AssignmentEditorPage = lazy(() => import("./courses/AssignmentEditorPage.tsx"));
 const GradebookPage = lazy(() => import("./courses/GradebookPage.tsx"));
+const AnalyticsPage = lazy(() => import("./analytics/AnalyticsPage.tsx"));
 // The contest screens.
 const ContestsPage = lazy(() => import("./contests/ContestsPage.tsx"));
 const ContestEditorPage = lazy(() => import("./contests/ContestEditorPage.tsx"));
@@ -242,6 +243,13 @@ export function App() {
           {(params) => (
             <RequireAuth>
               <GradebookPage key={params.id} assignmentId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/assignments/:id/analytics">
+          {(params) => (
+            <RequireAuth>
+              <AnalyticsPage key={params.id} assignmentId={params.id} />
             </RequireAuth>
           )}
         </Route>

@@ -35,6 +35,7 @@ export const CLIENT_ROUTES = [
   "/similarity/:reportId/pairs/:pairId",
   "/similarity/:reportId",
   "/assignments/:id/gradebook",
+  "/assignments/:id/analytics",
   "/assignments/:id",
   "/contests",
   "/contests/new",
