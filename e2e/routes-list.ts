@@ -55,6 +55,7 @@ export function urlsFor(d: Seeded): Record<string, string[]> {
     "/similarity/:reportId/pairs/:pairId": [`${sim}/pairs/${d.pairId}`],
     "/similarity/:reportId": [sim],
     "/assignments/:id/gradebook": [`/assignments/${d.assignmentId}/gradebook`],
+    "/assignments/:id/analytics": [`/assignments/${d.assignmentId}/analytics`],
     "/assignments/:id": [`/assignments/${d.assignmentId}`],
     "/contests": ["/contests"],
     "/contests/new": ["/contests/new"],

@@ -182,6 +182,8 @@ export function screensFor(d: Seeded): Screen[] {
     { name: "assignment-student", route: "/assignments/:id", path: a, as: "student" },
     { name: "gradebook", route: "/assignments/:id/gradebook", path: `${a}/gradebook`, as: "staff" },
     { name: "gradebook-student", route: "/assignments/:id/gradebook", path: `${a}/gradebook`, as: "student", refused: true },
+    { name: "analytics", route: "/assignments/:id/analytics", path: `${a}/analytics`, as: "staff" },
+    { name: "analytics-student", route: "/assignments/:id/analytics", path: `${a}/analytics`, as: "student", refused: true },
     // Similarity.
     { name: "assignment-similarity", route: "/assignments/:id/similarity", path: `${a}/similarity`, as: "staff" },
     { name: "contest-similarity", route: "/contests/:id/similarity", path: `${c}/similarity`, as: "staff" },
