@@ -28,6 +28,8 @@ const errors: string[] = [];
 async function pageFor(token: string, dark = false): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 }, colorScheme: dark ? "dark" : "light", reducedMotion: "reduce" });
   contexts.push(context);
+  // The live stream is an EventSource, authenticated by the session cookie (it cannot send headers).
+  await context.addCookies([{ name: "oj_session", value: token, url: server.url }]);
   await context.addInitScript(
     ([t, d]) => {
       localStorage.setItem("token", t);
