@@ -1332,6 +1332,7 @@ export const announcements = sqliteTable(
  * assignment, problem and author, summing the author's counted submissions
  * (judged, not IE) to it; rewritten from those submissions after each verdict,
  * so an analytics read aggregates a few rows per student instead of every submission.
+ * A WITHOUT ROWID table (migration 0042, written by hand there): a read by key finds the row in the key's B-tree.
  */
 export const assignmentAnalyticsCells = sqliteTable(
   "assignment_analytics_cells",
@@ -1384,11 +1385,8 @@ export const assignmentAnalyticsTests = sqliteTable(
     testIndex: integer("test_index").notNull(),
     submissions: integer("submissions").notNull(),
   },
-  // Ordered as the read groups them (problem, test), so summing needs no sort; the index covers the read.
-  (t) => [
-    primaryKey({ columns: [t.assignmentId, t.problemId, t.testIndex, t.userId] }),
-    index("assignment_analytics_tests_read_idx").on(t.assignmentId, t.problemId, t.testIndex, t.userId, t.submissions),
-  ],
+  // Ordered as the read groups them (problem, test), so summing needs no sort; WITHOUT ROWID (migration 0042): the key holds the row.
+  (t) => [primaryKey({ columns: [t.assignmentId, t.problemId, t.testIndex, t.userId] })],
 );
 
 /** Assignments whose analytics rows were built from all their submissions (later verdicts keep them current). */

@@ -1,3 +1,4 @@
+-- Written by drizzle-kit, then WITHOUT ROWID added by hand to the two analytics summary tables (decision 078): a read by key finds the row in the key's B-tree.
 CREATE TABLE `assignment_analytics_built` (
 	`assignment_id` text PRIMARY KEY NOT NULL,
 	`built_at` integer NOT NULL,
@@ -25,7 +26,7 @@ CREATE TABLE `assignment_analytics_cells` (
 	FOREIGN KEY (`assignment_id`) REFERENCES `assignments`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`problem_id`) REFERENCES `problems`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
-);
+) WITHOUT ROWID;
 --> statement-breakpoint
 CREATE INDEX `assignment_analytics_cells_solve_idx` ON `assignment_analytics_cells` (`assignment_id`,`problem_id`,`solve_ms`,`user_id`);--> statement-breakpoint
 CREATE TABLE `assignment_analytics_tests` (
@@ -38,7 +39,6 @@ CREATE TABLE `assignment_analytics_tests` (
 	FOREIGN KEY (`assignment_id`) REFERENCES `assignments`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`problem_id`) REFERENCES `problems`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
-);
+) WITHOUT ROWID;
 --> statement-breakpoint
-CREATE INDEX `assignment_analytics_tests_read_idx` ON `assignment_analytics_tests` (`assignment_id`,`problem_id`,`test_index`,`user_id`,`submissions`);--> statement-breakpoint
 CREATE INDEX `submissions_assignment_analytics_idx` ON `submissions` (`assignment_id`,`problem_id`,`user_id`,`created_at`,`verdict`,`status`,`id`);
