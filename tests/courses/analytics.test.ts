@@ -237,3 +237,19 @@ describe("analytics of an assignment", () => {
     expect(res.body.stuck.students).toEqual([]);
   });
 });
+
+describe("the medians' arithmetic", () => {
+  test("medianOfFrequencies: the middle value, the mean of the middle two, none for nothing", async () => {
+    const { medianOfFrequencies } = await import("../../src/courses/analytics/queries.ts");
+    expect(medianOfFrequencies([])).toBeNull();
+    expect(medianOfFrequencies([{ value: 4, count: 1 }])).toBe(4);
+    expect(medianOfFrequencies([{ value: 0, count: 2 }, { value: 7, count: 1 }])).toBe(0);
+    expect(medianOfFrequencies([{ value: 0, count: 1 }, { value: 3, count: 1 }])).toBe(1.5);
+    expect(medianOfFrequencies([{ value: 1, count: 2 }, { value: 2, count: 2 }, { value: 9, count: 1 }])).toBe(2);
+  });
+
+  test("bucketOf puts each count of attempts in its histogram bar", async () => {
+    const { bucketOf } = await import("../../src/courses/analytics/rules.ts");
+    expect([0, 1, 2, 3, 4, 5, 9, 10, 250].map(bucketOf)).toEqual([0, 1, 2, 3, 3, 4, 4, 5, 5]);
+  });
+});
