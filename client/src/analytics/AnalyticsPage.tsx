@@ -128,7 +128,7 @@ function StuckSection(props: { a: Analytics; window: StuckWindow; setWindow: (w:
         {t("stuck.count", { count: a.stuck.students.length })}
       </p>
       {a.stuck.students.length > 0 && (
-        <div className="table-scroll">
+        <div className="table-scroll" role="region" aria-label={t("stuck.table")} tabIndex={0}>
           <table className="data-table" aria-label={t("stuck.table")}>
             <thead>
               <tr>

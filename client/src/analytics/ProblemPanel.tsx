@@ -36,6 +36,7 @@ export function ProblemPanel({ p }: { p: ProblemAnalytics }) {
   return (
     <section className="card analytics-problem" aria-labelledby={headingId} data-testid="analytics-problem">
       <h2 id={headingId}>{t("problem.heading", { title: p.title })}</h2>
+      <div className="table-scroll" role="region" aria-label={t("problem.summary", { title: p.title })} tabIndex={0}>
       <table className="data-table analytics-summary" aria-label={t("problem.summary", { title: p.title })}>
         <thead>
           <tr>
@@ -70,6 +71,7 @@ export function ProblemPanel({ p }: { p: ProblemAnalytics }) {
           </tr>
         </tbody>
       </table>
+      </div>
       <div className="analytics-charts">
         <BarChartFigure
           title={t("chart.states")}
