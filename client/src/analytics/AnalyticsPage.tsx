@@ -16,7 +16,7 @@ import { QueryState } from "../components/QueryState.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { NumberField, RadioGroup } from "../kit/index.ts";
 import { useTRPC, useTRPCClient, type RouterOutputs } from "../lib/trpc.ts";
-import { useT } from "../i18n/index.tsx";
+import { T, useT } from "../i18n/index.tsx";
 import { analyticsNs } from "../i18n/catalog/analytics/index.ts";
 import { common } from "../i18n/catalog/common/index.ts";
 import { verdictName } from "../lib/verdicts.ts";
@@ -77,7 +77,7 @@ export default function AnalyticsPage({ assignmentId }: { assignmentId: string }
                     <span className={`live-dot live-${state}`} role="status" aria-live="polite">
                       {state === "live" ? t("live.live") : state === "connecting" ? t("live.connecting") : t("live.offline")}
                     </span>{" "}
-                    · {t("page.updated", { time: formatDateTime(a.computedAt) })} · <Link href={`/assignments/${assignmentId}`}>{t("page.assignment")}</Link> ·{" "}
+                    · <T ns={analyticsNs} k="page.updated" values={{ time: formatDateTime(a.computedAt) }} components={{ 0: <time dateTime={a.computedAt} /> }} /> · <Link href={`/assignments/${assignmentId}`}>{t("page.assignment")}</Link> ·{" "}
                     <Link href={`/assignments/${assignmentId}/gradebook`}>{t("page.gradebook")}</Link>
                   </p>
                 </div>
