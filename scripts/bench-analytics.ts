@@ -19,7 +19,7 @@ import { sql } from "drizzle-orm";
 import { migrateDatabase, openDatabase } from "../db/index.ts";
 import { newId } from "../db/ids.ts";
 import { assignmentProblems, assignments, courseMembers, courses, problems, submissionFailures, submissions, users } from "../db/schema.ts";
-import { readAnalytics } from "../src/courses/analytics/analytics.ts";
+import { readAnalytics, refreshAnalyticsAfterJudged } from "../src/courses/analytics/analytics.ts";
 import { ms, percentile, timeIt, writeSection } from "./lib/bench-doc.ts";
 
 const root = join(import.meta.dir, "..");
@@ -90,6 +90,12 @@ try {
     );
     bare.push(b.ms);
   }
+  // What each verdict now pays on top of the gradebook's recompute: its author's summary row for the problem.
+  const refresh: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const s = students[(i * 37) % STUDENTS]!;
+    refresh.push((await timeIt(() => refreshAnalyticsAfterJudged(db, { assignmentId, userId: s.id, problemId: problemIds[i % PROBLEMS]! }))).ms);
+  }
   const a = median(analytics);
   const b = median(bare);
   const loadAfter = loadavg();
@@ -104,6 +110,7 @@ try {
     `| analytics of the assignment (${(bytes / 1024).toFixed(1)} KiB of JSON) | ${ms(a)} | ${ms(percentile(analytics, 90))} | ≤ 100 ms | ${a <= 100 ? "met" : "not met"} |`,
     `| bare read of the same ${subs.length.toLocaleString("en")} rows (baseline) | ${ms(b)} | ${ms(percentile(bare, 90))} | | |`,
     `| ratio analytics / bare read | **${(a / b).toFixed(2)}×** | | | |`,
+    `| per verdict: rewriting its author's summary row for the problem (20 submissions) | ${ms(median(refresh))} | ${ms(percentile(refresh, 90))} | | |`,
     `| first read of an assignment without summary rows (builds them from the 200,000 submissions, once) | ${ms(firstRead.ms)} | | | |`,
     "",
     "What the figures say: a verdict rewrites its author's one summary row per problem (`assignment_analytics_cells`, `assignment_analytics_tests`, migration 0042), so a read aggregates 10,000 summary rows (one per student and problem) in SQL, reads each problem's median time to solve at its rank along an index, and counts the stuck window's failures only for the cells that may qualify, from the covering index on submissions; the bare read must hand all 200,000 submission rows to JavaScript (decision 078). The first read of an assignment judged before migration 0042 builds its summary rows once (timed below the table when measured).",
