@@ -368,6 +368,8 @@ export const submissions = sqliteTable(
     index("submissions_queue_idx").on(t.status, t.userId, t.createdAt),
     index("submissions_user_claimed_idx").on(t.userId, t.claimedAt),
     index("submissions_assignment_idx").on(t.assignmentId, t.userId, t.problemId),
+    // Who-is-stuck analytics (src/courses/analytics): every figure is read from this index alone.
+    index("submissions_assignment_analytics_idx").on(t.assignmentId, t.problemId, t.userId, t.createdAt, t.verdict, t.status, t.id),
     index("submissions_contest_idx").on(t.contestId, t.teamId, t.createdAt),
   ],
 );
@@ -1445,3 +1447,73 @@ export const regradeRequests = sqliteTable(
   },
   (t) => [index("regrade_requests_queue_idx").on(t.courseId, t.status, t.createdAt), index("regrade_requests_submission_idx").on(t.submissionId)],
 );
+
+/**
+ * Who-is-stuck analytics (src/courses/analytics, decision 078): one row per
+ * assignment, problem and author, summing the author's counted submissions
+ * (judged, not IE) to it; rewritten from those submissions after each verdict,
+ * so an analytics read aggregates a few rows per student instead of every submission.
+ * A WITHOUT ROWID table (migration 0042, written by hand there): a read by key finds the row in the key's B-tree.
+ */
+export const assignmentAnalyticsCells = sqliteTable(
+  "assignment_analytics_cells",
+  {
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    attempts: integer("attempts").notNull(),
+    /** The first counted submission; the first AC (null: none). */
+    firstAt: integer("first_at", { mode: "timestamp_ms" }).notNull(),
+    firstAcAt: integer("first_ac_at", { mode: "timestamp_ms" }),
+    /** Counted submissions before the first AC (all of them when none is AC). */
+    attemptsBeforeAc: integer("attempts_before_ac").notNull(),
+    /** Time to solve: first counted submission to first AC, ms (null: not solved). */
+    solveMs: integer("solve_ms"),
+    /** The latest failed counted submission (null: none failed). */
+    lastFailedAt: integer("last_failed_at", { mode: "timestamp_ms" }),
+    /** Counted submissions per verdict. */
+    ac: integer("ac").notNull(),
+    wa: integer("wa").notNull(),
+    tle: integer("tle").notNull(),
+    mle: integer("mle").notNull(),
+    re: integer("re").notNull(),
+    ce: integer("ce").notNull(),
+    ole: integer("ole").notNull(),
+  },
+  // The median time to solve walks this index in order (src/courses/analytics/queries.ts).
+  (t) => [primaryKey({ columns: [t.assignmentId, t.problemId, t.userId] }), index("assignment_analytics_cells_solve_idx").on(t.assignmentId, t.problemId, t.solveMs, t.userId)],
+);
+
+/** Per assignment, problem and author: failed counted submissions per first failing hidden test (1-based). */
+export const assignmentAnalyticsTests = sqliteTable(
+  "assignment_analytics_tests",
+  {
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    problemId: text("problem_id")
+      .notNull()
+      .references(() => problems.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    testIndex: integer("test_index").notNull(),
+    submissions: integer("submissions").notNull(),
+  },
+  // Ordered as the read groups them (problem, test), so summing needs no sort; WITHOUT ROWID (migration 0042): the key holds the row.
+  (t) => [primaryKey({ columns: [t.assignmentId, t.problemId, t.testIndex, t.userId] })],
+);
+
+/** Assignments whose analytics rows were built from all their submissions (later verdicts keep them current). */
+export const assignmentAnalyticsBuilt = sqliteTable("assignment_analytics_built", {
+  assignmentId: text("assignment_id")
+    .primaryKey()
+    .references(() => assignments.id, { onDelete: "cascade" }),
+  builtAt: integer("built_at", { mode: "timestamp_ms" }).notNull(),
+});

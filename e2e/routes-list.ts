@@ -58,6 +58,7 @@ export function urlsFor(d: Seeded): Record<string, string[]> {
     "/assignments/:id/gradebook": [`/assignments/${d.assignmentId}/gradebook`],
     "/assignments/:id/rubrics": [`/assignments/${d.assignmentId}/rubrics`],
     "/submissions/:id/review": [`/submissions/${d.reviewSubmissionId}/review`],
+    "/assignments/:id/analytics": [`/assignments/${d.assignmentId}/analytics`],
     "/assignments/:id": [`/assignments/${d.assignmentId}`],
     "/contests": ["/contests"],
     "/contests/new": ["/contests/new"],

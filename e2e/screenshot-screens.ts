@@ -187,6 +187,8 @@ export function screensFor(d: Seeded): Screen[] {
     { name: "review-student", route: "/submissions/:id/review", path: `/submissions/${d.reviewSubmissionId}/review`, as: "student" },
     { name: "rubrics", route: "/assignments/:id/rubrics", path: `${a}/rubrics`, as: "staff" },
     { name: "regrade-queue", route: "/courses/:id/regrades", path: `/courses/${d.courseId}/regrades`, as: "staff" },
+    { name: "analytics", route: "/assignments/:id/analytics", path: `${a}/analytics`, as: "staff" },
+    { name: "analytics-student", route: "/assignments/:id/analytics", path: `${a}/analytics`, as: "student", refused: true },
     // Similarity.
     { name: "assignment-similarity", route: "/assignments/:id/similarity", path: `${a}/similarity`, as: "staff" },
     { name: "contest-similarity", route: "/contests/:id/similarity", path: `${c}/similarity`, as: "staff" },

@@ -38,6 +38,7 @@ const GradebookPage = lazy(() => import("./courses/GradebookPage.tsx"));
 const ReviewPage = lazy(() => import("./grading/ReviewPage.tsx"));
 const RegradeQueuePage = lazy(() => import("./grading/RegradeQueuePage.tsx"));
 const RubricsPage = lazy(() => import("./grading/RubricsPage.tsx"));
+const AnalyticsPage = lazy(() => import("./analytics/AnalyticsPage.tsx"));
 // The contest screens.
 const ContestsPage = lazy(() => import("./contests/ContestsPage.tsx"));
 const ContestEditorPage = lazy(() => import("./contests/ContestEditorPage.tsx"));
@@ -266,6 +267,13 @@ export function App() {
           {(params) => (
             <RequireAuth>
               <GradebookPage key={params.id} assignmentId={params.id} />
+            </RequireAuth>
+          )}
+        </Route>
+        <Route path="/assignments/:id/analytics">
+          {(params) => (
+            <RequireAuth>
+              <AnalyticsPage key={params.id} assignmentId={params.id} />
             </RequireAuth>
           )}
         </Route>

@@ -38,6 +38,7 @@ export const CLIENT_ROUTES = [
   "/assignments/:id/rubrics",
   "/submissions/:id/review",
   "/assignments/:id/gradebook",
+  "/assignments/:id/analytics",
   "/assignments/:id",
   "/contests",
   "/contests/new",

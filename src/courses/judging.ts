@@ -8,6 +8,7 @@ import type { Database } from "../../db/index.ts";
 import { eq } from "drizzle-orm";
 import { submissions } from "../../db/schema.ts";
 import { recomputeStudent } from "./scores.ts";
+import { refreshAnalyticsAfterJudged } from "./analytics/analytics.ts";
 
 /**
  * After a verdict: the student's cell of the gradebook is recomputed (and the live gradebooks told); after a
@@ -16,6 +17,7 @@ import { recomputeStudent } from "./scores.ts";
  */
 export async function recomputeAfterJudged(db: Database, s: { id?: string; assignmentId: string | null; userId: string; problemId: string }): Promise<void> {
   if (!s.assignmentId) return;
+  await refreshAnalyticsAfterJudged(db, s);
   const [row] = s.id ? await db.select({ previousVerdict: submissions.previousVerdict }).from(submissions).where(eq(submissions.id, s.id)) : [];
   const rejudged = row?.previousVerdict != null;
   await recomputeStudent(db, s.assignmentId, s.userId, s.problemId, rejudged ? { nowMs: Date.now() } : undefined);

@@ -72,6 +72,7 @@ export const COURSE_PERMISSIONS = {
   "rubric.edit": { roles: TEACHERS, writes: true, says: "Define an assignment problem's rubric (items, points, added to or replacing the judge's score)." },
   "review.grade": { roles: STAFF, writes: true, says: "Review a submission: pick rubric items, write line comments, use and add to the course's comment bank; answer regrade requests." },
   "review.release": { roles: TEACHERS, writes: true, says: "Release reviews to students (one submission or a whole assignment), or take a release back." },
+  "analytics.view": { roles: STAFF, says: "See an assignment's analytics: who has not started, is attempting or solved each problem, verdicts, tests failed, and who is stuck (live)." },
   "similarity.review": { roles: STAFF, says: "Run similarity reports on assignments, read them side by side, mark pairs and export them; see paste records." },
 } as const satisfies Record<string, { roles: readonly CourseRole[]; says: string; writes?: true }>;
 

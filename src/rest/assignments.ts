@@ -7,6 +7,7 @@
  * - POST /api/assignments/:id/submissions {problemId, code, language}: submit inside the assignment
  *   (answers like POST /api/submissions: 201 judged, or 202 with `?wait=false`)
  * - POST /api/assignments/:id/rejudge {submissionId}
+ * - GET /api/assignments/:id/analytics?window=hour|day&minFailed=N: who is stuck (staff; src/courses/analytics)
  */
 import { Hono } from "hono";
 import { bestSubmissionsZip } from "../courses/gradebook.ts";
@@ -41,4 +42,10 @@ export const assignmentsRoutes = new Hono<AppEnv>()
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, { "content-type": "application/zip", "content-disposition": `attachment; filename="best-submissions-${id}.zip"` });
   })
   .post("/:id/submissions", async (c) => submitAndAnswer(c, { ...(await jsonBody(c)), assignmentId: c.req.param("id") }))
+  .get("/:id/analytics", async (c) => {
+    const minFailed = c.req.query("minFailed");
+    // A number that is not one reaches zod as text, which names the field.
+    const input = { id: c.req.param("id"), window: c.req.query("window"), minFailed: minFailed === undefined ? undefined : /^\d+$/.test(minFailed) ? Number(minFailed) : minFailed };
+    return c.json(await call(c, (api) => api.analytics.assignment(input as never)));
+  })
   .post("/:id/rejudge", async (c) => c.json(await call(c, async (api) => api.assignments.rejudge((await jsonBody(c)) as never))));

@@ -22,6 +22,7 @@ import { accountRouter } from "./routers/account.ts";
 import { accountEmailRouter } from "./routers/account-email.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
 import { gradingRouter } from "./routers/grading.ts";
+import { analyticsRouter } from "./routers/analytics.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -44,6 +45,7 @@ export const appRouter = router({
   accountEmail: accountEmailRouter,
   notifications: notificationsRouter,
   grading: gradingRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -15,9 +15,11 @@ import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
 import { MyReviews, RubricsLink } from "../grading/links.tsx";
+import { analyticsNs } from "../i18n/catalog/analytics/index.ts";
 
 export default function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   const t = useT(courses);
+  const ta = useT(analyticsNs);
   const trpc = useTRPC();
   const now = useNow(15_000);
   const query = useQuery(trpc.assignments.byId.queryOptions({ id: assignmentId }));
@@ -135,6 +137,9 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                   <div className="card-actions">
                     <Link href={`/assignments/${a.id}/gradebook`} className="btn btn-primary btn-sm">
                       {t("assignment.gradebook")}
+                    </Link>
+                    <Link href={`/assignments/${a.id}/analytics`} className="btn btn-ghost btn-sm">
+                      {ta("link.fromAssignment")}
                     </Link>
                     <Link href={`/assignments/${a.id}/similarity`} className="btn btn-ghost btn-sm">
                       {t("assignment.similarity")}
