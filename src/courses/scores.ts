@@ -17,6 +17,7 @@ import { assignmentProblems, assignments, assignmentScores, extensions, submissi
 import type { AssignmentRow } from "./access.ts";
 import { countsAt, lateFactor, rawScore, studentWindow, type StudentWindow } from "./deadlines.ts";
 import { ringGradebook } from "./events.ts";
+import { readSpends } from "./late-days/store.ts";
 
 /** One judged submission as scoring reads it. */
 export interface ScoredSubmission {
@@ -38,11 +39,12 @@ export interface Cell {
   late: boolean;
 }
 
-/** The assignment's window for one student (their extension, if any). */
-export function windowOf(a: AssignmentRow, ext: { dueAt: Date; closesAt: Date | null } | undefined): StudentWindow {
+/** The assignment's window for one student (their extension, if any, and late days spent). */
+export function windowOf(a: AssignmentRow, ext: { dueAt: Date; closesAt: Date | null } | undefined, lateDays = 0): StudentWindow {
   return studentWindow(
     { opensAt: a.opensAt.getTime(), dueAt: a.dueAt?.getTime() ?? null, closesAt: a.closesAt?.getTime() ?? null },
     ext ? { dueAt: ext.dueAt.getTime(), closesAt: ext.closesAt?.getTime() ?? null } : null,
+    { lateDays },
   );
 }
 
@@ -94,7 +96,7 @@ const scoredColumns = {
 export async function recomputeStudent(db: Database, assignmentId: string, userId: string, problemId?: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
-  const [problemRows, subs, ext] = await Promise.all([
+  const [problemRows, subs, ext, spends] = await Promise.all([
     db
       .select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points })
       .from(assignmentProblems)
@@ -104,8 +106,9 @@ export async function recomputeStudent(db: Database, assignmentId: string, userI
       .from(submissions)
       .where(and(judged(assignmentId), eq(submissions.userId, userId), ...(problemId ? [eq(submissions.problemId, problemId)] : []))),
     db.select().from(extensions).where(and(eq(extensions.assignmentId, assignmentId), eq(extensions.userId, userId))).limit(1),
+    readSpends(db, [assignmentId], userId),
   ]);
-  const w = windowOf(a, ext[0]);
+  const w = windowOf(a, ext[0], spends.get(`${assignmentId}\u0000${userId}`));
   const cells = problemRows.map((p) => ({
     problemId: p.problemId,
     cell: bestCell(
@@ -122,10 +125,11 @@ export async function recomputeStudent(db: Database, assignmentId: string, userI
 export async function recomputeAssignment(db: Database, assignmentId: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
-  const [problemRows, subs, exts] = await Promise.all([
+  const [problemRows, subs, exts, spends] = await Promise.all([
     db.select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points }).from(assignmentProblems).where(eq(assignmentProblems.assignmentId, assignmentId)),
     db.select(scoredColumns).from(submissions).where(judged(assignmentId)),
     db.select().from(extensions).where(eq(extensions.assignmentId, assignmentId)),
+    readSpends(db, [assignmentId]),
   ]);
   const points = new Map(problemRows.map((p) => [p.problemId, p.points]));
   const extOf = new Map(exts.map((e) => [e.userId, e]));
@@ -140,7 +144,7 @@ export async function recomputeAssignment(db: Database, assignmentId: string, no
   const cells = [...groups.values()].map((g) => ({
     userId: g.userId,
     problemId: g.problemId,
-    cell: bestCell(g.subs, a, windowOf(a, extOf.get(g.userId)), points.get(g.problemId)!),
+    cell: bestCell(g.subs, a, windowOf(a, extOf.get(g.userId), spends.get(`${assignmentId}\u0000${g.userId}`)), points.get(g.problemId)!),
   }));
   await writeCells(db, assignmentId, cells, true, notify);
 }
