@@ -14,6 +14,8 @@ import { verdictName } from "../lib/verdicts.ts";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
+import { LateDaysControl } from "./pools/LateDaysControl.tsx";
+import { PoolDraws } from "./pools/PoolDraws.tsx";
 
 export default function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   const t = useT(courses);
@@ -80,6 +82,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                 </dl>
                 {a.description && <p className="statement-text">{a.description}</p>}
               </section>
+              <LateDaysControl assignment={a} />
               <section aria-labelledby="problems-title">
                 <h2 id="problems-title">{t("assignment.problems")}</h2>
                 {a.problems.length === 0 ? (
@@ -143,6 +146,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                   </div>
                 )}
               </section>
+              {!a.myScore && a.problems.length > 1 && <PoolDraws assignmentId={a.id} slotNumbers={[...new Set(a.problems.map((p) => p.slot))].sort((x, y) => x - y)} />}
             </>
             );
           }}
