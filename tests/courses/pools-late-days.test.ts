@@ -10,6 +10,7 @@ import { newId } from "../../db/ids.ts";
 import { eq } from "drizzle-orm";
 import { problems, submissions } from "../../db/schema.ts";
 import { drawFor } from "../../src/courses/pools/draw.ts";
+import { slotPointsTotal } from "../../src/courses/pools/slot-column.ts";
 import { recomputeAssignment } from "../../src/courses/scores.ts";
 import { request } from "../api.ts";
 import { problemRow } from "../fixtures/problem.ts";
@@ -65,6 +66,8 @@ describe("a problem per student from a pool", () => {
     const staff = await request(a.app, "GET", `/api/assignments/${assignmentId}`, { token: w.ta.token });
     expect(staff.body.problems.map((p: { slot: number }) => p.slot)).toEqual([0, 1, 1, 1]);
     expect(staff.body.totalPoints).toBe(30);
+    // What an LMS is told the maximum is (src/lti/grades.ts): each slot once.
+    expect(await slotPointsTotal(a.t.services.db, assignmentId)).toBe(30);
     const bad = await request(a.app, "PATCH", `/api/assignments/${assignmentId}`, {
       token: w.instructor.token,
       body: { problems: [{ problemId: ids.p1, points: 20, slot: 1 }, { problemId: ids.p2, points: 30, slot: 1 }] },
