@@ -191,7 +191,8 @@ async function shapeAssignments(db: Database, list: AssignmentRow[], viewer: { u
       : own
           .filter((p) => viewer.staff || isDrawn(a.id, own, viewer.userId, p.problemId))
           .map(({ problemId, title, difficulty, points, slot }) => ({ problemId, title, difficulty, points, slot }));
-    const mine = scores.filter((s) => s.assignmentId === a.id);
+    // Of a pool, only the cell of the student's own problem (another's is 0 and would name its id).
+    const mine = scores.filter((s) => s.assignmentId === a.id && isDrawn(a.id, own, viewer.userId, s.problemId));
     return {
       id: a.id,
       courseId: a.courseId,

@@ -162,6 +162,8 @@ describe("late days", () => {
     expect(view.body.window.dueAt).toBe(new Date(DUE + 2 * DAY).toISOString());
     expect(view.body.window.close).toBe(new Date(DUE + 5 * DAY).toISOString());
     expect(view.body.state).toBe("open");
+    // The recomputation wrote a 0 cell for every problem; the student's score names only their own.
+    expect(Object.keys(view.body.myScore.problems).sort()).toEqual([ids.solo, drawnOf(w.student.id)].sort());
     const over = await request(a.app, "POST", `/api/assignments/${assignmentId}/late-days`, { token: w.student.token, body: { days: 2 } });
     expect(over.status).toBe(409);
     expect(over.body.field).toBe("days");
