@@ -137,7 +137,9 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                         </th>
                         {g.slots.map((slot, i) => {
                           const p = { problemId: g.drawn[s.userId]?.[i] ?? slot.problemIds[0]!, title: titleOf(g.drawn[s.userId]?.[i] ?? slot.problemIds[0]!) };
-                          const c = cells.get(key(s.userId, p.problemId));
+                          // A recomputation (an extension, late days) writes a 0 cell for untouched problems: still "not attempted".
+                          const found = cells.get(key(s.userId, p.problemId));
+                          const c = found && found.attempts > 0 ? found : undefined;
                           return (
                             <td key={slot.slot} className={c ? (c.verdict === "AC" ? "cell-ac" : "cell-fail") : "cell-none"}>
                               {c ? (
