@@ -466,6 +466,8 @@ export const courses = sqliteTable(
     archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
     /** Record large pastes into the editor with course submissions (time and size only; stated to students). Off by default. */
     recordPastes: integer("record_pastes", { mode: "boolean" }).notNull().default(false),
+    /** Late days each student may spend across the course's assignments (src/courses/late-days); 0: none. */
+    lateDays: integer("late_days").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
   },
@@ -544,8 +546,31 @@ export const assignmentProblems = sqliteTable(
       .references(() => problems.id),
     points: real("points").notNull().default(100),
     ordinal: integer("ordinal").notNull(),
+    /**
+     * The slot this problem fills: problems sharing a slot are a pool, of which each student is given
+     * one (src/courses/pools/draw.ts). Null: a slot of its own, numbered by its ordinal (read through
+     * `effectiveSlot`, src/courses/pools/pools.ts); the assignment editor writes every slot.
+     */
+    slot: integer("slot"),
   },
   (t) => [primaryKey({ columns: [t.assignmentId, t.problemId] }), index("assignment_problems_problem_idx").on(t.problemId)],
+);
+
+/** Late days a student spent on one assignment (src/courses/late-days): their due time and close move by as many days. */
+export const lateDaySpends = sqliteTable(
+  "late_day_spends",
+  {
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Whole days, at least 1 (a refund down to 0 deletes the row). */
+    days: integer("days").notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.assignmentId, t.userId] }), index("late_day_spends_user_idx").on(t.userId)],
 );
 
 /** One student's own due time and close for one assignment. */

@@ -33,6 +33,7 @@ import { submissionsRoutes } from "./rest/submissions.ts";
 import { judgeRoutes } from "./rest/judge.ts";
 import { aiRoutes } from "./rest/ai.ts";
 import { assignmentsRoutes } from "./rest/assignments.ts";
+import { lateDaysRoutes } from "./rest/late-days.ts";
 import { coursesRoutes } from "./rest/courses.ts";
 import { ccsInfo, ccsRoutes } from "./rest/ccs.ts";
 import { contestsRoutes } from "./rest/contests.ts";
@@ -210,6 +211,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.route("/api/ai", aiRoutes);
   app.route("/api/courses", coursesRoutes);
   app.route("/api/assignments", assignmentsRoutes);
+  app.route("/api/assignments", lateDaysRoutes);
   app.route("/api/contests", contestsRoutes);
   app.route("/api/assignments", similarityScopeRoutes("assignment"));
   app.route("/api/contests", similarityScopeRoutes("contest"));

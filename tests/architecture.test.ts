@@ -259,6 +259,7 @@ const TABLE_OWNERS: Record<string, string> = {
   assignments: "src/courses",
   assignmentProblems: "src/courses",
   extensions: "src/courses",
+  lateDaySpends: "src/courses",
   assignmentScores: "src/courses",
   rubrics: "src/courses/grading",
   rubricItems: "src/courses/grading",

@@ -16,6 +16,11 @@ import { actorIsStaff, requireAssignment, requireCourse, requireNotArchived, typ
 import { windowState, type WindowState } from "./deadlines.ts";
 import { AI_POLICIES, FEEDBACK_LEVELS, GRADED_DEFAULT_FEEDBACK, PRACTICE_DEFAULT_FEEDBACK, type AiPolicy, type FeedbackLevel } from "./policy.ts";
 import { dropCells, recomputeAssignment, recomputeStudent, windowOf } from "./scores.ts";
+import { readSpends, spentInCourse } from "./late-days/store.ts";
+import { lateDaysRemaining } from "./late-days/window.ts";
+import { isDrawn } from "./pools/draw.ts";
+import { normalizeSlots } from "./pools/pools.ts";
+import { effectiveSlot } from "./pools/slot-column.ts";
 
 /** Most problems in one assignment. */
 export const ASSIGNMENT_MAX_PROBLEMS = 50;
@@ -39,8 +44,10 @@ const fields = {
       z.object({
         problemId: idField(),
         points: z.number({ error: "Must be a number" }).positive({ error: "Must be more than 0" }).max(10_000, { error: "At most 10000" }).default(100),
+        /** Problems given the same slot form a pool: each student gets one of them (./pools). Default: a slot of its own. */
+        slot: z.number({ error: "Must be a number" }).int({ error: "Must be a whole number" }).min(0, { error: "At least 0" }).max(ASSIGNMENT_MAX_PROBLEMS, { error: `At most ${ASSIGNMENT_MAX_PROBLEMS}` }).optional(),
       }),
-      { error: "Must be a list of { problemId, points }" },
+      { error: "Must be a list of { problemId, points, slot? }" },
     )
     .min(1, { error: "At least one problem" })
     .max(ASSIGNMENT_MAX_PROBLEMS, { error: `At most ${ASSIGNMENT_MAX_PROBLEMS} problems` }),
@@ -121,6 +128,8 @@ export interface AssignmentProblemShape {
   title: string;
   difficulty: string;
   points: number;
+  /** The slot it fills (0-based); problems sharing one are a pool, of which a student sees only the one given to them. */
+  slot: number;
 }
 
 /** An assignment as the API returns it; `window` and `state` are the caller's own (their extension counted). */
@@ -143,18 +152,20 @@ export interface AssignmentShape {
   /** The caller's window: their extension's due time and close, when they have one. */
   window: { dueAt: string | null; close: string | null; extended: boolean };
   state: WindowState;
+  /** The caller's late days (students of a course that gives some): the course's allowance, what remains, what was spent here. */
+  lateDays: { allowed: number; remaining: number; spentHere: number } | null;
   /** The caller's own score and per-problem scores (students), null for staff. */
   myScore: { total: number; problems: Record<string, { score: number; verdict: string | null; attempts: number; late: boolean }> } | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-async function shapeAssignments(db: Database, list: AssignmentRow[], viewer: { userId: string; staff: boolean }, now: number): Promise<AssignmentShape[]> {
+async function shapeAssignments(db: Database, list: AssignmentRow[], viewer: { userId: string; staff: boolean; lateDays: number }, now: number): Promise<AssignmentShape[]> {
   if (!list.length) return [];
   const ids = list.map((a) => a.id);
-  const [probs, exts, scores] = await Promise.all([
+  const [probs, exts, scores, spends, spentTotal] = await Promise.all([
     db
-      .select({ assignmentId: assignmentProblems.assignmentId, problemId: assignmentProblems.problemId, points: assignmentProblems.points, title: problems.title, difficulty: problems.difficulty })
+      .select({ assignmentId: assignmentProblems.assignmentId, problemId: assignmentProblems.problemId, points: assignmentProblems.points, slot: effectiveSlot, title: problems.title, difficulty: problems.difficulty })
       .from(assignmentProblems)
       .innerJoin(problems, eq(problems.id, assignmentProblems.problemId))
       .where(inArray(assignmentProblems.assignmentId, ids))
@@ -163,17 +174,25 @@ async function shapeAssignments(db: Database, list: AssignmentRow[], viewer: { u
     viewer.staff
       ? Promise.resolve([])
       : db.select().from(assignmentScores).where(and(inArray(assignmentScores.assignmentId, ids), eq(assignmentScores.userId, viewer.userId))),
+    readSpends(db, ids, viewer.userId),
+    viewer.staff ? Promise.resolve(0) : spentInCourse(db, list[0]!.courseId, viewer.userId),
   ]);
   return list.map((a) => {
     const ext = exts.find((e) => e.assignmentId === a.id);
-    const w = windowOf(a, ext);
+    const spentHere = spends.get(`${a.id}\u0000${viewer.userId}`) ?? 0;
+    const w = windowOf(a, ext, spentHere);
     const state = windowState(w, now);
     // Before it opens a student sees that it is coming (title, dates, policies), not its problems.
     const hideProblems = !viewer.staff && a.opensAt.getTime() > now;
+    const own = probs.filter((p) => p.assignmentId === a.id);
+    // A student sees, of each pool, only the problem given to them.
     const ps = hideProblems
       ? []
-      : probs.filter((p) => p.assignmentId === a.id).map(({ problemId, title, difficulty, points }) => ({ problemId, title, difficulty, points }));
-    const mine = scores.filter((s) => s.assignmentId === a.id);
+      : own
+          .filter((p) => viewer.staff || isDrawn(a.id, own, viewer.userId, p.problemId))
+          .map(({ problemId, title, difficulty, points, slot }) => ({ problemId, title, difficulty, points, slot }));
+    // Of a pool, only the cell of the student's own problem (another's is 0 and would name its id).
+    const mine = scores.filter((s) => s.assignmentId === a.id && isDrawn(a.id, own, viewer.userId, s.problemId));
     return {
       id: a.id,
       courseId: a.courseId,
@@ -189,9 +208,11 @@ async function shapeAssignments(db: Database, list: AssignmentRow[], viewer: { u
       feedbackAfterClose: a.feedbackAfterClose,
       aiPolicy: a.aiPolicy,
       problems: ps,
-      totalPoints: ps.reduce((sum, p) => sum + p.points, 0),
+      // Staff see every problem of a pool; the total counts each slot once.
+      totalPoints: [...new Map(ps.map((p) => [p.slot, p.points])).values()].reduce((sum, p) => sum + p, 0),
       window: { dueAt: w.dueAt === null ? null : new Date(w.dueAt).toISOString(), close: w.close === null ? null : new Date(w.close).toISOString(), extended: ext !== undefined },
       state,
+      lateDays: viewer.staff || (viewer.lateDays === 0 && spentHere === 0) ? null : { allowed: viewer.lateDays, remaining: lateDaysRemaining(viewer.lateDays, spentTotal), spentHere },
       myScore: viewer.staff
         ? null
         : {
@@ -208,19 +229,19 @@ async function shapeAssignments(db: Database, list: AssignmentRow[], viewer: { u
  * @throws COURSE_NOT_FOUND (404).
  */
 export async function listAssignments(db: Database, user: Caller, courseId: string, now: number): Promise<AssignmentShape[]> {
-  const { actor } = await requireCourse(db, user, courseId, "course.view");
+  const { actor, course } = await requireCourse(db, user, courseId, "course.view");
   const rows = await db
     .select()
     .from(assignments)
     .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt)))
     .orderBy(asc(assignments.opensAt), asc(assignments.createdAt));
-  return shapeAssignments(db, rows, { userId: user.id, staff: actorIsStaff(actor) }, now);
+  return shapeAssignments(db, rows, { userId: user.id, staff: actorIsStaff(actor), lateDays: course.lateDays }, now);
 }
 
 /** One assignment as the caller sees it. @throws ASSIGNMENT_NOT_FOUND (404). */
 export async function getAssignment(db: Database, user: Caller, id: string, now: number): Promise<AssignmentShape> {
-  const { assignment, actor } = await requireAssignment(db, user, id, "course.view", now);
-  return (await shapeAssignments(db, [assignment], { userId: user.id, staff: actorIsStaff(actor) }, now))[0]!;
+  const { assignment, actor, course } = await requireAssignment(db, user, id, "course.view", now);
+  return (await shapeAssignments(db, [assignment], { userId: user.id, staff: actorIsStaff(actor), lateDays: course.lateDays }, now))[0]!;
 }
 
 /**
@@ -235,9 +256,10 @@ export async function createAssignment(db: Database, user: Caller, input: Assign
   const id = newId();
   const feedback = input.feedback ?? (input.dueAt ? GRADED_DEFAULT_FEEDBACK : PRACTICE_DEFAULT_FEEDBACK);
   const { problems: list, courseId, ...values } = input;
+  const slots = normalizeSlots(list);
   await db.batch([
     db.insert(assignments).values({ ...values, id, courseId, feedback }),
-    db.insert(assignmentProblems).values(list.map((p, ordinal) => ({ assignmentId: id, problemId: p.problemId, points: p.points, ordinal }))),
+    db.insert(assignmentProblems).values(list.map((p, ordinal) => ({ assignmentId: id, problemId: p.problemId, points: p.points, ordinal, slot: slots[ordinal]! }))),
   ]);
   return getAssignment(db, user, id, now);
 }
@@ -257,11 +279,12 @@ export async function updateAssignment(db: Database, user: Caller, input: Assign
   let dropped: string[] = [];
   if (list) {
     await checkProblems(db, assignment.courseId, list);
+    const slots = normalizeSlots(list);
     const before = await db.select({ problemId: assignmentProblems.problemId }).from(assignmentProblems).where(eq(assignmentProblems.assignmentId, id));
     dropped = before.map((b) => b.problemId).filter((p) => !list.some((l) => l.problemId === p));
     statements.push(
       db.delete(assignmentProblems).where(eq(assignmentProblems.assignmentId, id)) as never,
-      db.insert(assignmentProblems).values(list.map((p, ordinal) => ({ assignmentId: id, problemId: p.problemId, points: p.points, ordinal }))) as never,
+      db.insert(assignmentProblems).values(list.map((p, ordinal) => ({ assignmentId: id, problemId: p.problemId, points: p.points, ordinal, slot: slots[ordinal]! }))) as never,
     );
   }
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);

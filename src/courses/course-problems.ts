@@ -19,6 +19,10 @@ import { assignmentsWith, memberRole, requireAssignment, requireCourse, requireN
 import { countsAt, windowState } from "./deadlines.ts";
 import { can, isStaff } from "./permissions.ts";
 import { windowOf } from "./scores.ts";
+import { readSpends } from "./late-days/store.ts";
+import { isDrawn, type SlottedProblem } from "./pools/draw.ts";
+import { readSlotted, requireDrawn } from "./pools/pools.ts";
+import { effectiveSlot } from "./pools/slot-column.ts";
 
 /**
  * The course's problems as the caller sees them (students: those of opened
@@ -33,7 +37,7 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
     .where(and(eq(problems.courseId, courseId), isNull(problems.deletedAt)))
     .orderBy(asc(problems.createdAt));
   if (!can(actor, "assignment.viewDrafts")) {
-    const visible = (await openedAssignmentProblems(db, [courseId], now)).get(courseId);
+    const visible = (await openedAssignmentProblems(db, [courseId], now, user.id)).get(courseId);
     rows = rows.filter((p) => visible?.has(p.id));
   }
   const ids = rows.map((r) => r.id);
@@ -44,18 +48,21 @@ export async function listCourseProblems(db: Database, user: Caller, courseId: s
 
 /**
  * The problems of each given course's assignments opened by `now` (not deleted), by course: what a
- * student of that course sees of its problems. One query, not one per problem (also the problem
- * bank's, src/problems/bank/visible.ts).
+ * student of that course sees of its problems (of a pool, only the problem given to `userId`). One
+ * query, not one per problem (also the problem bank's, src/problems/bank/visible.ts).
  */
-export async function openedAssignmentProblems(db: Database, courseIds: string[], now: number): Promise<Map<string, Set<string>>> {
+export async function openedAssignmentProblems(db: Database, courseIds: string[], now: number, userId: string): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   if (!courseIds.length) return out;
   const opened = await db
-    .select({ courseId: assignments.courseId, problemId: assignmentProblems.problemId })
+    .select({ courseId: assignments.courseId, assignmentId: assignmentProblems.assignmentId, problemId: assignmentProblems.problemId, slot: effectiveSlot })
     .from(assignmentProblems)
     .innerJoin(assignments, eq(assignments.id, assignmentProblems.assignmentId))
     .where(and(inArray(assignments.courseId, courseIds), isNull(assignments.deletedAt), lte(assignments.opensAt, new Date(now))));
+  const slotted = new Map<string, SlottedProblem[]>();
+  for (const o of opened) slotted.set(o.assignmentId, [...(slotted.get(o.assignmentId) ?? []), o]);
   for (const o of opened) {
+    if (!isDrawn(o.assignmentId, slotted.get(o.assignmentId)!, userId, o.problemId)) continue;
     const set = out.get(o.courseId) ?? new Set<string>();
     set.add(o.problemId);
     out.set(o.courseId, set);
@@ -122,6 +129,7 @@ export async function submissionTarget(
       .from(assignmentProblems)
       .where(and(eq(assignmentProblems.assignmentId, assignmentId), eq(assignmentProblems.problemId, problem.id)));
     if (!inIt) throw new AppError("PROBLEM_NOT_FOUND", { field: "problemId", message: "problemId: this problem is not part of the assignment" });
+    if (!isStaff(actor.courseRole) && actor.siteRole !== "admin") await requireDrawn(db, assignmentId, user.id, problem.id);
     return { assignmentId, runAllTests: assignment.scoring === "partial" };
   }
   if (problem.courseId === null) return { assignmentId: null, runAllTests: false };
@@ -131,7 +139,10 @@ export async function submissionTarget(
     throw new AppError("PROBLEM_NOT_FOUND", { field: "problemId" });
   });
   requireNotArchived(course);
-  const candidates = (await assignmentsWith(db, problem.id)).filter((a) => a.courseId === problem.courseId);
+  const inCourse = (await assignmentsWith(db, problem.id)).filter((a) => a.courseId === problem.courseId);
+  // A student's submission counts only where the problem was given to them (pools, issue 37 §3).
+  const slotted = staff ? null : await readSlotted(db, inCourse.map((a) => a.id));
+  const candidates = slotted ? inCourse.filter((a) => isDrawn(a.id, slotted.get(a.id) ?? [], user.id, problem.id)) : inCourse;
   const open = await openFor(db, user.id, candidates, now);
   if (open) return { assignmentId: open.id, runAllTests: open.scoring === "partial" };
   if (staff) return { assignmentId: null, runAllTests: false };
@@ -140,13 +151,12 @@ export async function submissionTarget(
 }
 
 async function windowsFor(db: Database, userId: string, list: AssignmentRow[]) {
-  const ext = list.length
-    ? await db
-        .select()
-        .from(extensions)
-        .where(and(eq(extensions.userId, userId), inArray(extensions.assignmentId, list.map((a) => a.id))))
-    : [];
-  return list.map((a) => ({ a, w: windowOf(a, ext.find((e) => e.assignmentId === a.id)) }));
+  const ids = list.map((a) => a.id);
+  const [ext, spends] = await Promise.all([
+    ids.length ? db.select().from(extensions).where(and(eq(extensions.userId, userId), inArray(extensions.assignmentId, ids))) : [],
+    readSpends(db, ids, userId),
+  ]);
+  return list.map((a) => ({ a, w: windowOf(a, ext.find((e) => e.assignmentId === a.id), spends.get(`${a.id}\u0000${userId}`)) }));
 }
 
 /** The assignment of `list` open to the user now that closes first, or null. */

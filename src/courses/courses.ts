@@ -3,6 +3,7 @@
  * invite code (rotate, disable, enable), joining by code, and the lists a
  * member sees. Checks go through ./access.ts; errors are the catalogue's.
  */
+import { LATE_DAYS_MAX } from "./late-days/window.ts";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
@@ -47,6 +48,8 @@ export const courseUpdateInput = z.object({
   archived: z.boolean({ error: "Must be true or false" }).optional(),
   /** Record large pastes into the editor with course submissions (time and size, not content); stated to students. */
   recordPastes: z.boolean({ error: "Must be true or false" }).optional(),
+  /** Late days each student may spend on the course's assignments (./late-days; 0: none). Lowering it takes back no day already spent. */
+  lateDays: z.number({ error: "Must be a number" }).int({ error: "Must be a whole number" }).min(0, { error: "At least 0" }).max(LATE_DAYS_MAX, { error: `At most ${LATE_DAYS_MAX}` }).optional(),
 });
 export type CourseUpdate = z.infer<typeof courseUpdateInput>;
 
@@ -59,6 +62,8 @@ export interface CourseShape {
   archived: boolean;
   /** Large pastes into the editor are recorded with submissions (src/similarity/pastes.ts); students are told. */
   recordPastes: boolean;
+  /** Late days each student may spend (./late-days); 0: none. */
+  lateDays: number;
   /** The caller's role; null for a site admin who is not a member. */
   role: CourseRole | null;
   /** Present for owners and instructors (and admins): the join code, or null when disabled. */
@@ -74,6 +79,7 @@ export function toCourseShape(c: CourseRow, role: CourseRole | null, showInvite:
     term: c.term,
     archived: c.archivedAt !== null,
     recordPastes: c.recordPastes,
+    lateDays: c.lateDays,
     role,
     ...(showInvite ? { inviteCode: c.inviteCode } : {}),
     createdAt: c.createdAt.toISOString(),
@@ -109,7 +115,7 @@ export async function createCourse(db: Database, user: SessionUser, input: Cours
  */
 export async function updateCourse(db: Database, user: Caller, input: CourseUpdate, now: number): Promise<CourseShape> {
   const { actor, course } = await requireCourse(db, user, input.id, input.archived !== undefined ? "course.archive" : "course.edit");
-  const edits = input.title !== undefined || input.code !== undefined || input.term !== undefined || input.recordPastes !== undefined;
+  const edits = input.title !== undefined || input.code !== undefined || input.term !== undefined || input.recordPastes !== undefined || input.lateDays !== undefined;
   if (edits && !can(actor, "course.edit")) throw new AppError("FORBIDDEN");
   // Read-only while archived: restoring it (archived: false) may come with edits, nothing else may.
   if (edits && course.archivedAt && input.archived !== false) requireNotArchived(course);
@@ -118,6 +124,7 @@ export async function updateCourse(db: Database, user: Caller, input: CourseUpda
   if (input.code !== undefined) Object.assign(set, { code: input.code, codeNormalized: input.code.toUpperCase() });
   if (input.term !== undefined) set.term = input.term;
   if (input.recordPastes !== undefined) set.recordPastes = input.recordPastes;
+  if (input.lateDays !== undefined) set.lateDays = input.lateDays;
   if (input.archived !== undefined) set.archivedAt = input.archived ? new Date(now) : null;
   try {
     const [row] = await db.update(courses).set(set).where(eq(courses.id, input.id)).returning();

@@ -17,6 +17,8 @@
  *   due time plus the assignment's own late window.
  */
 
+import { withLateDays } from "./late-days/window.ts";
+
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
@@ -43,11 +45,20 @@ export interface StudentWindow {
   close: number | null;
 }
 
+/** What else moves one student's window (issue 37): late days spent (./late-days/window.ts). */
+export interface WindowAdjust {
+  lateDays?: number;
+}
+
 /**
- * The window one student sees: the assignment's, moved by their extension.
+ * The window one student sees: the assignment's, moved by their extension, then by `adjust`.
  * @example studentWindow({ opensAt: 0, dueAt: 100, closesAt: 150 }, { dueAt: 200, closesAt: null }) // { opensAt: 0, dueAt: 200, close: 250 }
  */
-export function studentWindow(a: AssignmentWindow, ext?: Extension | null): StudentWindow {
+export function studentWindow(a: AssignmentWindow, ext?: Extension | null, adjust?: WindowAdjust): StudentWindow {
+  return withLateDays(baseWindow(a, ext), adjust?.lateDays ?? 0);
+}
+
+function baseWindow(a: AssignmentWindow, ext?: Extension | null): StudentWindow {
   const lateWindow = a.dueAt !== null && a.closesAt !== null ? Math.max(0, a.closesAt - a.dueAt) : 0;
   if (ext) return { opensAt: a.opensAt, dueAt: ext.dueAt, close: ext.closesAt ?? ext.dueAt + lateWindow };
   if (a.dueAt === null) return { opensAt: a.opensAt, dueAt: null, close: a.closesAt };

@@ -12,6 +12,7 @@ import type { Caller } from "../accounts/user.ts";
 import { windowState } from "./deadlines.ts";
 import { isStaff } from "./permissions.ts";
 import { feedbackInForce, type FeedbackLevel } from "./policy.ts";
+import { readSpends } from "./late-days/store.ts";
 import { windowOf } from "./scores.ts";
 
 /** What deciding a submission's level needs of it. */
@@ -35,12 +36,13 @@ export async function feedbackLevels(db: Database, viewer: Caller, subjects: Fee
   }
   const courseIds = [...new Set(subjects.map((s) => s.courseId).filter((c): c is string => c !== null))];
   const assignmentIds = [...new Set(subjects.map((s) => s.assignmentId).filter((a): a is string => a !== null))];
-  const [roles, rows, exts] = await Promise.all([
+  const [roles, rows, exts, spends] = await Promise.all([
     courseIds.length
       ? db.select({ courseId: courseMembers.courseId, role: courseMembers.role }).from(courseMembers).where(and(eq(courseMembers.userId, viewer.id), inArray(courseMembers.courseId, courseIds)))
       : [],
     assignmentIds.length ? db.select().from(assignments).where(inArray(assignments.id, assignmentIds)) : [],
     assignmentIds.length ? db.select().from(extensions).where(and(eq(extensions.userId, viewer.id), inArray(extensions.assignmentId, assignmentIds))) : [],
+    readSpends(db, assignmentIds, viewer.id),
   ]);
   const roleIn = new Map(roles.map((r) => [r.courseId, r.role]));
   for (const s of subjects) {
@@ -54,7 +56,7 @@ export async function feedbackLevels(db: Database, viewer: Caller, subjects: Fee
       levels.set(s.id, "tests");
       continue;
     }
-    const closed = windowState(windowOf(a, exts.find((e) => e.assignmentId === a.id)), now) === "closed";
+    const closed = windowState(windowOf(a, exts.find((e) => e.assignmentId === a.id), spends.get(`${a.id}\u0000${viewer.id}`)), now) === "closed";
     levels.set(s.id, feedbackInForce(a, closed));
   }
   return levels;

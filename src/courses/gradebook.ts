@@ -18,8 +18,10 @@ import type { LocaleTag } from "../i18n/locales.ts";
 import { requireAssignment, type AssignmentRow } from "./access.ts";
 import { waitGradebook } from "./events.ts";
 import { scoreRowsSince } from "./scores.ts";
+import { lateDayColumn, slotColumns, type GradebookSlot } from "./pools/gradebook-slots.ts";
 import type { SubmissionShape } from "../submissions/shape.ts";
 import { viewHistory } from "../submissions/view.ts";
+import { effectiveSlot } from "./pools/slot-column.ts";
 
 export interface GradebookCell {
   userId: string;
@@ -33,7 +35,13 @@ export interface GradebookCell {
 
 export interface Gradebook {
   assignment: { id: string; courseId: string; title: string; dueAt: string | null };
-  problems: { problemId: string; title: string; points: number }[];
+  problems: { problemId: string; title: string; points: number; slot: number }[];
+  /** One column per slot (issue 37 §3): a pool's problems share it; a student's cell there is the one of the problem given to them. */
+  slots: GradebookSlot[];
+  /** Per student, the problem of each slot given to them, in slot order. */
+  drawn: Record<string, string[]>;
+  /** The course's late days per student and the days each student spent on this assignment (absent: none). */
+  lateDays: { allowed: number; spent: Record<string, number> };
   students: { userId: string; firstName: string; lastName: string; email: string }[];
   /** Only cells with at least one counted submission; a missing cell is "not attempted". */
   cells: GradebookCell[];
@@ -53,7 +61,7 @@ const toCell = (r: Awaited<ReturnType<typeof scoreRowsSince>>[number]): Gradeboo
 
 async function problemsOf(db: Database, assignmentId: string) {
   return db
-    .select({ problemId: assignmentProblems.problemId, title: problems.title, points: assignmentProblems.points })
+    .select({ problemId: assignmentProblems.problemId, title: problems.title, points: assignmentProblems.points, slot: effectiveSlot })
     .from(assignmentProblems)
     .innerJoin(problems, eq(problems.id, assignmentProblems.problemId))
     .where(eq(assignmentProblems.assignmentId, assignmentId))
@@ -72,11 +80,13 @@ async function studentsOf(db: Database, courseId: string) {
 async function build(db: Database, a: AssignmentRow): Promise<Gradebook> {
   // The version is read before the rows: a change racing this read is sent again by the stream, never lost.
   const [v] = await db.select({ version: assignments.scoresVersion }).from(assignments).where(eq(assignments.id, a.id));
-  const [ps, students, rows] = await Promise.all([problemsOf(db, a.id), studentsOf(db, a.courseId), scoreRowsSince(db, a.id, -1)]);
+  const [ps, students, rows, lateDays] = await Promise.all([problemsOf(db, a.id), studentsOf(db, a.courseId), scoreRowsSince(db, a.id, -1), lateDayColumn(db, a)]);
   const studentIds = new Set(students.map((s) => s.userId));
   return {
     assignment: { id: a.id, courseId: a.courseId, title: a.title, dueAt: a.dueAt?.toISOString() ?? null },
     problems: ps,
+    ...slotColumns(a.id, ps, [...studentIds]),
+    lateDays,
     students,
     cells: rows.filter((r) => studentIds.has(r.userId)).map(toCell),
     version: v?.version ?? 0,
@@ -133,21 +143,32 @@ export async function gradesCsv(db: Database, user: Caller, assignmentId: string
   const cell = new Map(g.cells.map((c) => [`${c.userId}\u0000${c.problemId}`, c]));
   const words = (key: AnswerKey, values?: Record<string, string>) => answerText(locale, key, values);
   const late = words("grades.late");
+  const titles = new Map(g.problems.map((p) => [p.problemId, p.title]));
+  // One column per slot; a pool's (issue 37 §3) is named by its number and followed by the problem each student was given.
+  const slotTitle = (s: GradebookSlot, i: number) => (s.problemIds.length > 1 ? words("grades.pool", { slot: String(i + 1) }) : titles.get(s.problemIds[0]!) ?? "");
+  const showLateDays = g.lateDays.allowed > 0 || Object.keys(g.lateDays.spent).length > 0;
   const header = [
     words("grades.studentId"),
     words("grades.email"),
     words("grades.name"),
-    ...g.problems.flatMap((p) => [words("grades.score", { problem: p.title, points: String(p.points) }), words("grades.lateColumn", { problem: p.title })]),
+    ...g.slots.flatMap((s, i) => [
+      words("grades.score", { problem: slotTitle(s, i), points: String(s.points) }),
+      words("grades.lateColumn", { problem: slotTitle(s, i) }),
+      ...(s.problemIds.length > 1 ? [words("grades.poolProblem", { pool: slotTitle(s, i) })] : []),
+    ]),
+    ...(showLateDays ? [words("grades.lateDays")] : []),
     words("grades.total"),
   ];
   const rows = g.students.map((s) => {
     let total = 0;
-    const perProblem = g.problems.flatMap((p) => {
-      const c = cell.get(`${s.userId}\u0000${p.problemId}`);
+    const perSlot = g.slots.flatMap((slot, i) => {
+      const problemId = g.drawn[s.userId]![i]!;
+      const c = cell.get(`${s.userId}\u0000${problemId}`);
       total += c?.score ?? 0;
-      return [c ? String(c.score) : "", c?.late ? late : ""];
+      return [c ? String(c.score) : "", c?.late ? late : "", ...(slot.problemIds.length > 1 ? [titles.get(problemId) ?? ""] : [])];
     });
-    return [s.userId, s.email, `${s.firstName} ${s.lastName}`.trim(), ...perProblem, String(Math.round(total * 100) / 100)];
+    const lateDays = showLateDays ? [String(g.lateDays.spent[s.userId] ?? 0)] : [];
+    return [s.userId, s.email, `${s.firstName} ${s.lastName}`.trim(), ...perSlot, ...lateDays, String(Math.round(total * 100) / 100)];
   });
   return stringify([header, ...rows].map((r) => r.map(spreadsheetSafe)));
 }

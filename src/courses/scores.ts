@@ -20,6 +20,7 @@ import { countsAt, studentWindow, type StudentWindow } from "./deadlines.ts";
 import { ringGradebook } from "./events.ts";
 import { cellKey, releasedReviews } from "./grading/released.ts";
 import { judgePoints, withReview } from "./grading/score.ts";
+import { readSpends } from "./late-days/store.ts";
 
 /** One judged submission as scoring reads it. */
 export interface ScoredSubmission {
@@ -41,11 +42,12 @@ export interface Cell {
   late: boolean;
 }
 
-/** The assignment's window for one student (their extension, if any). */
-export function windowOf(a: AssignmentRow, ext: { dueAt: Date; closesAt: Date | null } | undefined): StudentWindow {
+/** The assignment's window for one student (their extension, if any, and late days spent). */
+export function windowOf(a: AssignmentRow, ext: { dueAt: Date; closesAt: Date | null } | undefined, lateDays = 0): StudentWindow {
   return studentWindow(
     { opensAt: a.opensAt.getTime(), dueAt: a.dueAt?.getTime() ?? null, closesAt: a.closesAt?.getTime() ?? null },
     ext ? { dueAt: ext.dueAt.getTime(), closesAt: ext.closesAt?.getTime() ?? null } : null,
+    { lateDays },
   );
 }
 
@@ -96,7 +98,7 @@ const scoredColumns = {
 export async function recomputeStudent(db: Database, assignmentId: string, userId: string, problemId?: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
-  const [problemRows, subs, ext, reviews] = await Promise.all([
+  const [problemRows, subs, ext, reviews, spends] = await Promise.all([
     db
       .select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points })
       .from(assignmentProblems)
@@ -107,8 +109,9 @@ export async function recomputeStudent(db: Database, assignmentId: string, userI
       .where(and(judged(assignmentId), eq(submissions.userId, userId), ...(problemId ? [eq(submissions.problemId, problemId)] : []))),
     db.select().from(extensions).where(and(eq(extensions.assignmentId, assignmentId), eq(extensions.userId, userId))).limit(1),
     releasedReviews(db, assignmentId, userId),
+    readSpends(db, [assignmentId], userId),
   ]);
-  const w = windowOf(a, ext[0]);
+  const w = windowOf(a, ext[0], spends.get(`${assignmentId}\u0000${userId}`));
   const cells = problemRows.map((p) => {
     const mine = subs.filter((s) => s.problemId === p.problemId).map((s) => ({ ...s, createdAt: s.createdAt.getTime() }));
     return { problemId: p.problemId, cell: withReview(bestCell(mine, a, w, p.points), reviews.get(cellKey(userId, p.problemId)), mine, a, w, p.points) };
@@ -120,11 +123,12 @@ export async function recomputeStudent(db: Database, assignmentId: string, userI
 export async function recomputeAssignment(db: Database, assignmentId: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
-  const [problemRows, subs, exts, reviews] = await Promise.all([
+  const [problemRows, subs, exts, reviews, spends] = await Promise.all([
     db.select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points }).from(assignmentProblems).where(eq(assignmentProblems.assignmentId, assignmentId)),
     db.select(scoredColumns).from(submissions).where(judged(assignmentId)),
     db.select().from(extensions).where(eq(extensions.assignmentId, assignmentId)),
     releasedReviews(db, assignmentId),
+    readSpends(db, [assignmentId]),
   ]);
   const points = new Map(problemRows.map((p) => [p.problemId, p.points]));
   const extOf = new Map(exts.map((e) => [e.userId, e]));
@@ -137,7 +141,7 @@ export async function recomputeAssignment(db: Database, assignmentId: string, no
     g.subs.push({ ...s, createdAt: s.createdAt.getTime() });
   }
   const cells = [...groups.values()].map((g) => {
-    const w = windowOf(a, extOf.get(g.userId));
+    const w = windowOf(a, extOf.get(g.userId), spends.get(`${assignmentId}\u0000${g.userId}`));
     const p = points.get(g.problemId)!;
     return { userId: g.userId, problemId: g.problemId, cell: withReview(bestCell(g.subs, a, w, p), reviews.get(cellKey(g.userId, g.problemId)), g.subs, a, w, p) };
   });

@@ -14,7 +14,8 @@
  */
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
-import { assignmentProblems, assignments, assignmentScores, courses, externalIdentities, ltiGradeOutbox, ltiPlatforms, ltiResourceLinks } from "../../db/schema.ts";
+import { slotPointsTotal } from "../courses/pools/slot-column.ts";
+import { assignments, assignmentScores, courses, externalIdentities, ltiGradeOutbox, ltiPlatforms, ltiResourceLinks } from "../../db/schema.ts";
 import type { Logger } from "../log.ts";
 import { SCOPE } from "./claims.ts";
 import { postScore } from "./services.ts";
@@ -56,8 +57,9 @@ export async function fillOutbox(db: Database, now = Date.now()): Promise<number
     const userIds = changed.map((c) => c.userId);
     const writes = [];
     if (userIds.length) {
-      const [[max], totals, ids] = await Promise.all([
-        db.select({ points: sql<number>`coalesce(sum(${assignmentProblems.points}), 0)` }).from(assignmentProblems).where(eq(assignmentProblems.assignmentId, assignmentId)),
+      const [maxPoints, totals, ids] = await Promise.all([
+        // Each slot once: a pool's problems are one problem to each student (src/courses/pools).
+        slotPointsTotal(db, assignmentId),
         db
           .select({ userId: assignmentScores.userId, score: sql<number>`sum(${assignmentScores.score})` })
           .from(assignmentScores)
@@ -73,7 +75,7 @@ export async function fillOutbox(db: Database, now = Date.now()): Promise<number
         const ltiUserId = subjectOf.get(t.userId);
         // A member who never came from this LMS (joined by invite code) has no id there to post to.
         if (!ltiUserId) continue;
-        const values = { scoreGiven: Math.round(t.score * 1000) / 1000, scoreMaximum: max!.points, scoredAt: new Date(now), attempts: 0, nextAttemptAt: new Date(now), lastError: null, sentAt: null };
+        const values = { scoreGiven: Math.round(t.score * 1000) / 1000, scoreMaximum: maxPoints, scoredAt: new Date(now), attempts: 0, nextAttemptAt: new Date(now), lastError: null, sentAt: null };
         writes.push(
           db
             .insert(ltiGradeOutbox)

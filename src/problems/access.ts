@@ -9,6 +9,8 @@ import type { Database } from "../../db/index.ts";
 import type { Caller } from "../accounts/user.ts";
 import { assignmentsWith, memberRole, requireCourse, requireNotArchived } from "../courses/access.ts";
 import { can, isStaff } from "../courses/permissions.ts";
+import { isDrawn } from "../courses/pools/draw.ts";
+import { readSlotted } from "../courses/pools/pools.ts";
 import { AppError } from "../errors.ts";
 import type { ProblemRow } from "./shape.ts";
 import type { RateLimiter } from "../lib/rate-limit.ts";
@@ -48,7 +50,10 @@ async function seenInCourse(db: Database, user: Caller | null, problem: ProblemR
   const role = await memberRole(db, problem.courseId, user.id);
   if (role === null) return false;
   if (isStaff(role)) return true;
-  return (await assignmentsWith(db, problem.id)).some((a) => a.courseId === problem.courseId && a.opensAt.getTime() <= now);
+  const opened = (await assignmentsWith(db, problem.id)).filter((a) => a.courseId === problem.courseId && a.opensAt.getTime() <= now);
+  // Of a pool (issue 37 §3), a student sees only the problem given to them.
+  const slotted = await readSlotted(db, opened.map((a) => a.id));
+  return opened.some((a) => isDrawn(a.id, slotted.get(a.id) ?? [], user.id, problem.id));
 }
 
 /**

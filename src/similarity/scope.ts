@@ -11,7 +11,9 @@ import { assignmentProblems, contestProblems, problems } from "../../db/schema.t
 import type { Caller } from "../accounts/user.ts";
 import { requireContest } from "../contests/access.ts";
 import { requireAssignment } from "../courses/access.ts";
+import { slotLabels } from "../courses/pools/draw.ts";
 import { AppError } from "../errors.ts";
+import { effectiveSlot } from "../courses/pools/slot-column.ts";
 
 export type ScopeKind = "assignment" | "contest";
 
@@ -33,12 +35,14 @@ export async function requireScope(db: Database, user: Caller, kind: ScopeKind, 
   if (kind === "assignment") {
     const { assignment, course } = await requireAssignment(db, user, id, "similarity.review", now);
     const rows = await db
-      .select({ id: problems.id, title: problems.title, ordinal: assignmentProblems.ordinal })
+      .select({ id: problems.id, title: problems.title, ordinal: assignmentProblems.ordinal, slot: effectiveSlot })
       .from(assignmentProblems)
       .innerJoin(problems, eq(problems.id, assignmentProblems.problemId))
       .where(eq(assignmentProblems.assignmentId, assignment.id))
       .orderBy(asc(assignmentProblems.ordinal));
-    return { kind, id: assignment.id, title: assignment.title, courseId: course.id, problems: rows.map((r, i) => ({ id: r.id, title: r.title, label: String(i + 1) })) };
+    // Labelled by slot ("2a", "2b" for a pool's problems: src/courses/pools/draw.ts).
+    const labels = slotLabels(rows.map((r) => ({ problemId: r.id, slot: r.slot })));
+    return { kind, id: assignment.id, title: assignment.title, courseId: course.id, problems: rows.map((r) => ({ id: r.id, title: r.title, label: labels.get(r.id)! })) };
   }
   const { contest } = await requireContest(db, user, id, "similarity.review");
   const rows = await db

@@ -12,6 +12,7 @@ import { judgeRouter } from "./routers/judge.ts";
 import { aiRouter } from "./routers/ai.ts";
 import { coursesRouter } from "./routers/courses.ts";
 import { assignmentsRouter } from "./routers/assignments.ts";
+import { poolsRouter } from "./routers/pools.ts";
 import { adminRouter } from "./routers/admin.ts";
 import { ltiRouter } from "./routers/lti.ts";
 import { contestsRouter } from "./routers/contests.ts";
@@ -35,6 +36,7 @@ export const appRouter = router({
   ai: aiRouter,
   courses: coursesRouter,
   assignments: assignmentsRouter,
+  pools: poolsRouter,
   admin: adminRouter,
   lti: ltiRouter,
   contests: contestsRouter,

@@ -18,6 +18,7 @@ import { useTRPC } from "../lib/trpc.ts";
 import { zoneOffsetLabel } from "../lib/dates.ts";
 import { useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
+import { SlotFields, slotsFor } from "./pools/SlotFields.tsx";
 
 interface Values {
   title: string;
@@ -32,6 +33,8 @@ interface Values {
   feedbackAfterClose: "" | "verdict" | "tests" | "first-failure" | "full";
   aiPolicy: "off" | "hints" | "full";
   problems: Record<string, number>;
+  /** Slots set by hand (./pools/SlotFields.tsx); a problem without one fills its own. */
+  slots: Record<string, number>;
 }
 
 const blank = (): Values => ({
@@ -47,6 +50,7 @@ const blank = (): Values => ({
   feedbackAfterClose: "",
   aiPolicy: "full",
   problems: {},
+  slots: {},
 });
 
 export default function AssignmentEditorPage(props: { courseId?: string; assignmentId?: string }) {
@@ -78,6 +82,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
       feedbackAfterClose: a.feedbackAfterClose ?? "",
       aiPolicy: a.aiPolicy,
       problems: Object.fromEntries(a.problems.map((p) => [p.problemId, p.points])),
+      slots: Object.fromEntries(a.problems.map((p) => [p.problemId, p.slot])),
     });
   }, [existing.data]);
 
@@ -99,7 +104,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
       ...(v.feedback ? { feedback: v.feedback } : {}),
       feedbackAfterClose: v.feedbackAfterClose || null,
       aiPolicy: v.aiPolicy,
-      problems: Object.entries(v.problems).map(([problemId, points]) => ({ problemId, points })),
+      problems: Object.entries(v.problems).map(([problemId, points]) => ({ problemId, points, slot: slotsFor(Object.keys(v.problems), v.slots)[problemId]! })),
     };
     await run(
       async () => {
@@ -176,6 +181,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
               </FieldRow>
             </fieldset>
           )}
+          <SlotFields ids={Object.keys(v.problems)} slots={v.slots} titleOf={titleOf} onChange={(id, slot) => setV((prev) => ({ ...prev, slots: { ...prev.slots, [id]: slot } }))} />
           <FormMessage notice={notice} />
           <div className="modal-actions">
             <button type="submit" className="btn btn-primary" disabled={create.isPending || update.isPending}>

@@ -16,6 +16,8 @@ import { T, useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
 import { MyReviews, RubricsLink } from "../grading/links.tsx";
 import { analyticsNs } from "../i18n/catalog/analytics/index.ts";
+import { LateDaysControl } from "./pools/LateDaysControl.tsx";
+import { PoolDraws } from "./pools/PoolDraws.tsx";
 
 export default function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   const t = useT(courses);
@@ -83,6 +85,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                 </dl>
                 {a.description && <p className="statement-text">{a.description}</p>}
               </section>
+              <LateDaysControl assignment={a} />
               <section aria-labelledby="problems-title">
                 <h2 id="problems-title">{t("assignment.problems")}</h2>
                 {a.problems.length === 0 ? (
@@ -151,6 +154,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                   </div>
                 )}
               </section>
+              {!a.myScore && a.problems.length > 1 && <PoolDraws assignmentId={a.id} slotNumbers={[...new Set(a.problems.map((p) => p.slot))].sort((x, y) => x - y)} />}
             </>
             );
           }}

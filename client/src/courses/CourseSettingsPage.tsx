@@ -5,6 +5,7 @@
  * code, term and archiving. The server decides who
  * may do each (TAs see the roster and grant extensions only).
  */
+import { CourseLateDays } from "./pools/CourseLateDays.tsx";
 import { Checkbox, DateTimeField, FileButton, Select, TextArea, TextField } from "../kit/index.ts";
 import { Page } from "../components/shell/Page.tsx";
 import { CourseLmsSection } from "../lti/CourseLmsSection.tsx";
@@ -202,6 +203,8 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
         </section>
 
         <CourseLmsSection courseId={courseId} />
+
+        {teacher && <CourseLateDays courseId={courseId} />}
 
         <section className="card" aria-labelledby="ext-title">
           <h2 id="ext-title">{t("settings.extensions")}</h2>

@@ -19,6 +19,7 @@ import { useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
 import { StudentProgressLink } from "../progress/StudentProgressLink.tsx";
 import { ReviewLink, RubricsLink } from "../grading/links.tsx";
+import { DrawnNote, LateDaysCell, LateDaysHeading, SlotHeading } from "./pools/GradebookLateDays.tsx";
 
 const CodeBlock = lazy(() => import("../components/CodeBlock.tsx").then((m) => ({ default: m.CodeBlock })));
 
@@ -81,7 +82,11 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
   return (
     <Page title={query.data ? t("gradebook.documentTitleOf", { title: query.data.assignment.title }) : t("gradebook.documentTitle")} width="wide">
         <QueryState query={query} loading={t("gradebook.loading")} error={t("gradebook.loadFailed")}>
-          {(g) => (
+          {(g) => {
+            // One column per slot (a pool's cell is the problem given to each student), and the late days when the course gives some.
+            const titleOf = (id: string) => g.problems.find((p) => p.problemId === id)?.title ?? "";
+            const showLateDays = g.lateDays.allowed > 0 || Object.keys(g.lateDays.spent).length > 0;
+            return (
             <>
               <div className="page-heading gradebook-heading">
                 <div>
@@ -111,11 +116,16 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                   <thead>
                     <tr>
                       <th scope="col">{t("gradebook.student")}</th>
-                      {g.problems.map((p) => (
-                        <th key={p.problemId} scope="col">
-                          {p.title} <span className="muted">({p.points})</span>
+                      {g.slots.map((slot, i) => (
+                        <th key={slot.slot} scope="col">
+                          <SlotHeading index={i} problemIds={slot.problemIds} titleOf={titleOf} points={slot.points} />
                         </th>
                       ))}
+                      {showLateDays && (
+                        <th scope="col">
+                          <LateDaysHeading />
+                        </th>
+                      )}
                       <th scope="col">{t("gradebook.total")}</th>
                     </tr>
                   </thead>
@@ -127,10 +137,13 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                           <span className="muted block">{s.email}</span>
                           {assignment.data && <StudentProgressLink courseId={assignment.data.courseId} userId={s.userId} name={`${s.firstName} ${s.lastName}`} />}
                         </th>
-                        {g.problems.map((p) => {
-                          const c = cells.get(key(s.userId, p.problemId));
+                        {g.slots.map((slot, i) => {
+                          const p = { problemId: g.drawn[s.userId]?.[i] ?? slot.problemIds[0]!, title: titleOf(g.drawn[s.userId]?.[i] ?? slot.problemIds[0]!) };
+                          // A recomputation (an extension, late days) writes a 0 cell for untouched problems: still "not attempted".
+                          const found = cells.get(key(s.userId, p.problemId));
+                          const c = found && found.attempts > 0 ? found : undefined;
                           return (
-                            <td key={p.problemId} className={c ? (c.verdict === "AC" ? "cell-ac" : "cell-fail") : "cell-none"}>
+                            <td key={slot.slot} className={c ? (c.verdict === "AC" ? "cell-ac" : "cell-fail") : "cell-none"}>
                               {c ? (
                                 <>
                                   <button type="button" className="cell-button" onClick={() => setSelected({ userId: s.userId, problemId: p.problemId })}>
@@ -149,6 +162,7 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                                       {c.late && <span className="late-mark"> · {t("gradebook.late")}</span>}
                                     </span>
                                   </button>
+                                  {slot.problemIds.length > 1 && <DrawnNote title={p.title} />}
                                   {flagOf.has(key(s.userId, p.problemId)) && (
                                     <Link
                                       href={`/similarity/${flagOf.get(key(s.userId, p.problemId))!.reportId}/pairs/${flagOf.get(key(s.userId, p.problemId))!.pairId}`}
@@ -165,6 +179,15 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                             </td>
                           );
                         })}
+                        {showLateDays && (
+                          <LateDaysCell
+                            assignmentId={assignmentId}
+                            userId={s.userId}
+                            student={`${s.firstName} ${s.lastName}`}
+                            days={g.lateDays.spent[s.userId] ?? 0}
+                            onRefunded={() => void query.refetch()}
+                          />
+                        )}
                         <td className="total" data-testid="total">
                           {Math.round((totals.byStudent.get(s.userId) ?? 0) * 100) / 100}
                         </td>
@@ -174,14 +197,19 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                   <tfoot>
                     <tr>
                       <th scope="row">{t("gradebook.footer")}</th>
-                      {g.problems.map((p) => {
-                        const sums = totals.byProblem.get(p.problemId);
+                      {g.slots.map((slot) => {
+                        const sums = { sum: 0, solved: 0 };
+                        for (const id of slot.problemIds) {
+                          sums.sum += totals.byProblem.get(id)?.sum ?? 0;
+                          sums.solved += totals.byProblem.get(id)?.solved ?? 0;
+                        }
                         return (
-                          <td key={p.problemId}>
-                            {g.students.length ? Math.round(((sums?.sum ?? 0) / g.students.length) * 10) / 10 : 0} · {sums?.solved ?? 0}
+                          <td key={slot.slot}>
+                            {g.students.length ? Math.round((sums.sum / g.students.length) * 10) / 10 : 0} · {sums.solved}
                           </td>
                         );
                       })}
+                      {showLateDays && <td />}
                       <td />
                     </tr>
                   </tfoot>
@@ -197,7 +225,8 @@ export default function GradebookPage({ assignmentId }: { assignmentId: string }
                 />
               )}
             </>
-          )}
+            );
+          }}
         </QueryState>
       </Page>
   );

@@ -51,7 +51,7 @@ export async function privateSight(db: Database, user: Caller, now: number): Pro
       .where(and(eq(courseMembers.userId, user.id), live));
     const staff = (role: CourseRole) => can({ siteRole: user.siteRole, courseRole: role }, "assignment.viewDrafts");
     const studentOf = [...new Set(own.filter((r) => !staff(r.role)).map((r) => r.courseId))];
-    const opened = await openedAssignmentProblems(db, studentOf, now);
+    const opened = await openedAssignmentProblems(db, studentOf, now, user.id);
     for (const r of own) if (staff(r.role) || opened.get(r.courseId)?.has(r.id)) course.add(r.id);
   }
   const contest = new Set<string>();
