@@ -9,7 +9,7 @@
  * 7 partial where points cannot count WA, 2 PE WA, points as percent in a
  * scored group, the interactor's tout read by the checker.
  *
- * Boxes 5400–5407: a range no other file takes (box ids stay below 5534:
+ * Boxes 5430–5437: a range no other file takes (box ids stay below 5534:
  * under bwrap as root a box's uid is 60000 + its id, which must stay below
  * the overflow uid 65534).
  */
@@ -23,7 +23,7 @@ import { zipOf } from "./fixtures.ts";
 import { GUESS_CHECKER, GUESS_INTERACTOR, HAVE_TESTLIB, polygonPackage, SUM_CHECKER, SUM_SECTIONS, testlibFile, type PolygonOptions } from "./polygon-fixtures.ts";
 
 setDefaultTimeout(600_000);
-const BOX_ID_START = 5400;
+const BOX_ID_START = 5430;
 
 const SUM_CPP = "#include <bits/stdc++.h>\nint main(){ long long a,b; std::cin>>a>>b; std::cout<<a+b<<\"\\n\"; }\n";
 const SUM_PY = "a, b = map(int, input().split())\nprint(a + b)\n";
