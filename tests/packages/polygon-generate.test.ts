@@ -120,7 +120,7 @@ describe.skipIf(!HAVE_TESTLIB)("generating a standard package's tests in the san
 
   test("without a sandbox a standard package is refused, and a full package's validators are a warning", async () => {
     const standard = sumStandard();
-    await expect(readAnyPackage(asFiles(standard))).rejects.toThrow("generating them needs the judge's sandbox, which is not available here");
+    await expect(readAnyPackage(asFiles(standard))).rejects.toThrow('problem.xml: judging/testset[name=tests]/tests/test 2: method="generated" and tests/02 is not in the package: this is a standard package, and generating its tests needs the judge\'s sandbox, which is not available here');
     const pkg = await readAnyPackage(asFiles(await fullTwin(standard)));
     expect(pkg.warnings).toContain("assets/validators/validator files/validator.cpp: not run (no sandbox here): the tests are taken as they are");
   });

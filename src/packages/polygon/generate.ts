@@ -124,7 +124,10 @@ export async function makeTests(files: PackageFiles, d: PolygonDescriptor, o: Ge
   }
   if (generate && d.interactor) throw new PackageError(DESCRIPTOR, "assets/interactor: an interactive standard package: writing answers through the interactor is not supported yet; download the full package (Linux) from Polygon");
   if (!o.backend) {
-    if (generate) throw new PackageError(DESCRIPTOR, `${WHERE}: this is a standard package (its generated tests are not in it), and generating them needs the judge's sandbox, which is not available here`);
+    if (generate) {
+      const first = d.tests.tests.find((t) => t.method === "generated" && !files.has(testPath(d.tests.inputPattern, t.index)))!;
+      throw new PackageError(DESCRIPTOR, `${WHERE} ${first.index}: method="generated" and ${testPath(d.tests.inputPattern, first.index)} is not in the package: this is a standard package, and generating its tests needs the judge's sandbox, which is not available here`);
+    }
     for (const v of d.validators) warnings.push(`assets/validators/validator ${v.path}: not run (no sandbox here): the tests are taken as they are`);
     return made;
   }
