@@ -143,6 +143,15 @@ export async function makeTests(files: PackageFiles, d: PolygonDescriptor, o: Ge
     }
     return p;
   };
+  // Every generator a missing test names is found (and built, below) before any test runs: a missing or
+  // unbuildable one fails the import at once, not after minutes of tests.
+  const pending = generate ? d.tests.tests.filter((t) => t.method === "generated" && !files.has(testPath(d.tests.inputPattern, t.index))) : [];
+  const generators = new Map<number, { source: PolygonDescriptor["executables"][number]; args: string[] }>();
+  for (const t of pending) {
+    const [name, ...args] = commandWords(t.cmd ?? "");
+    if (name === undefined) throw new PackageError(DESCRIPTOR, `${WHERE} ${t.index}: method="generated" with no cmd`);
+    generators.set(t.index, { source: generatorSource(files, d, t, name), args });
+  }
   const validators: BuiltProgram[] = [];
   for (const v of d.validators) validators.push(await build(`validator ${v.path}`, v, "assets/validators/validator"));
   let main: BuiltProgram | null = null;
@@ -151,6 +160,7 @@ export async function makeTests(files: PackageFiles, d: PolygonDescriptor, o: Ge
     if (!m) throw new PackageError(DESCRIPTOR, 'assets/solutions: no solution tagged "main": a standard package\'s answers are its main solution\'s output');
     main = await build(`main ${m.source.path}`, m.source, "the main solution");
   }
+  for (const { source } of generators.values()) await build(`generator ${source.path}`, source, `the generator ${stem(source.path)}`);
   const memoryKib = Math.min(PROGRAM_MEMORY_KIB, o.ceilings.memoryLimitKib);
   const testKib = Math.ceil(o.ceilings.testCaseBytes / 1024);
   const genCpuMs = o.generatorCpuMs ?? GENERATOR_CPU_MS;
@@ -164,7 +174,14 @@ export async function makeTests(files: PackageFiles, d: PolygonDescriptor, o: Ge
     const file = text(files, inputPath);
     let input = file === null ? null : unixLines(file);
     const generated = file === null && t.method === "generated";
-    if (generated) input = await generateInput(t, genLimits, (name) => generatorSource(files, d, t, name), build, backend);
+    if (generated) {
+      const g = generators.get(t.index)!;
+      const gen = built.get(`generator ${g.source.path}`)!;
+      const r = await runOnce(backend, gen, g.args, "", genLimits);
+      const failed = failureOf(r);
+      if (failed) throw new PackageError(DESCRIPTOR, `${WHERE} ${t.index} (cmd "${t.cmd!.slice(0, 80)}"): the generator ${g.source.path} failed (${failed})`);
+      input = unixLines(r.stdout);
+    }
     if (input === null) {
       o.onProgress?.({ phase: "tests", done: t.index, total });
       continue; // a manual test's missing file: readTests names it.
@@ -216,22 +233,4 @@ function generatorSource(files: PackageFiles, d: PolygonDescriptor, t: PolygonTe
   const exe = [...d.binaries, ...files.keys()].find((p) => /\.exe$/i.test(p) && stem(p) === name);
   if (exe) throw new PackageError(DESCRIPTOR, `${WHERE} ${t.index} (cmd "${t.cmd!.slice(0, 80)}"): the generator ${name} is only ${exe}, a Windows executable with no source in the package: it cannot be built here (add its source to files/executables on Polygon)`);
   throw new PackageError(DESCRIPTOR, `${WHERE} ${t.index} (cmd "${t.cmd!.slice(0, 80)}"): no generator named ${name} in files/executables`);
-}
-
-async function generateInput(
-  t: PolygonTest,
-  limits: RunLimits,
-  sourceOf: (name: string) => PolygonDescriptor["executables"][number],
-  build: (key: string, s: PolygonDescriptor["executables"][number], element: string) => Promise<BuiltProgram>,
-  backend: SandboxBackend,
-): Promise<string> {
-  const words = commandWords(t.cmd ?? "");
-  if (!words.length) throw new PackageError(DESCRIPTOR, `${WHERE} ${t.index}: method="generated" with no cmd`);
-  const [name, ...args] = words as [string, ...string[]];
-  const source = sourceOf(name);
-  const gen = await build(`generator ${source.path}`, source, `the generator ${name}`);
-  const r = await runOnce(backend, gen, args, "", limits);
-  const failed = failureOf(r);
-  if (failed) throw new PackageError(DESCRIPTOR, `${WHERE} ${t.index} (cmd "${t.cmd!.slice(0, 80)}"): the generator ${source.path} failed (${failed})`);
-  return unixLines(r.stdout);
 }
