@@ -22,9 +22,11 @@ import { userIdByEmail } from "../accounts/user.ts";
 import { exitOnConfigError, loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { DIFFICULTIES, PYTHON_IMPLEMENTATIONS, type Difficulty, type PythonImplementation } from "../problems/limits.ts";
-import { filesFromFolder, filesFromZip, packageLimits, PackageError } from "./files.ts";
+import { filesFromFolder, filesFromZip, packageLimits, PackageError, type PackageFiles } from "./files.ts";
 import type { ProblemPackage } from "./format.ts";
 import { readAnyPackage } from "./read.ts";
+import { runsPrograms } from "./polygon/generate.ts";
+import { progressWords } from "./polygon/progress.ts";
 import { importPackage } from "./import.ts";
 import { formatReport, verifyPackage, type DerivedTimeLimit, type VerifyReport } from "./verify.ts";
 import { createSandbox } from "../../isolate/index.ts";
@@ -59,6 +61,22 @@ async function verifyHere(config: Config, pkg: ProblemPackage): Promise<VerifyRe
   }
 }
 
+/**
+ * Reads a package whose reading runs programs (./polygon/generate.ts) with this host's sandbox, printing progress.
+ * @throws PackageError as the read does; Error when the sandbox is held or absent.
+ */
+async function readInSandbox(config: Config, files: PackageFiles): Promise<ProblemPackage> {
+  const unlock = lockSandbox(config);
+  const sandbox = await createSandbox(sandboxOptions(config), () => {});
+  try {
+    if (!sandbox.backend) throw new Error(`cannot generate or validate the tests: ${sandbox.reason}`);
+    return await readAnyPackage(files, { backend: sandbox.backend, ceilings: config.ceilings, onProgress: (p) => console.log(`problem: ${progressWords(p)}`) });
+  } finally {
+    await sandbox.backend?.close();
+    unlock();
+  }
+}
+
 function option(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
@@ -83,7 +101,8 @@ export async function problemCli(argv: string[]): Promise<number> {
   try {
     const limits = packageLimits(config.ceilings, "disk");
     const files = statSync(path).isDirectory() ? filesFromFolder(path, limits) : filesFromZip(readFileSync(path), limits);
-    pkg = await readAnyPackage(files);
+    // A standard Polygon package's tests are generated (and any package's validators run) in this host's sandbox.
+    pkg = runsPrograms(files) ? await readInSandbox(config, files) : await readAnyPackage(files);
     if (python) pkg = { ...pkg, pythonImplementation: python as PythonImplementation };
   } catch (err) {
     console.error(`problem: ${err instanceof PackageError ? err.message : String(err)}`);

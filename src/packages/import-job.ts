@@ -22,7 +22,15 @@ export interface ImportJob {
   databaseUrl: string | null;
   /** The id the problem is written under, staged until the import ends (../problems/staged.ts). */
   stagedId: string;
+  /**
+   * The server's sandbox backend's name when it lends its boxes over IPC (./sandbox-proxy.ts): a Polygon
+   * package's generators and validators run there. Null: the server has none (a standard package is refused).
+   */
+  sandbox?: "isolate" | "bwrap" | "unsafe-local" | null;
 }
+
+/** How far a Polygon package's generation is (./polygon/generate.ts), sent by the worker while it works. */
+export type ImportProgress = { type: "progress"; message: string };
 
 /** What failed, in a form that crosses to the server. */
 export type ImportFailure =

@@ -24,12 +24,25 @@ import { assertStorageQuota } from "../problems/quota.ts";
 import { filesFromZip } from "./files.ts";
 import { readAnyPackage } from "./read.ts";
 import { importPackage } from "./import.ts";
-import { BASE64_TEXT, describeFailure, notBase64, packageStoredBytes, type ImportJob, type ImportReply } from "./import-job.ts";
+import { BASE64_TEXT, describeFailure, notBase64, packageStoredBytes, type ImportJob, type ImportProgress, type ImportReply } from "./import-job.ts";
+import { isSandboxAnswer, sandboxClient, type SandboxAnswer } from "./sandbox-proxy.ts";
+import { progressWords } from "./polygon/progress.ts";
+
+/** Answers of the server to this process's box calls (set while a job lends the server's sandbox). */
+let sandboxAnswers: ((a: SandboxAnswer) => void) | null = null;
+
 
 async function run(job: ImportJob): Promise<ImportReply> {
   if (!BASE64_TEXT.test(job.packageBase64)) throw notBase64();
   let files: ReturnType<typeof filesFromZip> | null = filesFromZip(Buffer.from(job.packageBase64, "base64"), job.limits);
-  const pkg = await readAnyPackage(files);
+  // A Polygon package's programs run in the server's sandbox, lent over IPC (./sandbox-proxy.ts).
+  const lent = job.sandbox ? sandboxClient(job.sandbox, (c) => process.send!(c)) : null;
+  sandboxAnswers = lent?.answer ?? null;
+  const pkg = await readAnyPackage(files, {
+    backend: lent?.backend ?? null,
+    ceilings: job.ceilings,
+    onProgress: (p) => process.send!({ type: "progress", message: progressWords(p) } satisfies ImportProgress),
+  });
   // The unpacked files are text now: collect them before the write copies the tests again (peak memory, not speed).
   files = null;
   Bun.gc(true);
@@ -65,7 +78,10 @@ async function answer(job: ImportJob): Promise<void> {
 /** Serves the parent's jobs over IPC (`bun src/packages/import-worker.ts`, or `oj import-worker` in the single binary). */
 export function serveImportJobs(): void {
   if (!process.send) throw new Error("the import worker runs as a child process with an IPC channel (src/packages/input.ts starts it)");
-  process.on("message", (job: ImportJob) => void answer(job));
+  process.on("message", (m: ImportJob | SandboxAnswer) => {
+    if (isSandboxAnswer(m)) sandboxAnswers?.(m);
+    else void answer(m);
+  });
   // The server is gone (killed): stop before publishing a problem nobody waits for; its next start removes the staged rows.
   process.on("disconnect", () => process.exit(1));
 }

@@ -20,7 +20,8 @@ import { PACKAGE_LIMITS, PackageError } from "./files.ts";
 import { newId } from "../../db/ids.ts";
 import { discardStaged } from "../problems/staged.ts";
 import { confineImport, importOutOfMemory } from "./import-memory.ts";
-import { describeFailure, rebuildFailure, type ImportJob, type ImportReply } from "./import-job.ts";
+import { describeFailure, rebuildFailure, type ImportJob, type ImportProgress, type ImportReply } from "./import-job.ts";
+import { isSandboxCall, sandboxHost, type SandboxCall } from "./sandbox-proxy.ts";
 
 /** Base64 of the zip, at most PACKAGE_LIMITS.zipMaxBytes once decoded. */
 const BASE64_MAX_CHARS = Math.ceil(PACKAGE_LIMITS.zipMaxBytes / 3) * 4;
@@ -76,7 +77,10 @@ export async function importPackageAs(
   const databaseUrl = await databaseFileUrl(db);
   // The problem is written staged under this id (../problems/staged.ts): if the import process dies, its row is removed here.
   const stagedId = newId();
-  const reply = await inImportWorker({ packageBase64: input.package, limits: packageLimits(ceilings, "upload"), ceilings: { ...ceilings }, userId: user.id, options, databaseUrl, stagedId });
+  const reply = await inImportWorker(
+    { packageBase64: input.package, limits: packageLimits(ceilings, "upload"), ceilings: { ...ceilings }, userId: user.id, options, databaseUrl, stagedId, sandbox: backend?.name ?? null },
+    backend,
+  );
   if (!reply.ok) {
     if (databaseUrl) await discardStaged(db, stagedId);
     return readPackageOrExplain(() => Promise.reject(rebuildFailure(reply.failure)));
@@ -113,6 +117,14 @@ function workerCommand(): string[] {
     : [process.execPath, "--smol", new URL("./import-worker.ts", import.meta.url).pathname];
 }
 
+/** The latest progress of the import running for each user (a Polygon package's generation), in words. */
+const progress = new Map<string, string>();
+
+/** How far the import `userId` is running has got (a standard Polygon package's tests being generated), or null. */
+export function importProgressOf(userId: string): string | null {
+  return progress.get(userId) ?? null;
+}
+
 /** The import running now (imports wait for it: one package in memory at a time). */
 let importing: Promise<unknown> = Promise.resolve();
 
@@ -121,8 +133,8 @@ let importing: Promise<unknown> = Promise.resolve();
  * the imports already waiting.
  * @returns the worker's reply; a worker that dies answers an internal failure.
  */
-export function inImportWorker(job: ImportJob): Promise<ImportReply> {
-  const run = importing.then(() => runWorker(job));
+export function inImportWorker(job: ImportJob, backend: SandboxBackend | null = null): Promise<ImportReply> {
+  const run = importing.then(() => runWorker(job, backend));
   importing = run.catch(() => {});
   return run;
 }
@@ -130,8 +142,10 @@ export function inImportWorker(job: ImportJob): Promise<ImportReply> {
 /** The import process's niceness (nice(1)): 10, below the server's 0. */
 export const IMPORT_NICENESS = 10;
 
-async function runWorker(job: ImportJob): Promise<ImportReply> {
+async function runWorker(job: ImportJob, backend: SandboxBackend | null): Promise<ImportReply> {
   let answered: (reply: ImportReply) => void = () => {};
+  // The server's boxes lent to the worker (a Polygon package's generators and validators): ./sandbox-proxy.ts.
+  let lend: ReturnType<typeof sandboxHost> | null = null;
   const reply = new Promise<ImportReply>((resolve) => (answered = resolve));
   // Its own memory control group (or an rlimit) capped at IMPORT_MEMORY_MAX_MIB: ./import-memory.ts.
   const confinement = await confineImport(workerCommand());
@@ -141,9 +155,14 @@ async function runWorker(job: ImportJob): Promise<ImportReply> {
     stdout: "ignore",
     stderr: "inherit",
     env: process.env,
-    ipc: (message: ImportReply) => answered(message),
+    ipc: (message: ImportReply | SandboxCall | ImportProgress) => {
+      if (isSandboxCall(message)) lend?.handle(message);
+      else if ("type" in message) progress.set(job.userId, message.message);
+      else answered(message);
+    },
     serialization: "advanced",
   });
+  if (backend && job.sandbox) lend = sandboxHost(backend, (a) => child.send(a));
   child.exited.then(() => answered({ ok: false, failure: { kind: "internal", message: `the import process ended (${child.signalCode ?? `exit ${child.exitCode}`}) without an answer` } }));
   try {
     // Background work: the import yields the processor to the server's requests (nice 10, about a tenth of
@@ -163,6 +182,8 @@ async function runWorker(job: ImportJob): Promise<ImportReply> {
   } finally {
     child.kill("SIGKILL");
     await child.exited;
+    progress.delete(job.userId);
+    await lend?.releaseAll();
     await confinement.release();
   }
 }

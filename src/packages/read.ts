@@ -9,11 +9,14 @@ import type { PackageFiles } from "./files.ts";
 import { readPackage, type ProblemPackage } from "./format.ts";
 import { isPolygonPackage } from "./polygon/descriptor.ts";
 import { readPolygonPackage } from "./polygon/read.ts";
+import type { GenerationOptions } from "./polygon/generate.ts";
 
 /**
  * Reads a package of either format.
+ * @param generation a Polygon package's sandbox (its standard package's tests are generated there, its validators
+ *   run there), ceilings and progress callback.
  * @throws PackageError naming the file (and line or element) of the first problem.
  */
-export function readAnyPackage(files: PackageFiles): Promise<ProblemPackage> {
-  return isPolygonPackage(files) ? readPolygonPackage(files) : readPackage(files);
+export function readAnyPackage(files: PackageFiles, generation: Partial<GenerationOptions> = {}): Promise<ProblemPackage> {
+  return isPolygonPackage(files) ? readPolygonPackage(files, generation) : readPackage(files);
 }

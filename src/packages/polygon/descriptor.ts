@@ -66,6 +66,8 @@ export interface PolygonDescriptor {
   resources: PolygonSource[];
   /** `<files><executables>` sources (generators, validators, checkers). */
   executables: PolygonSource[];
+  /** `<files><executables>` given only as a `<binary>` (a Windows `.exe`, no source): paths of the binaries. */
+  binaries: string[];
   checker: { name: string | null; type: string; source: PolygonSource; hasTests: boolean } | null;
   interactor: PolygonSource | null;
   validators: PolygonSource[];
@@ -187,7 +189,13 @@ export function readDescriptor(files: PackageFiles): PolygonDescriptor {
     tests: readTestset(main),
     otherTestsets: testsets.filter((t) => t !== main).map((t) => attr(t, "name") ?? "(unnamed)"),
     resources: fileList(node(filesNode?.resources), "file").map((f) => ({ path: need(f, "path", "files/resources/file"), type: attr(f, "type") ?? "" })),
-    executables: fileList(node(filesNode?.executables), "executable").map((e) => sourceOf(e, "files/executables/executable")),
+    executables: fileList(node(filesNode?.executables), "executable")
+      .filter((e) => node(e.source))
+      .map((e) => sourceOf(e, "files/executables/executable")),
+    binaries: fileList(node(filesNode?.executables), "executable")
+      .filter((e) => !node(e.source))
+      .map((e) => attr(node(e.binary), "path"))
+      .filter((p): p is string => !!p),
     checker: checkerNode
       ? { name: attr(checkerNode, "name"), type: attr(checkerNode, "type") ?? "testlib", source: sourceOf(checkerNode, "assets/checker"), hasTests: list(checkerNode.testset).length > 0 }
       : null,

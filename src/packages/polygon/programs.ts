@@ -115,11 +115,10 @@ export function readSolutions(files: PackageFiles, d: PolygonDescriptor, warning
 }
 
 /** Warnings for what the package has that is not run here yet. */
-export function unhonoured(d: PolygonDescriptor, warnings: string[]): void {
-  for (const v of d.validators) warnings.push(`assets/validators/validator ${v.path}: input validators are not run here yet (the tests are taken as they are)`);
+export function unhonoured(d: PolygonDescriptor, warnings: string[], generated = false): void {
   const own = new Set([d.checker?.source.path, d.interactor?.path, ...d.validators.map((v) => v.path)]);
   const generators = d.executables.filter((e) => !own.has(e.path));
-  if (generators.length) warnings.push(`files/executables: ${generators.map((g) => g.path).join(", ")} not used (a full package's tests are already generated)`);
+  if (generators.length && !generated) warnings.push(`files/executables: ${generators.map((g) => g.path).join(", ")} not used (a full package's tests are already generated)`);
   for (const name of d.otherTestsets) warnings.push(`judging/testset[name=${name}]: only the tests testset is judged here`);
   if (d.hasStresses) warnings.push("stresses: stress tests are not run here");
 }

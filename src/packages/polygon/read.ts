@@ -13,6 +13,8 @@ import { DESCRIPTOR, readDescriptor } from "./descriptor.ts";
 import { readChecker, readSolutions, unhonoured } from "./programs.ts";
 import { readStatements } from "./statements.ts";
 import { readScoring, readTests } from "./tests.ts";
+import { makeTests, type GenerationOptions } from "./generate.ts";
+import { DEFAULT_CEILINGS } from "../../problems/ceilings.ts";
 
 /** Bytes in a KiB: Polygon's memory limit is in bytes, the problem's in KiB. */
 const KIB = 1024;
@@ -31,11 +33,15 @@ function readTags(files: PackageFiles, fromXml: string[], warnings: string[]): s
 }
 
 /**
- * Reads a Polygon package.
- * @throws PackageError naming the file or problem.xml's element of the first problem: a standard package
- *   (generated tests not in it), a file problem.xml names that is missing, file input/output, no checker.
+ * Reads a Polygon package; a standard package's tests are generated, and every
+ * package's tests validated, in `generation.backend` (./generate.ts).
+ * @param generation the sandbox, ceilings and progress callback; without a sandbox a standard package is refused
+ *   and validators are not run (a warning).
+ * @throws PackageError naming the file or problem.xml's element of the first problem: a generator, validator or main
+ *   solution that fails (naming the test and the program), a file problem.xml names that is missing, file
+ *   input/output, no checker, more tests than the ceiling.
  */
-export async function readPolygonPackage(files: PackageFiles): Promise<ProblemPackage> {
+export async function readPolygonPackage(files: PackageFiles, generation: Partial<GenerationOptions> = {}): Promise<ProblemPackage> {
   const warnings: string[] = [];
   const d = readDescriptor(files);
   if (d.inputFile.trim() || d.outputFile.trim()) {
@@ -46,11 +52,12 @@ export async function readPolygonPackage(files: PackageFiles): Promise<ProblemPa
   // testlib's standard checkers: the built-in comparison of the same semantics (../std-checkers.ts), unless it reads an interactor's tout.
   const stdFlags = interactive ? null : stdCheckerFlags(d.checker?.name ?? null);
   if (stdFlags !== null) warnings.push(`assets/checker ${d.checker!.name}: judged by the built-in comparison of the same semantics (default validator${stdFlags ? ` with ${stdFlags}` : ""}), not compiled`);
-  const { tests, polygon } = readTests(files, d.tests, interactive);
+  const made = await makeTests(files, d, { backend: generation.backend ?? null, ceilings: generation.ceilings ?? DEFAULT_CEILINGS, onProgress: generation.onProgress, generatorCpuMs: generation.generatorCpuMs }, warnings);
+  const { tests, polygon } = readTests(files, d.tests, interactive, made);
   const scoring = readScoring(d.tests, polygon, warnings);
   const statements = await readStatements(files, d, warnings);
   const submissions = readSolutions(files, d, warnings);
-  unhonoured(d, warnings);
+  unhonoured(d, warnings, made.size > 0);
   if (!statements.name) throw new PackageError(DESCRIPTOR, "names: the problem has no name (and no short-name)");
   return {
     // What an export writes back (a Kattis package of the current version).

@@ -4,9 +4,9 @@
  * (src/problems/scoring-spec.ts):
  *
  * - test i is `input-path-pattern` % i with its answer `answer-path-pattern` % i
- *   (a full package has every one); a test made by a generator whose file is not
- *   in the package (a standard package) is refused, naming the test: generating
- *   tests is not supported yet;
+ *   (a full package has every one), or, in a standard package, what
+ *   ./generate.ts made of it (its input generated, its answer the main
+ *   solution's output); CRLF line endings become LF, as CMS's dos2unix makes them;
  * - samples (`sample="true"`) go first, in order, the others after, in order;
  * - `points-policy="complete-group"` → a pass-fail group worth the group's
  *   points (else the sum of its tests'); `each-test` → a sum group worth the sum
@@ -21,6 +21,7 @@ import type { ScoringSpec, TestGroupSpec } from "../../problems/scoring-spec.ts"
 import { scoringProblem } from "../../problems/scoring-spec.ts";
 import { PackageError, text, type PackageFiles } from "../files.ts";
 import type { PackageTest } from "../format.ts";
+import { unixLines, type MadeTests } from "./generate.ts";
 import { DESCRIPTOR, testPath, type PolygonGroup, type PolygonTest, type PolygonTestset } from "./descriptor.ts";
 
 const WHERE = 'judging/testset[name=tests]';
@@ -30,25 +31,26 @@ const WHERE = 'judging/testset[name=tests]';
  * @param interactive an interactive problem's answer may be absent (its interactor may need none).
  * @throws PackageError naming the test of a standard package, or the missing file.
  */
-export function readTests(files: PackageFiles, ts: PolygonTestset, interactive: boolean): { tests: PackageTest[]; polygon: PolygonTest[] } {
+export function readTests(files: PackageFiles, ts: PolygonTestset, interactive: boolean, made: MadeTests = new Map()): { tests: PackageTest[]; polygon: PolygonTest[] } {
   if (!ts.tests.length) throw new PackageError(DESCRIPTOR, `${WHERE}: no tests`);
   const read = ts.tests.map((t) => {
     const inputPath = testPath(ts.inputPattern, t.index);
     const answerPath = testPath(ts.answerPattern, t.index);
-    const input = text(files, inputPath);
-    if (input === null) {
+    const here = made.get(t.index);
+    if (here) return { test: { name: inputPath, sample: t.sample, input: here.input, answer: here.answer }, polygon: t };
+    const raw = text(files, inputPath);
+    if (raw === null) {
       if (t.method === "generated") {
-        throw new PackageError(
-          DESCRIPTOR,
-          `${WHERE}/tests/test ${t.index}: method="generated"${t.cmd ? ` (cmd "${t.cmd.slice(0, 80)}")` : ""} and ${inputPath} is not in the package: this is a standard package, and generating its tests is not supported yet; download the full package (Linux) from Polygon`,
-        );
+        throw new PackageError(DESCRIPTOR, `${WHERE}/tests/test ${t.index}: method="generated"${t.cmd ? ` (cmd "${t.cmd.slice(0, 80)}")` : ""} and ${inputPath} is not in the package: it was not generated`);
       }
       throw new PackageError(inputPath, `missing: problem.xml lists test ${t.index} (${WHERE})`);
     }
+    // CRLF as LF, as CMS's dos2unix does (a package made by running doall.sh on Windows has CRLF files).
+    const input = unixLines(raw);
     let answer = text(files, answerPath);
     if (answer === null && interactive) answer = "";
     if (answer === null) throw new PackageError(answerPath, `missing: the answer of test ${t.index} (a full package has every answer)`);
-    return { test: { name: inputPath, sample: t.sample, input, answer }, polygon: t };
+    return { test: { name: inputPath, sample: t.sample, input, answer: unixLines(answer) }, polygon: t };
   });
   const ordered = [...read.filter((r) => r.polygon.sample), ...read.filter((r) => !r.polygon.sample)];
   // The first sample is shown to solvers and judged first; an interactive problem may go without (its exchanges are its samples).
