@@ -259,6 +259,8 @@ const TABLE_OWNERS: Record<string, string> = {
   assignments: "src/courses",
   assignmentProblems: "src/courses",
   extensions: "src/courses",
+  examStarts: "src/courses/exam",
+  examAccessLog: "src/courses/exam",
   assignmentScores: "src/courses",
   externalIdentities: "src/sso",
   ssoFlows: "src/sso",

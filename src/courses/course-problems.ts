@@ -19,6 +19,8 @@ import { assignmentsWith, memberRole, requireAssignment, requireCourse, requireN
 import { countsAt, windowState } from "./deadlines.ts";
 import { can, isStaff } from "./permissions.ts";
 import { windowOf } from "./scores.ts";
+import { requireExamSubmit } from "./exam/start.ts";
+import { extraTimeFor, windowAdjust } from "./exam/extra-time.ts";
 
 /**
  * The course's problems as the caller sees them (students: those of opened
@@ -103,7 +105,8 @@ const at = (ms: number) => new Date(ms).toISOString();
  * problem counts for none. Staff may always submit (testing), counting for
  * an assignment only when named or open.
  * @throws AppError ASSIGNMENT_NOT_FOUND (404), PROBLEM_NOT_FOUND (404) when the problem is not in the assignment,
- *   COURSE_ARCHIVED (403), ASSIGNMENT_NOT_OPEN (403, saying when it opens) or ASSIGNMENT_CLOSED (403, saying when it closed).
+ *   COURSE_ARCHIVED (403), ASSIGNMENT_NOT_OPEN (403, saying when it opens) or ASSIGNMENT_CLOSED (403, saying when it closed);
+ *   on an exam that needs Start, EXAM_NOT_STARTED or EXAM_WINDOW_OVER (403, naming the time; src/courses/exam/start.ts).
  */
 export async function submissionTarget(
   db: Database,
@@ -116,7 +119,10 @@ export async function submissionTarget(
     const { assignment, course, actor } = await requireAssignment(db, user, assignmentId, "course.view", now);
     requireNotArchived(course);
     // The window first: before it opens a student learns when, not which problems are in it.
-    if (!isStaff(actor.courseRole) && actor.siteRole !== "admin") await requireInsideWindow(db, user.id, [assignment], now);
+    if (!isStaff(actor.courseRole) && actor.siteRole !== "admin") {
+      await requireInsideWindow(db, user.id, [assignment], now);
+      await requireExamSubmit(db, user, assignment, now);
+    }
     const [inIt] = await db
       .select({ p: assignmentProblems.problemId })
       .from(assignmentProblems)
@@ -133,6 +139,7 @@ export async function submissionTarget(
   requireNotArchived(course);
   const candidates = (await assignmentsWith(db, problem.id)).filter((a) => a.courseId === problem.courseId);
   const open = await openFor(db, user.id, candidates, now);
+  if (open && !staff) await requireExamSubmit(db, user, open, now);
   if (open) return { assignmentId: open.id, runAllTests: open.scoring === "partial" };
   if (staff) return { assignmentId: null, runAllTests: false };
   await requireInsideWindow(db, user.id, candidates, now);
@@ -146,7 +153,8 @@ async function windowsFor(db: Database, userId: string, list: AssignmentRow[]) {
         .from(extensions)
         .where(and(eq(extensions.userId, userId), inArray(extensions.assignmentId, list.map((a) => a.id))))
     : [];
-  return list.map((a) => ({ a, w: windowOf(a, ext.find((e) => e.assignmentId === a.id)) }));
+  const extra = list.length ? await extraTimeFor(db, list[0]!.courseId, userId) : undefined;
+  return list.map((a) => ({ a, w: windowOf(a, ext.find((e) => e.assignmentId === a.id), windowAdjust(a, extra)) }));
 }
 
 /** The assignment of `list` open to the user now that closes first, or null. */

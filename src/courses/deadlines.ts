@@ -43,11 +43,23 @@ export interface StudentWindow {
   close: number | null;
 }
 
+/** Per-student changes to a window, each computed by its own rule's file. */
+export interface WindowAdjust {
+  /** Extra time (src/courses/exam/rules.ts `extraMs`): moves the due time and the close later, ms. */
+  extraMs?: number;
+}
+
 /**
- * The window one student sees: the assignment's, moved by their extension.
+ * The window one student sees: the assignment's, moved by their extension, then by their adjustments.
  * @example studentWindow({ opensAt: 0, dueAt: 100, closesAt: 150 }, { dueAt: 200, closesAt: null }) // { opensAt: 0, dueAt: 200, close: 250 }
  */
-export function studentWindow(a: AssignmentWindow, ext?: Extension | null): StudentWindow {
+export function studentWindow(a: AssignmentWindow, ext?: Extension | null, adjust: WindowAdjust = {}): StudentWindow {
+  const w = baseWindow(a, ext);
+  const extra = adjust.extraMs ?? 0;
+  return extra ? { opensAt: w.opensAt, dueAt: w.dueAt === null ? null : w.dueAt + extra, close: w.close === null ? null : w.close + extra } : w;
+}
+
+function baseWindow(a: AssignmentWindow, ext?: Extension | null): StudentWindow {
   const lateWindow = a.dueAt !== null && a.closesAt !== null ? Math.max(0, a.closesAt - a.dueAt) : 0;
   if (ext) return { opensAt: a.opensAt, dueAt: ext.dueAt, close: ext.closesAt ?? ext.dueAt + lateWindow };
   if (a.dueAt === null) return { opensAt: a.opensAt, dueAt: null, close: a.closesAt };

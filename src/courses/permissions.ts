@@ -69,6 +69,7 @@ export const COURSE_PERMISSIONS = {
   "contest.edit": { roles: TEACHERS, writes: true, says: "Create, edit, delete, unfreeze and finalize the course's contests (all staff judge them)." },
   "announcement.post": { roles: STAFF, writes: true, says: "Post announcements on the course page (each member is notified) and delete one's own." },
   "announcement.deleteAny": { roles: ["owner"], writes: true, says: "Delete any announcement of the course." },
+  "exam.monitor": { roles: STAFF, writes: true, says: "See who started an exam, from which address, and who was refused by which rule; release a student's one-session lock." },
   "similarity.review": { roles: STAFF, says: "Run similarity reports on assignments, read them side by side, mark pairs and export them; see paste records." },
 } as const satisfies Record<string, { roles: readonly CourseRole[]; says: string; writes?: true }>;
 

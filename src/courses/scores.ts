@@ -15,7 +15,8 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { assignmentProblems, assignments, assignmentScores, extensions, submissions } from "../../db/schema.ts";
 import type { AssignmentRow } from "./access.ts";
-import { countsAt, lateFactor, rawScore, studentWindow, type StudentWindow } from "./deadlines.ts";
+import { countsAt, lateFactor, rawScore, studentWindow, type StudentWindow, type WindowAdjust } from "./deadlines.ts";
+import { extraTimeFor, extraTimeOf, windowAdjust } from "./exam/extra-time.ts";
 import { ringGradebook } from "./events.ts";
 
 /** One judged submission as scoring reads it. */
@@ -39,10 +40,11 @@ export interface Cell {
 }
 
 /** The assignment's window for one student (their extension, if any). */
-export function windowOf(a: AssignmentRow, ext: { dueAt: Date; closesAt: Date | null } | undefined): StudentWindow {
+export function windowOf(a: AssignmentRow, ext: { dueAt: Date; closesAt: Date | null } | undefined, adjust?: WindowAdjust): StudentWindow {
   return studentWindow(
     { opensAt: a.opensAt.getTime(), dueAt: a.dueAt?.getTime() ?? null, closesAt: a.closesAt?.getTime() ?? null },
     ext ? { dueAt: ext.dueAt.getTime(), closesAt: ext.closesAt?.getTime() ?? null } : null,
+    adjust,
   );
 }
 
@@ -94,7 +96,7 @@ const scoredColumns = {
 export async function recomputeStudent(db: Database, assignmentId: string, userId: string, problemId?: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
-  const [problemRows, subs, ext] = await Promise.all([
+  const [problemRows, subs, ext, extra] = await Promise.all([
     db
       .select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points })
       .from(assignmentProblems)
@@ -104,8 +106,9 @@ export async function recomputeStudent(db: Database, assignmentId: string, userI
       .from(submissions)
       .where(and(judged(assignmentId), eq(submissions.userId, userId), ...(problemId ? [eq(submissions.problemId, problemId)] : []))),
     db.select().from(extensions).where(and(eq(extensions.assignmentId, assignmentId), eq(extensions.userId, userId))).limit(1),
+    extraTimeFor(db, a.courseId, userId),
   ]);
-  const w = windowOf(a, ext[0]);
+  const w = windowOf(a, ext[0], windowAdjust(a, extra));
   const cells = problemRows.map((p) => ({
     problemId: p.problemId,
     cell: bestCell(
@@ -129,6 +132,7 @@ export async function recomputeAssignment(db: Database, assignmentId: string, no
   ]);
   const points = new Map(problemRows.map((p) => [p.problemId, p.points]));
   const extOf = new Map(exts.map((e) => [e.userId, e]));
+  const extraOf = await extraTimeOf(db, a.courseId, [...new Set(subs.map((s) => s.userId))]);
   const groups = new Map<string, { userId: string; problemId: string; subs: ScoredSubmission[] }>();
   for (const s of subs) {
     if (!points.has(s.problemId)) continue;
@@ -140,7 +144,7 @@ export async function recomputeAssignment(db: Database, assignmentId: string, no
   const cells = [...groups.values()].map((g) => ({
     userId: g.userId,
     problemId: g.problemId,
-    cell: bestCell(g.subs, a, windowOf(a, extOf.get(g.userId)), points.get(g.problemId)!),
+    cell: bestCell(g.subs, a, windowOf(a, extOf.get(g.userId), windowAdjust(a, extraOf.get(g.userId))), points.get(g.problemId)!),
   }));
   await writeCells(db, assignmentId, cells, true, notify);
 }

@@ -7,6 +7,8 @@
  * - POST /api/assignments/:id/submissions {problemId, code, language}: submit inside the assignment
  *   (answers like POST /api/submissions: 201 judged, or 202 with `?wait=false`)
  * - POST /api/assignments/:id/rejudge {submissionId}
+ * - POST /api/assignments/:id/start {password?}; GET /api/assignments/:id/window (the caller's window)
+ * - GET /api/assignments/:id/access-log (staff); POST /api/assignments/:id/release {userId} (staff)
  */
 import { Hono } from "hono";
 import { bestSubmissionsZip } from "../courses/gradebook.ts";
@@ -41,4 +43,8 @@ export const assignmentsRoutes = new Hono<AppEnv>()
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, { "content-type": "application/zip", "content-disposition": `attachment; filename="best-submissions-${id}.zip"` });
   })
   .post("/:id/submissions", async (c) => submitAndAnswer(c, { ...(await jsonBody(c)), assignmentId: c.req.param("id") }))
+  .post("/:id/start", async (c) => c.json(await call(c, async (api) => api.exam.start({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))
+  .get("/:id/window", async (c) => c.json(await call(c, (api) => api.exam.status({ id: c.req.param("id") }))))
+  .get("/:id/access-log", async (c) => c.json(await call(c, (api) => api.exam.accessLog({ id: c.req.param("id") }))))
+  .post("/:id/release", async (c) => c.json(await call(c, async (api) => api.exam.release({ ...(await jsonBody(c)), assignmentId: c.req.param("id") } as never))))
   .post("/:id/rejudge", async (c) => c.json(await call(c, async (api) => api.assignments.rejudge((await jsonBody(c)) as never))));

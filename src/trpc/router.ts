@@ -21,6 +21,7 @@ import { progressRouter } from "./routers/progress.ts";
 import { accountRouter } from "./routers/account.ts";
 import { accountEmailRouter } from "./routers/account-email.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
+import { examRouter } from "./routers/exam.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -42,6 +43,7 @@ export const appRouter = router({
   account: accountRouter,
   accountEmail: accountEmailRouter,
   notifications: notificationsRouter,
+  exam: examRouter,
 });
 
 export type AppRouter = typeof appRouter;
