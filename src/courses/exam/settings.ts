@@ -29,6 +29,9 @@ export const examFields = {
   lockDown: z.boolean({ error: "Must be true or false" }).optional(),
 };
 
+/** The access rules a contest may carry (checked on every read and write of it, the jury excepted). */
+export const contestExamFields = { accessCidrs: examFields.accessCidrs, sebConfigKeys: examFields.sebConfigKeys };
+
 type ExamInput = { [K in keyof typeof examFields]?: z.infer<(typeof examFields)[K]> };
 
 /** The columns to write for the exam fields given (the password hashed with the account passwords' argon2id). */

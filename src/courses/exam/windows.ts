@@ -48,5 +48,5 @@ export async function examWindowOf(db: Database, a: AssignmentRow, userId: strin
 
 /** Whether a started window is open at `now`. */
 export function windowOpen(x: ExamWindow, now: number): boolean {
-  return x.start !== null && now >= x.w.opensAt && (x.endsAt === null || now < x.endsAt);
+  return x.start !== null && now >= x.start.startedAt.getTime() && (x.endsAt === null || now < x.endsAt);
 }
