@@ -16,12 +16,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
-import { assignmentProblems, assignments, examStarts, submissions } from "../../../db/schema.ts";
+import { assignmentProblems, assignments, courseMembers, examStarts, extensions, submissions } from "../../../db/schema.ts";
 import type { Caller } from "../../accounts/user.ts";
 import { AppError, type ErrorName } from "../../errors.ts";
 import { logExamEvent } from "./log.ts";
 import { addressAllowed, sebHashValid, type ExamRule } from "./rules.ts";
-import { examWindowOf, windowOpen, type AssignmentRow } from "./windows.ts";
+import { examWindowOf, windowColumns, windowFromRow, windowOpen, type AssignmentRow, type ExamWindow } from "./windows.ts";
 
 /** What the exam rules read from a request. */
 export interface ExamRequest {
@@ -36,6 +36,8 @@ export interface ExamRequest {
   /** The procedure's path, e.g. `assignments.byId`. */
   path: string;
   nowMs: number;
+  /** Windows read during this request, by assignment id (filled by the gate). */
+  windows?: Map<string, Promise<ExamWindow>>;
 }
 
 const scope = new AsyncLocalStorage<ExamRequest>();
@@ -92,7 +94,7 @@ export async function checkExamAccess(target: ExamTarget): Promise<void> {
 }
 
 async function requireSameSession(req: ExamRequest, a: AssignmentRow, at: Parameters<typeof refuse>[2]): Promise<void> {
-  const x = await examWindowOf(req.db, a, req.user!.id);
+  const x = await windowInRequest(req, a);
   if (!windowOpen(x, req.nowMs) || x.start!.sessionId === req.sessionId) return;
   if (x.start!.sessionId === null) {
     // Released by staff: the next session to ask holds the window.
@@ -102,15 +104,28 @@ async function requireSameSession(req: ExamRequest, a: AssignmentRow, at: Parame
   await refuse(req.db, "session", at);
 }
 
-/** The locked-down exam whose window is open for `userId` now, or null (one indexed query when there is none). */
-export async function openLockedExam(db: Database, userId: string, nowMs: number): Promise<AssignmentRow | null> {
+/** The locked-down exam whose window is open for `userId` now, with that window, or null (one indexed query). */
+export async function openLockedExam(db: Database, userId: string, nowMs: number): Promise<{ a: AssignmentRow; x: ExamWindow } | null> {
   const rows = await db
-    .select({ a: assignments })
+    .select({ a: assignments, ...windowColumns })
     .from(examStarts)
     .innerJoin(assignments, eq(assignments.id, examStarts.assignmentId))
+    .innerJoin(courseMembers, and(eq(courseMembers.courseId, assignments.courseId), eq(courseMembers.userId, examStarts.userId)))
+    .leftJoin(extensions, and(eq(extensions.assignmentId, examStarts.assignmentId), eq(extensions.userId, examStarts.userId)))
     .where(and(eq(examStarts.userId, userId), eq(assignments.lockDown, true), isNull(assignments.deletedAt)));
-  for (const { a } of rows) if (windowOpen(await examWindowOf(db, a, userId), nowMs)) return a;
+  for (const r of rows) {
+    const x = windowFromRow(r.a, r);
+    if (windowOpen(x, nowMs)) return { a: r.a, x };
+  }
   return null;
+}
+
+/** A student's window on `a`, read once per request (the guard and the rules share it). */
+function windowInRequest(req: ExamRequest, a: AssignmentRow): Promise<ExamWindow> {
+  req.windows ??= new Map();
+  let x = req.windows.get(a.id);
+  if (!x) req.windows.set(a.id, (x = examWindowOf(req.db, a, req.user!.id)));
+  return x;
 }
 
 type Input = Record<string, unknown>;
@@ -153,8 +168,10 @@ async function ownExamSubmission(db: Database, id: string | undefined, assignmen
  */
 export async function examGuard(req: ExamRequest, rawInput: () => Promise<unknown>): Promise<void> {
   if (!req.user || req.user.siteRole === "admin") return;
-  const a = await openLockedExam(req.db, req.user.id, req.nowMs);
-  if (!a) return;
+  const open = await openLockedExam(req.db, req.user.id, req.nowMs);
+  if (!open) return;
+  const { a } = open;
+  (req.windows ??= new Map()).set(a.id, Promise.resolve(open.x));
   const allowed = ALLOWED_DURING_LOCKDOWN[req.path];
   let problems: Set<string> | null = null;
   const exam: Exam = {
