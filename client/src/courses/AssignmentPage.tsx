@@ -14,6 +14,8 @@ import { verdictName } from "../lib/verdicts.ts";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
+import { ExamPanel } from "./exam/ExamPanel.tsx";
+import { ExamAccessLog } from "./exam/ExamAccessLog.tsx";
 
 export default function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   const t = useT(courses);
@@ -80,6 +82,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                 </dl>
                 {a.description && <p className="statement-text">{a.description}</p>}
               </section>
+              {a.myScore && a.exam.needsStart && <ExamPanel assignment={a} />}
               <section aria-labelledby="problems-title">
                 <h2 id="problems-title">{t("assignment.problems")}</h2>
                 {a.problems.length === 0 ? (
@@ -143,6 +146,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                   </div>
                 )}
               </section>
+              {!a.myScore && (a.exam.needsStart || a.exam.addressRestricted || a.exam.sebRequired) && <ExamAccessLog assignmentId={a.id} oneSession={a.exam.oneSession} />}
             </>
             );
           }}
