@@ -138,6 +138,8 @@ const ALLOWED_DURING_LOCKDOWN: Record<string, (input: Input, exam: Exam, db: Dat
   "auth.logout": () => true,
   "auth.setLocale": () => true,
   "judge.languages": () => true,
+  // The header's bell: a number, nothing of other courses.
+  "notifications.unreadCount": () => true,
   "assignments.byId": (i, e) => i.id === e.a.id,
   "exam.start": (i, e) => i.id === e.a.id,
   "exam.status": (i, e) => i.id === e.a.id,
