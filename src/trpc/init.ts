@@ -15,7 +15,7 @@ import { requireAdmin } from "../accounts/admin.ts";
 import { AppError } from "../errors.ts";
 import type { SessionUser } from "../accounts/user.ts";
 import type { Context } from "../context.ts";
-import { examGuard, runInExamScope, type ExamRequest } from "../courses/exam/gate.ts";
+import { examGuard, examRequestFrom, runInExamScope } from "../courses/exam/gate.ts";
 
 export interface AppErrorData {
   kind: string;
@@ -88,16 +88,7 @@ export async function* stream<T>(events: AsyncIterable<T>): AsyncGenerator<T, vo
  * assignment or contest checks its access rules), after the lock-down guard of a student inside an exam window.
  */
 const examScope = t.middleware(async ({ ctx, next, path, getRawInput }) => {
-  const req: ExamRequest = {
-    db: ctx.db,
-    user: ctx.user,
-    ip: ctx.ip,
-    sessionId: ctx.sessionId,
-    url: () => ctx.requestUrl ?? "",
-    sebHeader: ctx.sebConfigKeyHash ?? null,
-    path,
-    nowMs: ctx.now(),
-  };
+  const req = examRequestFrom(ctx, path);
   return runInExamScope(req, async () => {
     await examGuard(req, getRawInput);
     return next();

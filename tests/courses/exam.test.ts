@@ -288,6 +288,11 @@ describe("contests", () => {
     expect((await inLab("GET", path, w.student2.token, { seb: null })).body.code).toBe("EXAM_SEB_REQUIRED");
     expect((await inLab("GET", path, w.student2.token)).status).toBe(200);
     expect((await request(a.app, "GET", path, { token: w.instructor.token, peer: "192.0.2.9" })).status).toBe(200);
+    // The Contest API door holds the same rules.
+    const ccs = await request(a.app, "GET", `/api/ccs/contests/${c.body.id}`, { token: w.student2.token, peer: "192.0.2.9" });
+    expect(ccs.status).toBe(403);
+    expect(JSON.stringify(ccs.body)).toContain("Exam rule (address)");
+    expect((await request(a.app, "GET", `/api/ccs/contests/${c.body.id}`, { token: w.instructor.token, peer: "192.0.2.9" })).status).toBe(200);
   });
 });
 

@@ -42,6 +42,14 @@ export interface ExamRequest {
 
 const scope = new AsyncLocalStorage<ExamRequest>();
 
+/** The exam facts of a request context (src/context.ts): what the tRPC chain and the CCS door put in scope. */
+export function examRequestFrom(
+  ctx: { db: Database; user: Caller | null; ip: string; sessionId: string | null; requestUrl?: string; sebConfigKeyHash?: string | null; now: () => number },
+  path: string,
+): ExamRequest {
+  return { db: ctx.db, user: ctx.user, ip: ctx.ip, sessionId: ctx.sessionId, url: () => ctx.requestUrl ?? "", sebHeader: ctx.sebConfigKeyHash ?? null, path, nowMs: ctx.now() };
+}
+
 /** Runs `fn` with `req` as the current request's facts. */
 export function runInExamScope<T>(req: ExamRequest, fn: () => T): T {
   return scope.run(req, fn);
