@@ -130,6 +130,10 @@ test("during the window a practice problem is refused, naming lock-down", async 
   expect(answer.status).toBe(403);
   expect(answer.body.code).toBe("EXAM_LOCKED_DOWN");
   expect(answer.body.message).toContain("lock-down");
+  // In the interface too: the list of one's courses (outside the exam) says which rule refused it.
+  await p.goto("/courses");
+  await p.getByText('During your exam "Midterm" only its problems are available (lock-down).').waitFor();
+  expect(await axeViolations(p)).toEqual([]);
 }, SLOW);
 
 test("staff see who started, from which address, and who was refused by which rule", async () => {
@@ -142,6 +146,6 @@ test("staff see who started, from which address, and who was refused by which ru
   expect(await starts.textContent()).toMatch(/127\.0\.0\.1|::1/);
   const log = p.getByTestId("exam-log");
   await log.getByRole("cell", { name: "Refused: wrong proctor's password" }).waitFor();
-  await log.getByRole("cell", { name: "Refused: outside the exam (lock-down)" }).waitFor();
+  await log.getByRole("cell", { name: "Refused: outside the exam (lock-down)" }).first().waitFor();
   expect(await axeViolations(p)).toEqual([]);
 }, SLOW);
