@@ -474,6 +474,17 @@ export const courses = sqliteTable(
   (t) => [uniqueIndex("courses_code_uq").on(t.codeNormalized), uniqueIndex("courses_invite_uq").on(t.inviteCode)],
 );
 
+/**
+ * The exam access rules an assignment or a contest may carry on every request (src/courses/exam/rules.ts):
+ * address ranges (IPv4/IPv6 CIDRs) and Safe Exam Browser config keys; null when off.
+ */
+function examRuleColumns() {
+  return {
+    accessCidrs: text("access_cidrs", { mode: "json" }).$type<string[]>(),
+    sebConfigKeys: text("seb_config_keys", { mode: "json" }).$type<string[]>(),
+  };
+}
+
 export const courseMembers = sqliteTable(
   "course_members",
   {
@@ -484,6 +495,10 @@ export const courseMembers = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: COURSE_ROLES }).notNull(),
+    /** Extra time on every timed window of the course, percent of its length (src/courses/exam/extra-time.ts; decision 075). */
+    extraTimePercent: integer("extra_time_percent").notNull().default(0),
+    /** Extra minutes on every timed window and every deadline of the course (decision 075). */
+    extraMinutes: integer("extra_minutes").notNull().default(0),
     joinedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.courseId, t.userId] }), index("course_members_user_idx").on(t.userId)],
@@ -526,6 +541,16 @@ export const assignments = sqliteTable(
     /** A fuller level released after the close; null: none. */
     feedbackAfterClose: text("feedback_after_close", { enum: FEEDBACK_LEVELS }),
     aiPolicy: text("ai_policy", { enum: AI_POLICIES }).notNull().default("full"),
+    /** A timed window: each student gets this many minutes from pressing Start (inside opensAt..close); null: none. */
+    timeLimitMinutes: integer("time_limit_minutes"),
+    /** Exam access rules (src/courses/exam/; decision 075), each null/false when off. */
+    ...examRuleColumns(),
+    /** A proctor's password asked at Start (argon2id hash, as account passwords); null: none. */
+    proctorPasswordHash: text("proctor_password_hash"),
+    /** One session: while a student's window is open, only the session that pressed Start is let in. */
+    oneSession: integer("one_session", { mode: "boolean" }).notNull().default(false),
+    /** Lock-down: during a student's window they reach only this assignment's problems. */
+    lockDown: integer("lock_down", { mode: "boolean" }).notNull().default(false),
     /** Bumped on every score change of this assignment; gradebook streams ask for rows past the version they hold. */
     scoresVersion: integer("scores_version").notNull().default(0),
     createdAt: createdAt(),
@@ -848,6 +873,8 @@ export const contests = sqliteTable(
     finalizedAt: integer("finalized_at", { mode: "timestamp_ms" }),
     /** Which of the clock's thresholds (start, freeze, end) the event feed has announced (src/contests/feed.ts). */
     feedPhase: integer("feed_phase").notNull().default(0),
+    /** Exam access rules (src/courses/exam/; decision 075), each null/false when off. */
+    ...examRuleColumns(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(now),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull().default(now),
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
@@ -1542,3 +1569,40 @@ export const assignmentAnalyticsBuilt = sqliteTable("assignment_analytics_built"
     .references(() => assignments.id, { onDelete: "cascade" }),
   builtAt: integer("built_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/** A student's Start of an assignment with a personal window (src/courses/exam/start.ts). */
+export const examStarts = sqliteTable(
+  "exam_starts",
+  {
+    assignmentId: text("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+    /** The client address at Start. */
+    ip: text("ip"),
+    /** The session (hashed id) the window is bound to under `oneSession`; null once staff release it (the next session binds). */
+    sessionId: text("session_id"),
+  },
+  (t) => [primaryKey({ columns: [t.assignmentId, t.userId] }), index("exam_starts_user_idx").on(t.userId)],
+);
+
+/** Who started an exam and who was refused by which rule (src/courses/exam/log.ts), for staff. */
+export const examAccessLog = sqliteTable(
+  "exam_access_log",
+  {
+    id: text("id").primaryKey().$defaultFn(newId),
+    assignmentId: text("assignment_id").references(() => assignments.id, { onDelete: "cascade" }),
+    contestId: text("contest_id").references(() => contests.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    ip: text("ip"),
+    /** `started`, `released`, or the refusing rule: `address`, `seb`, `password`, `session`, `window`, `lockdown`, `start`. */
+    event: text("event").notNull(),
+    /** What was asked (procedure path), for a refusal. */
+    detail: text("detail").notNull().default(""),
+  },
+  (t) => [index("exam_access_log_assignment_idx").on(t.assignmentId, t.at), index("exam_access_log_contest_idx").on(t.contestId, t.at)],
+);

@@ -212,6 +212,10 @@ export interface Context extends Services {
   origin: string;
   /** Headers to add to the response (Set-Cookie on login/logout/renewal). */
   resHeaders: Headers;
+  /** The absolute URL as the browser asked for it (`origin` + path + query): what Safe Exam Browser hashes (src/courses/exam). */
+  requestUrl?: string;
+  /** The `X-SafeExamBrowser-ConfigKeyHash` header, null when absent. */
+  sebConfigKeyHash?: string | null;
   /**
    * The language the request reads in (its Accept-Language; src/i18n/messages.ts; always `en` with
    * ANSWER_LOCALES=en): error, validation and success messages follow it.
@@ -341,6 +345,11 @@ export async function createContext(
     get origin() {
       return publicOrigin(c, services.config);
     },
+    get requestUrl() {
+      const url = new URL(c.req.url);
+      return `${publicOrigin(c, services.config)}${url.pathname}${url.search}`;
+    },
+    sebConfigKeyHash: c.req.header("x-safeexambrowser-configkeyhash") ?? null,
     resHeaders,
   };
 }

@@ -50,6 +50,13 @@ export const ERRORS = {
   COURSE_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "Course not found" },
   COURSE_CODE_TAKEN: { status: 409, code: "CONFLICT", message: "A course with this code already exists" },
   COURSE_ARCHIVED: { status: 403, code: "FORBIDDEN", message: "This course is archived" },
+  EXAM_ADDRESS_REFUSED: { status: 403, code: "FORBIDDEN", message: "Exam rule (address): your network address is outside this exam's allowed ranges" },
+  EXAM_SEB_REQUIRED: { status: 403, code: "FORBIDDEN", message: "Exam rule (Safe Exam Browser): open this exam in Safe Exam Browser with the exam's configuration" },
+  EXAM_PASSWORD_WRONG: { status: 403, code: "FORBIDDEN", message: "Exam rule (proctor's password): the proctor's password is missing or wrong" },
+  EXAM_OTHER_SESSION: { status: 403, code: "FORBIDDEN", message: "Exam rule (one session): your exam is open in another session; ask the staff to release it" },
+  EXAM_WINDOW_OVER: { status: 403, code: "FORBIDDEN", message: "Exam rule (time): your exam window is over" },
+  EXAM_LOCKED_DOWN: { status: 403, code: "FORBIDDEN", message: "Exam rule (lock-down): during your exam only its problems are available" },
+  EXAM_NOT_STARTED: { status: 403, code: "FORBIDDEN", message: "Exam rule (Start): press Start on the assignment first" },
   CANNOT_CREATE_COURSES: {
     status: 403,
     code: "FORBIDDEN",

@@ -260,6 +260,8 @@ const TABLE_OWNERS: Record<string, string> = {
   assignmentProblems: "src/courses",
   extensions: "src/courses",
   lateDaySpends: "src/courses",
+  examStarts: "src/courses/exam",
+  examAccessLog: "src/courses/exam",
   assignmentScores: "src/courses",
   rubrics: "src/courses/grading",
   rubricItems: "src/courses/grading",

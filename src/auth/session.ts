@@ -33,6 +33,21 @@ interface SessionServices {
   config: Config;
   db: Database;
   sessionKey: Uint8Array;
+  /** The clock sign-in restrictions read (default `Date.now`). */
+  now?: () => number;
+}
+
+/**
+ * Another domain's reason to refuse a new session for an account: src/courses/exam registers one (while a
+ * student's one-session exam window is open, a sign-in elsewhere is refused until staff release it). It throws
+ * an AppError naming its rule.
+ */
+export type SignInRestriction = (db: Database, userId: string, nowMs: number) => Promise<void>;
+const signInRestrictions: SignInRestriction[] = [];
+
+/** Registers a sign-in restriction (registering the same function again does nothing). */
+export function restrictSignIn(restriction: SignInRestriction): void {
+  if (!signInRestrictions.includes(restriction)) signInRestrictions.push(restriction);
 }
 
 /**
@@ -133,8 +148,12 @@ export const USER_AGENT_MAX_CHARS = 512;
 /** A session's last-seen time and address are written at most this often: one write per session per 5 minutes, not per request. */
 export const SESSION_SEEN_EVERY_MS = 5 * 60_000;
 
-/** Creates a session row for the user and signs its token. */
+/**
+ * Creates a session row for the user and signs its token.
+ * @throws a registered restriction's AppError (EXAM_OTHER_SESSION, 403, during a one-session exam window).
+ */
 export async function createSession(services: SessionServices, userId: string, origin: SessionOrigin = {}): Promise<IssuedSession> {
+  for (const restriction of signInRestrictions) await restriction(services.db, userId, services.now?.() ?? Date.now());
   const sid = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
   const sessionId = hashSessionId(sid);
   const expiresAt = new Date(Date.now() + services.config.SESSION_TTL_DAYS * DAY_MS);

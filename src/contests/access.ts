@@ -9,6 +9,7 @@ import type { Caller } from "../accounts/user.ts";
 import { memberRole, requireNotArchived } from "../courses/access.ts";
 import { can, isStaff, type CourseRole } from "../courses/permissions.ts";
 import { AppError } from "../errors.ts";
+import { checkExamAccess } from "../courses/exam/gate.ts";
 import { phaseAt, windowOf, type ContestTimes } from "./clock.ts";
 import { canInContest, isContestWrite, isOwnersOnly, type ContestAction, type ContestRole } from "./permissions.ts";
 import { grantedRoles } from "./roles-store.ts";
@@ -75,6 +76,8 @@ export async function requireContest(db: Database, user: Caller | null, idOrShor
   const standing = contest ? await roleIn(db, contest, user) : null;
   if (!contest || !standing) throw new AppError("CONTEST_NOT_FOUND", field ? { field } : undefined);
   const access = { contest, ...standing };
+  // Every read and write of a contest meets its exam access rules (address, SEB); the jury is not held.
+  await checkExamAccess({ kind: "contest", row: contest, staff: standing.role === "jury" });
   await requireContestAction(db, user, access, action);
   return access;
 }

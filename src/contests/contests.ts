@@ -3,6 +3,7 @@
  * Who may: ./permissions.ts (creating: site admins, users allowed to create
  * courses, and a course's teachers for a contest in their course).
  */
+import { examColumns } from "../courses/exam/settings.ts";
 import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { newId } from "../../db/ids.ts";
@@ -147,6 +148,7 @@ export async function createContest(deps: ContestDeps, user: SessionUser, input:
           createdBy: user.id,
           createdAt: new Date(nowMs),
           updatedAt: new Date(nowMs),
+          ...(await examColumns({ accessCidrs: input.accessCidrs, sebConfigKeys: input.sebConfigKeys })),
         })
         .returning(),
       ...problemWrites(deps.db, id, input.problems),
@@ -281,6 +283,7 @@ export async function updateContest(deps: ContestDeps, user: Caller, input: Cont
       penaltyMinutes: input.penaltyMinutes,
       registration,
       registrationCode: registration === "code" ? code : null,
+      ...(await examColumns({ accessCidrs: input.accessCidrs, sebConfigKeys: input.sebConfigKeys })),
       updatedAt: new Date(Math.max(nowMs, contest.updatedAt.getTime() + 1)),
     })
     .where(eq(contests.id, contest.id))

@@ -1,6 +1,7 @@
 /**
  * What the contest routes take (zod, every field bounded) and answer.
  */
+import { contestExamFields } from "../courses/exam/settings.ts";
 import { z } from "zod";
 import { LANGUAGE_IDS } from "../../isolate/languages/index.ts";
 import { CODE_MAX_BYTES } from "../judge/limits.ts";
@@ -65,6 +66,7 @@ export const contestInput = z.object({
   registration: fields.registration.optional(),
   registrationCode: fields.registrationCode.optional(),
   problems: fields.problems,
+  ...contestExamFields,
 });
 export type ContestInput = z.infer<typeof contestInput>;
 
@@ -78,6 +80,7 @@ export const contestUpdateInput = z.object({
   registration: fields.registration.optional(),
   registrationCode: fields.registrationCode.optional(),
   problems: fields.problems.optional(),
+  ...contestExamFields,
 });
 export type ContestUpdateInput = z.infer<typeof contestUpdateInput>;
 

@@ -12,6 +12,7 @@ import { assignmentProblems, assignments, courseMembers, courses } from "../../d
 import type { Caller } from "../accounts/user.ts";
 import { AppError } from "../errors.ts";
 import { can, isStaff, isWrite, type Actor, type CourseAction, type CourseRole } from "./permissions.ts";
+import { checkExamAccess } from "./exam/gate.ts";
 
 export type CourseRow = typeof courses.$inferSelect;
 export type AssignmentRow = typeof assignments.$inferSelect;
@@ -50,7 +51,8 @@ export async function requireCourse(
 /**
  * An assignment, its course and the caller's standing, checked for `action`.
  * @throws AppError ASSIGNMENT_NOT_FOUND (404) when absent, deleted, or the caller is
- *   not a member; FORBIDDEN (403) for a member lacking `action`.
+ *   not a member; FORBIDDEN (403) for a member lacking `action`; a student refused by an exam
+ *   access rule: EXAM_ADDRESS_REFUSED, EXAM_SEB_REQUIRED, EXAM_OTHER_SESSION (403; src/courses/exam/gate.ts).
  */
 export async function requireAssignment(
   db: Database,
@@ -74,6 +76,8 @@ export async function requireAssignment(
   }
   if (!can(found.actor, action)) throw new AppError("FORBIDDEN");
   if (isWrite(action)) requireNotArchived(found.course);
+  // Every read and write of an assignment meets its exam access rules (address, SEB, one session).
+  await checkExamAccess({ kind: "assignment", row: assignment, staff: actorIsStaff(found.actor) });
   return { assignment, ...found };
 }
 

@@ -21,6 +21,10 @@ import { lateDaysRemaining } from "./late-days/window.ts";
 import { isDrawn } from "./pools/draw.ts";
 import { normalizeSlots } from "./pools/pools.ts";
 import { effectiveSlot } from "./pools/slot-column.ts";
+import { examFields, examColumns, examShape, splitExamInput, type ExamShape } from "./exam/settings.ts";
+import { startedOf } from "./exam/start.ts";
+import { needsStart } from "./exam/windows.ts";
+import { extraTimeFor, windowAdjust } from "./exam/extra-time.ts";
 
 /** Most problems in one assignment. */
 export const ASSIGNMENT_MAX_PROBLEMS = 50;
@@ -68,6 +72,7 @@ export const assignmentInput = z.object({
   feedbackAfterClose: fields.feedbackAfterClose.default(null),
   aiPolicy: fields.aiPolicy.default("full"),
   problems: fields.problems,
+  ...examFields,
 });
 export type AssignmentInput = z.infer<typeof assignmentInput>;
 
@@ -85,6 +90,7 @@ export const assignmentUpdateInput = z.object({
   feedbackAfterClose: fields.feedbackAfterClose.optional(),
   aiPolicy: fields.aiPolicy.optional(),
   problems: fields.problems.optional(),
+  ...examFields,
 });
 export type AssignmentUpdate = z.infer<typeof assignmentUpdateInput>;
 
@@ -149,11 +155,13 @@ export interface AssignmentShape {
   aiPolicy: AiPolicy;
   problems: AssignmentProblemShape[];
   totalPoints: number;
-  /** The caller's window: their extension's due time and close, when they have one. */
+  /** The caller's window: their extension's due time and close, when they have one, moved by their extra time. */
   window: { dueAt: string | null; close: string | null; extended: boolean };
   state: WindowState;
   /** The caller's late days (students of a course that gives some): the course's allowance, what remains, what was spent here. */
   lateDays: { allowed: number; remaining: number; spentHere: number } | null;
+  /** Timed window and exam access rules (src/courses/exam/settings.ts); a student's own window: `exam.status`. */
+  exam: ExamShape;
   /** The caller's own score and per-problem scores (students), null for staff. */
   myScore: { total: number; problems: Record<string, { score: number; verdict: string | null; attempts: number; late: boolean }> } | null;
 }
@@ -163,7 +171,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 async function shapeAssignments(db: Database, list: AssignmentRow[], viewer: { userId: string; staff: boolean; lateDays: number }, now: number): Promise<AssignmentShape[]> {
   if (!list.length) return [];
   const ids = list.map((a) => a.id);
-  const [probs, exts, scores, spends, spentTotal] = await Promise.all([
+  const [probs, exts, scores, spends, spentTotal, started, extra] = await Promise.all([
     db
       .select({ assignmentId: assignmentProblems.assignmentId, problemId: assignmentProblems.problemId, points: assignmentProblems.points, slot: effectiveSlot, title: problems.title, difficulty: problems.difficulty })
       .from(assignmentProblems)
@@ -176,14 +184,17 @@ async function shapeAssignments(db: Database, list: AssignmentRow[], viewer: { u
       : db.select().from(assignmentScores).where(and(inArray(assignmentScores.assignmentId, ids), eq(assignmentScores.userId, viewer.userId))),
     readSpends(db, ids, viewer.userId),
     viewer.staff ? Promise.resolve(0) : spentInCourse(db, list[0]!.courseId, viewer.userId),
+    viewer.staff ? Promise.resolve(new Set<string>()) : startedOf(db, ids, viewer.userId),
+    extraTimeFor(db, list[0]!.courseId, viewer.userId),
   ]);
   return list.map((a) => {
     const ext = exts.find((e) => e.assignmentId === a.id);
     const spentHere = spends.get(`${a.id}\u0000${viewer.userId}`) ?? 0;
-    const w = windowOf(a, ext, spentHere);
+    const w = windowOf(a, ext, { ...windowAdjust(a, extra), lateDays: spentHere });
     const state = windowState(w, now);
     // Before it opens a student sees that it is coming (title, dates, policies), not its problems.
-    const hideProblems = !viewer.staff && a.opensAt.getTime() > now;
+    // An exam that needs Start (timed, or a proctor's password) shows its problems from the student's Start on.
+    const hideProblems = !viewer.staff && (a.opensAt.getTime() > now || (needsStart(a) && !started.has(a.id)));
     const own = probs.filter((p) => p.assignmentId === a.id);
     // A student sees, of each pool, only the problem given to them.
     const ps = hideProblems
@@ -213,6 +224,7 @@ async function shapeAssignments(db: Database, list: AssignmentRow[], viewer: { u
       window: { dueAt: w.dueAt === null ? null : new Date(w.dueAt).toISOString(), close: w.close === null ? null : new Date(w.close).toISOString(), extended: ext !== undefined },
       state,
       lateDays: viewer.staff || (viewer.lateDays === 0 && spentHere === 0) ? null : { allowed: viewer.lateDays, remaining: lateDaysRemaining(viewer.lateDays, spentTotal), spentHere },
+      exam: examShape(a, viewer.staff),
       myScore: viewer.staff
         ? null
         : {
@@ -255,17 +267,19 @@ export async function createAssignment(db: Database, user: Caller, input: Assign
   await checkProblems(db, input.courseId, input.problems);
   const id = newId();
   const feedback = input.feedback ?? (input.dueAt ? GRADED_DEFAULT_FEEDBACK : PRACTICE_DEFAULT_FEEDBACK);
-  const { problems: list, courseId, ...values } = input;
+  const { exam, rest } = splitExamInput(input);
+  const { problems: list, courseId, ...values } = rest;
   const slots = normalizeSlots(list);
+  const examValues = await examColumns(exam);
   await db.batch([
-    db.insert(assignments).values({ ...values, id, courseId, feedback }),
+    db.insert(assignments).values({ ...values, ...examValues, id, courseId, feedback }),
     db.insert(assignmentProblems).values(list.map((p, ordinal) => ({ assignmentId: id, problemId: p.problemId, points: p.points, ordinal, slot: slots[ordinal]! }))),
   ]);
   return getAssignment(db, user, id, now);
 }
 
 /** What, when changed, changes scores. */
-const SCORING_KEYS = ["opensAt", "dueAt", "closesAt", "latePenaltyPercent", "latePenaltyUnit", "scoring", "problems"] as const;
+const SCORING_KEYS = ["opensAt", "dueAt", "closesAt", "latePenaltyPercent", "latePenaltyUnit", "scoring", "problems", "timeLimitMinutes"] as const;
 
 /**
  * Edits an assignment; a change of dates, penalty, scoring or problems recomputes every score.
@@ -273,7 +287,9 @@ const SCORING_KEYS = ["opensAt", "dueAt", "closesAt", "latePenaltyPercent", "lat
  */
 export async function updateAssignment(db: Database, user: Caller, input: AssignmentUpdate, now: number): Promise<AssignmentShape> {
   const { assignment } = await requireAssignment(db, user, input.id, "assignment.edit", now);
-  const { id, problems: list, ...changes } = input;
+  const { exam, rest } = splitExamInput(input);
+  const { id, problems: list, ...plain } = rest;
+  const changes = { ...plain, ...(await examColumns(exam)) };
   checkOrder({ opensAt: changes.opensAt ?? assignment.opensAt, dueAt: changes.dueAt !== undefined ? changes.dueAt : assignment.dueAt, closesAt: changes.closesAt !== undefined ? changes.closesAt : assignment.closesAt });
   const statements = [db.update(assignments).set({ ...changes, updatedAt: new Date(now) }).where(eq(assignments.id, id))];
   let dropped: string[] = [];

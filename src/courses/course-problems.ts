@@ -23,6 +23,8 @@ import { readSpends } from "./late-days/store.ts";
 import { isDrawn, type SlottedProblem } from "./pools/draw.ts";
 import { readSlotted, requireDrawn } from "./pools/pools.ts";
 import { effectiveSlot } from "./pools/slot-column.ts";
+import { requireExamSubmit } from "./exam/start.ts";
+import { extraTimeFor, windowAdjust } from "./exam/extra-time.ts";
 
 /**
  * The course's problems as the caller sees them (students: those of opened
@@ -110,7 +112,8 @@ const at = (ms: number) => new Date(ms).toISOString();
  * problem counts for none. Staff may always submit (testing), counting for
  * an assignment only when named or open.
  * @throws AppError ASSIGNMENT_NOT_FOUND (404), PROBLEM_NOT_FOUND (404) when the problem is not in the assignment,
- *   COURSE_ARCHIVED (403), ASSIGNMENT_NOT_OPEN (403, saying when it opens) or ASSIGNMENT_CLOSED (403, saying when it closed).
+ *   COURSE_ARCHIVED (403), ASSIGNMENT_NOT_OPEN (403, saying when it opens) or ASSIGNMENT_CLOSED (403, saying when it closed);
+ *   on an exam that needs Start, EXAM_NOT_STARTED or EXAM_WINDOW_OVER (403, naming the time; src/courses/exam/start.ts).
  */
 export async function submissionTarget(
   db: Database,
@@ -123,7 +126,10 @@ export async function submissionTarget(
     const { assignment, course, actor } = await requireAssignment(db, user, assignmentId, "course.view", now);
     requireNotArchived(course);
     // The window first: before it opens a student learns when, not which problems are in it.
-    if (!isStaff(actor.courseRole) && actor.siteRole !== "admin") await requireInsideWindow(db, user.id, [assignment], now);
+    if (!isStaff(actor.courseRole) && actor.siteRole !== "admin") {
+      await requireInsideWindow(db, user.id, [assignment], now);
+      await requireExamSubmit(db, user, assignment, now);
+    }
     const [inIt] = await db
       .select({ p: assignmentProblems.problemId })
       .from(assignmentProblems)
@@ -144,6 +150,7 @@ export async function submissionTarget(
   const slotted = staff ? null : await readSlotted(db, inCourse.map((a) => a.id));
   const candidates = slotted ? inCourse.filter((a) => isDrawn(a.id, slotted.get(a.id) ?? [], user.id, problem.id)) : inCourse;
   const open = await openFor(db, user.id, candidates, now);
+  if (open && !staff) await requireExamSubmit(db, user, open, now);
   if (open) return { assignmentId: open.id, runAllTests: open.scoring === "partial" };
   if (staff) return { assignmentId: null, runAllTests: false };
   await requireInsideWindow(db, user.id, candidates, now);
@@ -152,11 +159,12 @@ export async function submissionTarget(
 
 async function windowsFor(db: Database, userId: string, list: AssignmentRow[]) {
   const ids = list.map((a) => a.id);
-  const [ext, spends] = await Promise.all([
+  const [ext, spends, extra] = await Promise.all([
     ids.length ? db.select().from(extensions).where(and(eq(extensions.userId, userId), inArray(extensions.assignmentId, ids))) : [],
     readSpends(db, ids, userId),
+    list.length ? extraTimeFor(db, list[0]!.courseId, userId) : undefined,
   ]);
-  return list.map((a) => ({ a, w: windowOf(a, ext.find((e) => e.assignmentId === a.id), spends.get(`${a.id}\u0000${userId}`)) }));
+  return list.map((a) => ({ a, w: windowOf(a, ext.find((e) => e.assignmentId === a.id), { ...windowAdjust(a, extra), lateDays: spends.get(`${a.id}\u0000${userId}`) ?? 0 }) }));
 }
 
 /** The assignment of `list` open to the user now that closes first, or null. */

@@ -45,17 +45,24 @@ export interface StudentWindow {
   close: number | null;
 }
 
-/** What else moves one student's window (issue 37): late days spent (./late-days/window.ts). */
+/** Per-student changes to a window, each computed by its own rule's file (issue 37). */
 export interface WindowAdjust {
+  /** Extra time (src/courses/exam/rules.ts `extraMs`): moves the due time and the close later, ms. */
+  extraMs?: number;
+  /** Late days spent (./late-days/window.ts): move the due time and the close by 24 h each. */
   lateDays?: number;
 }
 
 /**
- * The window one student sees: the assignment's, moved by their extension, then by `adjust`.
+ * The window one student sees: the assignment's, moved by their extension, then by their adjustments
+ * (extra time, late days: both move the due time and the close later, so their order does not matter).
  * @example studentWindow({ opensAt: 0, dueAt: 100, closesAt: 150 }, { dueAt: 200, closesAt: null }) // { opensAt: 0, dueAt: 200, close: 250 }
  */
-export function studentWindow(a: AssignmentWindow, ext?: Extension | null, adjust?: WindowAdjust): StudentWindow {
-  return withLateDays(baseWindow(a, ext), adjust?.lateDays ?? 0);
+export function studentWindow(a: AssignmentWindow, ext?: Extension | null, adjust: WindowAdjust = {}): StudentWindow {
+  const w = baseWindow(a, ext);
+  const extra = adjust.extraMs ?? 0;
+  const moved = extra ? { opensAt: w.opensAt, dueAt: w.dueAt === null ? null : w.dueAt + extra, close: w.close === null ? null : w.close + extra } : w;
+  return withLateDays(moved, adjust.lateDays ?? 0);
 }
 
 function baseWindow(a: AssignmentWindow, ext?: Extension | null): StudentWindow {

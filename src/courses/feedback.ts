@@ -13,6 +13,7 @@ import { windowState } from "./deadlines.ts";
 import { isStaff } from "./permissions.ts";
 import { feedbackInForce, type FeedbackLevel } from "./policy.ts";
 import { readSpends } from "./late-days/store.ts";
+import { extraTimeFor, windowAdjust } from "./exam/extra-time.ts";
 import { windowOf } from "./scores.ts";
 
 /** What deciding a submission's level needs of it. */
@@ -44,6 +45,8 @@ export async function feedbackLevels(db: Database, viewer: Caller, subjects: Fee
     assignmentIds.length ? db.select().from(extensions).where(and(eq(extensions.userId, viewer.id), inArray(extensions.assignmentId, assignmentIds))) : [],
     readSpends(db, assignmentIds, viewer.id),
   ]);
+  // The viewer's extra time where it moves a close (per course of the assignments asked about).
+  const extraByCourse = new Map(await Promise.all([...new Set(rows.map((r) => r.courseId))].map(async (c) => [c, await extraTimeFor(db, c, viewer.id)] as const)));
   const roleIn = new Map(roles.map((r) => [r.courseId, r.role]));
   for (const s of subjects) {
     const staffHere = s.courseId !== null && isStaff(roleIn.get(s.courseId) ?? null);
@@ -56,7 +59,7 @@ export async function feedbackLevels(db: Database, viewer: Caller, subjects: Fee
       levels.set(s.id, "tests");
       continue;
     }
-    const closed = windowState(windowOf(a, exts.find((e) => e.assignmentId === a.id), spends.get(`${a.id}\u0000${viewer.id}`)), now) === "closed";
+    const closed = windowState(windowOf(a, exts.find((e) => e.assignmentId === a.id), { ...windowAdjust(a, extraByCourse.get(a.courseId)), lateDays: spends.get(`${a.id}\u0000${viewer.id}`) ?? 0 }), now) === "closed";
     levels.set(s.id, feedbackInForce(a, closed));
   }
   return levels;

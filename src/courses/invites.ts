@@ -6,6 +6,8 @@
  * TA's address first. Staff invitations wait for a sign-in that proves the
  * email (campus sign-in), or for the instructor to add the account.
  */
+import { restrictSignIn } from "../auth/session.ts";
+import { refuseSecondSignIn } from "./exam/gate.ts";
 import { onJudged } from "../submissions/judged.ts";
 import { recomputeAfterJudged } from "./judging.ts";
 import { and, eq, inArray } from "drizzle-orm";
@@ -50,4 +52,5 @@ async function takeUpInvites(db: Database, user: { id: string; email: string }, 
 export function registerCourseHooks(): void {
   onAccountCreated(takeUpInvites);
   onJudged(recomputeAfterJudged);
+  restrictSignIn(refuseSecondSignIn);
 }

@@ -16,7 +16,8 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { assignmentProblems, assignments, assignmentScores, extensions, submissions } from "../../db/schema.ts";
 import type { AssignmentRow } from "./access.ts";
-import { countsAt, studentWindow, type StudentWindow } from "./deadlines.ts";
+import { countsAt, studentWindow, type StudentWindow, type WindowAdjust } from "./deadlines.ts";
+import { extraTimeFor, extraTimeOf, windowAdjust } from "./exam/extra-time.ts";
 import { ringGradebook } from "./events.ts";
 import { cellKey, releasedReviews } from "./grading/released.ts";
 import { judgePoints, withReview } from "./grading/score.ts";
@@ -42,12 +43,12 @@ export interface Cell {
   late: boolean;
 }
 
-/** The assignment's window for one student (their extension, if any, and late days spent). */
-export function windowOf(a: AssignmentRow, ext: { dueAt: Date; closesAt: Date | null } | undefined, lateDays = 0): StudentWindow {
+/** The assignment's window for one student: their extension, if any, moved by `adjust` (extra time, late days spent). */
+export function windowOf(a: AssignmentRow, ext: { dueAt: Date; closesAt: Date | null } | undefined, adjust?: WindowAdjust): StudentWindow {
   return studentWindow(
     { opensAt: a.opensAt.getTime(), dueAt: a.dueAt?.getTime() ?? null, closesAt: a.closesAt?.getTime() ?? null },
     ext ? { dueAt: ext.dueAt.getTime(), closesAt: ext.closesAt?.getTime() ?? null } : null,
-    { lateDays },
+    adjust,
   );
 }
 
@@ -98,7 +99,7 @@ const scoredColumns = {
 export async function recomputeStudent(db: Database, assignmentId: string, userId: string, problemId?: string, notify?: NotifyChanges): Promise<void> {
   const a = await loadAssignment(db, assignmentId);
   if (!a) return;
-  const [problemRows, subs, ext, reviews, spends] = await Promise.all([
+  const [problemRows, subs, ext, reviews, spends, extra] = await Promise.all([
     db
       .select({ problemId: assignmentProblems.problemId, points: assignmentProblems.points })
       .from(assignmentProblems)
@@ -110,8 +111,9 @@ export async function recomputeStudent(db: Database, assignmentId: string, userI
     db.select().from(extensions).where(and(eq(extensions.assignmentId, assignmentId), eq(extensions.userId, userId))).limit(1),
     releasedReviews(db, assignmentId, userId),
     readSpends(db, [assignmentId], userId),
+    extraTimeFor(db, a.courseId, userId),
   ]);
-  const w = windowOf(a, ext[0], spends.get(`${assignmentId}\u0000${userId}`));
+  const w = windowOf(a, ext[0], { ...windowAdjust(a, extra), lateDays: spends.get(`${assignmentId}\u0000${userId}`) ?? 0 });
   const cells = problemRows.map((p) => {
     const mine = subs.filter((s) => s.problemId === p.problemId).map((s) => ({ ...s, createdAt: s.createdAt.getTime() }));
     return { problemId: p.problemId, cell: withReview(bestCell(mine, a, w, p.points), reviews.get(cellKey(userId, p.problemId)), mine, a, w, p.points) };
@@ -132,6 +134,7 @@ export async function recomputeAssignment(db: Database, assignmentId: string, no
   ]);
   const points = new Map(problemRows.map((p) => [p.problemId, p.points]));
   const extOf = new Map(exts.map((e) => [e.userId, e]));
+  const extraOf = await extraTimeOf(db, a.courseId, [...new Set(subs.map((s) => s.userId))]);
   const groups = new Map<string, { userId: string; problemId: string; subs: ScoredSubmission[] }>();
   for (const s of subs) {
     if (!points.has(s.problemId)) continue;
@@ -141,7 +144,7 @@ export async function recomputeAssignment(db: Database, assignmentId: string, no
     g.subs.push({ ...s, createdAt: s.createdAt.getTime() });
   }
   const cells = [...groups.values()].map((g) => {
-    const w = windowOf(a, extOf.get(g.userId), spends.get(`${assignmentId}\u0000${g.userId}`));
+    const w = windowOf(a, extOf.get(g.userId), { ...windowAdjust(a, extraOf.get(g.userId)), lateDays: spends.get(`${assignmentId}\u0000${g.userId}`) ?? 0 });
     const p = points.get(g.problemId)!;
     return { userId: g.userId, problemId: g.problemId, cell: withReview(bestCell(g.subs, a, w, p), reviews.get(cellKey(g.userId, g.problemId)), g.subs, a, w, p) };
   });

@@ -8,6 +8,8 @@
  *   (answers like POST /api/submissions: 201 judged, or 202 with `?wait=false`)
  * - POST /api/assignments/:id/rejudge {submissionId}
  * - GET /api/assignments/:id/analytics?window=hour|day&minFailed=N: who is stuck (staff; src/courses/analytics)
+ * - POST /api/assignments/:id/start {password?}; GET /api/assignments/:id/window (the caller's window)
+ * - GET /api/assignments/:id/access-log (staff); POST /api/assignments/:id/release {userId} (staff)
  */
 import { Hono } from "hono";
 import { bestSubmissionsZip } from "../courses/gradebook.ts";
@@ -48,4 +50,8 @@ export const assignmentsRoutes = new Hono<AppEnv>()
     const input = { id: c.req.param("id"), window: c.req.query("window"), minFailed: minFailed === undefined ? undefined : /^\d+$/.test(minFailed) ? Number(minFailed) : minFailed };
     return c.json(await call(c, (api) => api.analytics.assignment(input as never)));
   })
+  .post("/:id/start", async (c) => c.json(await call(c, async (api) => api.exam.start({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))
+  .get("/:id/window", async (c) => c.json(await call(c, (api) => api.exam.status({ id: c.req.param("id") }))))
+  .get("/:id/access-log", async (c) => c.json(await call(c, (api) => api.exam.accessLog({ id: c.req.param("id") }))))
+  .post("/:id/release", async (c) => c.json(await call(c, async (api) => api.exam.release({ ...(await jsonBody(c)), assignmentId: c.req.param("id") } as never))))
   .post("/:id/rejudge", async (c) => c.json(await call(c, async (api) => api.assignments.rejudge((await jsonBody(c)) as never))));

@@ -17,6 +17,7 @@
  * a client polling endpoints does not cost an argon2 verify per request; failures are never
  * remembered and count against the sign-in limits (src/accounts/login.ts).
  */
+import { examRequestFrom, runInExamScope } from "../courses/exam/gate.ts";
 import { Hono, type Context as HonoContext } from "hono";
 import { basicAuth } from "hono/basic-auth";
 import { HTTPException } from "hono/http-exception";
@@ -106,6 +107,11 @@ export const ccsRoutes = new Hono<CcsEnv>()
     c.header("Access-Control-Allow-Origin", "*");
     if (/^\s*basic\s/i.test(c.req.header("authorization") ?? "")) return basic(c, next);
     return next();
+  })
+  // A contest's exam access rules (address ranges, SEB) hold here as on every other door (src/courses/exam/gate.ts).
+  .use("*", async (c, next) => {
+    const ctx = await createContext(c.get("services"), c);
+    return runInExamScope(examRequestFrom({ ...ctx, user: c.get("basicUser") ?? ctx.user }, `ccs ${c.req.path}`), next);
   })
   .get("/", ccsInfo)
   .get("/contests", async (c) => {

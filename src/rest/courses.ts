@@ -6,6 +6,7 @@
  * - POST /api/courses/join {code}
  * - POST /api/courses/:id/invite {action: rotate|disable|enable}
  * - GET/POST /api/courses/:id/members (POST takes one {email, name?, role?} or {csv})
+ * - PUT /api/courses/:id/members/:userId {extraTimePercent?, extraMinutes?} (extra time); GET /api/courses/:id/extra-time
  * - DELETE /api/courses/:id/members/:userId, DELETE /api/courses/:id/invites/:email
  * - GET /api/courses/:id/problems, GET/POST /api/courses/:id/assignments
  * - GET/POST /api/courses/:id/announcements ({title, body}: 201), DELETE /api/courses/:id/announcements/:announcementId
@@ -37,6 +38,10 @@ export const coursesRoutes = new Hono<AppEnv>()
       201,
     );
   })
+  .put("/:id/members/:userId", async (c) =>
+    c.json(await call(c, async (api) => api.exam.setExtraTime({ ...(await jsonBody(c)), courseId: c.req.param("id"), userId: c.req.param("userId") } as never))),
+  )
+  .get("/:id/extra-time", async (c) => c.json(await call(c, (api) => api.exam.extraTimes({ courseId: c.req.param("id") }))))
   .delete("/:id/members/:userId", async (c) => c.json(await call(c, (api) => api.courses.removeMember({ courseId: c.req.param("id"), userId: c.req.param("userId") }))))
   .delete("/:id/invites/:email", async (c) => c.json(await call(c, (api) => api.courses.removeInvite({ courseId: c.req.param("id"), email: c.req.param("email") }))))
   .get("/:id/problems", async (c) => c.json(await call(c, (api) => api.courses.problems({ courseId: c.req.param("id") }))))

@@ -15,6 +15,7 @@ import { requireAdmin } from "../accounts/admin.ts";
 import { AppError } from "../errors.ts";
 import type { SessionUser } from "../accounts/user.ts";
 import type { Context } from "../context.ts";
+import { examGuard, examRequestFrom, runInExamScope } from "../courses/exam/gate.ts";
 
 export interface AppErrorData {
   kind: string;
@@ -82,9 +83,21 @@ export async function* stream<T>(events: AsyncIterable<T>): AsyncGenerator<T, vo
   }
 }
 
+/**
+ * Exam rules (src/courses/exam/gate.ts): every procedure runs inside the request's exam scope (so loading an
+ * assignment or contest checks its access rules), after the lock-down guard of a student inside an exam window.
+ */
+const examScope = t.middleware(async ({ ctx, next, path, getRawInput }) => {
+  const req = examRequestFrom(ctx, path);
+  return runInExamScope(req, async () => {
+    await examGuard(req, getRawInput);
+    return next();
+  });
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure.use(appErrors).use(examScope);
 /**
  * What a session that must first set up two-factor sign-in may still call (src/accounts/two-factor/policy.ts):
  * who it is, its language, its sessions, and the set-up itself.

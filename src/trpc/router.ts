@@ -24,6 +24,7 @@ import { accountEmailRouter } from "./routers/account-email.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
 import { gradingRouter } from "./routers/grading.ts";
 import { analyticsRouter } from "./routers/analytics.ts";
+import { examRouter } from "./routers/exam.ts";
 
 export const appRouter = router({
   auth: authRouter,
@@ -48,6 +49,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   grading: gradingRouter,
   analytics: analyticsRouter,
+  exam: examRouter,
 });
 
 export type AppRouter = typeof appRouter;

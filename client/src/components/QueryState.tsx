@@ -15,7 +15,7 @@ import type { ReactNode } from "react";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { Spinner } from "./Loading.tsx";
 import { ErrorState } from "./shell/ErrorPage.tsx";
-import { httpStatusOf } from "../lib/trpc.ts";
+import { appDetailsOf, httpStatusOf, serverMessageOf } from "../lib/trpc.ts";
 
 interface Props<T> {
   query: Pick<UseQueryResult<T>, "isPending" | "isError" | "data"> & { error?: unknown };
@@ -40,7 +40,8 @@ export function QueryState<T>({ query, loading, error, isEmpty, empty, children 
   }
   if (query.isError || query.data === undefined) {
     const status = query.isError ? httpStatusOf(query.error) : null;
-    if (status === 403) return <ErrorState kind="forbidden" />;
+    // An exam access rule's refusal says which rule (src/courses/exam: `details.rule`).
+    if (status === 403) return <ErrorState kind="forbidden" detail={appDetailsOf(query.error)?.rule ? (serverMessageOf(query.error) ?? undefined) : undefined} />;
     if (status === 404) return <ErrorState kind="notFound" />;
     return (
       <p className="alert alert-error" role="alert">

@@ -6,6 +6,7 @@ import { useNow } from "./useNow.ts";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
+import { ExamBannerClock } from "./exam/ExamPanel.tsx";
 
 export function AssignmentBanner({ assignment: a }: { assignment: RouterOutputs["assignments"]["byId"] }) {
   const t = useT(courses);
@@ -34,6 +35,7 @@ export function AssignmentBanner({ assignment: a }: { assignment: RouterOutputs[
           )}
         </p>
       )}
+      {a.myScore && a.exam.needsStart && <ExamBannerClock assignmentId={a.id} />}
       <p className="muted">
         {t("banner.feedback", { level: feedbackWords(a.feedback, t) })} · {t("banner.ai", { policy: aiWords(a.aiPolicy, t) })}
       </p>

@@ -5,6 +5,7 @@
  * ones) with their points. New at /courses/:id/assignments/new, edit at
  * /assignments/:id/edit. The server checks every field and names the bad one.
  */
+import { blankExam, examBody, ExamFields, examValuesOf, type ExamValues } from "./exam/ExamFields.tsx";
 import { Page } from "../components/shell/Page.tsx";
 import { useEffect, useState, type FormEvent } from "react";
 import { useLocation } from "wouter";
@@ -64,6 +65,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
   const create = useMutation(trpc.assignments.create.mutationOptions());
   const update = useMutation(trpc.assignments.update.mutationOptions());
   const [v, setV] = useState<Values>(blank);
+  const [ex, setEx] = useState<ExamValues>(blankExam);
   const { notice, run } = useNotice();
 
   useEffect(() => {
@@ -84,6 +86,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
       problems: Object.fromEntries(a.problems.map((p) => [p.problemId, p.points])),
       slots: Object.fromEntries(a.problems.map((p) => [p.problemId, p.slot])),
     });
+    setEx(examValuesOf(a.exam));
   }, [existing.data]);
 
   const set = <K extends keyof Values>(k: K, value: Values[K]) => setV((prev) => ({ ...prev, [k]: value }));
@@ -105,6 +108,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
       feedbackAfterClose: v.feedbackAfterClose || null,
       aiPolicy: v.aiPolicy,
       problems: Object.entries(v.problems).map(([problemId, points]) => ({ problemId, points, slot: slotsFor(Object.keys(v.problems), v.slots)[problemId]! })),
+      ...examBody(ex, Boolean(props.assignmentId)),
     };
     await run(
       async () => {
@@ -182,6 +186,7 @@ export default function AssignmentEditorPage(props: { courseId?: string; assignm
             </fieldset>
           )}
           <SlotFields ids={Object.keys(v.problems)} slots={v.slots} titleOf={titleOf} onChange={(id, slot) => setV((prev) => ({ ...prev, slots: { ...prev.slots, [id]: slot } }))} />
+          <ExamFields value={ex} onChange={setEx} existing={existing.data?.exam} />
           <FormMessage notice={notice} />
           <div className="modal-actions">
             <button type="submit" className="btn btn-primary" disabled={create.isPending || update.isPending}>

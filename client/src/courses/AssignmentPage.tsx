@@ -18,6 +18,8 @@ import { MyReviews, RubricsLink } from "../grading/links.tsx";
 import { analyticsNs } from "../i18n/catalog/analytics/index.ts";
 import { LateDaysControl } from "./pools/LateDaysControl.tsx";
 import { PoolDraws } from "./pools/PoolDraws.tsx";
+import { ExamPanel } from "./exam/ExamPanel.tsx";
+import { ExamAccessLog } from "./exam/ExamAccessLog.tsx";
 
 export default function AssignmentPage({ assignmentId }: { assignmentId: string }) {
   const t = useT(courses);
@@ -86,6 +88,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                 {a.description && <p className="statement-text">{a.description}</p>}
               </section>
               <LateDaysControl assignment={a} />
+              {a.myScore && a.exam.needsStart && <ExamPanel assignment={a} />}
               <section aria-labelledby="problems-title">
                 <h2 id="problems-title">{t("assignment.problems")}</h2>
                 {a.problems.length === 0 ? (
@@ -155,6 +158,7 @@ export default function AssignmentPage({ assignmentId }: { assignmentId: string 
                 )}
               </section>
               {!a.myScore && a.problems.length > 1 && <PoolDraws assignmentId={a.id} slotNumbers={[...new Set(a.problems.map((p) => p.slot))].sort((x, y) => x - y)} />}
+              {!a.myScore && (a.exam.needsStart || a.exam.addressRestricted || a.exam.sebRequired) && <ExamAccessLog assignmentId={a.id} oneSession={a.exam.oneSession} />}
             </>
             );
           }}

@@ -20,6 +20,7 @@ import { useTRPC } from "../lib/trpc.ts";
 import { T, useT } from "../i18n/index.tsx";
 import { courses } from "../i18n/catalog/courses/index.ts";
 import { StudentProgressLink } from "../progress/StudentProgressLink.tsx";
+import { ExtraTimeSection } from "./exam/ExtraTimeSection.tsx";
 
 // i18n-ignore: a sample CSV; the server reads these column names and role values as written.
 const SAMPLE_CSV = "email,name,role\nada@uni.edu,Ada Lovelace,student";
@@ -231,6 +232,8 @@ export default function CourseSettingsPage({ courseId }: { courseId: string }) {
             </button>
           </form>
         </section>
+
+        {teacher && <ExtraTimeSection courseId={courseId} students={students.map((m) => ({ userId: m.userId, name: `${m.firstName} ${m.lastName}`.trim(), email: m.email }))} />}
 
         {teacher && course.data && (
           <section className="card" aria-labelledby="course-edit-title">

@@ -12,6 +12,7 @@ import { AppError } from "../../errors.ts";
 import { requireAssignment, requireNotArchived, type AssignmentRow, type CourseRow } from "../access.ts";
 import { can, type Actor, type CourseAction } from "../permissions.ts";
 import { windowOf } from "../scores.ts";
+import { studentAdjust } from "../student-window.ts";
 import { judgePoints } from "./score.ts";
 
 export type SubmissionRow = typeof submissions.$inferSelect;
@@ -82,6 +83,6 @@ export async function judgePointsOf(db: Database, r: Reviewable): Promise<number
     .from(extensions)
     .where(and(eq(extensions.assignmentId, r.assignment.id), eq(extensions.userId, s.userId)))
     .limit(1);
-  const w = windowOf(r.assignment, ext);
+  const w = windowOf(r.assignment, ext, await studentAdjust(db, r.assignment, s.userId));
   return judgePoints({ ...s, createdAt: s.createdAt.getTime() }, r.assignment, w, r.maxPoints);
 }

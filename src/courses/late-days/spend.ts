@@ -17,6 +17,7 @@ import { AppError } from "../../errors.ts";
 import { idField } from "../../lib/fields.ts";
 import { requireAssignment } from "../access.ts";
 import { recomputeStudent, windowOf } from "../scores.ts";
+import { studentAdjust } from "../student-window.ts";
 import { readSpends, spentInCourse } from "./store.ts";
 import { LATE_DAYS_MAX, lateDaysRemaining } from "./window.ts";
 
@@ -66,7 +67,7 @@ export async function spendLateDays(db: Database, user: Caller, input: z.infer<t
     throw new AppError("LATE_DAYS_EXCEEDED", { field: "days", message: `days: only ${before.remaining} of your ${course.lateDays} late days remain`, details: { remaining: before.remaining } });
   }
   const [ext] = await db.select().from(extensions).where(and(eq(extensions.assignmentId, a.id), eq(extensions.userId, user.id)));
-  const w = windowOf(a, ext, before.spentHere + input.days);
+  const w = windowOf(a, ext, await studentAdjust(db, a, user.id, before.spentHere + input.days));
   if (w.close !== null && w.close <= now) {
     throw new AppError("LATE_DAYS_NOT_ALLOWED", {
       field: "days",

@@ -1,0 +1,225 @@
+/**
+ * The one exam access check. Every tRPC procedure (and so every REST door,
+ * which calls the same procedures: src/rest/call.ts) runs inside an exam
+ * scope holding the request's facts (client address, session, absolute URL,
+ * SEB header; src/trpc/init.ts). Then:
+ * - `checkExamAccess` is called wherever an assignment or a contest is loaded
+ *   for a caller (src/courses/access.ts `requireAssignment`, src/contests/access.ts
+ *   `requireContest`), so every read and write of one meets its rules:
+ *   address ranges, Safe Exam Browser, one session;
+ * - `examGuard` runs before every procedure: while a student's window on a
+ *   locked-down assignment is open, only that exam's own reads and writes pass.
+ * Staff and site admins are never held. Each refusal is a 403 naming its
+ * rule (`details.rule`) and is written to the access log (./log.ts).
+ * Outside a request (scripts, tests calling the domain directly) nothing is checked.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { Database } from "../../../db/index.ts";
+import { assignmentProblems, assignments, courseMembers, examStarts, extensions, submissions } from "../../../db/schema.ts";
+import type { Caller } from "../../accounts/user.ts";
+import { AppError, type ErrorName } from "../../errors.ts";
+import { logExamEvent } from "./log.ts";
+import { addressAllowed, sebHashValid, type ExamRule } from "./rules.ts";
+import { examWindowOf, windowColumns, windowFromRow, windowOpen, type AssignmentRow, type ExamWindow } from "./windows.ts";
+
+/** What the exam rules read from a request. */
+export interface ExamRequest {
+  db: Database;
+  user: Caller | null;
+  /** Context.ip (the proxy settings decide it: src/context.ts `clientIp`). */
+  ip: string;
+  sessionId: string | null;
+  /** The absolute URL as the browser asked for it (SEB hashes this). */
+  url: () => string;
+  sebHeader: string | null;
+  /** The procedure's path, e.g. `assignments.byId`. */
+  path: string;
+  nowMs: number;
+  /** Windows read during this request, by assignment id (filled by the gate). */
+  windows?: Map<string, Promise<ExamWindow>>;
+}
+
+const scope = new AsyncLocalStorage<ExamRequest>();
+
+/** The exam facts of a request context (src/context.ts): what the tRPC chain and the CCS door put in scope. */
+export function examRequestFrom(
+  ctx: { db: Database; user: Caller | null; ip: string; sessionId: string | null; requestUrl?: string; sebConfigKeyHash?: string | null; now: () => number },
+  path: string,
+): ExamRequest {
+  return { db: ctx.db, user: ctx.user, ip: ctx.ip, sessionId: ctx.sessionId, url: () => ctx.requestUrl ?? "", sebHeader: ctx.sebConfigKeyHash ?? null, path, nowMs: ctx.now() };
+}
+
+/** Runs `fn` with `req` as the current request's facts. */
+export function runInExamScope<T>(req: ExamRequest, fn: () => T): T {
+  return scope.run(req, fn);
+}
+
+/** The refusal of each rule: its error kind. */
+const REFUSAL: Record<ExamRule, ErrorName> = {
+  address: "EXAM_ADDRESS_REFUSED",
+  seb: "EXAM_SEB_REQUIRED",
+  password: "EXAM_PASSWORD_WRONG",
+  session: "EXAM_OTHER_SESSION",
+  window: "EXAM_WINDOW_OVER",
+  lockdown: "EXAM_LOCKED_DOWN",
+  start: "EXAM_NOT_STARTED",
+};
+
+/**
+ * Logs and throws the refusal of `rule`.
+ * @throws AppError the rule's EXAM_* kind (403) with `details.rule` (and the caller's extra `details`).
+ */
+export async function refuse(
+  db: Database,
+  rule: ExamRule,
+  at: { assignmentId?: string; contestId?: string; userId: string | null; ip: string; path: string; nowMs: number },
+  extra?: { message?: string; details?: Record<string, unknown> },
+): Promise<never> {
+  await logExamEvent(db, { assignmentId: at.assignmentId, contestId: at.contestId, userId: at.userId, ip: at.ip, event: rule, detail: at.path, atMs: at.nowMs });
+  throw new AppError(REFUSAL[rule], { ...(extra?.message ? { message: extra.message } : {}), details: { rule, ...extra?.details } });
+}
+
+export type ExamTarget =
+  | { kind: "assignment"; row: AssignmentRow; staff: boolean }
+  | { kind: "contest"; row: { id: string; accessCidrs: string[] | null; sebConfigKeys: string[] | null }; staff: boolean };
+
+/**
+ * The access rules of an assignment or contest for the current request: its address ranges, its Safe Exam
+ * Browser keys and (assignments) one session while the student's window is open. Staff pass.
+ * @throws AppError EXAM_ADDRESS_REFUSED, EXAM_SEB_REQUIRED, EXAM_OTHER_SESSION (403, `details.rule`).
+ */
+export async function checkExamAccess(target: ExamTarget): Promise<void> {
+  const req = scope.getStore();
+  if (!req || target.staff || req.user?.siteRole === "admin") return;
+  const { row } = target;
+  const at = { ...(target.kind === "assignment" ? { assignmentId: row.id } : { contestId: row.id }), userId: req.user?.id ?? null, ip: req.ip, path: req.path, nowMs: req.nowMs };
+  if (row.accessCidrs?.length && !addressAllowed(row.accessCidrs, req.ip)) {
+    await refuse(req.db, "address", at, { details: { address: req.ip } });
+  }
+  if (row.sebConfigKeys?.length && !sebHashValid(row.sebConfigKeys, req.url(), req.sebHeader)) await refuse(req.db, "seb", at);
+  if (target.kind === "assignment" && target.row.oneSession && req.user) await requireSameSession(req, target.row, at);
+}
+
+async function requireSameSession(req: ExamRequest, a: AssignmentRow, at: Parameters<typeof refuse>[2]): Promise<void> {
+  const x = await windowInRequest(req, a);
+  if (!windowOpen(x, req.nowMs) || x.start!.sessionId === req.sessionId) return;
+  if (x.start!.sessionId === null) {
+    // Released by staff: the next session to ask holds the window.
+    await req.db.update(examStarts).set({ sessionId: req.sessionId }).where(and(eq(examStarts.assignmentId, a.id), eq(examStarts.userId, req.user!.id)));
+    return;
+  }
+  await refuse(req.db, "session", at);
+}
+
+/** The locked-down exam whose window is open for `userId` now, with that window, or null (one indexed query). */
+export async function openLockedExam(db: Database, userId: string, nowMs: number): Promise<{ a: AssignmentRow; x: ExamWindow } | null> {
+  const rows = await db
+    .select({ a: assignments, ...windowColumns })
+    .from(examStarts)
+    .innerJoin(assignments, eq(assignments.id, examStarts.assignmentId))
+    .innerJoin(courseMembers, and(eq(courseMembers.courseId, assignments.courseId), eq(courseMembers.userId, examStarts.userId)))
+    .leftJoin(extensions, and(eq(extensions.assignmentId, examStarts.assignmentId), eq(extensions.userId, examStarts.userId)))
+    .where(and(eq(examStarts.userId, userId), eq(assignments.lockDown, true), isNull(assignments.deletedAt)));
+  for (const r of rows) {
+    const x = windowFromRow(r.a, r);
+    if (windowOpen(x, nowMs)) return { a: r.a, x };
+  }
+  return null;
+}
+
+/** A student's window on `a`, read once per request (the guard and the rules share it). */
+function windowInRequest(req: ExamRequest, a: AssignmentRow): Promise<ExamWindow> {
+  req.windows ??= new Map();
+  let x = req.windows.get(a.id);
+  if (!x) req.windows.set(a.id, (x = examWindowOf(req.db, a, req.user!.id)));
+  return x;
+}
+
+type Input = Record<string, unknown>;
+type Exam = { a: AssignmentRow; problems: () => Promise<Set<string>> };
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+/** What a locked-down student may still call, and on what (every other procedure is refused). */
+const ALLOWED_DURING_LOCKDOWN: Record<string, (input: Input, exam: Exam, db: Database, userId: string) => boolean | Promise<boolean>> = {
+  "auth.me": () => true,
+  "auth.logout": () => true,
+  "auth.setLocale": () => true,
+  "judge.languages": () => true,
+  // The header's bell: a number, nothing of other courses.
+  "notifications.unreadCount": () => true,
+  "assignments.byId": (i, e) => i.id === e.a.id,
+  "exam.start": (i, e) => i.id === e.a.id,
+  "exam.status": (i, e) => i.id === e.a.id,
+  "courses.byId": (i, e) => i.id === e.a.courseId,
+  "problems.byId": async (i, e) => (await e.problems()).has(str(i.id) ?? ""),
+  "problems.statements": async (i, e) => (await e.problems()).has(str(i.id) ?? ""),
+  "problems.asset": async (i, e) => (await e.problems()).has(str(i.id) ?? ""),
+  "judge.run": async (i, e) => (await e.problems()).has(str(i.problemId) ?? ""),
+  "submissions.create": async (i, e) => (i.assignmentId ?? e.a.id) === e.a.id && (await e.problems()).has(str(i.problemId) ?? ""),
+  "submissions.list": async (i, e) => (await e.problems()).has(str(i.problemId) ?? ""),
+  "submissions.byId": (i, e, db, u) => ownExamSubmission(db, str(i.id), e.a.id, u),
+  "submissions.wait": (i, e, db, u) => ownExamSubmission(db, str(i.id), e.a.id, u),
+  "submissions.progress": (i, e, db, u) => ownExamSubmission(db, str(i.id), e.a.id, u),
+  "ai.policy": (i, e) => i.assignmentId === e.a.id,
+};
+
+async function ownExamSubmission(db: Database, id: string | undefined, assignmentId: string, userId: string): Promise<boolean> {
+  if (!id) return false;
+  const [s] = await db.select({ a: submissions.assignmentId, u: submissions.userId }).from(submissions).where(eq(submissions.id, id)).limit(1);
+  return s?.a === assignmentId && s.u === userId;
+}
+
+/**
+ * Lock-down, before every procedure: while the caller's window on a locked-down assignment is open, only that
+ * exam's own reads and writes pass (its assignment, course page, problems, runs and submissions), whatever the
+ * policies elsewhere (practice, other problems' history, other courses, AI review).
+ * @throws AppError EXAM_LOCKED_DOWN (403, `details.rule` "lockdown", `details.assignmentId`).
+ */
+export async function examGuard(req: ExamRequest, rawInput: () => Promise<unknown>): Promise<void> {
+  if (!req.user || req.user.siteRole === "admin") return;
+  const open = await openLockedExam(req.db, req.user.id, req.nowMs);
+  if (!open) return;
+  const { a } = open;
+  (req.windows ??= new Map()).set(a.id, Promise.resolve(open.x));
+  const allowed = ALLOWED_DURING_LOCKDOWN[req.path];
+  let problems: Set<string> | null = null;
+  const exam: Exam = {
+    a,
+    problems: async () =>
+      (problems ??= new Set(
+        (await req.db.select({ p: assignmentProblems.problemId }).from(assignmentProblems).where(inArray(assignmentProblems.assignmentId, [a.id]))).map((r) => r.p),
+      )),
+  };
+  const input = ((await rawInput().catch(() => ({}))) ?? {}) as Input;
+  if (allowed && (await allowed(typeof input === "object" ? input : {}, exam, req.db, req.user.id))) return;
+  await refuse(req.db, "lockdown", { assignmentId: a.id, userId: req.user.id, ip: req.ip, path: req.path, nowMs: req.nowMs }, {
+    message: `During your exam "${a.title}" only its problems are available (lock-down).`,
+    details: { assignmentId: a.id },
+  });
+}
+
+/**
+ * One session: a new sign-in of a student whose one-session window is open (and bound to a session) is refused
+ * until staff release it. Registered with src/auth/session.ts `restrictSignIn` by `registerCourseHooks`.
+ * @throws AppError EXAM_OTHER_SESSION (403, `details.rule` "session").
+ */
+export async function refuseSecondSignIn(db: Database, userId: string, nowMs: number): Promise<void> {
+  const rows = await db
+    .select({ a: assignments, sessionId: examStarts.sessionId })
+    .from(examStarts)
+    .innerJoin(assignments, eq(assignments.id, examStarts.assignmentId))
+    .where(and(eq(examStarts.userId, userId), eq(assignments.oneSession, true), isNull(assignments.deletedAt)));
+  for (const { a, sessionId } of rows) {
+    if (sessionId === null || !windowOpen(await examWindowOf(db, a, userId), nowMs)) continue;
+    const req = scope.getStore();
+    await refuse(db, "session", { assignmentId: a.id, userId, ip: req?.ip ?? "unknown", path: "sign-in", nowMs }, {
+      message: `Your exam "${a.title}" is open in another session; a new sign-in is refused until the staff release it.`,
+    });
+  }
+}
+
+/** The current request's facts (for ./start.ts), or null outside a request. */
+export function currentExamRequest(): ExamRequest | null {
+  return scope.getStore() ?? null;
+}
