@@ -26,7 +26,7 @@ bun tests/prepare.ts
 # ports no other file uses (the ranges are listed in decision 054). Their output follows the main
 # run's; each run's wall time and the slowest files close the output, then every failed test's
 # name, then the line "tests: N passed, N failed".
-BESIDE_A=(./e2e/a11y.test.ts ./e2e/contests.test.ts ./e2e/states.test.ts ./e2e/editor-swap.test.ts)
+BESIDE_A=(./e2e/a11y.test.ts ./e2e/contests.test.ts ./e2e/states.test.ts ./e2e/editor-swap.test.ts ./tests/packages/polygon-generate.test.ts ./tests/packages/polygon-export.test.ts)
 BESIDE_B=(./e2e/ ./tests/ops/restart.test.ts ./tests/judge/crash.test.ts ./tests/security/lab.test.ts ./tests/language-added.test.ts ./src/packages/roundtrip.test.ts ./src/packages/import.test.ts)
 echo "test: bun test (and beside it: ${BESIDE_A[*]}; and ${BESIDE_B[*]} without those)"
 log="$(mktemp)"
