@@ -94,6 +94,13 @@ export async function checkExamAccess(target: ExamTarget): Promise<void> {
   if (!req || target.staff || req.user?.siteRole === "admin") return;
   const { row } = target;
   const at = { ...(target.kind === "assignment" ? { assignmentId: row.id } : { contestId: row.id }), userId: req.user?.id ?? null, ip: req.ip, path: req.path, nowMs: req.nowMs };
+  const restricted = Boolean(row.accessCidrs?.length || row.sebConfigKeys?.length);
+  // Once the student's own close has passed (extension and extra time counted), the exam is over for them: their
+  // results, reviews and regrade requests are read from anywhere (decision 075).
+  if (restricted && target.kind === "assignment" && req.user) {
+    const close = (await windowInRequest(req, target.row)).w.close;
+    if (close !== null && req.nowMs >= close) return;
+  }
   if (row.accessCidrs?.length && !addressAllowed(row.accessCidrs, req.ip)) {
     await refuse(req.db, "address", at, { details: { address: req.ip } });
   }
