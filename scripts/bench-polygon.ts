@@ -13,7 +13,13 @@
  *   the same commands run directly in the sandbox in a loop (per test the
  *   generator, the validator and the main solution, each in a box taken and
  *   given back: doall.sh's loop, with nothing of the importer around it).
- * Target: generated ≤ 1.2 × baseline. Each several times (medians). Boxes
+ * Target: generated ≤ 1.2 × baseline. Each several times (medians).
+ * Then what a testlib checker costs per test: testlib's own std::wcmp, compiled
+ * with testlib.h, judging the 100 tests' right answers in its own box
+ * (src/judge/validator.ts runValidator, as the judge runs it), against the
+ * built-in comparison the std checkers' fast path uses instead
+ * (src/packages/std-checkers.ts: std::wcmp → the default validator,
+ * case-sensitive) on the same outputs. Boxes
  * 5422–5429 (bwrap as root: 60000 + id below the overflow uid).
  *
  * Usage: bun scripts/bench-polygon.ts [--write] [--repeats N]
@@ -34,6 +40,11 @@ import { DEFAULT_CEILINGS } from "../src/problems/ceilings.ts";
 import type { RunLimits } from "../isolate/types.ts";
 import { manyTests, sumStandard } from "../tests/packages/polygon-generate-fixtures.ts";
 import { median, writeSection } from "./lib/bench-doc.ts";
+import { readFileSync } from "node:fs";
+import { prepareValidator, runValidator, type CompileValidator } from "../src/judge/validator.ts";
+import { defaultValidator } from "../src/judge/default-validator.ts";
+import { parseValidatorFlags } from "../src/problems/validator-flags.ts";
+import { stdCheckerFlags } from "../src/packages/std-checkers.ts";
 
 const write = process.argv.includes("--write");
 const repeatsAt = process.argv.indexOf("--repeats");
@@ -116,7 +127,56 @@ async function direct(): Promise<{ ms: number; buildMs: number }> {
   return { ms: performance.now() - t, buildMs };
 }
 
+const VENDOR = join(import.meta.dir, "..", "..", "shared", "vendor", "testlib");
+
+/** Per test: testlib's std::wcmp in its own box (compiled once, untimed) against the fast path's built-in comparison. */
+async function checkerCost(): Promise<{ testlibMs: number[]; builtinUs: number[]; compileMs: number }> {
+  const tests = d.tests.tests.map((_, i) => {
+    const a = i + 1;
+    const b = 1000 - i;
+    return { input: `${a} ${b}\n`, answer: `${a + b}\n` };
+  });
+  const vbox = await backend.acquire();
+  try {
+    // testlib programs are C++ here: prepareTestlib builds them through `cached`, never `compile`.
+    const compiler: CompileValidator = {
+      compile: async () => ({ kind: "ie", detail: "not used" }),
+      cached: async (_key, make) => (await make()).step,
+    };
+    const t0 = performance.now();
+    const ready = await prepareValidator(compiler, vbox, {
+      language: "cpp",
+      main: "check.cpp",
+      files: { "check.cpp": readFileSync(join(VENDOR, "checkers", "wcmp.cpp"), "utf8"), "testlib.h": readFileSync(join(VENDOR, "testlib.h"), "utf8") },
+      args: "",
+      testlib: { pointsAsPercent: false },
+    });
+    if ("error" in ready) throw new Error(ready.error);
+    const compileMs = performance.now() - t0;
+    const testlibMs: number[] = [];
+    for (const t of tests) {
+      const s = performance.now();
+      const out = await runValidator(vbox, (req) => vbox.run(req), ready, t.input, t.answer, t.answer);
+      testlibMs.push(performance.now() - s);
+      if (out.verdict !== "AC") throw new Error(`wcmp: ${JSON.stringify(out)}`);
+    }
+    const parsed = parseValidatorFlags(stdCheckerFlags("std::wcmp") ?? "");
+    if (!parsed.ok) throw new Error(parsed.error);
+    const builtinUs: number[] = [];
+    for (const t of tests) {
+      const s = performance.now();
+      const v = defaultValidator(t.answer, t.answer, parsed.options);
+      builtinUs.push((performance.now() - s) * 1000);
+      if (!v.ok) throw new Error(`built-in: ${v.reason}`);
+    }
+    return { testlibMs, builtinUs, compileMs };
+  } finally {
+    await backend.release(vbox);
+  }
+}
+
 let whole = 0;
+let cost: Awaited<ReturnType<typeof checkerCost>> | null = null;
 const g: { ms: number; buildMs: number }[] = [];
 const b: { ms: number; buildMs: number }[] = [];
 try {
@@ -125,6 +185,7 @@ try {
     b.push(await direct());
     g.push(await generated());
     if (i === 0) whole = await wholeRead();
+    if (i === 0) cost = await checkerCost();
     console.log(`run ${i + 1}: generated ${g.at(-1)!.ms.toFixed(0)} ms (builds ${g.at(-1)!.buildMs.toFixed(0)}), direct ${b.at(-1)!.ms.toFixed(0)} ms (builds ${b.at(-1)!.buildMs.toFixed(0)})`);
   }
 } finally {
@@ -159,6 +220,19 @@ Target: generated ≤ 1.2 × direct (${ratio <= 1.2 && loopRatio <= 1.2 ? "met, 
 the box (taken, cleaned, given back) and the process's start; compiling testlib.h (~10 s of CPU a program) dominates a
 small package. Over HTTP the same work runs in the import process with the server's boxes lent over IPC
 (src/packages/sandbox-proxy.ts): each box call is one message each way more.
+
+What a testlib checker costs per test, on the same ${TESTS} outputs (the right answers): testlib's own \`std::wcmp\` (compiled once
+with testlib.h in ${((cost?.compileMs ?? 0) / 1000).toFixed(1)} s, not counted) run in its own box as the judge runs it, against the built-in
+comparison that the std checkers' fast path judges \`std::wcmp\` with instead (src/packages/std-checkers.ts, decision 080).
+
+| checker, per test | median | p90 |
+| --- | ---: | ---: |
+| testlib \`std::wcmp\` in its box (write the files, run, read the exit code) | ${median(cost!.testlibMs).toFixed(1)} ms | ${[...cost!.testlibMs].sort((x, y) => x - y)[Math.floor(cost!.testlibMs.length * 0.9)]!.toFixed(1)} ms |
+| built-in comparison (the fast path) | ${median(cost!.builtinUs).toFixed(1)} µs | ${[...cost!.builtinUs].sort((x, y) => x - y)[Math.floor(cost!.builtinUs.length * 0.9)]!.toFixed(1)} µs |
+| ratio | **${Math.round((median(cost!.testlibMs) * 1000) / Math.max(0.001, median(cost!.builtinUs))).toLocaleString("en")}×** | |
+
+A compiled checker pays a process in a box per test (and its compile once per problem version, through the compile cache);
+the fast path pays a string comparison, which is why the std checkers that have an exact built-in equivalent take it.
 `;
 console.log(section);
 if (write) writeSection(join(import.meta.dir, "..", "docs", "benchmarks.md"), "## Polygon: generating a standard package's tests", section);
