@@ -44,7 +44,7 @@ export function MyReviews({ assignmentId }: { assignmentId: string }) {
   const list = useQuery({ ...trpc.grading.myReviews.queryOptions({ assignmentId }), retry: false });
   if (!list.data?.length) return null;
   return (
-    <section aria-labelledby="my-reviews-title">
+    <section aria-labelledby="my-reviews-title" style={{ marginBlockStart: "1.5rem" }}>
       <h2 id="my-reviews-title">{t("links.myReviews")}</h2>
       <ul>
         {list.data.map((r) => (
