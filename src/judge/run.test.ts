@@ -25,7 +25,7 @@ const log = captureLog();
 
 beforeAll(async () => {
   await preparePch();
-  const sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", {}, 10)), () => {}, { buildPch: false });
+  const sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", { ISOLATE_BOX_ID_COUNT: "8" }, 10)), () => {}, { buildPch: false });
   if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
   backend = sandbox.backend;
   cacheDir = mkdtempSync(join(tmpdir(), "oj-run-once-cache-"));

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request, signUp } from "../../tests/api.ts";
 import { startJudgeApp, type JudgeApp } from "../../tests/judge/app.ts";
+import { JUDGE_TEST_BOX_ID_START } from "../../tests/judge/fixtures.ts";
 import { legacyPackage, modernPackage, TINY_PNG, writeFolder, zipOf } from "../../tests/packages/fixtures.ts";
 import { filesFromZip } from "./files.ts";
 import { readPackage } from "./format.ts";
@@ -21,7 +22,8 @@ let ja: JudgeApp;
 let app: JudgeApp["app"];
 
 beforeAll(async () => {
-  ja = await startJudgeApp(70);
+  // Boxes 5440–5447, its own: it runs beside the main run (scripts/test.sh run B, decision 054).
+  ja = await startJudgeApp(5440 - JUDGE_TEST_BOX_ID_START, { ISOLATE_BOX_ID_COUNT: "8" });
   app = ja.app;
 }, 60_000);
 

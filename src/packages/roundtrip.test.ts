@@ -7,6 +7,7 @@ import { filesFromZip } from "./files.ts";
 import { readPackage } from "./format.ts";
 import { request, signUp } from "../../tests/api.ts";
 import { startJudgeApp, type JudgeApp } from "../../tests/judge/app.ts";
+import { JUDGE_TEST_BOX_ID_START } from "../../tests/judge/fixtures.ts";
 import { modernPackage, zipOf } from "../../tests/packages/fixtures.ts";
 
 setDefaultTimeout(60_000);
@@ -14,7 +15,8 @@ let ja: JudgeApp;
 let app: JudgeApp["app"];
 
 beforeAll(async () => {
-  ja = await startJudgeApp(74);
+  // Boxes 5448–5455, its own: it runs beside the main run (scripts/test.sh run B, decision 054).
+  ja = await startJudgeApp(5448 - JUDGE_TEST_BOX_ID_START, { ISOLATE_BOX_ID_COUNT: "8" });
   app = ja.app;
 }, 60_000);
 
