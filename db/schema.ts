@@ -475,13 +475,20 @@ export const courses = sqliteTable(
 );
 
 /**
- * The exam access rules an assignment or a contest may carry on every request (src/courses/exam/rules.ts):
- * address ranges (IPv4/IPv6 CIDRs) and Safe Exam Browser config keys; null when off.
+ * The exam access rules an assignment or a contest may carry (src/courses/exam/; decisions 075, 081), each
+ * null/false when off: address ranges (IPv4/IPv6 CIDRs) and Safe Exam Browser config keys on every request;
+ * a proctor's password asked at Start (an assignment) or at entry (a contest); one session; lock-down.
  */
 function examRuleColumns() {
   return {
     accessCidrs: text("access_cidrs", { mode: "json" }).$type<string[]>(),
     sebConfigKeys: text("seb_config_keys", { mode: "json" }).$type<string[]>(),
+    /** A proctor's password asked at Start or entry (argon2id hash, as account passwords); null: none. */
+    proctorPasswordHash: text("proctor_password_hash"),
+    /** One session: while a student's window is open, only the session that pressed Start (or entered) is let in. */
+    oneSession: integer("one_session", { mode: "boolean" }).notNull().default(false),
+    /** Lock-down: during a student's window they reach only this assignment's (or contest's) problems. */
+    lockDown: integer("lock_down", { mode: "boolean" }).notNull().default(false),
   };
 }
 
@@ -545,12 +552,6 @@ export const assignments = sqliteTable(
     timeLimitMinutes: integer("time_limit_minutes"),
     /** Exam access rules (src/courses/exam/; decision 075), each null/false when off. */
     ...examRuleColumns(),
-    /** A proctor's password asked at Start (argon2id hash, as account passwords); null: none. */
-    proctorPasswordHash: text("proctor_password_hash"),
-    /** One session: while a student's window is open, only the session that pressed Start is let in. */
-    oneSession: integer("one_session", { mode: "boolean" }).notNull().default(false),
-    /** Lock-down: during a student's window they reach only this assignment's problems. */
-    lockDown: integer("lock_down", { mode: "boolean" }).notNull().default(false),
     /** Bumped on every score change of this assignment; gradebook streams ask for rows past the version they hold. */
     scoresVersion: integer("scores_version").notNull().default(0),
     createdAt: createdAt(),
@@ -1587,6 +1588,28 @@ export const examStarts = sqliteTable(
     sessionId: text("session_id"),
   },
   (t) => [primaryKey({ columns: [t.assignmentId, t.userId] }), index("exam_starts_user_idx").on(t.userId)],
+);
+
+/**
+ * A participant's entry into a contest that needs one (a proctor's password, one session or lock-down:
+ * src/contests/exam.ts; decision 081): when, from which address, and the session holding it.
+ */
+export const contestEntries = sqliteTable(
+  "contest_entries",
+  {
+    contestId: text("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    enteredAt: integer("entered_at", { mode: "timestamp_ms" }).notNull(),
+    /** The client address at entry. */
+    ip: text("ip"),
+    /** The session (hashed id) the entry is bound to under `oneSession`; null once the jury releases it (the next session binds). */
+    sessionId: text("session_id"),
+  },
+  (t) => [primaryKey({ columns: [t.contestId, t.userId] }), index("contest_entries_user_idx").on(t.userId)],
 );
 
 /** Who started an exam and who was refused by which rule (src/courses/exam/log.ts), for staff. */

@@ -284,6 +284,7 @@ const TABLE_OWNERS: Record<string, string> = {
   contests: "src/contests",
   contestProblems: "src/contests",
   contestTeams: "src/contests",
+  contestEntries: "src/contests",
   contestTeamMembers: "src/contests",
   contestClarifications: "src/contests",
   contestEvents: "src/contests",

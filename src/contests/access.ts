@@ -14,6 +14,7 @@ import { phaseAt, windowOf, type ContestTimes } from "./clock.ts";
 import { canInContest, isContestWrite, isOwnersOnly, type ContestAction, type ContestRole } from "./permissions.ts";
 import { grantedRoles } from "./roles-store.ts";
 import { ensureStudentTeam, teamOf, type TeamRow } from "./teams.ts";
+import { entryOf, holdContestSession, needsEntry, type ContestEntryRow } from "./entry.ts";
 
 export type ContestRow = typeof contests.$inferSelect;
 
@@ -22,6 +23,8 @@ export interface ContestAccess {
   role: ContestRole;
   /** The caller's team (participants), else null. */
   team: TeamRow | null;
+  /** A participant's entry, read only when the contest asks for one (./exam.ts `needsEntry`); else null. */
+  entry?: ContestEntryRow | null;
 }
 
 /** The clock's inputs from a contest row. */
@@ -49,7 +52,13 @@ export async function findContest(db: Database, idOrShortName: string): Promise<
  * A course student's one-person team is made here on first use.
  * @returns null when the contest must not exist for this caller (a course contest, outside the course, with no granted role).
  */
-export async function roleIn(db: Database, contest: ContestRow, user: Caller | null): Promise<{ role: ContestRole; team: TeamRow | null } | null> {
+export async function roleIn(db: Database, contest: ContestRow, user: Caller | null): Promise<{ role: ContestRole; team: TeamRow | null; entry?: ContestEntryRow | null } | null> {
+  const standing = await baseRoleIn(db, contest, user);
+  if (standing?.role !== "participant" || !needsEntry(contest)) return standing;
+  return { ...standing, entry: await entryOf(db, contest.id, user!.id) };
+}
+
+async function baseRoleIn(db: Database, contest: ContestRow, user: Caller | null): Promise<{ role: ContestRole; team: TeamRow | null } | null> {
   if (user?.siteRole === "admin") return { role: "jury", team: null };
   if (!user) return contest.courseId !== null ? null : { role: "anonymous", team: null };
   if (contest.createdBy === user.id) return { role: "jury", team: null };
@@ -78,6 +87,7 @@ export async function requireContest(db: Database, user: Caller | null, idOrShor
   const access = { contest, ...standing };
   // Every read and write of a contest meets its exam access rules (address, SEB); the jury is not held.
   await checkExamAccess({ kind: "contest", row: contest, staff: standing.role === "jury" });
+  await holdContestSession(db, access);
   await requireContestAction(db, user, access, action);
   return access;
 }
@@ -138,11 +148,14 @@ export async function isContestJury(db: Database, user: Caller, contest: Contest
   return (await grantedRoles(db, contest.id, user.id)).includes("jury");
 }
 
-/** Whether the caller may read the problems' statements now (the jury always; participants from their window's start; others once the contest is over). */
+/**
+ * Whether the caller may read the problems' statements now: the jury always; participants from their window's
+ * start (in a contest that asks for an entry, from their entry: ./entry.ts); others once the contest is over.
+ */
 export function mayReadProblems(a: ContestAccess, nowMs: number): boolean {
   if (a.role === "jury") return true;
   const times = timesOf(a.contest);
-  if (a.role === "participant") return nowMs >= windowOf(times, a.team?.virtualStartsAt?.getTime() ?? null).startMs;
+  if (a.role === "participant" && (!needsEntry(a.contest) || a.entry)) return nowMs >= windowOf(times, a.team?.virtualStartsAt?.getTime() ?? null).startMs;
   return phaseAt(times, nowMs) === "over";
 }
 

@@ -24,6 +24,7 @@ import type { ContestInput, ContestUpdateInput } from "./shape.ts";
 import { problemEvents, problemsOf } from "./store.ts";
 import type { ContestRuntime } from "./runtime.ts";
 import { membersOf } from "./teams.ts";
+import { contestExamShape, type ContestExamShape } from "./exam.ts";
 
 export interface ContestDeps {
   db: Database;
@@ -62,6 +63,8 @@ export interface ContestView {
   problems: { problemId: string; label: string; color: string | null; title: string }[];
   /** The jury's registration code (jury only). */
   registrationCode?: string | null;
+  /** The exam rules that apply and the caller's entry (./exam.ts). */
+  exam: ContestExamShape;
   serverNow: string;
 }
 
@@ -148,7 +151,7 @@ export async function createContest(deps: ContestDeps, user: SessionUser, input:
           createdBy: user.id,
           createdAt: new Date(nowMs),
           updatedAt: new Date(nowMs),
-          ...(await examColumns({ accessCidrs: input.accessCidrs, sebConfigKeys: input.sebConfigKeys })),
+          ...(await examColumns({ accessCidrs: input.accessCidrs, sebConfigKeys: input.sebConfigKeys, proctorPassword: input.proctorPassword, oneSession: input.oneSession, lockDown: input.lockDown })),
         })
         .returning(),
       ...problemWrites(deps.db, id, input.problems),
@@ -211,6 +214,7 @@ export async function viewContest(deps: ContestDeps, user: Caller | null, id: st
       : null,
     problems: mayReadProblems(access, nowMs) ? (await problemsOf(deps.db, contest.id)).map((p) => ({ problemId: p.problemId, label: p.label, color: p.color, title: p.title })) : [],
     ...(access.role === "jury" ? { registrationCode: contest.registrationCode } : {}),
+    exam: contestExamShape({ ...access, contest }),
     serverNow: new Date(nowMs).toISOString(),
   };
 }
@@ -283,7 +287,7 @@ export async function updateContest(deps: ContestDeps, user: Caller, input: Cont
       penaltyMinutes: input.penaltyMinutes,
       registration,
       registrationCode: registration === "code" ? code : null,
-      ...(await examColumns({ accessCidrs: input.accessCidrs, sebConfigKeys: input.sebConfigKeys })),
+      ...(await examColumns({ accessCidrs: input.accessCidrs, sebConfigKeys: input.sebConfigKeys, proctorPassword: input.proctorPassword, oneSession: input.oneSession, lockDown: input.lockDown })),
       updatedAt: new Date(Math.max(nowMs, contest.updatedAt.getTime() + 1)),
     })
     .where(eq(contests.id, contest.id))

@@ -34,6 +34,9 @@ import { setContestJuryCheck, type ContestJuryCheck } from "../submissions/rejud
 import { isContestJury, mayReadProblems, roleIn, timesOf, type ContestRow } from "./access.ts";
 import { windowOf } from "./clock.ts";
 import { CONTEST_MAX_MINUTES } from "./shape.ts";
+import { contestLockDown, refuseSecondContestSignIn } from "./exam.ts";
+import { registerLockDown } from "../courses/exam/gate.ts";
+import { restrictSignIn } from "../auth/session.ts";
 
 /** The text the AI panel shows (and the refusal names) during a contest. */
 export const AI_OFF_IN_CONTEST = "AI review is off while you take part in a contest.";
@@ -192,4 +195,6 @@ export function registerContestGuards(): void {
   restrictSubmissions(judgeOnlyInContest);
   guardProblemChanges(holdProblemsUntilFinal);
   setContestJuryCheck(contestJuryOf);
+  registerLockDown(contestLockDown);
+  restrictSignIn(refuseSecondContestSignIn);
 }

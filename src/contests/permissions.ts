@@ -54,6 +54,9 @@ export const CONTEST_PERMISSIONS = {
   "balloons.view": { roles: BALLOONS, says: "See the balloon list (each team's first solve of each problem; the balloon role: none the freeze hides)." },
   "balloons.mark": { roles: BALLOONS, writes: true, says: "Mark a balloon delivered (or not)." },
   "similarity.review": { roles: JURY, says: "Run similarity reports on the contest, read them side by side, mark pairs and export them." },
+  "exam.enter": { roles: ["participant"], writes: true, says: "Enter a contest that asks for it (a proctor's password, one session or lock-down), inside the participant's window." },
+  "exam.monitor": { roles: JURY, says: "See who entered, from which address, and who was refused by which exam rule." },
+  "exam.release": { roles: JURY, writes: true, says: "Release a participant held to one session, so that their next session holds the entry." },
   "api.accounts": { roles: JURY, says: "Read the Contest API's accounts and unfrozen judgements." },
 } as const satisfies Record<string, { roles: readonly ContestRole[]; says: string; writes?: true; owners?: true }>;
 

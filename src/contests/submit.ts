@@ -13,6 +13,7 @@ import { AppError } from "../errors.ts";
 import { createContestSubmission, type SubmissionDeps } from "../submissions/create.ts";
 import { canInContest } from "./permissions.ts";
 import { requireContest, requireInsideWindow, type ContestAccess } from "./access.ts";
+import { requireEntered } from "./exam.ts";
 import { submissionObject } from "./ccs/objects.ts";
 import { contestCaughtUp, type ContestDeps } from "./contests.ts";
 import { appendEvents } from "./feed.ts";
@@ -33,6 +34,7 @@ export async function submitToContest(deps: ContestSubmitDeps, user: Caller, inp
   const contest = await contestCaughtUp(deps, access.contest);
   const nowMs = deps.now();
   requireInsideWindow(access, nowMs);
+  await requireEntered(deps.db, access, nowMs);
   const [inIt] = await deps.db
     .select({ id: contestProblems.problemId })
     .from(contestProblems)

@@ -4,6 +4,8 @@
  *   scoring: "icpc"|"ioi", penaltyMinutes?, courseId?, registration?, registrationCode?, problems: [{problemId, label, color?}]} → 201
  * - GET/PATCH/DELETE /api/contests/:id (the id or the short name)
  * - POST /api/contests/:id/register {teamName?, organization?, code?, teamCode?, virtual?} → 201
+ * - POST /api/contests/:id/enter {password?} (a participant, when the contest asks for an entry)
+ * - GET /api/contests/:id/access-log; POST /api/contests/:id/release {userId} (jury)
  * - POST /api/contests/:id/submissions {problemId, language, code} → 201 judged, or 202 with `?wait=false`
  * - GET /api/contests/:id/submissions; GET /api/contests/:id/submissions/:submissionId (with code)
  * - GET /api/contests/:id/scoreboard
@@ -27,6 +29,9 @@ export const contestsRoutes = new Hono<AppEnv>()
   .patch("/:id", async (c) => c.json(await call(c, async (api) => api.contests.update({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))
   .delete("/:id", async (c) => c.json(await call(c, (api) => api.contests.delete({ id: c.req.param("id") }))))
   .post("/:id/register", async (c) => c.json(await call(c, async (api) => api.contests.register({ ...(await jsonBody(c)), id: c.req.param("id") } as never)), 201))
+  .post("/:id/enter", async (c) => c.json(await call(c, async (api) => api.contests.enter({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))
+  .get("/:id/access-log", async (c) => c.json(await call(c, (api) => api.contests.accessLog({ id: c.req.param("id") }))))
+  .post("/:id/release", async (c) => c.json(await call(c, async (api) => api.contests.release({ ...(await jsonBody(c)), id: c.req.param("id") } as never))))
   .post("/:id/submissions", async (c) =>
     submitAndAnswer(c, { ...(await jsonBody(c)), id: c.req.param("id") }, async (api, body) => ({ ...(await api.contests.submit(body as never)), status: "queued" })),
   )

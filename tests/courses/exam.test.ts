@@ -296,6 +296,122 @@ describe("contests", () => {
   });
 });
 
+describe("contests: a proctor's password, one session and lock-down, from each participant's entry", () => {
+  let contestId: string;
+  let path: string;
+  const submit = (token: string) => request(a.app, "POST", `${path}/submissions?wait=false`, { token, body: { problemId, code: PY_ADD_ONE, language: "py" } });
+
+  test("the jury sets them; a participant sees which apply, and before the start may not enter", async () => {
+    a.clock.set("2026-03-04T08:00:00Z");
+    const c = await request(a.app, "POST", "/api/contests", {
+      token: w.instructor.token,
+      body: {
+        title: "Hall contest",
+        shortName: `hall${Date.now() % 100000}`,
+        startsAt: "2026-03-04T09:00:00Z",
+        durationMinutes: 120,
+        scoring: "icpc",
+        courseId: w.courseId,
+        problems: [{ problemId, label: "A" }],
+        proctorPassword: "hall-7",
+        oneSession: true,
+        lockDown: true,
+      },
+    });
+    expect(c.status).toBe(201);
+    contestId = c.body.id;
+    path = `/api/contests/${contestId}`;
+    expect(c.body.exam).toMatchObject({ needsEntry: true, passwordRequired: true, oneSession: true, lockDown: true, enteredAt: null, accessCidrs: [] });
+    const seen = await request(a.app, "GET", path, { token: w.student2.token });
+    expect(seen.body.exam).toMatchObject({ needsEntry: true, passwordRequired: true, enteredAt: null, accessCidrs: null });
+    const early = await request(a.app, "POST", `${path}/enter`, { token: w.student2.token, body: { password: "hall-7" } });
+    expect([early.status, early.body.code]).toEqual([403, "CONTEST_NOT_STARTED"]);
+    // Bad input names its field; the jury does not enter.
+    const long = await request(a.app, "POST", `${path}/enter`, { token: w.student2.token, body: { password: "x".repeat(201) } });
+    expect([long.status, long.body.field]).toEqual([400, "password"]);
+    expect((await request(a.app, "POST", `${path}/enter`, { token: w.instructor.token, body: {} })).status).toBe(403);
+  });
+
+  test("after the start, without an entry the problems stay hidden and a submission is refused naming the rule", async () => {
+    a.clock.set("2026-03-04T09:05:00Z");
+    expect((await request(a.app, "GET", path, { token: w.student2.token })).body.problems).toEqual([]);
+    const s = await submit(w.student2.token);
+    expect([s.status, s.body.code, s.body.rule]).toEqual([403, "EXAM_NOT_ENTERED", "start"]);
+    // Not entered: not locked down either.
+    expect((await request(a.app, "GET", "/api/courses", { token: w.student2.token })).status).toBe(200);
+  });
+
+  test("the proctor's password is asked at entry; then the problems show and submissions are taken", async () => {
+    const none = await request(a.app, "POST", `${path}/enter`, { token: w.student2.token, body: {} });
+    expect([none.status, none.body.code, none.body.rule]).toEqual([403, "EXAM_PASSWORD_WRONG", "password"]);
+    expect((await request(a.app, "POST", `${path}/enter`, { token: w.student2.token, body: { password: "hall-8" } })).body.code).toBe("EXAM_PASSWORD_WRONG");
+    const ok = await request(a.app, "POST", `${path}/enter`, { token: w.student2.token, peer: LAB, body: { password: "hall-7" } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.enteredAt).toBe("2026-03-04T09:05:00.000Z");
+    // Entering again inside the window answers the same entry.
+    expect((await request(a.app, "POST", `${path}/enter`, { token: w.student2.token, body: { password: "hall-7" } })).body.enteredAt).toBe("2026-03-04T09:05:00.000Z");
+    expect((await request(a.app, "GET", path, { token: w.student2.token })).body.problems.map((p: { label: string }) => p.label)).toEqual(["A"]);
+    expect((await submit(w.student2.token)).status).toBe(202);
+  });
+
+  test("lock-down: during the entered window only the contest's own pages and problems answer", async () => {
+    const practice = await request(a.app, "GET", `/api/problems/${otherProblemId}`, { token: w.student2.token });
+    expect([practice.status, practice.body.code, practice.body.rule, practice.body.contestId]).toEqual([403, "EXAM_LOCKED_DOWN", "lockdown", contestId]);
+    expect((await request(a.app, "GET", "/api/courses", { token: w.student2.token })).body.code).toBe("EXAM_LOCKED_DOWN");
+    expect((await request(a.app, "GET", `/api/assignments/${homeworkId}`, { token: w.student2.token })).body.code).toBe("EXAM_LOCKED_DOWN");
+    expect((await request(a.app, "GET", `/api/problems/${problemId}`, { token: w.student2.token })).status).toBe(200);
+    expect((await request(a.app, "GET", `${path}/scoreboard`, { token: w.student2.token })).status).toBe(200);
+    expect((await request(a.app, "GET", `${path}/clarifications`, { token: w.student2.token })).status).toBe(200);
+    // The short name is the contest too.
+    const byName = await request(a.app, "GET", `/api/contests/${(await request(a.app, "GET", path, { token: w.instructor.token })).body.shortName}`, { token: w.student2.token });
+    expect(byName.status).toBe(200);
+    // A participant who has not entered is not held.
+    expect((await request(a.app, "GET", "/api/courses", { token: third.token })).status).toBe(200);
+  });
+
+  test("one session: a second sign-in and the old session after a release are refused; the jury releases", async () => {
+    const again = await signInAgain(w.student2.email);
+    expect([again.status, again.body.code, again.body.rule]).toEqual([403, "EXAM_OTHER_SESSION", "session"]);
+    const byStudent = await request(a.app, "POST", `${path}/release`, { token: third.token, body: { userId: w.student2.id } });
+    expect(byStudent.status).toBe(403);
+    const nobody = await request(a.app, "POST", `${path}/release`, { token: w.instructor.token, body: { userId: third.id } });
+    expect([nobody.status, nobody.body.code, nobody.body.field]).toEqual([404, "CONTEST_ENTRY_NOT_FOUND", "userId"]);
+    expect((await request(a.app, "POST", `${path}/release`, { token: w.instructor.token, body: { userId: w.student2.id } })).body).toEqual({ released: true });
+    const fresh = await signInAgain(w.student2.email);
+    expect(fresh.status).toBe(200);
+    expect((await request(a.app, "GET", path, { token: fresh.body.token })).status).toBe(200);
+    const old = await request(a.app, "GET", path, { token: w.student2.token });
+    expect([old.status, old.body.code, old.body.rule]).toEqual([403, "EXAM_OTHER_SESSION", "session"]);
+    w.student2.token = fresh.body.token;
+  });
+
+  test("the jury sees who entered from where and who was refused by which rule; after the end nothing holds", async () => {
+    expect((await request(a.app, "GET", `${path}/access-log`, { token: w.student2.token })).status).toBe(403);
+    const r = await request(a.app, "GET", `${path}/access-log`, { token: w.instructor.token });
+    expect(r.status).toBe(200);
+    expect(r.body.starts).toEqual([
+      { userId: w.student2.id, name: expect.any(String), email: w.student2.email, startedAt: "2026-03-04T09:05:00.000Z", ip: LAB, endsAt: "2026-03-04T11:00:00.000Z", sessionBound: true },
+    ]);
+    const events = new Set(r.body.log.filter((l: { userId: string }) => l.userId === w.student2.id).map((l: { event: string }) => l.event));
+    for (const e of ["start", "password", "started", "lockdown", "session", "released"]) expect(events).toContain(e);
+    a.clock.set("2026-03-04T11:01:00Z");
+    expect((await request(a.app, "GET", "/api/courses", { token: w.student2.token })).status).toBe(200);
+    expect((await signInAgain(w.student2.email)).status).toBe(200);
+    const over = await request(a.app, "POST", `${path}/enter`, { token: third.token, body: { password: "hall-7" } });
+    expect([over.status, over.body.code]).toEqual([403, "CONTEST_OVER"]);
+  });
+
+  test("a contest without these rules asks for no entry (400 naming id)", async () => {
+    const plain = await request(a.app, "POST", "/api/contests", {
+      token: w.instructor.token,
+      body: { title: "Plain", shortName: `plain${Date.now() % 100000}`, startsAt: "2026-03-04T12:00:00Z", durationMinutes: 60, scoring: "icpc", courseId: w.courseId, problems: [{ problemId: otherProblemId, label: "A" }] },
+    });
+    expect(plain.body.exam.needsEntry).toBe(false);
+    const r = await request(a.app, "POST", `/api/contests/${plain.body.id}/enter`, { token: w.student2.token, body: {} });
+    expect([r.status, r.body.field]).toEqual([400, "id"]);
+  });
+});
+
 async function signInAgain(email: string) {
   // world()'s accounts use signUp's default password.
   return request(a.app, "POST", "/api/auth/login", { body: { email, password: third.password } });

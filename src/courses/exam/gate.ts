@@ -68,16 +68,16 @@ const REFUSAL: Record<ExamRule, ErrorName> = {
 
 /**
  * Logs and throws the refusal of `rule`.
- * @throws AppError the rule's EXAM_* kind (403) with `details.rule` (and the caller's extra `details`).
+ * @throws AppError the rule's EXAM_* kind (403; or `extra.kind`) with `details.rule` (and the caller's extra `details`).
  */
 export async function refuse(
   db: Database,
   rule: ExamRule,
   at: { assignmentId?: string; contestId?: string; userId: string | null; ip: string; path: string; nowMs: number },
-  extra?: { message?: string; details?: Record<string, unknown> },
+  extra?: { message?: string; details?: Record<string, unknown>; kind?: ErrorName },
 ): Promise<never> {
   await logExamEvent(db, { assignmentId: at.assignmentId, contestId: at.contestId, userId: at.userId, ip: at.ip, event: rule, detail: at.path, atMs: at.nowMs });
-  throw new AppError(REFUSAL[rule], { ...(extra?.message ? { message: extra.message } : {}), details: { rule, ...extra?.details } });
+  throw new AppError(extra?.kind ?? REFUSAL[rule], { ...(extra?.message ? { message: extra.message } : {}), details: { rule, ...extra?.details } });
 }
 
 export type ExamTarget =
@@ -143,18 +143,16 @@ function windowInRequest(req: ExamRequest, a: AssignmentRow): Promise<ExamWindow
   return x;
 }
 
-type Input = Record<string, unknown>;
+/** A procedure's input as the guard reads it. */
+export type ProcedureInput = Record<string, unknown>;
 type Exam = { a: AssignmentRow; problems: () => Promise<Set<string>> };
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
-/** What a locked-down student may still call, and on what (every other procedure is refused). */
-const ALLOWED_DURING_LOCKDOWN: Record<string, (input: Input, exam: Exam, db: Database, userId: string) => boolean | Promise<boolean>> = {
-  "auth.me": () => true,
-  "auth.logout": () => true,
-  "auth.setLocale": () => true,
-  "judge.languages": () => true,
-  // The header's bell: a number, nothing of other courses.
-  "notifications.unreadCount": () => true,
+/** What every locked-down student may still call, whatever exam holds them: nothing of other courses or problems. */
+const ALLOWED_ALWAYS = new Set(["auth.me", "auth.logout", "auth.setLocale", "judge.languages", "notifications.unreadCount"]);
+
+/** What a locked-down student may still call on an assignment's exam, and on what (every other procedure is refused). */
+const ALLOWED_DURING_LOCKDOWN: Record<string, (input: ProcedureInput, exam: Exam, db: Database, userId: string) => boolean | Promise<boolean>> = {
   "assignments.byId": (i, e) => i.id === e.a.id,
   "exam.start": (i, e) => i.id === e.a.id,
   "exam.status": (i, e) => i.id === e.a.id,
@@ -177,19 +175,25 @@ async function ownExamSubmission(db: Database, id: string | undefined, assignmen
   return s?.a === assignmentId && s.u === userId;
 }
 
-/**
- * Lock-down, before every procedure: while the caller's window on a locked-down assignment is open, only that
- * exam's own reads and writes pass (its assignment, course page, problems, runs and submissions), whatever the
- * policies elsewhere (practice, other problems' history, other courses, AI review).
- * @throws AppError EXAM_LOCKED_DOWN (403, `details.rule` "lockdown", `details.assignmentId`).
- */
-export async function examGuard(req: ExamRequest, rawInput: () => Promise<unknown>): Promise<void> {
-  if (!req.user || req.user.siteRole === "admin") return;
-  const open = await openLockedExam(req.db, req.user.id, req.nowMs);
-  if (!open) return;
+/** An exam holding the caller in lock-down now: where refusals are logged, what they say, and what it lets through. */
+export interface LockedExam {
+  at: { assignmentId?: string; contestId?: string };
+  /** The refusal's message; absent: the catalogue's EXAM_LOCKED_DOWN, in the reader's language. */
+  message?: string;
+  details: Record<string, unknown>;
+  /** Whether the procedure `path` with `input` stays inside this exam (beyond ALLOWED_ALWAYS). */
+  allows: (path: string, input: ProcedureInput, userId: string) => Promise<boolean>;
+}
+
+/** Finds the exam (of one kind) holding the caller in lock-down now, or null. */
+export type LockDownSource = (req: ExamRequest) => Promise<LockedExam | null>;
+
+/** An assignment's lock-down: the caller's open window on a locked-down assignment. */
+const assignmentLockDown: LockDownSource = async (req) => {
+  const open = await openLockedExam(req.db, req.user!.id, req.nowMs);
+  if (!open) return null;
   const { a } = open;
   (req.windows ??= new Map()).set(a.id, Promise.resolve(open.x));
-  const allowed = ALLOWED_DURING_LOCKDOWN[req.path];
   let problems: Set<string> | null = null;
   const exam: Exam = {
     a,
@@ -198,12 +202,44 @@ export async function examGuard(req: ExamRequest, rawInput: () => Promise<unknow
         (await req.db.select({ p: assignmentProblems.problemId }).from(assignmentProblems).where(inArray(assignmentProblems.assignmentId, [a.id]))).map((r) => r.p),
       )),
   };
-  const input = ((await rawInput().catch(() => ({}))) ?? {}) as Input;
-  if (allowed && (await allowed(typeof input === "object" ? input : {}, exam, req.db, req.user.id))) return;
-  await refuse(req.db, "lockdown", { assignmentId: a.id, userId: req.user.id, ip: req.ip, path: req.path, nowMs: req.nowMs }, {
+  return {
+    at: { assignmentId: a.id },
     message: `During your exam "${a.title}" only its problems are available (lock-down).`,
     details: { assignmentId: a.id },
-  });
+    allows: async (path, input, userId) => {
+      const rule = ALLOWED_DURING_LOCKDOWN[path];
+      return Boolean(rule && (await rule(input, exam, req.db, userId)));
+    },
+  };
+};
+
+const lockDownSources: LockDownSource[] = [assignmentLockDown];
+
+/** Adds a kind of exam with lock-down (contests: src/contests/exam.ts; idempotent). */
+export function registerLockDown(source: LockDownSource): void {
+  if (!lockDownSources.includes(source)) lockDownSources.push(source);
+}
+
+/**
+ * Lock-down, before every procedure: while the caller's window on a locked-down assignment (or their entry into a
+ * locked-down contest) is open, only that exam's own reads and writes pass (its assignment or contest page, its
+ * problems, runs and submissions), whatever the policies elsewhere (practice, other problems' history, other
+ * courses, AI review).
+ * @throws AppError EXAM_LOCKED_DOWN (403, `details.rule` "lockdown", and `details.assignmentId` or `details.contestId`).
+ */
+export async function examGuard(req: ExamRequest, rawInput: () => Promise<unknown>): Promise<void> {
+  if (!req.user || req.user.siteRole === "admin") return;
+  let input: ProcedureInput | null = null;
+  for (const source of lockDownSources) {
+    const locked = await source(req);
+    if (!locked || ALLOWED_ALWAYS.has(req.path)) continue;
+    if (input === null) {
+      const raw = await rawInput().catch(() => ({}));
+      input = raw && typeof raw === "object" ? (raw as ProcedureInput) : {};
+    }
+    if (await locked.allows(req.path, input, req.user.id)) continue;
+    await refuse(req.db, "lockdown", { ...locked.at, userId: req.user.id, ip: req.ip, path: req.path, nowMs: req.nowMs }, { ...(locked.message ? { message: locked.message } : {}), details: locked.details });
+  }
 }
 
 /**

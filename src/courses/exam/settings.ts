@@ -29,8 +29,18 @@ export const examFields = {
   lockDown: z.boolean({ error: "Must be true or false" }).optional(),
 };
 
-/** The access rules a contest may carry (checked on every read and write of it, the jury excepted). */
-export const contestExamFields = { accessCidrs: examFields.accessCidrs, sebConfigKeys: examFields.sebConfigKeys };
+/**
+ * The access rules a contest may carry (checked on every read and write of it, the jury excepted): address
+ * ranges and SEB keys; a proctor's password, one session and lock-down, which need each participant's entry
+ * (src/contests/exam.ts; decision 081). A contest has no timed window of its own: its clock is the window.
+ */
+export const contestExamFields = {
+  accessCidrs: examFields.accessCidrs,
+  sebConfigKeys: examFields.sebConfigKeys,
+  proctorPassword: examFields.proctorPassword,
+  oneSession: examFields.oneSession,
+  lockDown: examFields.lockDown,
+};
 
 type ExamInput = { [K in keyof typeof examFields]?: z.infer<(typeof examFields)[K]> };
 

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { listClarifications, sendClarification } from "../../contests/clarifications.ts";
 import { createContest, deleteContest, finalizeContest, listContests, unfreezeContest, updateContest, viewContest } from "../../contests/contests.ts";
 import { register } from "../../contests/registration.ts";
+import { contestAccessView, contestReleaseInput, enterContest, enterInput, releaseContestSession } from "../../contests/exam.ts";
 import { listBalloons, markBalloon, rejudgeContestSubmission, revealStep } from "../../contests/jury.ts";
 import { grantContestRole, grantRoleInput, listContestRoles, revokeContestRole, revokeRoleInput } from "../../contests/roles.ts";
 import { awardEvents, readScoreboard, releasedEvents, scoreboardChanges } from "../../contests/scoreboard.ts";
@@ -44,6 +45,19 @@ export const contestsRouter = router({
    * @throws CONTEST_REGISTRATION_CLOSED, CONTEST_CODE_WRONG, FORBIDDEN (403); RATE_LIMITED (429); CONTEST_ALREADY_REGISTERED, CONTEST_TEAM_NAME_TAKEN, CONTEST_TEAM_FULL (409).
    */
   register: protectedProcedure.input(registerInput).mutation(({ ctx, input }) => register({ ...deps(ctx), codeLimiter: ctx.limiters.joinsByUser }, ctx.user, input)),
+
+  /**
+   * A participant enters a contest that asks for it (`{id, password?}`): its problems show and submissions are taken
+   * from then on. @throws FORBIDDEN (403), BAD_INPUT (400, id: no entry needed), CONTEST_NOT_STARTED, CONTEST_OVER,
+   * EXAM_PASSWORD_WRONG and the access rules' EXAM_* (403).
+   */
+  enter: protectedProcedure.input(enterInput).mutation(({ ctx, input }) => enterContest(ctx.db, ctx.user, input, ctx.now())),
+
+  /** The jury: who entered, from where, and who was refused by which rule. @throws CONTEST_NOT_FOUND (404), FORBIDDEN (403: exam.monitor). */
+  accessLog: protectedProcedure.input(byId).query(({ ctx, input }) => contestAccessView(ctx.db, ctx.user, input.id)),
+
+  /** The jury: releases a participant's one-session hold. @throws FORBIDDEN (403: exam.release), CONTEST_ENTRY_NOT_FOUND (404, userId). */
+  release: protectedProcedure.input(contestReleaseInput).mutation(({ ctx, input }) => releaseContestSession(ctx.db, ctx.user, input, ctx.now())),
 
   /** Submits for the caller's team. @throws CONTEST_NOT_STARTED / CONTEST_OVER / FORBIDDEN (403), CONTEST_PROBLEM_NOT_FOUND (404). */
   submit: protectedProcedure
