@@ -4,6 +4,9 @@
  * refused Start with a wrong password (the message names the rule), starts with the right one and sees the
  * clock on the assignment page and on the solving page; a practice problem during the window is refused
  * naming lock-down; the staff's access view lists who started, from which address, and the refusal.
+ * A contest with a proctor's password, one session and lock-down (decision 081): a participant sees the rules,
+ * is refused entry with a wrong password, enters with the right one and then sees the problems; the jury's
+ * access view lists the entry and the refusal; the contest editor offers the rules without a time limit.
  * Every screen is axe-clean (WCAG 2.1 AA).
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
@@ -16,6 +19,7 @@ const PORT = 3322;
 const SLOW = 120_000;
 const TEACHER = { firstName: "Grace", lastName: "Hopper", email: "grace@uni.example", password: "teaching-password" };
 const STUDENT = { firstName: "Alan", lastName: "Turing", email: "alan@uni.example", password: "student-password" };
+const STUDENT2 = { firstName: "Ada", lastName: "Lovelace", email: "ada@uni.example", password: "student-password" };
 
 let server: TestServer;
 let browser: Browser;
@@ -24,6 +28,8 @@ let student: WatchedPage;
 let assignmentId = "";
 let problemId = "";
 let practiceId = "";
+let contestName = "";
+let participant: WatchedPage;
 
 async function api(path: string, body: unknown, token?: string) {
   const res = await fetch(`${server.url}${path}`, {
@@ -51,7 +57,7 @@ async function signIn(p: Page, u: typeof TEACHER) {
 beforeAll(async () => {
   ensureClientBuilt();
   server = await startServer(PORT, { JUDGE_IN_PROCESS: "false" });
-  for (const u of [TEACHER, STUDENT]) await api("/api/auth/register", u);
+  for (const u of [TEACHER, STUDENT, STUDENT2]) await api("/api/auth/register", u);
   const admin = Bun.spawnSync(["bun", "scripts/admin.ts", "allow-courses", TEACHER.email], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
@@ -61,6 +67,7 @@ beforeAll(async () => {
   const studentToken = (await api("/api/auth/login", { email: STUDENT.email, password: STUDENT.password })).token;
   const course = await api("/api/courses", { title: "Programming 1", code: "CS101", term: "Fall" }, teacherToken);
   await api("/api/courses/join", { code: course.inviteCode }, studentToken);
+  await api("/api/courses/join", { code: course.inviteCode }, (await api("/api/auth/login", { email: STUDENT2.email, password: STUDENT2.password })).token);
   problemId = (await api("/api/problems", { ...problem("Add one"), courseId: course.id }, teacherToken))._id;
   practiceId = (await api("/api/problems", { ...problem("Practice"), courseId: course.id }, teacherToken))._id;
   const now = Date.now();
@@ -80,12 +87,30 @@ beforeAll(async () => {
     teacherToken,
   );
   assignmentId = a.id;
+  const contest = await api(
+    "/api/contests",
+    {
+      title: "Hall contest",
+      shortName: "hall",
+      startsAt: new Date(now - 60_000).toISOString(),
+      durationMinutes: 120,
+      scoring: "icpc",
+      courseId: course.id,
+      problems: [{ problemId: practiceId, label: "A" }],
+      proctorPassword: "hall-7",
+      oneSession: true,
+      lockDown: true,
+    },
+    teacherToken,
+  );
+  contestName = contest.shortName;
   browser = await launchBrowser();
   teacher = await openPage(browser, server.url);
   student = await openPage(browser, server.url);
+  participant = await openPage(browser, server.url);
 }, SLOW);
 
-afterEach(() => expectCleanPages([teacher, student], teacher));
+afterEach(() => expectCleanPages([teacher, student, participant], teacher));
 
 afterAll(async () => {
   await browser?.close();
@@ -147,5 +172,46 @@ test("staff see who started, from which address, and who was refused by which ru
   const log = p.getByTestId("exam-log");
   await log.getByRole("cell", { name: "Refused: wrong proctor's password" }).waitFor();
   await log.getByRole("cell", { name: "Refused: outside the exam (lock-down)" }).first().waitFor();
+  expect(await axeViolations(p)).toEqual([]);
+}, SLOW);
+
+test("a contest participant sees the rules, is refused entry with a wrong password, enters with the right one and sees the problems", async () => {
+  const p = participant.page;
+  await signIn(p, STUDENT2);
+  await p.goto(`/contests/${contestName}`);
+  await p.getByRole("heading", { name: "Entering the contest" }).waitFor();
+  await p.getByText("The proctor gives you a password to enter the contest.").waitFor();
+  await p.getByText("From your entry to the end, only the contest's problems are available.").waitFor();
+  await p.getByText("The problems appear once you enter the contest (above).").waitFor();
+  expect(await p.getByRole("link", { name: "Practice" }).count()).toBe(0);
+  expect(await axeViolations(p)).toEqual([]);
+  await p.getByLabel("Proctor's password").fill("hall-8");
+  await p.getByRole("button", { name: "Enter the contest" }).click();
+  const alert = p.getByTestId("exam-error");
+  await alert.waitFor();
+  expect(await alert.textContent()).toContain("proctor's password");
+  await p.getByLabel("Proctor's password").fill("hall-7");
+  await p.getByRole("button", { name: "Enter the contest" }).click();
+  await p.getByTestId("contest-entered").waitFor();
+  await p.getByRole("link", { name: "Practice" }).waitFor();
+  expect(await axeViolations(p)).toEqual([]);
+}, SLOW);
+
+test("the jury sees who entered and who was refused; the contest editor offers the rules without a time limit", async () => {
+  const p = teacher.page;
+  await p.goto(`/contests/${contestName}`);
+  await p.getByRole("heading", { name: "Exam access" }).waitFor();
+  const entries = p.getByTestId("exam-starts");
+  await entries.getByRole("cell", { name: "Ada Lovelace", exact: true }).waitFor();
+  await entries.getByRole("button", { name: "Release Ada Lovelace's session" }).waitFor();
+  await p.getByRole("heading", { name: "Who entered" }).waitFor();
+  const log = p.getByTestId("exam-log");
+  await log.getByRole("cell", { name: "Refused: wrong proctor's password" }).waitFor();
+  await log.getByRole("cell", { name: "Entered", exact: true }).waitFor();
+  expect(await axeViolations(p)).toEqual([]);
+  await p.goto("/contests/new");
+  await p.getByLabel("Proctor's password").waitFor();
+  await p.getByLabel("Lock-down: from entry to the end, only this contest's problems").waitFor();
+  expect(await p.getByLabel("Time limit").count()).toBe(0);
   expect(await axeViolations(p)).toEqual([]);
 }, SLOW);

@@ -1,7 +1,9 @@
 /**
  * Creating a contest: title, short name, start (the viewer's local time), length,
  * freeze, scoring, penalty, registration (open, with a code) and its problems
- * with labels and colours, chosen from the problems the viewer may use.
+ * with labels and colours, chosen from the problems the viewer may use, and
+ * its exam rules (address ranges, Safe Exam Browser, a proctor's password, one
+ * session, lock-down: ../courses/exam/ExamFields.tsx).
  */
 import { Page } from "../components/shell/Page.tsx";
 import { useState, type FormEvent } from "react";
@@ -15,6 +17,7 @@ import { useT } from "../i18n/index.tsx";
 import { contests } from "../i18n/catalog/contests/index.ts";
 import { useNotice } from "../lib/notice.ts";
 import { useTRPC, useTRPCClient } from "../lib/trpc.ts";
+import { blankExam, examBody, ExamFields, type ExamValues } from "../courses/exam/ExamFields.tsx";
 
 interface PickedProblem {
   problemId: string;
@@ -31,6 +34,7 @@ export default function ContestEditorPage() {
   const problems = useQuery(trpc.problems.list.queryOptions());
   const [form, setForm] = useState({ title: "", shortName: "", startsAt: "", durationMinutes: 300, freezeMinutes: 60, scoring: "icpc", penaltyMinutes: 20, registration: "open", registrationCode: "" });
   const [picked, setPicked] = useState<PickedProblem[]>([]);
+  const [ex, setEx] = useState<ExamValues>(blankExam);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: typeof f[k] === "number" ? Number(e.target.value) : e.target.value }));
 
   const titleOf = (id: string) => problems.data?.find((p) => p._id === id)?.title ?? id;
@@ -64,6 +68,7 @@ export default function ContestEditorPage() {
           // Left empty, the server makes a random code (at least 8 characters either way).
           ...(form.registration === "code" && form.registrationCode.trim() ? { registrationCode: form.registrationCode } : {}),
           problems: picked.map((p) => ({ problemId: p.problemId, label: p.label, ...(p.color ? { color: p.color } : {}) })),
+          ...examBody(ex, false, "contest"),
         }),
       { error: t("editor.error") },
     );
@@ -114,6 +119,7 @@ export default function ContestEditorPage() {
               })}
             </fieldset>
           )}
+          <ExamFields value={ex} onChange={setEx} kind="contest" />
           <FormMessage notice={notice.notice} />
           <button type="submit" className="btn btn-primary">
             {t("editor.create")}

@@ -27,6 +27,8 @@ import { HiddenFromGuest, NextStep, problemsHiddenKey } from "./NextStep.tsx";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { contests } from "../i18n/catalog/contests/index.ts";
+import { ContestEntry } from "./ContestEntry.tsx";
+import { ExamAccessLog } from "../courses/exam/ExamAccessLog.tsx";
 
 function Register({ contest, onDone }: { contest: Contest; onDone: () => void }) {
   const client = useTRPCClient();
@@ -229,6 +231,9 @@ export default function ContestPage({ contestId }: { contestId: string }) {
                   </p>
                 </div>
                 <NextStep contest={c} nowMs={now} register={<Register contest={c} onDone={refresh} />} />
+                {c.role === "participant" && c.exam.needsEntry && (
+                  <ContestEntry contest={c} inWindow={now >= Date.parse(mine.startsAt) && now < Date.parse(mine.endsAt)} />
+                )}
                 {c.team && (
                   <p className="card" data-testid="team">
                     {c.team.organization ? (
@@ -262,6 +267,7 @@ export default function ContestPage({ contestId }: { contestId: string }) {
                   )}
                 </section>
                 {c.role === "jury" && <JuryControls contest={c} onDone={refresh} />}
+                {c.role === "jury" && (c.exam.needsEntry || c.exam.addressRestricted || c.exam.sebRequired) && <ExamAccessLog contestId={c.id} oneSession={c.exam.oneSession} />}
                 <ContestRoles contest={c} />
                 {(c.role === "participant" || c.role === "jury") && <Submissions contest={c} />}
                 {(c.role === "participant" || c.role === "jury") && <Clarifications contest={c} />}

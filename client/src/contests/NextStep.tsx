@@ -88,6 +88,8 @@ export function problemsHiddenKey(contest: Contest): ContestsKey {
   if (contest.phase !== "upcoming" && (contest.role === "anonymous" || contest.role === "public")) {
     return contest.role === "anonymous" ? "nextStep.hiddenSignInAndRegister" : "nextStep.hiddenRegister";
   }
+  // A contest that asks for an entry (a proctor's password, one session, lock-down) shows its problems from it.
+  if (contest.phase !== "upcoming" && contest.role === "participant" && contest.exam.needsEntry && !contest.exam.enteredAt) return "nextStep.hiddenUntilEntry";
   return "nextStep.hiddenUntilStart";
 }
 
