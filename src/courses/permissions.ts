@@ -76,7 +76,8 @@ export const COURSE_PERMISSIONS = {
   "review.grade": { roles: STAFF, writes: true, says: "Review a submission: pick rubric items, write line comments, use and add to the course's comment bank; answer regrade requests." },
   "review.release": { roles: TEACHERS, writes: true, says: "Release reviews to students (one submission or a whole assignment), or take a release back." },
   "analytics.view": { roles: STAFF, says: "See an assignment's analytics: who has not started, is attempting or solved each problem, verdicts, tests failed, and who is stuck (live)." },
-  "exam.monitor": { roles: STAFF, writes: true, says: "See who started an exam, from which address, and who was refused by which rule; release a student's one-session lock." },
+  "exam.monitor": { roles: STAFF, says: "See who started an exam, from which address, and who was refused by which rule." },
+  "exam.release": { roles: STAFF, writes: true, says: "Release a student's one-session lock on an exam (their next session may hold the window)." },
   "similarity.review": { roles: STAFF, says: "Run similarity reports on assignments, read them side by side, mark pairs and export them; see paste records." },
 } as const satisfies Record<string, { roles: readonly CourseRole[]; says: string; writes?: true }>;
 

@@ -46,10 +46,11 @@ afterAll(async () => {
   await sandbox?.backend?.close();
 });
 
-async function newAssignment(title = "Open now") {
+/** A fresh assignment open now (due 2026-06-01), made by the owner; `extra` adds fields (a time limit, pools). */
+async function newAssignment(title = "Open now", extra: Record<string, unknown> = {}) {
   const r = await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
     token: w.owner.token,
-    body: { title, opensAt: "2026-05-01T00:00:00Z", dueAt: "2026-06-01T00:00:00Z", problems: [{ problemId }] },
+    body: { title, opensAt: "2026-05-01T00:00:00Z", dueAt: "2026-06-01T00:00:00Z", problems: [{ problemId }], ...extra },
   });
   if (r.status !== 201) throw new Error(`assignment: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body as { id: string };
@@ -86,6 +87,34 @@ const TEACHERS: Role[] = ["owner", "instructor"];
 
 const rest = (role: Role, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
   request(a.app, method, path, { ...(tok(role) ? { token: tok(role) } : {}), ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) }).then((r) => r.status);
+
+const createCaller = createCallerFactory(appRouter);
+type Api = ReturnType<typeof createCaller>;
+
+/**
+ * Opens a subscription as each role (tRPC's own caller: the stream's first event is the answer) and returns
+ * the statuses: 200 when the first event arrives (the stream is then closed), 401/403/404 from the error's code.
+ */
+async function subscriptionStatuses(open: (api: Api) => Promise<unknown>): Promise<Record<Role, number>> {
+  const out = {} as Record<Role, number>;
+  for (const r of ROLES) {
+    const p = who(r);
+    const user = p ? { ...(await request(a.app, "GET", "/api/auth/me", { token: p.token })).body.user, siteRole: r === "admin" ? "admin" : "user", canCreateCourses: false } : null;
+    const ctx = { ...a.t.services, user, sessionId: user ? "s" : null, ip: "127.0.0.1", https: false, resHeaders: new Headers() };
+    const controller = new AbortController();
+    try {
+      const stream = (await open(createCaller(ctx as never, { signal: controller.signal }))) as AsyncIterable<unknown>;
+      const first = await stream[Symbol.asyncIterator]().next();
+      out[r] = first.done ? 204 : 200;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      out[r] = code === "UNAUTHORIZED" ? 401 : code === "FORBIDDEN" ? 403 : code === "NOT_FOUND" ? 404 : 500;
+    } finally {
+      controller.abort();
+    }
+  }
+  return out;
+}
 
 describe("courses", () => {
   test("GET /api/courses (mine): any signed-in user", async () => {
@@ -286,32 +315,11 @@ describe("procedures without a REST door", () => {
   });
 
   test("assignments.gradebookUpdates (a subscription): staff; the first batch arrives, then the stream is closed", async () => {
-    const createCaller = createCallerFactory(appRouter);
-    const users = await Promise.all(
-      ROLES.map(async (r) => {
-        const p = who(r);
-        if (!p) return null;
-        const me = await request(a.app, "GET", "/api/auth/me", { token: p.token });
-        const role = r === "admin" ? "admin" : "user";
-        return { ...me.body.user, siteRole: role, canCreateCourses: false };
-      }),
-    );
-    const out = {} as Record<Role, number>;
-    for (const [i, r] of ROLES.entries()) {
-      const ctx = { ...a.t.services, user: users[i], sessionId: users[i] ? "s" : null, ip: "127.0.0.1", https: false, resHeaders: new Headers() };
-      const controller = new AbortController();
-      try {
-        const stream = await createCaller(ctx as never, { signal: controller.signal }).assignments.gradebookUpdates({ id: assignmentId, version: -1 });
-        const first = await (stream as AsyncIterable<unknown>)[Symbol.asyncIterator]().next();
-        controller.abort();
-        out[r] = first.done ? 204 : 200;
-      } catch (err) {
-        controller.abort();
-        const code = (err as { code?: string }).code;
-        out[r] = code === "UNAUTHORIZED" ? 401 : code === "FORBIDDEN" ? 403 : code === "NOT_FOUND" ? 404 : 500;
-      }
-    }
-    expect(out).toEqual(matrix(200, STAFF));
+    expect(await subscriptionStatuses((api) => api.assignments.gradebookUpdates({ id: assignmentId, version: -1 }))).toEqual(matrix(200, STAFF));
+  });
+
+  test("analytics.assignmentUpdates (who is stuck, live; its REST form is the one-off GET /api/assignments/:id/analytics): staff; the first event arrives, then the stream is closed", async () => {
+    expect(await subscriptionStatuses((api) => api.analytics.assignmentUpdates({ id: assignmentId }))).toEqual(matrix(200, STAFF));
   });
 });
 
@@ -441,6 +449,258 @@ describe("another's public problem: linked, never read or exported", () => {
     expect(await statuses((r) => rest(r, "POST", "/api/ai/ai-review", { problemId, assignmentId, code: PY_ADD_ONE, language: "py" }))).toEqual(
       matrix(200, MEMBERS, { nonmember: 404 }),
     );
+  });
+});
+
+describe("exams, grading, pools, late days and analytics (issue 37)", () => {
+  let examId: string;
+  let poolId: string;
+  let secondId: string;
+  /** The pool's two problems (in no other assignment). */
+  let pool: { problemId: string; points: number; slot: number }[];
+  /** The pool's problem the student was not given. */
+  let notDrawn: string;
+  /** A submission of the student with a released review (regrade requests are asked on it). */
+  let released: string;
+  const asOwner = (method: string, path: string, body?: unknown) => request(a.app, method, path, { token: w.owner.token, ...(body !== undefined ? { body } : {}) });
+  const REVIEW = { itemIds: [], comments: [{ line: 1, text: "Reads the input once." }] };
+  /** A fresh submission by the student to the assignment (queued, not waited for). */
+  async function submit(): Promise<string> {
+    const s = await request(a.app, "POST", `/api/assignments/${assignmentId}/submissions?wait=false`, { token: w.student.token, body: { problemId, code: PY_ADD_ONE, language: "py" } });
+    if (s.status !== 202) throw new Error(`submission: ${s.status} ${JSON.stringify(s.body)}`);
+    return s.body._id;
+  }
+  /** Answers the submission's open regrade request (if any) as the owner, so the next role meets none. */
+  async function closeOpenRequest(submissionId: string) {
+    const open = (await asOwner("GET", `/api/submissions/${submissionId}/review`)).body.regradeRequests.find((q: { status: string }) => q.status === "open");
+    if (open) expect((await asOwner("PATCH", `/api/regrade-requests/${open.id}`, { status: "declined", answer: "Stays." })).status).toBe(200);
+  }
+
+  beforeAll(async () => {
+    secondId = (await request(a.app, "POST", "/api/problems", { token: w.owner.token, body: addOneProblem({ courseId: w.courseId, title: "Second" }) })).body._id;
+    examId = (await newAssignment("Timed", { timeLimitMinutes: 90 })).id;
+    const started = await request(a.app, "POST", `/api/assignments/${examId}/start`, { token: w.student.token, body: {} });
+    if (started.status !== 200) throw new Error(`start: ${started.status} ${JSON.stringify(started.body)}`);
+    const pooled = await Promise.all(["Pool A", "Pool B"].map((title) => asOwner("POST", "/api/problems", addOneProblem({ courseId: w.courseId, title }))));
+    pool = pooled.map((p) => ({ problemId: p.body._id as string, points: 100, slot: 0 }));
+    poolId = (await newAssignment("Pooled", { problems: pool })).id;
+    const draws = (await asOwner("GET", `/api/assignments/${poolId}/pool-draws`)).body as { draws: { userId: string; problemId: string }[] }[];
+    const given = draws[0]!.draws.find((d) => d.userId === w.student.id)!.problemId;
+    notDrawn = pool.find((p) => p.problemId !== given)!.problemId;
+    expect((await asOwner("PATCH", `/api/courses/${w.courseId}`, { lateDays: 30 })).status).toBe(200);
+    released = await submit();
+    expect((await asOwner("PUT", `/api/submissions/${released}/review`, { ...REVIEW, release: true })).status).toBe(200);
+  }, 30_000);
+
+  describe("exams", () => {
+    test("POST /api/assignments/:id/start: the course's students (staff and site admins do not sit exams: 403); a fresh timed assignment each time", async () => {
+      expect(await statuses(async (r) => rest(r, "POST", `/api/assignments/${(await newAssignment("Timed", { timeLimitMinutes: 90 })).id}/start`, {}))).toEqual(
+        matrix(200, ["student"], { admin: 403 }),
+      );
+    });
+
+    test("GET /api/assignments/:id/window (one's own window): members", async () => {
+      expect(await statuses((r) => rest(r, "GET", `/api/assignments/${examId}/window`))).toEqual(matrix(200, MEMBERS));
+    });
+
+    test("GET /api/assignments/:id/access-log and POST /api/assignments/:id/release {userId}: staff", async () => {
+      expect(await statuses((r) => rest(r, "GET", `/api/assignments/${examId}/access-log`))).toEqual(matrix(200, STAFF));
+      expect(await statuses((r) => rest(r, "POST", `/api/assignments/${examId}/release`, { userId: w.student.id }))).toEqual(matrix(200, STAFF));
+    });
+
+    test("PUT /api/courses/:id/members/:userId {extraTimePercent, extraMinutes}: teachers (a fresh member each time); GET /api/courses/:id/extra-time: staff", async () => {
+      expect(
+        await statuses(async (r) => {
+          const m = await signUp(a.app);
+          expect((await asOwner("POST", `/api/courses/${w.courseId}/members`, { email: m.email })).status).toBe(201);
+          return rest(r, "PUT", `/api/courses/${w.courseId}/members/${m.user.id}`, { extraTimePercent: 50, extraMinutes: 10 });
+        }),
+      ).toEqual(matrix(200, TEACHERS));
+      expect(await statuses((r) => rest(r, "GET", `/api/courses/${w.courseId}/extra-time`))).toEqual(matrix(200, STAFF));
+    });
+  });
+
+  describe("grading by people", () => {
+    test("GET /api/assignments/:id/problems/:problemId/rubric: staff; PUT the same: teachers", async () => {
+      const path = `/api/assignments/${assignmentId}/problems/${problemId}/rubric`;
+      expect(await statuses((r) => rest(r, "GET", path))).toEqual(matrix(200, STAFF));
+      expect(await statuses((r) => rest(r, "PUT", path, { mode: "add", items: [{ points: -5, description: "No comments" }] }))).toEqual(matrix(200, TEACHERS));
+    });
+
+    test("GET /api/submissions/:id/review: staff see a draft (its student is told there is none: 404); released, its student too (another student: 404)", async () => {
+      const s = await submit();
+      expect((await asOwner("PUT", `/api/submissions/${s}/review`, REVIEW)).status).toBe(200);
+      expect(await statuses((r) => rest(r, "GET", `/api/submissions/${s}/review`))).toEqual(matrix(200, STAFF, { student: 404 }));
+      expect((await asOwner("PUT", `/api/submissions/${s}/review`, { ...REVIEW, release: true })).status).toBe(200);
+      expect(await statuses((r) => rest(r, "GET", `/api/submissions/${s}/review`))).toEqual(matrix(200, [...STAFF, "student"]));
+      expect((await request(a.app, "GET", `/api/submissions/${s}/review`, { token: w.student2.token })).status).toBe(404);
+    });
+
+    // A student may submit SUBMIT_RATE_PER_MINUTE times a minute: the writes below share one submission, each role meeting the same draft.
+    test("PUT /api/submissions/:id/review: staff grade (its student: 403); with release: teachers (taken back after each)", async () => {
+      const s = await submit();
+      expect((await asOwner("PUT", `/api/submissions/${s}/review`, REVIEW)).status).toBe(200);
+      expect(await statuses((r) => rest(r, "PUT", `/api/submissions/${s}/review`, REVIEW))).toEqual(matrix(200, STAFF));
+      expect(
+        await statuses(async (r) => {
+          const status = await rest(r, "PUT", `/api/submissions/${s}/review`, { ...REVIEW, release: true });
+          if (status === 200) expect((await asOwner("PUT", `/api/submissions/${s}/review`, { ...REVIEW, release: false })).status).toBe(200);
+          return status;
+        }),
+      ).toEqual(matrix(200, TEACHERS));
+    });
+
+    test("POST /api/assignments/:id/reviews/release: teachers (a draft waiting each time); GET /api/assignments/:id/reviews: staff; GET …/my-reviews: members", async () => {
+      const s = await submit();
+      expect(
+        await statuses(async (r) => {
+          expect((await asOwner("PUT", `/api/submissions/${s}/review`, { ...REVIEW, release: false })).status).toBe(200);
+          return rest(r, "POST", `/api/assignments/${assignmentId}/reviews/release`, {});
+        }),
+      ).toEqual(matrix(200, TEACHERS));
+      expect(await statuses((r) => rest(r, "GET", `/api/assignments/${assignmentId}/reviews`))).toEqual(matrix(200, STAFF));
+      expect(await statuses((r) => rest(r, "GET", `/api/assignments/${assignmentId}/my-reviews`))).toEqual(matrix(200, MEMBERS));
+    });
+
+    test("GET and POST /api/courses/:id/comment-bank, DELETE /api/comment-bank/:id (a fresh comment each time): staff", async () => {
+      expect(await statuses((r) => rest(r, "GET", `/api/courses/${w.courseId}/comment-bank`))).toEqual(matrix(200, STAFF));
+      expect(await statuses((r) => rest(r, "POST", `/api/courses/${w.courseId}/comment-bank`, { text: `Off by one ${next()}` }))).toEqual(matrix(201, STAFF));
+      expect(
+        await statuses(async (r) => {
+          const c = await asOwner("POST", `/api/courses/${w.courseId}/comment-bank`, { text: `Throwaway ${next()}` });
+          return rest(r, "DELETE", `/api/comment-bank/${c.body.id}`);
+        }),
+      ).toEqual(matrix(200, STAFF));
+    });
+
+    test("POST /api/submissions/:id/regrade-requests: the submission's student only (staff and site admins: 403, another student: 404); each one answered before the next", async () => {
+      expect(
+        await statuses(async (r) => {
+          const status = await rest(r, "POST", `/api/submissions/${released}/regrade-requests`, { reason: "Line 1 reads the input once." });
+          await closeOpenRequest(released);
+          return status;
+        }),
+      ).toEqual(matrix(201, ["student"], { admin: 403 }));
+      expect((await request(a.app, "POST", `/api/submissions/${released}/regrade-requests`, { token: w.student2.token, body: { reason: "Mine?" } })).status).toBe(404);
+    });
+
+    test("GET /api/courses/:id/regrade-requests (the queue): staff", async () => {
+      expect(await statuses((r) => rest(r, "GET", `/api/courses/${w.courseId}/regrade-requests?status=all`))).toEqual(matrix(200, STAFF));
+    });
+
+    test("PATCH /api/regrade-requests/:id: staff (a fresh request by the student each time)", async () => {
+      expect(
+        await statuses(async (r) => {
+          const q = await request(a.app, "POST", `/api/submissions/${released}/regrade-requests`, { token: w.student.token, body: { reason: `Please ${next()}` } });
+          expect(q.status).toBe(201);
+          const status = await rest(r, "PATCH", `/api/regrade-requests/${q.body.id}`, { status: "declined", answer: "The grade stands." });
+          await closeOpenRequest(released);
+          return status;
+        }),
+      ).toEqual(matrix(200, STAFF));
+    });
+  });
+
+  describe("pools and late days", () => {
+    test("POST and PATCH assignments with a pool (problems sharing a slot): teachers", async () => {
+      const problems = [{ problemId, points: 100, slot: 0 }, { problemId: secondId, points: 100, slot: 0 }];
+      expect(await statuses((r) => rest(r, "POST", `/api/courses/${w.courseId}/assignments`, { title: "Pool", opensAt: "2026-05-01T00:00:00Z", problems }))).toEqual(
+        matrix(201, TEACHERS),
+      );
+      // The same pool again: the draws stay as they were.
+      expect(await statuses((r) => rest(r, "PATCH", `/api/assignments/${poolId}`, { problems: pool }))).toEqual(matrix(200, TEACHERS));
+    });
+
+    test("GET /api/assignments/:id/pool-draws: staff", async () => {
+      expect(await statuses((r) => rest(r, "GET", `/api/assignments/${poolId}/pool-draws`))).toEqual(matrix(200, STAFF));
+    });
+
+    test("a pool's problem given to other students: the student neither reads it (404) nor submits it for the assignment (403); staff do both", async () => {
+      expect(await statuses((r) => rest(r, "GET", `/api/problems/${notDrawn}`))).toEqual(matrix(200, STAFF, { student: 404, anon: 404 }));
+      expect(await statuses((r) => rest(r, "POST", `/api/assignments/${poolId}/submissions?wait=false`, { problemId: notDrawn, code: PY_ADD_ONE, language: "py" }))).toEqual(
+        matrix(202, STAFF),
+      );
+    });
+
+    test("POST /api/assignments/:id/late-days {days}: the course's students only (staff: 403); a fresh assignment each time", async () => {
+      // The site admin joined this course as a student (POST /api/courses/join above): a student's late days are theirs too.
+      expect(await statuses(async (r) => rest(r, "POST", `/api/assignments/${(await newAssignment("Homework")).id}/late-days`, { days: 1 }))).toEqual(
+        matrix(201, ["student"]),
+      );
+    });
+
+    test("DELETE /api/assignments/:id/late-days/:userId: staff (the student spends a day on a fresh assignment before each)", async () => {
+      expect(
+        await statuses(async (r) => {
+          const id = (await newAssignment("Homework")).id;
+          expect((await request(a.app, "POST", `/api/assignments/${id}/late-days`, { token: w.student.token, body: { days: 1 } })).status).toBe(201);
+          const status = await rest(r, "DELETE", `/api/assignments/${id}/late-days/${w.student.id}`);
+          if (status !== 200) expect((await asOwner("DELETE", `/api/assignments/${id}/late-days/${w.student.id}`)).status).toBe(200);
+          return status;
+        }),
+      ).toEqual(matrix(200, STAFF));
+    });
+  });
+
+  describe("who is stuck", () => {
+    test("GET /api/assignments/:id/analytics: staff (its live stream: analytics.assignmentUpdates, with the procedures above)", async () => {
+      expect(await statuses((r) => rest(r, "GET", `/api/assignments/${assignmentId}/analytics`))).toEqual(matrix(200, STAFF));
+    });
+  });
+
+  test("in an archived course every write above answers 403 COURSE_ARCHIVED to those allowed it (FORBIDDEN to the rest); its reads still work", async () => {
+    const timed = (await newAssignment("Timed", { timeLimitMinutes: 90 })).id;
+    const homework = (await newAssignment("Homework")).id;
+    const spent = (await newAssignment("Homework")).id;
+    expect((await request(a.app, "POST", `/api/assignments/${spent}/late-days`, { token: w.student.token, body: { days: 1 } })).status).toBe(201);
+    const bank = (await asOwner("POST", `/api/courses/${w.courseId}/comment-bank`, { text: `Archived ${next()}` })).body.id;
+    const q = (await request(a.app, "POST", `/api/submissions/${released}/regrade-requests`, { token: w.student.token, body: { reason: "Before the archive." } })).body.id;
+    const ADMIN_STAFF: Role[] = [...STAFF, "admin"];
+    const writes: [string, string, unknown, Role[]][] = [
+      ["POST", `/api/assignments/${timed}/start`, {}, ["student"]],
+      ["POST", `/api/assignments/${examId}/release`, { userId: w.student.id }, ADMIN_STAFF],
+      ["PUT", `/api/courses/${w.courseId}/members/${w.student2.id}`, { extraMinutes: 5 }, [...TEACHERS, "admin"]],
+      ["PUT", `/api/assignments/${assignmentId}/problems/${problemId}/rubric`, { mode: "add", items: [] }, [...TEACHERS, "admin"]],
+      ["PUT", `/api/submissions/${released}/review`, REVIEW, ADMIN_STAFF],
+      ["POST", `/api/assignments/${assignmentId}/reviews/release`, {}, [...TEACHERS, "admin"]],
+      ["POST", `/api/courses/${w.courseId}/comment-bank`, { text: "Late" }, ADMIN_STAFF],
+      ["DELETE", `/api/comment-bank/${bank}`, undefined, ADMIN_STAFF],
+      ["POST", `/api/submissions/${released}/regrade-requests`, { reason: "Again." }, ["student"]],
+      ["PATCH", `/api/regrade-requests/${q}`, { status: "declined", answer: "Archived." }, ADMIN_STAFF],
+      // The site admin is a student of this course (it joined above): its late days are refused as the archive, not as a role.
+      ["POST", `/api/assignments/${homework}/late-days`, { days: 1 }, ["student", "admin"]],
+      ["DELETE", `/api/assignments/${spent}/late-days/${w.student.id}`, undefined, ADMIN_STAFF],
+    ];
+    const reads = [
+      `/api/assignments/${examId}/window`,
+      `/api/assignments/${examId}/access-log`,
+      `/api/courses/${w.courseId}/extra-time`,
+      `/api/assignments/${assignmentId}/problems/${problemId}/rubric`,
+      `/api/submissions/${released}/review`,
+      `/api/assignments/${assignmentId}/reviews`,
+      `/api/courses/${w.courseId}/comment-bank`,
+      `/api/courses/${w.courseId}/regrade-requests`,
+      `/api/assignments/${poolId}/pool-draws`,
+      `/api/assignments/${assignmentId}/analytics`,
+    ];
+    expect(await rest("owner", "DELETE", `/api/courses/${w.courseId}`)).toBe(200);
+    try {
+      for (const role of ["owner", "ta", "student", "admin"] as Role[]) {
+        for (const [method, path, body, allowed] of writes) {
+          const res = await request(a.app, method, path, { token: tok(role)!, ...(body !== undefined ? { body } : {}) });
+          const code = allowed.includes(role) ? "COURSE_ARCHIVED" : "FORBIDDEN";
+          expect({ role, method, path, status: res.status, code: res.body?.code }).toEqual({ role, method, path, status: 403, code });
+        }
+        // A student reads their own window and released review; the rest are staff's.
+        for (const path of role === "student" ? reads.filter((p) => /\/(window|review)$/.test(p)) : reads) {
+          const res = await request(a.app, "GET", path, { token: tok(role)! });
+          expect({ role, path, status: res.status }).toEqual({ role, path, status: 200 });
+        }
+      }
+    } finally {
+      expect(await rest("owner", "PATCH", `/api/courses/${w.courseId}`, { archived: false })).toBe(200);
+    }
+    await closeOpenRequest(released);
   });
 });
 

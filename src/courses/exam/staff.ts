@@ -96,10 +96,10 @@ export async function examAccessView(db: Database, user: Caller, assignmentId: s
 /**
  * Releases a student's one-session lock: the next session to ask holds their window (a crashed browser, a
  * changed machine). `POST /api/assignments/:id/release {userId}`.
- * @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: exam.monitor), MEMBER_NOT_FOUND (404, field userId) when they have not started.
+ * @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: exam.release), COURSE_ARCHIVED (403), MEMBER_NOT_FOUND (404, field userId) when they have not started.
  */
 export async function releaseSession(db: Database, user: Caller, input: z.infer<typeof releaseInput>, now: number): Promise<{ released: true }> {
-  await requireAssignment(db, user, input.assignmentId, "exam.monitor", now);
+  await requireAssignment(db, user, input.assignmentId, "exam.release", now);
   const where = and(eq(examStarts.assignmentId, input.assignmentId), eq(examStarts.userId, input.userId));
   const [s] = await db.select({ u: examStarts.userId }).from(examStarts).where(where).limit(1);
   if (!s) throw new AppError("MEMBER_NOT_FOUND", { field: "userId", message: "userId: this student has not started the exam" });

@@ -11,7 +11,7 @@ import { examStarts } from "../../../db/schema.ts";
 import type { Caller } from "../../accounts/user.ts";
 import { AppError } from "../../errors.ts";
 import { idField } from "../../lib/fields.ts";
-import { actorIsStaff, requireAssignment, type AssignmentRow } from "../access.ts";
+import { actorIsStaff, requireAssignment, requireNotArchived, type AssignmentRow } from "../access.ts";
 import { currentExamRequest, refuse } from "./gate.ts";
 import { logExamEvent } from "./log.ts";
 import { examWindowOf, needsStart, windowOpen, type ExamWindow } from "./windows.ts";
@@ -60,14 +60,16 @@ export async function examStatus(db: Database, user: Caller, id: string, now: nu
 
 /**
  * Starts the caller's window (pressing Start again inside it answers the same window).
- * @throws ASSIGNMENT_NOT_FOUND (404); FORBIDDEN (403) for staff (they do not sit exams); BAD_INPUT (400, field id)
+ * @throws ASSIGNMENT_NOT_FOUND (404); FORBIDDEN (403) for staff (they do not sit exams); COURSE_ARCHIVED (403); BAD_INPUT (400, field id)
  *   when the assignment needs no Start; ASSIGNMENT_NOT_OPEN / ASSIGNMENT_CLOSED (403, saying when);
  *   EXAM_PASSWORD_WRONG (403, rule password); EXAM_WINDOW_OVER (403, rule window, saying when it ended);
  *   and the access rules' refusals (address, seb, session: 403).
  */
 export async function startExam(db: Database, user: Caller, input: z.infer<typeof startInput>, now: number): Promise<ExamStatus> {
-  const { assignment: a, actor } = await requireAssignment(db, user, input.id, "course.view", now);
+  const { assignment: a, course, actor } = await requireAssignment(db, user, input.id, "course.view", now);
   if (actorIsStaff(actor)) throw new AppError("FORBIDDEN", { message: "Staff do not start exam windows" });
+  // Starting records the window (a write): an archived course is read-only, as for the submissions it would allow.
+  requireNotArchived(course);
   if (!needsStart(a)) throw new AppError("BAD_INPUT", { field: "id", message: "id: this assignment has no timed window or proctor's password to start" });
   const req = currentExamRequest();
   const at = { assignmentId: a.id, userId: user.id, ip: req?.ip ?? "unknown", path: "assignments.start", nowMs: now };
