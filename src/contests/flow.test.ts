@@ -249,6 +249,10 @@ describe("who may do what (contest roles)", () => {
       ["mark a balloon", "POST", "/balloons", { teamId, problemId: problemA, delivered: false }, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
       ["reveal", "GET", "/reveal?step=0", undefined, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
       ["rejudge", "POST", `/submissions/${frozenSubmissionId}/rejudge`, undefined, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
+      // Exam rules (decision 081): this contest asks for no entry, so a participant's is 400 naming id; nobody has entered to release.
+      ["enter", "POST", "/enter", {}, { jury: 403, participant: 400, other: 400, nonParticipant: 403, signedOut: 401, admin: 403 }],
+      ["access log", "GET", "/access-log", undefined, { jury: 200, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 200 }],
+      ["release", "POST", "/release", { userId: "0".repeat(21) }, { jury: 404, participant: 403, other: 403, nonParticipant: 403, signedOut: 401, admin: 404 }],
     ];
     const got: Record<string, Record<string, number>> = {};
     const want: Record<string, Record<string, number>> = {};
