@@ -85,7 +85,8 @@ export class CompileCache {
     await mkdir(dir, { recursive: true });
     for (const shard of await readdir(dir).catch(() => [] as string[])) {
       if (shard.startsWith("tmp-")) {
-        await rm(join(dir, shard), { recursive: true, force: true });
+        // Another process sharing the directory (the import worker beside the server) may be writing it now.
+        if (!writerAlive(shard)) await rm(join(dir, shard), { recursive: true, force: true });
         continue;
       }
       const shardDir = join(dir, shard);
@@ -249,6 +250,23 @@ export class CompileCache {
       this.stats.evictions++;
     }
   }
+}
+
+/** Whether the process that named a `tmp-<pid>-<uuid>` entry (`put`) still runs (another process sharing the cache). */
+function writerAlive(tmpName: string): boolean {
+  const pid = Number(/^tmp-(\d+)-/.exec(tmpName)?.[1]);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where the judge's compile cache lives and how big it may grow: DATA_DIR/compile-cache, COMPILE_CACHE_MIB (src/config.ts). */
+export function compileCacheSettings(config: { DATA_DIR: string; COMPILE_CACHE_MIB: number }): { dir: string; maxBytes: number } {
+  return { dir: join(config.DATA_DIR, "compile-cache"), maxBytes: config.COMPILE_CACHE_MIB * 1024 * 1024 };
 }
 
 async function entrySize(dir: string): Promise<number | null> {

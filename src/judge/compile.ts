@@ -13,6 +13,7 @@ import { recordSandboxFailure, recordSandboxRetry } from "../ops/metrics.ts";
 import type { CompileCache, CompiledEntry, CompileKind } from "./compile-cache.ts";
 import { OUTPUT_LIMIT_BYTES, effectiveTimeLimitMs } from "./limits.ts";
 import type { CompileValidator } from "./validator.ts";
+import type { BuildStep } from "./validator-build.ts";
 
 /** Outcome of the compile step. */
 export type CompileStep =
@@ -87,22 +88,30 @@ export function validatorCompiler(cache: CompileCache, box: Box, log?: Logger): 
       const step = await compileCached(cache, box, language, code, log, { kind: "validator", keyText });
       return step.kind === "ok" ? { kind: "ok", files: step.entry.files } : step;
     },
-    async cached(keyText, make) {
-      const key = cache.key("script", [], keyText, "validator-build");
-      const { entry, hit } = await cache.getOrCompile(key, async () => {
-        const { step, cacheable } = await make();
-        const entry: CompiledEntry =
-          step.kind === "ok"
-            ? { ok: true, diagnostics: "", files: step.files, sourceFile: "run" }
-            : step.kind === "ce"
-              ? { ok: false, diagnostics: step.diagnostics, files: [], sourceFile: "run" }
-              : { ok: false, diagnostics: "", files: [], sourceFile: "run", systemError: step.detail };
-        return { entry, cacheable: cacheable && step.kind !== "ie" };
-      });
-      const step = compileStep(entry, hit);
-      return step.kind === "ok" ? { kind: "ok", files: step.entry.files } : step;
-    },
+    cached: (keyText, make) => cachedBuild(cache, keyText, make),
   };
+}
+
+/**
+ * A problem's own program built once per content (a validator's program folder or C++ source, a Polygon package's
+ * checker, generators and main solution: ../packages/polygon/build.ts), through the compile cache's
+ * `validator-build` key space (`keyText` names every file). Failed builds for the system's reasons are not kept.
+ * @returns the build's step: `ok` with the files to run, `ce` with the diagnostics, `ie` on a sandbox failure.
+ */
+export async function cachedBuild(cache: CompileCache, keyText: string, make: () => Promise<{ step: BuildStep; cacheable: boolean }>): Promise<BuildStep> {
+  const key = cache.key("script", [], keyText, "validator-build");
+  const { entry, hit } = await cache.getOrCompile(key, async () => {
+    const { step, cacheable } = await make();
+    const entry: CompiledEntry =
+      step.kind === "ok"
+        ? { ok: true, diagnostics: "", files: step.files, sourceFile: "run" }
+        : step.kind === "ce"
+          ? { ok: false, diagnostics: step.diagnostics, files: [], sourceFile: "run" }
+          : { ok: false, diagnostics: "", files: [], sourceFile: "run", systemError: step.detail };
+    return { entry, cacheable: cacheable && step.kind !== "ie" };
+  });
+  const step = compileStep(entry, hit);
+  return step.kind === "ok" ? { kind: "ok", files: step.entry.files } : step;
 }
 
 /** `box.run`, retried while the sandbox fails (XX). */

@@ -6,14 +6,13 @@
  * src/submissions (create.ts, watch.ts) with `submissions`, the deps this
  * service builds (SUBMIT_RATE_PER_MINUTE is spent there).
  */
-import { join } from "node:path";
 import type { Database } from "../../db/index.ts";
 import type { SandboxBackend } from "../../isolate/types.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { RateLimiter } from "../lib/rate-limit.ts";
 import type { Logger } from "../log.ts";
-import { CompileCache } from "./compile-cache.ts";
+import { CompileCache, compileCacheSettings } from "./compile-cache.ts";
 import { JudgeConsumer } from "./consumer.ts";
 import { JudgeEvents } from "./events.ts";
 import { offeredLanguages, requireOffered } from "./languages.ts";
@@ -81,8 +80,8 @@ export class JudgeService {
    * Call `start()` to consume the queue in this process.
    */
   static async create(opts: JudgeServiceOptions): Promise<JudgeService> {
-    const dir = opts.cacheDir ?? join(opts.config.DATA_DIR, "compile-cache");
-    const cache = await CompileCache.open(dir, opts.config.COMPILE_CACHE_MIB * 1024 * 1024);
+    const settings = compileCacheSettings(opts.config);
+    const cache = await CompileCache.open(opts.cacheDir ?? settings.dir, settings.maxBytes);
     return new JudgeService(opts, cache);
   }
 

@@ -192,8 +192,8 @@ export function judgedBy(v: ReadyValidator, result: RunResult, who: "checker" | 
   return v.testlib ? testlibOutcome(result, v.testlib.pointsAsPercent, who) : validatorOutcome(result);
 }
 
-/** What a validator's cache key hashes: a kind, then every file by name. */
-function keyTextOf(kind: string, files: Record<string, string>): string {
+/** What a validator's (or another of a problem's own programs') cache key hashes: a kind, then every file by name. */
+export function keyTextOf(kind: string, files: Record<string, string>): string {
   return `${kind}\0${Object.entries(files)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([n, c]) => `${n}\0${c}`)

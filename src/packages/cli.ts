@@ -16,6 +16,7 @@
  * any judging process: beside a running server give it its own range.
  * Exit code 1 on any problem (with the file and line that causes it) or mismatch.
  */
+import { CompileCache, compileCacheSettings } from "../judge/compile-cache.ts";
 import { readFileSync, statSync } from "node:fs";
 import { migrateDatabase, openDatabase } from "../../db/index.ts";
 import { userIdByEmail } from "../accounts/user.ts";
@@ -70,7 +71,9 @@ async function readInSandbox(config: Config, files: PackageFiles): Promise<Probl
   const sandbox = await createSandbox(sandboxOptions(config), () => {});
   try {
     if (!sandbox.backend) throw new Error(`cannot generate or validate the tests: ${sandbox.reason}`);
-    return await readAnyPackage(files, { backend: sandbox.backend, ceilings: config.ceilings, onProgress: (p) => console.log(`problem: ${progressWords(p)}`) });
+    const { dir, maxBytes } = compileCacheSettings(config);
+    const cache = await CompileCache.open(dir, maxBytes);
+    return await readAnyPackage(files, { backend: sandbox.backend, ceilings: config.ceilings, cache, onProgress: (p) => console.log(`problem: ${progressWords(p)}`) });
   } finally {
     await sandbox.backend?.close();
     unlock();

@@ -27,6 +27,8 @@ export interface ImportJob {
    * package's generators and validators run there. Null: the server has none (a standard package is refused).
    */
   sandbox?: "isolate" | "bwrap" | "unsafe-local" | null;
+  /** The judge's compile cache (src/judge/compile-cache.ts `compileCacheSettings`): a Polygon package's C++ programs are built once per content. */
+  compileCache?: { dir: string; maxBytes: number } | null;
 }
 
 /** How far a Polygon package's generation is (./polygon/generate.ts), sent by the worker while it works. */

@@ -27,6 +27,7 @@ import { importPackage } from "./import.ts";
 import { BASE64_TEXT, describeFailure, notBase64, packageStoredBytes, type ImportJob, type ImportProgress, type ImportReply } from "./import-job.ts";
 import { isSandboxAnswer, sandboxClient, type SandboxAnswer } from "./sandbox-proxy.ts";
 import { progressWords } from "./polygon/progress.ts";
+import { CompileCache } from "../judge/compile-cache.ts";
 
 /** Answers of the server to this process's box calls (set while a job lends the server's sandbox). */
 let sandboxAnswers: ((a: SandboxAnswer) => void) | null = null;
@@ -40,6 +41,7 @@ async function run(job: ImportJob): Promise<ImportReply> {
   sandboxAnswers = lent?.answer ?? null;
   const pkg = await readAnyPackage(files, {
     backend: lent?.backend ?? null,
+    cache: lent && job.compileCache ? await CompileCache.open(job.compileCache.dir, job.compileCache.maxBytes) : null,
     ceilings: job.ceilings,
     onProgress: (p) => process.send!({ type: "progress", message: progressWords(p) } satisfies ImportProgress),
   });

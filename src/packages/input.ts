@@ -71,6 +71,8 @@ export async function importPackageAs(
   ceilings: ProblemCeilings & Partial<StorageCeiling>,
   /** The judge's sandbox: a package that states no time limit gets one derived from its accepted submissions before this answers. */
   backend: SandboxBackend | null = null,
+  /** The judge's compile cache (`compileCacheSettings`), shared with the import worker; null: none. */
+  compileCache: { dir: string; maxBytes: number } | null = null,
 ): Promise<ImportResult> {
   await authorizeProblemWrite(db, user, input.courseId, limiter);
   const options = { courseId: input.courseId, difficulty: input.difficulty, ...(input.pythonImplementation ? { pythonImplementation: input.pythonImplementation } : {}) };
@@ -78,7 +80,7 @@ export async function importPackageAs(
   // The problem is written staged under this id (../problems/staged.ts): if the import process dies, its row is removed here.
   const stagedId = newId();
   const reply = await inImportWorker(
-    { packageBase64: input.package, limits: packageLimits(ceilings, "upload"), ceilings: { ...ceilings }, userId: user.id, options, databaseUrl, stagedId, sandbox: backend?.name ?? null },
+    { packageBase64: input.package, limits: packageLimits(ceilings, "upload"), ceilings: { ...ceilings }, userId: user.id, options, databaseUrl, stagedId, sandbox: backend?.name ?? null, compileCache },
     backend,
   );
   if (!reply.ok) {

@@ -22,6 +22,7 @@ import { sandboxOptions } from "../../src/sandbox.ts";
 import { PackageError, type PackageFiles } from "../../src/packages/files.ts";
 import { readAnyPackage } from "../../src/packages/read.ts";
 import { commandWords } from "../../src/packages/polygon/generate.ts";
+import { CompileCache } from "../../src/judge/compile-cache.ts";
 import { DEFAULT_CEILINGS } from "../../src/problems/ceilings.ts";
 import type { GenerationProgress } from "../../src/packages/polygon/generate.ts";
 import { JUDGE_TEST_BOX_ID_START, judgeConfig, preparePch } from "../judge/fixtures.ts";
@@ -45,16 +46,21 @@ test("a test's cmd splits into words as doall.sh's eval splits it", () => {
 
 describe.skipIf(!HAVE_TESTLIB)("generating a standard package's tests in the sandbox", () => {
   let sandbox: SandboxSelection;
+  // The judge's compile cache, as the server and the CLI give the read: each C++ program is built once per content.
+  const cacheDir = mkdtempSync(join(tmpdir(), "oj-polygon-gen-cache-"));
+  let cache: CompileCache;
   beforeAll(async () => {
     await preparePch();
     sandbox = await createSandbox(sandboxOptions(judgeConfig("file::memory:", { ISOLATE_BOX_ID_COUNT: "10" }, READ_BOX_OFFSET)), () => {}, { buildPch: false });
     if (!sandbox.backend) throw new Error(`needs a sandbox: ${sandbox.reason}`);
+    cache = await CompileCache.open(cacheDir, 256 * 1024 * 1024);
   }, 60_000);
   afterAll(async () => {
     await sandbox?.backend?.close();
+    rmSync(cacheDir, { recursive: true, force: true });
   });
   const read = (files: Files, more: { generatorCpuMs?: number; onProgress?: (p: GenerationProgress) => void } = {}) =>
-    readAnyPackage(asFiles(files), { backend: sandbox.backend!, ceilings: DEFAULT_CEILINGS, ...more });
+    readAnyPackage(asFiles(files), { backend: sandbox.backend!, ceilings: DEFAULT_CEILINGS, cache, ...more });
   async function refusal(files: Files, more: { generatorCpuMs?: number } = {}): Promise<string> {
     try {
       await read(files, more);
@@ -85,8 +91,13 @@ describe.skipIf(!HAVE_TESTLIB)("generating a standard package's tests in the san
     expect(progress).toContainEqual({ phase: "build", program: "files/pygen.py" });
     expect(progress.at(-1)).toEqual({ phase: "tests", done: 6, total: 6 });
     expect(pkg.warnings.join("\n")).not.toContain("not used");
+    const compiles = cache.stats.compiles;
+    const hits = cache.stats.hits;
     const again = await read(standard);
     expect(again.tests).toEqual(pkg.tests);
+    // The second read built nothing: its C++ programs (the validator, the generator, the main solution) came from the cache.
+    expect(cache.stats.compiles).toBe(compiles);
+    expect(cache.stats.hits).toBeGreaterThan(hits);
   });
 
   test("refused naming the test and the program: a validator's rejection (standard and full), a crashing generator, a looping one, a Windows-only one", async () => {

@@ -18,8 +18,10 @@
 import { compileSource, type Artifact } from "../../../isolate/exec.ts";
 import { getLanguage, languageByExtension, type LanguageId } from "../../../isolate/languages/index.ts";
 import type { RunLimits, RunResult, SandboxBackend } from "../../../isolate/types.ts";
-import { retryOnSandboxFailure } from "../../judge/compile.ts";
-import { compileValidatorCpp } from "../../judge/validator-build.ts";
+import { cachedBuild, retryOnSandboxFailure } from "../../judge/compile.ts";
+import type { CompileCache } from "../../judge/compile-cache.ts";
+import { keyTextOf } from "../../judge/validator.ts";
+import { compileValidatorCpp, validatorCppArgv } from "../../judge/validator-build.ts";
 import { VALIDATOR_FILE_NAME } from "../../problems/validator-spec.ts";
 import { PackageError, text, type PackageFiles } from "../files.ts";
 import type { PolygonDescriptor, PolygonSource } from "./descriptor.ts";
@@ -74,7 +76,15 @@ function resourcesFor(files: PackageFiles, d: PolygonDescriptor, language: Langu
  * @param element what problem.xml calls it, for messages (`generator gen`, `assets/validators/validator`, `main solution`).
  * @throws PackageError naming the source file: missing, a language not run here, or a build that failed (with the compiler's first lines).
  */
-export async function buildProgram(backend: SandboxBackend, files: PackageFiles, d: PolygonDescriptor, source: PolygonSource, element: string): Promise<BuiltProgram> {
+export async function buildProgram(
+  backend: SandboxBackend,
+  files: PackageFiles,
+  d: PolygonDescriptor,
+  source: PolygonSource,
+  element: string,
+  /** The judge's compile cache: a C++ program is built once per content (every file it is built from), then taken from it. */
+  cache: CompileCache | null = null,
+): Promise<BuiltProgram> {
   const code = text(files, source.path);
   if (code === null) throw new PackageError(source.path, `missing: problem.xml names it (${element})`);
   const language = sourceLanguage(source);
@@ -85,10 +95,12 @@ export async function buildProgram(backend: SandboxBackend, files: PackageFiles,
     if (language === "cpp") {
       if (!VALIDATOR_FILE_NAME.test(main)) throw new PackageError(source.path, `${element}: a program's file name is letters, digits and _ . + - (at most 64 characters)`);
       const spec = { language: "cpp" as const, files: { ...resourcesFor(files, d, language, main), [main]: code }, main, args: "" };
-      const { step } = await retryOnSandboxFailure(
-        () => compileValidatorCpp(box, spec, "program"),
-        (s) => ({ status: s.step.kind === "ie" ? "XX" : "OK" }) as RunResult,
-      );
+      const make = () =>
+        retryOnSandboxFailure(
+          () => compileValidatorCpp(box, spec, "program"),
+          (s) => ({ status: s.step.kind === "ie" ? "XX" : "OK" }) as RunResult,
+        );
+      const step = cache ? await cachedBuild(cache, keyTextOf(`polygon-cpp\0${validatorCppArgv(main).join(" ")}`, spec.files), make) : (await make()).step;
       if (step.kind !== "ok") throw new PackageError(source.path, `${element} does not compile: ${(step.kind === "ce" ? step.diagnostics : step.detail).split("\n").slice(0, 3).join(" ")}`);
       const lang = getLanguage("cpp");
       return { path: source.path, language, files: step.files, argv: (limits) => ({ argv: ["./program"], limits, env: { ...lang.env } }), reclassify: (r) => r };

@@ -19,6 +19,7 @@
  *
  * A failure is a PackageError naming the test, the program and what it did.
  */
+import type { CompileCache } from "../../judge/compile-cache.ts";
 import type { RunLimits, SandboxBackend } from "../../../isolate/types.ts";
 import { runWallLimitMs } from "../../../isolate/exec.ts";
 import { effectiveTimeLimitMs } from "../../../isolate/languages/index.ts";
@@ -37,6 +38,8 @@ export interface GenerationOptions {
   onProgress?: (p: GenerationProgress) => void;
   /** A generator's CPU limit, ms (default GENERATOR_CPU_MS; the tests shorten it to see a loop end sooner). */
   generatorCpuMs?: number;
+  /** The judge's compile cache (DATA_DIR/compile-cache): C++ programs built once per content; null: built every time. */
+  cache?: CompileCache | null;
 }
 
 /** A test's input and answer made or checked here, by its 1-based Polygon index. */
@@ -138,7 +141,7 @@ export async function makeTests(files: PackageFiles, d: PolygonDescriptor, o: Ge
     let p = built.get(key);
     if (!p) {
       o.onProgress?.({ phase: "build", program: source.path });
-      p = await buildProgram(backend, files, d, source, element);
+      p = await buildProgram(backend, files, d, source, element, o.cache ?? null);
       built.set(key, p);
     }
     return p;

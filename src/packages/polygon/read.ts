@@ -52,7 +52,7 @@ export async function readPolygonPackage(files: PackageFiles, generation: Partia
   // testlib's standard checkers: the built-in comparison of the same semantics (../std-checkers.ts), unless it reads an interactor's tout.
   const stdFlags = interactive ? null : stdCheckerFlags(d.checker?.name ?? null);
   if (stdFlags !== null) warnings.push(`assets/checker ${d.checker!.name}: judged by the built-in comparison of the same semantics (default validator${stdFlags ? ` with ${stdFlags}` : ""}), not compiled`);
-  const made = await makeTests(files, d, { backend: generation.backend ?? null, ceilings: generation.ceilings ?? DEFAULT_CEILINGS, onProgress: generation.onProgress, generatorCpuMs: generation.generatorCpuMs }, warnings);
+  const made = await makeTests(files, d, { backend: generation.backend ?? null, ceilings: generation.ceilings ?? DEFAULT_CEILINGS, onProgress: generation.onProgress, generatorCpuMs: generation.generatorCpuMs, cache: generation.cache ?? null }, warnings);
   const { tests, polygon } = readTests(files, d.tests, interactive, made);
   const scoring = readScoring(d.tests, polygon, warnings);
   const statements = await readStatements(files, d, warnings);

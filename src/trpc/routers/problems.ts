@@ -4,6 +4,7 @@
  * to the problem's creator, and only by `list`, `create` and `update` (the
  * edit form prefills from them); no other route ever returns hidden input or output.
  */
+import { compileCacheSettings } from "../../judge/compile-cache.ts";
 import { readStatements } from "../../problems/statements.ts";
 import { z } from "zod";
 import { idField } from "../../lib/fields.ts";
@@ -88,7 +89,7 @@ export const problemsRouter = router({
    */
   importPackage: protectedProcedure
     .input(packageImportInput)
-    .mutation(({ ctx, input }): Promise<ImportResult> => importPackageAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser, ctx.config.ceilings, ctx.judge?.backend ?? null)),
+    .mutation(({ ctx, input }): Promise<ImportResult> => importPackageAs(ctx.db, ctx.user, input, ctx.limiters.problemWritesByUser, ctx.config.ceilings, ctx.judge?.backend ?? null, compileCacheSettings(ctx.config))),
 
   /**
    * Exports a problem as a Kattis / ICPC package (2025-09 layout, hidden tests
