@@ -82,7 +82,7 @@ export interface Derived {
 }
 
 interface Memory {
-  catalogue?: { key: string; value: Promise<Catalogue> };
+  catalogue?: { revision: number; key: string; value: Promise<Catalogue> };
   counters?: { revision: number; value: Promise<Counters> };
 }
 const memories = new WeakMap<Database, Memory>();
@@ -98,8 +98,9 @@ export function catalogueAt(db: Database, revision: number | null): Promise<Cata
   const key = revision === null ? `uncached:${Math.random()}` : `r${revision}`;
   if (m.catalogue?.key === key) return m.catalogue.value;
   const value = readCatalogue(db, key);
-  if (revision === null) return value;
-  const slot = { key, value };
+  // A request that read an older revision than the one kept (it began before a write another has seen) is answered, not kept.
+  if (revision === null || (m.catalogue && m.catalogue.revision > revision)) return value;
+  const slot = { revision, key, value };
   m.catalogue = slot;
   value.catch(() => {
     if (m.catalogue === slot) m.catalogue = undefined;
@@ -111,7 +112,9 @@ export function catalogueAt(db: Database, revision: number | null): Promise<Cata
 export function countersAt(db: Database, revision: number): Promise<Counters> {
   const m = memoryOf(db);
   if (m.counters?.revision === revision) return m.counters.value;
-  const slot = { revision, value: readCounters(db, revision) };
+  const value = readCounters(db, revision);
+  if (m.counters && m.counters.revision > revision) return value;
+  const slot = { revision, value };
   m.counters = slot;
   slot.value.catch(() => {
     if (m.counters === slot) m.counters = undefined;
