@@ -116,6 +116,13 @@ describe("the shared part follows every write", () => {
     expect((await page(stranger, { tag: "greedy" })).total).toBe(0);
   });
 
+  test("a staged problem (an import still writing) shows once the import finishes", async () => {
+    await db.insert(problems).values(problemRow("teach", { id: "imp", title: "Imported Orchard", stagedAt: new Date(NOW) }));
+    expect((await page(stranger, { q: "orchard" })).total).toBe(0);
+    await db.update(problems).set({ stagedAt: null }).where(eq(problems.id, "imp"));
+    expect(idsOf(await page(stranger, { q: "orchard" }))).toEqual(["imp"]);
+  });
+
   test("a new tag and a synonym show on the next read", async () => {
     await listTagCounts(db);
     expect((await page(stranger, { tag: "isle" })).total).toBe(0);
