@@ -5,8 +5,9 @@
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
+import { bumpStatsRevision } from "./revision.ts";
 
-/** The update and the delete, for the erasure's batch (in this order). */
+/** The update, the delete and the counters' revision bump, for the erasure's batch (in this order). */
 export function progressErasure(db: Database, userId: string) {
   return [
     db.run(sql`UPDATE problem_stats SET
@@ -14,5 +15,7 @@ export function progressErasure(db: Database, userId: string) {
         solvers = solvers - (SELECT count(*) FROM user_problem_status u WHERE u.user_id = ${userId} AND u.problem_id = problem_stats.problem_id AND u.public_status = 'solved')
       WHERE problem_id IN (SELECT problem_id FROM user_problem_status WHERE user_id = ${userId})`),
     db.run(sql`DELETE FROM user_problem_status WHERE user_id = ${userId}`),
+    // The counters moved: the bank's memory (./catalogue.ts) reads them again.
+    bumpStatsRevision(db),
   ] as const;
 }

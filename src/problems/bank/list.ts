@@ -4,56 +4,63 @@
  * public counters. Shapes: ./shape.ts. Search: ./search.ts. Cursor: ./cursor.ts.
  * Who sees a course problem: ./visible.ts (the rules of src/problems/access.ts).
  *
- * Every page is a keyset read (no OFFSET): the sort's key, then newest, then
+ * Served from memory (docs/decisions/082-bank-in-memory.md): the shared part (every live
+ * problem's card, tags, counters, each sort's order, what a tag or a search admits and its counts,
+ * match texts) comes from ./catalogue.ts, keyed by the revisions every write touching it bumps
+ * (./revision.ts). Per request and per viewer, read after the request began: the revisions with
+ * the viewer's spoiler-free setting (one statement), the viewer's private sight (./visible.ts;
+ * skipped for `source=public`), and the viewer's marks on the page (one indexed statement; all
+ * their status rows with a status filter). Identical concurrent per-viewer reads are collapsed
+ * without ever serving a read begun before the request (./coalesce.ts).
+ *
+ * Every page is a keyset page (no offset): the sort's key, then newest, then
  * id, strictly after the cursor's row, so rows never repeat or go missing
  * while paging. `total` and `difficultyCounts` count the same filters
- * (difficulty aside for the counts) in one grouped read.
+ * (difficulty aside for the counts).
  */
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
 import type { Caller } from "../../accounts/user.ts";
 import { DIFFICULTIES, type Difficulty } from "../limits.ts";
-import { decodeCursor, encodeCursor, fingerprint } from "./cursor.ts";
-import { matchesOf, matchingRowids, rowidCondition, searchWords } from "./search.ts";
-import type { BankPage, BankProblem, BankQuery, BankSort, BankSource, BankTag } from "./shape.ts";
+import { catalogueAt, compareKeys, countersAt, derive, ordered, sortKey, type Catalogue, type CatalogueEntry, type Counters } from "./catalogue.ts";
+import { AfterArrival } from "./coalesce.ts";
+import { decodeCursor, encodeCursor, fingerprint, type CursorKeys } from "./cursor.ts";
+import { readBankState, type BankState } from "./revision.ts";
+import { matchesOf, matchingRowids, searchWords } from "./search.ts";
+import type { BankMatch, BankPage, BankProblem, BankQuery, BankSort, BankSource } from "./shape.ts";
 import type { ProblemStatus } from "./status.ts";
 import { privateSight, type PrivateSight } from "./visible.ts";
 
-interface SortSpec {
-  /** The sort's key over `p` (problems) and `s` (problem_stats); null: newest only. */
-  key: SQL | null;
-  keyType: "string" | "number" | "null";
-  ascending: boolean;
+const KEY_TYPES: Record<BankSort, "string" | "number" | "null"> = { newest: "null", title: "string", acceptance: "number", solvers: "number" };
+
+/** The per-viewer reads of one database handle, each collapsed per key (./coalesce.ts). */
+interface Readers {
+  state: AfterArrival<Caller, BankState>;
+  sight: AfterArrival<{ viewer: Caller; now: number }, PrivateSight>;
+  marks: AfterArrival<{ viewer: Caller; ids: string[] | null }, Map<string, ProblemStatus>>;
+}
+const readers = new WeakMap<Database, Readers>();
+function readersOf(db: Database): Readers {
+  let r = readers.get(db);
+  if (!r) {
+    r = {
+      state: new AfterArrival((q) => q, (viewer) => readBankState(db, viewer.id)),
+      // A joining request's clock may be later: the shared read takes the latest (never earlier than any joiner's).
+      sight: new AfterArrival((q, j) => ({ viewer: q.viewer, now: Math.max(q.now, j.now) }), ({ viewer, now }) => privateSight(db, viewer, now)),
+      marks: new AfterArrival((q) => q, ({ viewer, ids }) => readMarks(db, viewer.id, ids)),
+    };
+    readers.set(db, r);
+  }
+  return r;
 }
 
-const ACCEPTANCE = sql`(CASE WHEN coalesce(s.submitters, 0) > 0 THEN s.solvers * 1.0 / s.submitters ELSE -1 END)`;
-const SORTS: Record<BankSort, SortSpec> = {
-  newest: { key: null, keyType: "null", ascending: false },
-  title: { key: sql`p.title COLLATE NOCASE`, keyType: "string", ascending: true },
-  // No submitters sorts last (-1, below every rate).
-  acceptance: { key: ACCEPTANCE, keyType: "number", ascending: false },
-  solvers: { key: sql`coalesce(s.solvers, 0)`, keyType: "number", ascending: false },
-};
-
-interface Row {
-  rowid: number;
-  id: string;
-  title: string;
-  difficulty: Difficulty;
-  created_at: number;
-  time_limit_ms: number;
-  memory_limit_kib: number;
-  interactive: number;
-  scoring: number;
-  user_id: string;
-  course_id: string | null;
-  submitters: number | null;
-  solvers: number | null;
-  status: ProblemStatus | null;
-  sort_key: string | number | null;
+/** The viewer's status rows: on `ids` (one primary-key lookup each), or all of them (null). */
+async function readMarks(db: Database, userId: string, ids: string[] | null): Promise<Map<string, ProblemStatus>> {
+  if (ids && !ids.length) return new Map();
+  const on = ids ? sql`AND problem_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : sql``;
+  const rows = await db.all<{ problem_id: string; status: ProblemStatus }>(sql`SELECT problem_id, status FROM user_problem_status WHERE user_id = ${userId} ${on}`);
+  return new Map(rows.map((r) => [r.problem_id, r.status]));
 }
-
-const ids = (list: string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(list)}))`;
 
 /** Which problems the source filter (or its absence: everything the viewer may see) admits: public ones, and which private ones. */
 function sourceParts(source: BankSource | undefined, sight: PrivateSight | null): { publicToo: boolean; privateIds: string[] } {
@@ -63,37 +70,48 @@ function sourceParts(source: BankSource | undefined, sight: PrivateSight | null)
   return { publicToo: true, privateIds: [...sight.course, ...sight.contest] };
 }
 
-/**
- * @param page for the page's read: `+p.course_id` keeps the planner off the course index, so that it
- *   walks problems_bank_newest_idx (or title's) in the page's order and stops at the limit instead of
- *   sorting every public problem (the server runs no ANALYZE: the planner guesses without statistics).
- */
-function sourceCondition(parts: { publicToo: boolean; privateIds: string[] }, page: boolean): SQL {
-  const course = page ? sql`+p.course_id` : sql`p.course_id`;
-  const priv = parts.privateIds.length ? sql`(${course} IS NOT NULL AND p.id IN ${ids(parts.privateIds)})` : null;
-  if (parts.publicToo) return priv ? sql`(${course} IS NULL OR ${priv})` : sql`${course} IS NULL`;
-  return priv ?? sql`0`;
+const zeroCounts = () => Object.fromEntries(DIFFICULTIES.map((d) => [d, 0])) as Record<Difficulty, number>;
+
+/** The rows a tag and a search admit, in a sort's order, with the public ones' counts per difficulty: shared by every viewer. */
+interface Admitted {
+  entries: CatalogueEntry[];
+  publicCounts: Record<Difficulty, number>;
+  /** Whether an entry is admitted (for the viewer's private and status rows). */
+  admits: (e: CatalogueEntry) => boolean;
+  bytes: number;
 }
 
-function statusCondition(status: BankQuery["status"]): SQL | null {
-  if (status === "solved") return sql`u.status = 'solved'`;
-  if (status === "attempted") return sql`u.status = 'attempted'`;
-  if (status === "untried") return sql`u.user_id IS NULL`;
-  return null;
+async function admitted(db: Database, catalogue: Catalogue, counters: Counters, sort: BankSort, tag: string | undefined, words: string[]): Promise<Admitted> {
+  const ranked = sort === "acceptance" || sort === "solvers";
+  const key = `rows|${sort}|${ranked ? counters.revision : ""}|${tag ?? ""}|${words.join(" ")}`;
+  return derive(catalogue, key, async () => {
+    const [order, matched] = await Promise.all([
+      ordered(catalogue, sort, counters),
+      words.length ? derive(catalogue, `fts|${words.join(" ")}`, async () => {
+        const rowids = await matchingRowids(db, words);
+        return { set: new Set(rowids), bytes: 16 * rowids.length + 64 };
+      }) : null,
+    ]);
+    const tagSets = tag === undefined ? null : (catalogue.tagWords.get(tag) ?? []).map((id) => catalogue.tagged.get(id) ?? new Set<string>());
+    const admits = (e: CatalogueEntry) => (!tagSets || tagSets.some((s) => s.has(e.id))) && (!matched || matched.set.has(e.rowid));
+    const entries = tagSets || matched ? order.entries.filter(admits) : order.entries;
+    const publicCounts = zeroCounts();
+    for (const e of entries) if (e.courseId === null) publicCounts[e.difficulty]++;
+    return { entries, publicCounts, admits, bytes: entries === order.entries ? 64 : 8 * entries.length + 64 };
+  });
 }
 
-function tagCondition(tag: string | undefined): SQL | null {
-  if (!tag) return null;
-  // The slug, or a synonym written as one (`dp`).
-  return sql`p.id IN (SELECT pt.problem_id FROM problem_tags pt WHERE pt.tag_id IN (
-    SELECT id FROM tags WHERE slug = ${tag} UNION SELECT tag_id FROM tag_synonyms WHERE synonym = ${tag}))`;
-}
-
-function afterCursor(spec: SortSpec, c: { key: string | number | null; createdAtMs: number; id: string }): SQL {
-  const tie = sql`(p.created_at < ${c.createdAtMs} OR (p.created_at = ${c.createdAtMs} AND p.id < ${c.id}))`;
-  if (!spec.key) return tie;
-  const cmp = spec.ascending ? sql`>` : sql`<`;
-  return sql`(${spec.key} ${cmp} ${c.key} OR (${spec.key} = ${c.key} AND ${tie}))`;
+/** The index of the first entry strictly after the cursor's row (the entries are in `sort`'s order). */
+function firstAfter(entries: CatalogueEntry[], sort: BankSort, counters: Counters, after: CursorKeys): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const e = entries[mid]!;
+    if (compareKeys(sort, { key: sortKey(sort, e, counters), createdAtMs: e.createdAtMs, id: e.id }, after) > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
@@ -104,96 +122,116 @@ function afterCursor(spec: SortSpec, c: { key: string | number | null; createdAt
  * @throws AppError BAD_INPUT (400, field `cursor`) for a cursor unreadable or made for another sort or filter.
  */
 export async function listBank(db: Database, viewer: Caller, query: BankQuery, now: number): Promise<BankPage> {
-  const spec = SORTS[query.sort];
   const fp = fingerprint(query);
-  const after = query.cursor !== undefined ? decodeCursor(query.cursor, fp, spec.keyType) : null;
+  const after = query.cursor !== undefined ? decodeCursor(query.cursor, fp, KEY_TYPES[query.sort]) : null;
   const words = searchWords(query.q);
-  const sight = query.source === "public" ? null : await privateSight(db, viewer, now);
-
-  const from = sql`FROM problems p
-    LEFT JOIN problem_stats s ON s.problem_id = p.id
-    LEFT JOIN user_problem_status u ON u.user_id = ${viewer.id} AND u.problem_id = p.id`;
-  const parts = sourceParts(query.source, sight);
-  const filters: SQL[] = [sql`p.deleted_at IS NULL`, sql`p.staged_at IS NULL`];
-  const matched = words.length ? await matchingRowids(db, words) : null;
-  for (const c of [statusCondition(query.status), tagCondition(query.tag), matched ? rowidCondition(matched) : null]) if (c) filters.push(c);
-  const pageConds = [...filters, sourceCondition(parts, true)];
-  if (query.difficulty) pageConds.push(sql`+p.difficulty = ${query.difficulty}`);
-  if (after) pageConds.push(afterCursor(spec, after));
-  const order = spec.key
-    ? sql`${spec.key} ${spec.ascending ? sql`ASC` : sql`DESC`}, p.created_at DESC, p.id DESC`
-    : sql`p.created_at DESC, p.id DESC`;
-
-  // The counts read public and private problems apart, so that the public part is one scan of the
-  // covering index problems_bank_public_idx (migration 0033) rather than of the problems' rows.
-  const countFrom = query.status ? sql`FROM problems p LEFT JOIN user_problem_status u ON u.user_id = ${viewer.id} AND u.problem_id = p.id` : sql`FROM problems p`;
-  const countParts: SQL[] = [];
-  if (parts.publicToo) countParts.push(sql`SELECT p.difficulty AS d, count(*) AS n ${countFrom} WHERE ${sql.join([...filters, sql`p.course_id IS NULL`], sql` AND `)} GROUP BY p.difficulty`);
-  if (parts.privateIds.length) countParts.push(sql`SELECT p.difficulty AS d, count(*) AS n ${countFrom} WHERE ${sql.join([...filters, sourceCondition({ publicToo: false, privateIds: parts.privateIds }, false)], sql` AND `)} GROUP BY p.difficulty`);
-
-  // The viewer's spoiler-free setting rides with the counts (one statement fewer per page).
-  countParts.push(sql`SELECT '-hide' AS d, hide_tags AS n FROM users WHERE id = ${viewer.id}`);
-
-  const [rows, counts] = await Promise.all([
-    db.all<Row>(sql`SELECT p.rowid AS rowid, p.id, p.title, p.difficulty, p.created_at, p.time_limit_ms, p.memory_limit_kib,
-        p.interactive, p.scoring IS NOT NULL AS scoring, p.user_id, p.course_id, s.submitters, s.solvers, u.status,
-        ${spec.key ?? sql`NULL`} AS sort_key
-      ${from} WHERE ${sql.join(pageConds, sql` AND `)} ORDER BY ${order} LIMIT ${query.limit + 1}`),
-    db.all<{ difficulty: Difficulty | "-hide"; n: number }>(sql`SELECT d AS difficulty, sum(n) AS n FROM (${sql.join(countParts, sql` UNION ALL `)}) GROUP BY d`),
+  const r = readersOf(db);
+  const [state, sight, allMarks] = await Promise.all([
+    r.state.run(viewer.id, viewer),
+    query.source === "public" ? null : r.sight.run(`${viewer.id}|${viewer.siteRole}`, { viewer, now }),
+    query.status ? r.marks.run(`${viewer.id}|*`, { viewer, ids: null }) : null,
   ]);
+  const [catalogue, counters] = await Promise.all([catalogueAt(db, state.problems), countersAt(db, state.stats)]);
+  const shared = await admitted(db, catalogue, counters, query.sort, query.tag, words);
 
-  const more = rows.length > query.limit;
-  const page = more ? rows.slice(0, query.limit) : rows;
-  const hideTags = counts.some((c) => c.difficulty === "-hide" && c.n > 0);
-  const [tags, matches] = await Promise.all([hideTags ? new Map<string, BankTag[]>() : tagsOf(db, page.map((r) => r.id)), matchesOf(db, words, page.map((r) => r.rowid))]);
-  const courseSet = new Set(sight?.course ?? []);
+  const parts = sourceParts(query.source, sight);
+  const privateIds = new Set(parts.privateIds);
+  const visible = (e: CatalogueEntry) => (e.courseId === null ? parts.publicToo : privateIds.has(e.id));
+  const statusOk = (e: CatalogueEntry): boolean => {
+    if (!query.status || !allMarks) return true;
+    const s = allMarks.get(e.id);
+    return query.status === "untried" ? s === undefined : s === query.status;
+  };
 
-  const difficultyCounts = Object.fromEntries(DIFFICULTIES.map((d) => [d, 0])) as Record<Difficulty, number>;
-  for (const c of counts) if (c.difficulty !== "-hide") difficultyCounts[c.difficulty] = c.n;
+  const page: CatalogueEntry[] = [];
+  for (let i = after ? firstAfter(shared.entries, query.sort, counters, after) : 0; i < shared.entries.length && page.length <= query.limit; i++) {
+    const e = shared.entries[i]!;
+    if (visible(e) && (!query.difficulty || e.difficulty === query.difficulty) && statusOk(e)) page.push(e);
+  }
+  const more = page.length > query.limit;
+  if (more) page.pop();
+
+  const difficultyCounts = countsOf(catalogue, shared, parts.publicToo, parts.privateIds, visible, query.status, allMarks);
   const total = query.difficulty ? difficultyCounts[query.difficulty] : DIFFICULTIES.reduce((n, d) => n + difficultyCounts[d], 0);
+  const [marks, matches] = await Promise.all([
+    allMarks ?? (page.length ? r.marks.run(`${viewer.id}|${page.map((e) => e.id).join(",")}`, { viewer, ids: page.map((e) => e.id) }) : new Map<string, ProblemStatus>()),
+    matchTexts(db, catalogue, words, page),
+  ]);
+  const course = new Set(sight?.course ?? []);
   const last = page[page.length - 1];
   return {
-    problems: page.map((r): BankProblem => {
-      const submitters = r.submitters ?? 0;
-      const solvers = r.solvers ?? 0;
-      const match = matches.get(r.rowid);
+    problems: page.map((e): BankProblem => {
+      const c = counters.byId.get(e.id);
+      const submitters = c?.submitters ?? 0;
+      const solvers = c?.solvers ?? 0;
+      const match = matches?.get(e.rowid);
       return {
-        id: r.id,
-        title: r.title,
-        difficulty: r.difficulty,
-        createdAt: new Date(r.created_at).toISOString(),
-        timeLimitMs: r.time_limit_ms,
-        memoryLimitKib: r.memory_limit_kib,
-        interactive: Boolean(r.interactive),
-        scoring: Boolean(r.scoring),
-        tags: tags.get(r.id) ?? [],
+        id: e.id,
+        title: e.title,
+        difficulty: e.difficulty,
+        createdAt: e.createdAt,
+        timeLimitMs: e.timeLimitMs,
+        memoryLimitKib: e.memoryLimitKib,
+        interactive: e.interactive,
+        scoring: e.scoring,
+        tags: state.hideTags ? [] : e.tags,
         solvers,
         submitters,
         acceptanceRate: submitters > 0 ? solvers / submitters : null,
-        viewerStatus: r.status,
-        source: r.course_id === null ? "public" : courseSet.has(r.id) ? "course" : "contest",
-        owned: r.user_id === viewer.id,
+        viewerStatus: marks.get(e.id) ?? null,
+        source: e.courseId === null ? "public" : course.has(e.id) ? "course" : "contest",
+        owned: e.userId === viewer.id,
         ...(match ? { match } : {}),
       };
     }),
-    nextCursor: more && last ? encodeCursor(fp, { key: spec.key ? last.sort_key : null, createdAtMs: last.created_at, id: last.id }) : null,
+    nextCursor: more && last ? encodeCursor(fp, { key: sortKey(query.sort, last, counters), createdAtMs: last.createdAtMs, id: last.id }) : null,
     total,
     difficultyCounts,
-    hideTags,
+    hideTags: state.hideTags,
   };
 }
 
-/** The tags of each problem, by name. */
-async function tagsOf(db: Database, problemIds: string[]): Promise<Map<string, BankTag[]>> {
-  const out = new Map<string, BankTag[]>();
-  if (!problemIds.length) return out;
-  const rows = await db.all<{ problem_id: string; slug: string; name: string }>(sql`
-    SELECT pt.problem_id, t.slug, t.name FROM problem_tags pt JOIN tags t ON t.id = pt.tag_id
-    WHERE pt.problem_id IN ${ids(problemIds)} ORDER BY t.name`);
-  for (const r of rows) {
-    const list = out.get(r.problem_id) ?? [];
-    list.push({ slug: r.slug, name: r.name });
-    out.set(r.problem_id, list);
+/** Per-difficulty counts under every filter but difficulty: the shared public counts, plus the viewer's private rows, less (or only) their status rows. */
+function countsOf(
+  catalogue: Catalogue,
+  shared: Admitted,
+  publicToo: boolean,
+  privateIds: string[],
+  visible: (e: CatalogueEntry) => boolean,
+  status: BankQuery["status"],
+  marks: Map<string, ProblemStatus> | null,
+): Record<Difficulty, number> {
+  const counts = zeroCounts();
+  if (status && status !== "untried" && marks) {
+    for (const [id, s] of marks) {
+      const e = catalogue.byId.get(id);
+      if (e && s === status && visible(e) && shared.admits(e)) counts[e.difficulty]++;
+    }
+    return counts;
   }
-  return out;
+  if (publicToo) for (const d of DIFFICULTIES) counts[d] += shared.publicCounts[d];
+  for (const id of privateIds) {
+    const e = catalogue.byId.get(id);
+    if (e && e.courseId !== null && shared.admits(e)) counts[e.difficulty]++;
+  }
+  if (status === "untried" && marks) {
+    for (const id of marks.keys()) {
+      const e = catalogue.byId.get(id);
+      if (e && visible(e) && shared.admits(e)) counts[e.difficulty]--;
+    }
+  }
+  return counts;
+}
+
+/** Where the page's rows matched the search (FTS5 highlight and snippet), kept per page of the catalogue. */
+async function matchTexts(db: Database, catalogue: Catalogue, words: string[], page: CatalogueEntry[]): Promise<Map<number, BankMatch> | null> {
+  if (!words.length || !page.length) return null;
+  const rowids = page.map((e) => e.rowid);
+  const found = await derive(catalogue, `match|${words.join(" ")}|${rowids.join(",")}`, async () => {
+    const map = await matchesOf(db, words, rowids);
+    let bytes = 64;
+    for (const m of map.values()) bytes += 2 * m.text.length + 16 * m.highlights.length + 64;
+    return { map, bytes };
+  });
+  return found.map;
 }

@@ -14,6 +14,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
 import { onJudged, type JudgedSubmission } from "../../submissions/judged.ts";
+import { bumpStatsRevision } from "./revision.ts";
 
 /** The viewer's status on a problem, as the bank and the progress page show it; null: never submitted. */
 export type ProblemStatus = "solved" | "attempted";
@@ -23,7 +24,8 @@ export type ProblemStatus = "solved" | "attempted";
  * and moves the problem's public counters (`submitters`, `solvers`) by the
  * change, atomically. Idempotent: running it twice changes nothing more.
  * Cost: one aggregate over the user's submissions on that problem (index
- * `submissions_user_problem_idx`) and three primary-key writes.
+ * `submissions_user_problem_idx`) and four primary-key writes (the fourth bumps
+ * `revisions('problem-stats')`, ./revision.ts, which the bank's memory is keyed by).
  */
 export async function recordProblemStatus(db: Database, s: Pick<JudgedSubmission, "userId" | "problemId">): Promise<void> {
   const { userId, problemId } = s;
@@ -51,6 +53,8 @@ export async function recordProblemStatus(db: Database, s: Pick<JudgedSubmission
       ON CONFLICT (problem_id) DO UPDATE SET
         submitters = submitters + excluded.submitters,
         solvers = solvers + excluded.solvers`),
+    // The bank's memory holds the counters (./catalogue.ts): it reads them again at the next request.
+    bumpStatsRevision(db),
   ]);
 }
 

@@ -3,19 +3,18 @@
  * (create, rename, merge, synonyms) and choosing a problem's tags are
  * src/problems/tags/'s.
  */
-import { sql } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
+import { problemsRevision } from "../list-cache.ts";
+import { catalogueAt } from "./catalogue.ts";
 import type { BankTagCount } from "./shape.ts";
 
 /**
- * Every tag with its number of public live problems (no course, not deleted, not staged), by name;
- * tags without such problems are listed with 0 (the vocabulary is small).
+ * Every tag with its number of public live problems (no course, not deleted, not staged), by name
+ * (case-folded as SQLite's NOCASE), then slug; tags without such problems are listed with 0 (the
+ * vocabulary is small). From the bank's memory (./catalogue.ts): one primary-key read of
+ * `revisions('problems')` per call, the counts themselves once per revision.
  */
 export async function listTagCounts(db: Database): Promise<BankTagCount[]> {
-  return db.all<BankTagCount>(sql`
-    SELECT t.slug, t.name, count(p.id) AS problems
-    FROM tags t
-    LEFT JOIN problem_tags pt ON pt.tag_id = t.id
-    LEFT JOIN problems p ON p.id = pt.problem_id AND p.course_id IS NULL AND p.deleted_at IS NULL AND p.staged_at IS NULL
-    GROUP BY t.id ORDER BY t.name COLLATE NOCASE, t.slug`);
+  const catalogue = await catalogueAt(db, await problemsRevision(db));
+  return catalogue.tagCounts.map((t) => ({ ...t }));
 }

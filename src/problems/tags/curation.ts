@@ -4,9 +4,10 @@
  * packages name it), add and remove synonyms, merge a tag into another, delete
  * one. Every word (slug, name, synonym) means at most one tag: a word that
  * already means one is a 409 TAG_WORD_TAKEN naming the field and that tag.
- * Writes that change what a problem shows (a name, a merge, a delete) bump
+ * Every write (a new tag, a name, a synonym, a merge, a delete) bumps
  * `revisions('problems')` in the same batch, so the cached problem list
- * (src/problems/list-cache.ts) is read again.
+ * (src/problems/list-cache.ts) and the bank's memory (src/problems/bank/catalogue.ts,
+ * which lists every tag and resolves synonyms) are read again.
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
@@ -20,7 +21,7 @@ import type { createTagInput, deleteTagInput, mergeTagInput, renameTagInput, syn
 import { listTags, requireTagBySlug, resolveWords, tagUsage, type TagRow } from "./vocabulary.ts";
 import { normalizeTagWord } from "./words.ts";
 
-/** The statement that makes every cached problem list stale (its shapes carry tag names). */
+/** The statement that makes every cached problem list and the bank's memory stale (they carry tag names, slugs and synonyms). */
 function bumpProblemsRevision(db: Database) {
   return db.run(sql`UPDATE revisions SET value = value + 1 WHERE name = 'problems'`);
 }
@@ -61,7 +62,8 @@ export async function createTag(db: Database, caller: Caller, input: z.infer<typ
   await requireFreeWord(db, input.slug, "slug");
   await requireFreeWord(db, input.name, "name");
   try {
-    await db.insert(tags).values({ slug: input.slug, name: input.name });
+    // The bank's memory lists every tag (../bank/catalogue.ts): a new one bumps the revision too.
+    await db.batch([db.insert(tags).values({ slug: input.slug, name: input.name }), bumpProblemsRevision(db)]);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("TAG_WORD_TAKEN", { field: "slug", message: `slug: ${input.slug} is already a tag` });
     throw err;
@@ -95,7 +97,8 @@ export async function addSynonym(db: Database, caller: Caller, input: z.infer<ty
   const tag = await requireTagBySlug(db, input.slug);
   await requireFreeWord(db, input.synonym, "synonym");
   try {
-    await db.insert(tagSynonyms).values({ synonym: input.synonym, tagId: tag.id });
+    // A synonym is a word the bank's tag filter takes: its memory (../bank/catalogue.ts) must see it.
+    await db.batch([db.insert(tagSynonyms).values({ synonym: input.synonym, tagId: tag.id }), bumpProblemsRevision(db)]);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("TAG_WORD_TAKEN", { field: "synonym", message: `synonym: ${JSON.stringify(input.synonym)} already means a tag` });
     throw err;
@@ -110,7 +113,7 @@ export async function addSynonym(db: Database, caller: Caller, input: z.infer<ty
 export async function removeSynonym(db: Database, caller: Caller, input: z.infer<typeof synonymInput>): Promise<TagListing> {
   requireAdmin(caller);
   const tag = await requireTagBySlug(db, input.slug);
-  const done = await db.delete(tagSynonyms).where(and(eq(tagSynonyms.tagId, tag.id), eq(tagSynonyms.synonym, input.synonym)));
+  const [done] = await db.batch([db.delete(tagSynonyms).where(and(eq(tagSynonyms.tagId, tag.id), eq(tagSynonyms.synonym, input.synonym))), bumpProblemsRevision(db)]);
   if (done.rowsAffected === 0) {
     throw new AppError("TAG_NOT_FOUND", { field: "synonym", message: `synonym: ${JSON.stringify(input.synonym)} is not a synonym of ${tag.slug}` });
   }
