@@ -3,7 +3,8 @@
  * proctor's password, an address range (the loopback lab) and lock-down. The student sees the rules, is
  * refused Start with a wrong password (the message names the rule), starts with the right one and sees the
  * clock on the assignment page and on the solving page; a practice problem during the window is refused
- * naming lock-down; the staff's access view lists who started, from which address, and the refusal.
+ * naming lock-down; the staff's access view lists who started, from which address, and the refusal; a sign-in
+ * from a second browser is refused naming one session until staff press Release.
  * A contest with a proctor's password, one session and lock-down (decision 081): a participant sees the rules,
  * is refused entry with a wrong password, enters with the right one and then sees the problems; the jury's
  * access view lists the entry and the refusal; the contest editor offers the rules without a time limit.
@@ -82,6 +83,7 @@ beforeAll(async () => {
       proctorPassword: "lab-42",
       // The lab is this machine: the browser reaches the server over loopback.
       accessCidrs: ["127.0.0.0/8", "::1/128"],
+      oneSession: true,
       lockDown: true,
     },
     teacherToken,
@@ -157,7 +159,7 @@ test("during the window a practice problem is refused, naming lock-down", async 
   expect(answer.body.message).toContain("lock-down");
   // In the interface too: the list of one's courses (outside the exam) says which rule refused it.
   await p.goto("/courses");
-  await p.getByText('During your exam "Midterm" only its problems are available (lock-down).').waitFor();
+  await p.getByText("Exam rule (lock-down): during your exam only its problems are available").waitFor();
   expect(await axeViolations(p)).toEqual([]);
 }, SLOW);
 
@@ -167,12 +169,37 @@ test("staff see who started, from which address, and who was refused by which ru
   await p.goto(`/assignments/${assignmentId}`);
   await p.getByRole("heading", { name: "Exam access" }).waitFor();
   const starts = p.getByTestId("exam-starts");
-  await starts.getByRole("cell", { name: "Alan Turing" }).waitFor();
+  await starts.getByRole("cell", { name: "Alan Turing", exact: true }).waitFor();
   expect(await starts.textContent()).toMatch(/127\.0\.0\.1|::1/);
   const log = p.getByTestId("exam-log");
   await log.getByRole("cell", { name: "Refused: wrong proctor's password" }).waitFor();
   await log.getByRole("cell", { name: "Refused: outside the exam (lock-down)" }).first().waitFor();
   expect(await axeViolations(p)).toEqual([]);
+}, SLOW);
+
+test("one session: a sign-in from a second browser is refused naming the rule until staff release the student", async () => {
+  const second = await openPage(browser, server.url);
+  try {
+    const p = second.page;
+    await p.goto("/signin");
+    await p.getByLabel("Email Address").fill(STUDENT.email);
+    await p.getByLabel("Password").fill(STUDENT.password);
+    await p.getByRole("button", { name: "Sign In" }).click();
+    await p.getByText("Exam rule (one session)").waitFor();
+    expect(await axeViolations(p)).toEqual([]);
+    const t = teacher.page;
+    await t.goto(`/assignments/${assignmentId}`);
+    await t.getByRole("button", { name: "Release Alan Turing's session" }).click();
+    await t.getByTestId("exam-starts").getByRole("cell", { name: "Released", exact: true }).waitFor();
+    await p.getByRole("button", { name: "Sign In" }).click();
+    await p.waitForURL((url) => !url.pathname.startsWith("/signin"));
+    // The second browser now holds the window: its exam page answers.
+    await p.goto(`/assignments/${assignmentId}`);
+    await p.getByRole("timer").waitFor();
+    expect(second.errors).toEqual([]);
+  } finally {
+    await second.context.close();
+  }
 }, SLOW);
 
 test("a contest participant sees the rules, is refused entry with a wrong password, enters with the right one and sees the problems", async () => {

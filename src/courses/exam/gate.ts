@@ -204,7 +204,6 @@ const assignmentLockDown: LockDownSource = async (req) => {
   };
   return {
     at: { assignmentId: a.id },
-    message: `During your exam "${a.title}" only its problems are available (lock-down).`,
     details: { assignmentId: a.id },
     allows: async (path, input, userId) => {
       const rule = ALLOWED_DURING_LOCKDOWN[path];
@@ -256,9 +255,7 @@ export async function refuseSecondSignIn(db: Database, userId: string, nowMs: nu
   for (const { a, sessionId } of rows) {
     if (sessionId === null || !windowOpen(await examWindowOf(db, a, userId), nowMs)) continue;
     const req = scope.getStore();
-    await refuse(db, "session", { assignmentId: a.id, userId, ip: req?.ip ?? "unknown", path: "sign-in", nowMs }, {
-      message: `Your exam "${a.title}" is open in another session; a new sign-in is refused until the staff release it.`,
-    });
+    await refuse(db, "session", { assignmentId: a.id, userId, ip: req?.ip ?? "unknown", path: "sign-in", nowMs }, { details: { assignmentId: a.id } });
   }
 }
 
