@@ -6,12 +6,12 @@
  * which rule, and releases a participant held to one session (`GET /api/contests/:id/access-log`,
  * `POST /api/contests/:id/release {userId}`).
  */
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
 import { contestEntries, contestProblems, contests, contestTeamMembers, contestTeams, examAccessLog, submissions, users } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
-import { currentExamRequest, refuse, type LockDownSource, type ProcedureInput } from "../courses/exam/gate.ts";
+import { currentExamRequest, refuse, type LockDownSource, type LockedExam, type ProcedureInput } from "../courses/exam/gate.ts";
 import { logExamEvent } from "../courses/exam/log.ts";
 import type { ExamAccessView } from "../courses/exam/staff.ts";
 import { AppError } from "../errors.ts";
@@ -207,7 +207,14 @@ async function ownContestSubmission(db: Database, id: string, contestId: string,
 }
 
 /** LockDownSource (src/courses/exam/gate.ts): the caller's entry into a locked-down contest whose window is open. */
-export const contestLockDown: LockDownSource = async (req) => {
+export const contestLockDown: LockDownSource = {
+  // An entry is made inside the window, which lasts the contest's length: an entry older than that holds no one.
+  mayHold: (userId, nowMs) =>
+    sql`EXISTS (SELECT 1 FROM contest_entries e JOIN contests c ON c.id = e.contest_id WHERE e.user_id = ${userId} AND c.lock_down = 1 AND c.deleted_at IS NULL AND e.entered_at > ${nowMs} - c.duration_minutes * 60000)`,
+  find: (req) => findContestLockDown(req),
+};
+
+async function findContestLockDown(req: Parameters<LockDownSource["find"]>[0]): Promise<LockedExam | null> {
   const userId = req.user!.id;
   const found = (await entriesWith(req.db, userId, "lockDown")).find((r) => open(r.c, r.virtualStartsAt, req.nowMs));
   if (!found) return null;
@@ -228,7 +235,7 @@ export const contestLockDown: LockDownSource = async (req) => {
       return Boolean(rule && (await rule(input, x)));
     },
   };
-};
+}
 
 /**
  * SignInRestriction (src/auth/session.ts): a new sign-in of a participant whose one-session entry is open (and

@@ -14,7 +14,7 @@
  * Outside a request (scripts, tests calling the domain directly) nothing is checked.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
 import { assignmentProblems, assignments, courseMembers, examStarts, extensions, submissions } from "../../../db/schema.ts";
 import type { Caller } from "../../accounts/user.ts";
@@ -119,10 +119,27 @@ async function requireSameSession(req: ExamRequest, a: AssignmentRow, at: Parame
   await refuse(req.db, "session", at);
 }
 
-/** The locked-down exam whose window is open for `userId` now, with that window, or null (one indexed query). */
-export async function openLockedExam(db: Database, userId: string, nowMs: number): Promise<{ a: AssignmentRow; x: ExamWindow } | null> {
+/** What the lock-down reads of a locked-down assignment: its ids and title, and what its window is computed from. */
+export type LockedAssignment = Pick<AssignmentRow, "id" | "courseId" | "title" | "opensAt" | "dueAt" | "closesAt" | "timeLimitMinutes">;
+
+/**
+ * The locked-down exam whose window is open for `userId` now, with that window, or null (one indexed query, of
+ * only the columns the window needs: it runs on every request of a student who has sat a locked-down exam).
+ */
+export async function openLockedExam(db: Database, userId: string, nowMs: number): Promise<{ a: LockedAssignment; x: ExamWindow } | null> {
   const rows = await db
-    .select({ a: assignments, ...windowColumns })
+    .select({
+      a: {
+        id: assignments.id,
+        courseId: assignments.courseId,
+        title: assignments.title,
+        opensAt: assignments.opensAt,
+        dueAt: assignments.dueAt,
+        closesAt: assignments.closesAt,
+        timeLimitMinutes: assignments.timeLimitMinutes,
+      },
+      ...windowColumns,
+    })
     .from(examStarts)
     .innerJoin(assignments, eq(assignments.id, examStarts.assignmentId))
     .innerJoin(courseMembers, and(eq(courseMembers.courseId, assignments.courseId), eq(courseMembers.userId, examStarts.userId)))
@@ -145,7 +162,7 @@ function windowInRequest(req: ExamRequest, a: AssignmentRow): Promise<ExamWindow
 
 /** A procedure's input as the guard reads it. */
 export type ProcedureInput = Record<string, unknown>;
-type Exam = { a: AssignmentRow; problems: () => Promise<Set<string>> };
+type Exam = { a: LockedAssignment; problems: () => Promise<Set<string>> };
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 /** What every locked-down student may still call, whatever exam holds them: nothing of other courses or problems. */
@@ -185,11 +202,25 @@ export interface LockedExam {
   allows: (path: string, input: ProcedureInput, userId: string) => Promise<boolean>;
 }
 
-/** Finds the exam (of one kind) holding the caller in lock-down now, or null. */
-export type LockDownSource = (req: ExamRequest) => Promise<LockedExam | null>;
+/**
+ * A kind of exam with lock-down. `mayHold` is an SQL truth value (an indexed EXISTS) saying whether the user has any
+ * start or entry of this kind that could hold them; the guard asks every kind's in one statement, and `find` (which
+ * reads the window exactly) only for a kind that may.
+ */
+export interface LockDownSource {
+  mayHold: (userId: string, nowMs: number) => SQL;
+  /** The exam of this kind holding the caller in lock-down now, or null. */
+  find: (req: ExamRequest) => Promise<LockedExam | null>;
+}
 
 /** An assignment's lock-down: the caller's open window on a locked-down assignment. */
-const assignmentLockDown: LockDownSource = async (req) => {
+const assignmentLockDown: LockDownSource = {
+  mayHold: (userId) =>
+    sql`EXISTS (SELECT 1 FROM exam_starts s JOIN assignments a ON a.id = s.assignment_id WHERE s.user_id = ${userId} AND a.lock_down = 1 AND a.deleted_at IS NULL)`,
+  find: (req) => findAssignmentLockDown(req),
+};
+
+async function findAssignmentLockDown(req: ExamRequest): Promise<LockedExam | null> {
   const open = await openLockedExam(req.db, req.user!.id, req.nowMs);
   if (!open) return null;
   const { a } = open;
@@ -210,7 +241,7 @@ const assignmentLockDown: LockDownSource = async (req) => {
       return Boolean(rule && (await rule(input, exam, req.db, userId)));
     },
   };
-};
+}
 
 const lockDownSources: LockDownSource[] = [assignmentLockDown];
 
@@ -228,9 +259,18 @@ export function registerLockDown(source: LockDownSource): void {
  */
 export async function examGuard(req: ExamRequest, rawInput: () => Promise<unknown>): Promise<void> {
   if (!req.user || req.user.siteRole === "admin") return;
+  // One statement asks every kind whether it may hold the caller at all (most callers never sat a locked-down exam).
+  const userId = req.user.id;
+  const [may] = await req.db.all<Record<string, number>>(
+    sql`SELECT ${sql.join(
+      lockDownSources.map((s, i) => sql`(${s.mayHold(userId, req.nowMs)}) AS ${sql.raw(`k${i}`)}`),
+      sql`, `,
+    )}`,
+  );
   let input: ProcedureInput | null = null;
-  for (const source of lockDownSources) {
-    const locked = await source(req);
+  for (const [i, source] of lockDownSources.entries()) {
+    if (!may?.[`k${i}`]) continue;
+    const locked = await source.find(req);
     if (!locked || ALLOWED_ALWAYS.has(req.path)) continue;
     if (input === null) {
       const raw = await rawInput().catch(() => ({}));

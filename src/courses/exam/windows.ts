@@ -47,7 +47,7 @@ export function windowJoins<T extends { leftJoin: (...args: any[]) => any }>(q: 
 export type WindowRow = { start: ExamStartRow | null; extDueAt: Date | null; extClosesAt: Date | null; extraTimePercent: number | null; extraMinutes: number | null };
 
 /** A student's window from its row (pure). */
-export function windowFromRow(a: AssignmentRow, r: WindowRow | undefined): ExamWindow {
+export function windowFromRow(a: Pick<AssignmentRow, "opensAt" | "dueAt" | "closesAt" | "timeLimitMinutes">, r: WindowRow | undefined): ExamWindow {
   const extra = { extraTimePercent: r?.extraTimePercent ?? 0, extraMinutes: r?.extraMinutes ?? 0 };
   const w = studentWindow(
     { opensAt: a.opensAt.getTime(), dueAt: a.dueAt?.getTime() ?? null, closesAt: a.closesAt?.getTime() ?? null },
