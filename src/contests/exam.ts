@@ -14,6 +14,7 @@ import type { Caller } from "../accounts/user.ts";
 import { currentExamRequest, refuse, type LockDownSource, type LockedExam, type ProcedureInput } from "../courses/exam/gate.ts";
 import { logExamEvent } from "../courses/exam/log.ts";
 import type { ExamAccessView } from "../courses/exam/staff.ts";
+import { rulesShape } from "../courses/exam/settings.ts";
 import { AppError } from "../errors.ts";
 import { idField } from "../lib/fields.ts";
 import { requireContest, type ContestAccess, type ContestRow } from "./access.ts";
@@ -44,18 +45,7 @@ export interface ContestExamShape {
 
 export function contestExamShape(a: ContestAccess): ContestExamShape {
   const c = a.contest;
-  const jury = a.role === "jury";
-  return {
-    needsEntry: needsEntry(c),
-    passwordRequired: c.proctorPasswordHash !== null,
-    sebRequired: Boolean(c.sebConfigKeys?.length),
-    addressRestricted: Boolean(c.accessCidrs?.length),
-    oneSession: c.oneSession,
-    lockDown: c.lockDown,
-    enteredAt: a.entry ? a.entry.enteredAt.toISOString() : null,
-    accessCidrs: jury ? (c.accessCidrs ?? []) : null,
-    sebConfigKeyCount: jury ? (c.sebConfigKeys?.length ?? 0) : null,
-  };
+  return { needsEntry: needsEntry(c), ...rulesShape(c, a.role === "jury"), enteredAt: a.entry ? a.entry.enteredAt.toISOString() : null };
 }
 
 /**

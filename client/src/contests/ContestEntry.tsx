@@ -11,6 +11,7 @@ import { serverMessageOf, useTRPC, type RouterOutputs } from "../lib/trpc.ts";
 import { DateTime } from "../components/DateTime.tsx";
 import { T, useT } from "../i18n/index.tsx";
 import { exam } from "../i18n/catalog/exam/index.ts";
+import { RuleList } from "../courses/exam/ExamPanel.tsx";
 
 type Contest = RouterOutputs["contests"]["byId"];
 
@@ -18,20 +19,16 @@ type Contest = RouterOutputs["contests"]["byId"];
 export function ContestRules({ contest: c }: { contest: Contest }) {
   const t = useT(exam);
   const x = c.exam;
-  const rules = [
-    x.passwordRequired ? t("rules.passwordContest") : null,
-    x.addressRestricted ? t("rules.address") : null,
-    x.sebRequired ? t("rules.seb") : null,
-    x.oneSession ? t("rules.oneSession") : null,
-    x.lockDown ? t("rules.lockDownContest") : null,
-  ].filter((r): r is string => r !== null);
-  if (!rules.length) return null;
   return (
-    <ul className="exam-rules">
-      {rules.map((r) => (
-        <li key={r}>{r}</li>
-      ))}
-    </ul>
+    <RuleList
+      rules={[
+        x.passwordRequired ? t("rules.passwordContest") : null,
+        x.addressRestricted ? t("rules.address") : null,
+        x.sebRequired ? t("rules.seb") : null,
+        x.oneSession ? t("rules.oneSession") : null,
+        x.lockDown ? t("rules.lockDownContest") : null,
+      ]}
+    />
   );
 }
 

@@ -78,16 +78,22 @@ export interface ExamShape {
   sebConfigKeyCount: number | null;
 }
 
-export function examShape(a: AssignmentRow, staff: boolean): ExamShape {
+/** The rules an assignment or a contest carries, as the API shows them (ranges and key count to staff or the jury only). */
+export function rulesShape(
+  r: Pick<AssignmentRow, "proctorPasswordHash" | "sebConfigKeys" | "accessCidrs" | "oneSession" | "lockDown">,
+  staff: boolean,
+): Omit<ExamShape, "timeLimitMinutes" | "needsStart"> {
   return {
-    timeLimitMinutes: a.timeLimitMinutes,
-    needsStart: needsStart(a),
-    passwordRequired: a.proctorPasswordHash !== null,
-    sebRequired: Boolean(a.sebConfigKeys?.length),
-    addressRestricted: Boolean(a.accessCidrs?.length),
-    oneSession: a.oneSession,
-    lockDown: a.lockDown,
-    accessCidrs: staff ? (a.accessCidrs ?? []) : null,
-    sebConfigKeyCount: staff ? (a.sebConfigKeys?.length ?? 0) : null,
+    passwordRequired: r.proctorPasswordHash !== null,
+    sebRequired: Boolean(r.sebConfigKeys?.length),
+    addressRestricted: Boolean(r.accessCidrs?.length),
+    oneSession: r.oneSession,
+    lockDown: r.lockDown,
+    accessCidrs: staff ? (r.accessCidrs ?? []) : null,
+    sebConfigKeyCount: staff ? (r.sebConfigKeys?.length ?? 0) : null,
   };
+}
+
+export function examShape(a: AssignmentRow, staff: boolean): ExamShape {
+  return { timeLimitMinutes: a.timeLimitMinutes, needsStart: needsStart(a), ...rulesShape(a, staff) };
 }

@@ -13,25 +13,34 @@ import { ExamClock } from "./ExamClock.tsx";
 
 type Assignment = RouterOutputs["assignments"]["byId"];
 
+/** Rules in words, one sentence each (those that apply; null: a rule that does not): an assignment's or a contest's. */
+export function RuleList({ rules }: { rules: (string | null)[] }) {
+  const shown = rules.filter((r): r is string => r !== null);
+  if (!shown.length) return null;
+  return (
+    <ul className="exam-rules">
+      {shown.map((r) => (
+        <li key={r}>{r}</li>
+      ))}
+    </ul>
+  );
+}
+
 /** The rules an exam applies, in words (one sentence each). */
 export function ExamRules({ a }: { a: Assignment }) {
   const t = useT(exam);
   const x = a.exam;
-  const rules = [
-    x.timeLimitMinutes !== null ? t("rules.timed", { minutes: x.timeLimitMinutes }) : null,
-    x.passwordRequired ? t("rules.password") : null,
-    x.addressRestricted ? t("rules.address") : null,
-    x.sebRequired ? t("rules.seb") : null,
-    x.oneSession ? t("rules.oneSession") : null,
-    x.lockDown ? t("rules.lockDown") : null,
-  ].filter((r): r is string => r !== null);
-  if (!rules.length) return null;
   return (
-    <ul className="exam-rules">
-      {rules.map((r) => (
-        <li key={r}>{r}</li>
-      ))}
-    </ul>
+    <RuleList
+      rules={[
+        x.timeLimitMinutes !== null ? t("rules.timed", { minutes: x.timeLimitMinutes }) : null,
+        x.passwordRequired ? t("rules.password") : null,
+        x.addressRestricted ? t("rules.address") : null,
+        x.sebRequired ? t("rules.seb") : null,
+        x.oneSession ? t("rules.oneSession") : null,
+        x.lockDown ? t("rules.lockDown") : null,
+      ]}
+    />
   );
 }
 
