@@ -222,6 +222,16 @@ test("a contest participant sees the rules, is refused entry with a wrong passwo
   await p.getByTestId("contest-entered").waitFor();
   await p.getByRole("link", { name: "Practice" }).waitFor();
   expect(await axeViolations(p)).toEqual([]);
+  // Locked down now: the contest's solving page still has everything it asks for (statement, languages, history).
+  await p.getByRole("link", { name: "Practice" }).click();
+  await p.waitForURL(`**/solve/${practiceId}?contest=${contestName}`);
+  await p.getByRole("heading", { name: "Practice" }).first().waitFor();
+  await p.getByRole("button", { name: "Submit" }).waitFor();
+  expect(await p.getByText("Exam rule").count()).toBe(0);
+  expect(await axeViolations(p)).toEqual([]);
+  // Outside the contest, the same browser is refused naming lock-down.
+  await p.goto("/courses");
+  await p.getByText("Exam rule (lock-down): during your exam only its problems are available").waitFor();
 }, SLOW);
 
 test("the jury sees who entered and who was refused; the contest editor offers the rules without a time limit", async () => {
