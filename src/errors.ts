@@ -57,6 +57,7 @@ export const ERRORS = {
   EXAM_WINDOW_OVER: { status: 403, code: "FORBIDDEN", message: "Exam rule (time): your exam window is over" },
   EXAM_LOCKED_DOWN: { status: 403, code: "FORBIDDEN", message: "Exam rule (lock-down): during your exam only its problems are available" },
   EXAM_NOT_STARTED: { status: 403, code: "FORBIDDEN", message: "Exam rule (Start): press Start on the assignment first" },
+  POOL_IN_USE: { status: 409, code: "CONFLICT", message: "Students have already drawn from this pool; changing it would change the problem each was given" },
   EXAM_NOT_ENTERED: { status: 403, code: "FORBIDDEN", message: "Exam rule (entry): enter the contest first, with the proctor's password when it asks for one" },
   CONTEST_ENTRY_NOT_FOUND: { status: 404, code: "NOT_FOUND", message: "This participant has not entered the contest" },
   CANNOT_CREATE_COURSES: {

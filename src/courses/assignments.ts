@@ -19,7 +19,7 @@ import { dropCells, recomputeAssignment, recomputeStudent, windowOf } from "./sc
 import { readSpends, spentInCourse } from "./late-days/store.ts";
 import { lateDaysRemaining } from "./late-days/window.ts";
 import { isDrawn } from "./pools/draw.ts";
-import { normalizeSlots } from "./pools/pools.ts";
+import { normalizeSlots, requirePoolsKept } from "./pools/pools.ts";
 import { effectiveSlot } from "./pools/slot-column.ts";
 import { examFields, examColumns, examShape, splitExamInput, type ExamShape } from "./exam/settings.ts";
 import { startedOf } from "./exam/start.ts";
@@ -283,7 +283,8 @@ const SCORING_KEYS = ["opensAt", "dueAt", "closesAt", "latePenaltyPercent", "lat
 
 /**
  * Edits an assignment; a change of dates, penalty, scoring or problems recomputes every score.
- * @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: assignment.edit), BAD_INPUT (400).
+ * @throws ASSIGNMENT_NOT_FOUND (404), FORBIDDEN (403: assignment.edit), BAD_INPUT (400), POOL_IN_USE (409, field
+ *   problems) for a pool changed after students drew from it.
  */
 export async function updateAssignment(db: Database, user: Caller, input: AssignmentUpdate, now: number): Promise<AssignmentShape> {
   const { assignment } = await requireAssignment(db, user, input.id, "assignment.edit", now);
@@ -296,6 +297,7 @@ export async function updateAssignment(db: Database, user: Caller, input: Assign
   if (list) {
     await checkProblems(db, assignment.courseId, list);
     const slots = normalizeSlots(list);
+    await requirePoolsKept(db, assignment, list.map((p, i) => ({ problemId: p.problemId, slot: slots[i]! })), now);
     const before = await db.select({ problemId: assignmentProblems.problemId }).from(assignmentProblems).where(eq(assignmentProblems.assignmentId, id));
     dropped = before.map((b) => b.problemId).filter((p) => !list.some((l) => l.problemId === p));
     statements.push(

@@ -125,6 +125,36 @@ describe("a problem per student from a pool", () => {
   });
 });
 
+describe("a pool students have drawn from is kept", () => {
+  test("once a student submitted, changing a pool's problems or place is refused (409 naming problems); the same pool passes", async () => {
+    const body = (list: { problemId: string; points: number; slot?: number }[]) => ({ token: w.instructor.token, body: { problems: list } });
+    const made = await request(a.app, "POST", `/api/courses/${w.courseId}/assignments`, {
+      token: w.instructor.token,
+      body: { title: "Quiz", opensAt: "2026-03-02T12:00:00Z", problems: [{ problemId: ids.p1, points: 5, slot: 1 }, { problemId: ids.p2, points: 5, slot: 1 }] },
+    });
+    expect(made.status).toBe(201);
+    const quiz = made.body.id;
+    const pooled = [{ problemId: ids.p1, points: 5, slot: 1 }, { problemId: ids.p2, points: 5, slot: 1 }];
+    // Opened, nobody has drawn yet: a change passes.
+    expect((await request(a.app, "PATCH", `/api/assignments/${quiz}`, body([...pooled, { problemId: ids.p3, points: 5, slot: 1 }]))).status).toBe(200);
+    expect((await request(a.app, "PATCH", `/api/assignments/${quiz}`, body(pooled))).status).toBe(200);
+    const drawn = drawFor(quiz, [{ problemId: ids.p1, slot: 0 }, { problemId: ids.p2, slot: 0 }], w.student2.id)[0]!;
+    await a.t.services.db.insert(submissions).values({ userId: w.student2.id, problemId: drawn, assignmentId: quiz, language: "py", code: "print(1)", status: "done", verdict: "WA", createdAt: new Date(a.clock()) });
+    for (const changed of [
+      [...pooled, { problemId: ids.p3, points: 5, slot: 1 }], // a third problem in the pool
+      [pooled[0]!], // the pool down to one problem
+      [{ problemId: ids.solo, points: 5 }, ...pooled], // the pool moved to the second slot
+    ]) {
+      const r = await request(a.app, "PATCH", `/api/assignments/${quiz}`, body(changed));
+      expect([r.status, r.body.code, r.body.field]).toEqual([409, "POOL_IN_USE", "problems"]);
+    }
+    // The same pool with a new slot after it, other points: passes.
+    const kept = await request(a.app, "PATCH", `/api/assignments/${quiz}`, body([{ problemId: ids.p1, points: 7, slot: 1 }, { problemId: ids.p2, points: 7, slot: 1 }, { problemId: ids.solo, points: 3 }]));
+    expect(kept.status).toBe(200);
+    expect((await request(a.app, "GET", `/api/assignments/${quiz}`, { token: w.student2.token })).body.problems.map((p: { problemId: string }) => p.problemId)).toEqual([drawn, ids.solo]);
+  });
+});
+
 describe("late days", () => {
   test("the course gives 3; the student sees them; spending needs a whole number of days naming the field", async () => {
     const noDays = await request(a.app, "POST", `/api/assignments/${assignmentId}/late-days`, { token: w.student.token, body: { days: 1 } });

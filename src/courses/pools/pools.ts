@@ -4,9 +4,9 @@
  * and the draw as staff see it (who was given which problem). The draw itself
  * is ./draw.ts (pure).
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
-import { assignmentProblems, courseMembers, problems, users } from "../../../db/schema.ts";
+import { assignmentProblems, courseMembers, examStarts, problems, submissions, users } from "../../../db/schema.ts";
 import type { Caller } from "../../accounts/user.ts";
 import { AppError } from "../../errors.ts";
 import { requireAssignment } from "../access.ts";
@@ -33,6 +33,38 @@ export function normalizeSlots(list: readonly { problemId: string; points: numbe
       throw new AppError("BAD_INPUT", { field: `problems.${i}.points`, message: `problems.${i}.points: every problem of a pool (slot ${p.slot}) must be worth the same points` });
     }
     return n;
+  });
+}
+
+/**
+ * Refuses an edit that would change what students were given from a pool once they have drawn: a pool's problems
+ * or its slot number changed (or a slot becoming or ceasing to be a pool) after the assignment opened and a student
+ * submitted to it or started it. The draw is a function of the slot and its problems (./draw.ts), so such an edit
+ * would silently hand students another problem than the one they worked on. Other edits (points, a new slot after
+ * the others, dates) pass.
+ * @throws AppError POOL_IN_USE (409, field problems) naming the slot.
+ */
+export async function requirePoolsKept(
+  db: Database,
+  a: { id: string; opensAt: Date },
+  after: readonly SlottedProblem[],
+  now: number,
+): Promise<void> {
+  if (now < a.opensAt.getTime()) return;
+  const before = (await readSlotted(db, [a.id])).get(a.id) ?? [];
+  const was = new Map(slotsOf(before).map((s) => [s.slot, s.problemIds.join("\0")]));
+  const will = new Map(slotsOf(after).map((s) => [s.slot, s.problemIds.join("\0")]));
+  const isPool = (ids: string | undefined) => ids !== undefined && ids.includes("\0");
+  const changed = [...new Set([...was.keys(), ...will.keys()])].find((slot) => (isPool(was.get(slot)) || isPool(will.get(slot))) && was.get(slot) !== will.get(slot));
+  if (changed === undefined) return;
+  const [row] = await db.all<{ used: number }>(
+    sql`SELECT EXISTS (SELECT 1 FROM ${submissions} WHERE ${submissions.assignmentId} = ${a.id}) OR EXISTS (SELECT 1 FROM ${examStarts} WHERE ${examStarts.assignmentId} = ${a.id}) AS used`,
+  );
+  if (!row?.used) return;
+  throw new AppError("POOL_IN_USE", {
+    field: "problems",
+    message: `problems: students have already drawn from the pool of slot ${changed}; changing its problems or its place would change the problem each of them was given (make a new assignment instead)`,
+    details: { slot: changed },
   });
 }
 
