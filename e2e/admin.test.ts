@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { ensureClientBuilt, expectCleanPages, launchBrowser, openPage, ROOT, startServer, type TestServer, type WatchedPage } from "./harness.ts";
+import { axeViolations } from "./axe.ts";
 
 const PORT = 3315;
 let server: TestServer;
@@ -86,3 +87,23 @@ test("an admin registers an LMS platform on the admin page, with the tool's URLs
   await row.waitFor();
   expect(await row.textContent()).toContain("1, 2");
 }, 60_000);
+
+test("an admin finds an account among many by part of its address or name; the rest come a page at a time", async () => {
+  for (let i = 0; i < 55; i++) {
+    await api("/api/auth/register", { firstName: i === 7 ? "Katherine" : "Student", lastName: `Number ${i}`, email: `s${String(i).padStart(2, "0")}@uni.example`, password: "student-password" });
+  }
+  const p = admin.page;
+  await p.goto("/admin");
+  const count = p.getByTestId("accounts-count");
+  await count.getByText("Showing 50 of 56 accounts.").waitFor();
+  await p.getByRole("button", { name: "Show more accounts" }).click();
+  await count.getByText("Showing 56 of 56 accounts.").waitFor();
+  expect(await p.getByRole("button", { name: "Show more accounts" }).count()).toBe(0);
+  await p.getByLabel("Search accounts").fill("kather");
+  await count.getByText("Showing 1 of 1 accounts.").waitFor();
+  await p.getByRole("row", { name: /s07@uni\.example/ }).waitFor();
+  await p.getByLabel("Search accounts").fill("nobody-here");
+  await count.getByText("No account matches.").waitFor();
+  expect(await axeViolations(p)).toEqual([]);
+}, 120_000);
+

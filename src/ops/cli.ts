@@ -24,9 +24,12 @@ export async function adminCli(argv: string[]): Promise<number> {
   try {
     await migrateDatabase(db);
     if (command === "list") {
-      for (const a of await listAccounts(db, { id: "cli", siteRole: "admin" })) {
-        console.log(`${a.email}\t${a.siteRole}${a.canCreateCourses ? "\tmay create courses" : ""}`);
-      }
+      let cursor: string | undefined;
+      do {
+        const page = await listAccounts(db, { id: "cli", siteRole: "admin" }, { limit: 200, ...(cursor ? { cursor } : {}) });
+        for (const a of page.accounts) console.log(`${a.email}\t${a.siteRole}${a.canCreateCourses ? "\tmay create courses" : ""}`);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
       return 0;
     }
     if (command === "reset-link" && email) {

@@ -2,16 +2,18 @@
  * The operator's page (site admins): the judge queue and the jobs in
  * progress with their age, throughput over the last hour, the sandbox and its
  * self-test, the database's size, the last backup and recent internal errors,
- * refreshed every 2 seconds; and the accounts, where an admin lets an account
+ * refreshed every 2 seconds; and the accounts (searched by e-mail or name, 50 a
+ * page), where an admin lets an account
  * create courses or makes it an admin, with how each account signs in (a
  * password, and the identities linked to it); and the LMS platforms registered
  * for LTI 1.3 with the URLs to give an LMS; a one-time password reset link per
  * account and the mail outbox (../passwords/AdminPasswordTools.tsx); the
  * topic tags' vocabulary (../tags/TopicTagsSection.tsx).
  */
-import { Checkbox, Select } from "../kit/index.ts";
+import { Checkbox, Select, TextField } from "../kit/index.ts";
+import { useDeferredValue, useState } from "react";
 import { Page } from "../components/shell/Page.tsx";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { QueryState } from "../components/QueryState.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { PlatformsSection } from "../lti/PlatformsSection.tsx";
@@ -40,11 +42,16 @@ export default function AdminPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const status = useQuery({ ...trpc.admin.status.queryOptions(), refetchInterval: LIVE_MS });
-  const accounts = useQuery(trpc.admin.accounts.queryOptions());
+  const [search, setSearch] = useState("");
+  const q = useDeferredValue(search.trim());
+  // A page of 50 at a time, by e-mail address (a campus judge has tens of thousands of accounts).
+  const accounts = useInfiniteQuery(
+    trpc.admin.accounts.infiniteQueryOptions({ limit: 50, ...(q ? { q } : {}) }, { getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor ?? undefined }),
+  );
   const setAccount = useMutation(trpc.admin.setAccount.mutationOptions());
   const change = async (userId: string, set: { siteRole?: "admin" | "user"; canCreateCourses?: boolean }) => {
     await setAccount.mutateAsync({ userId, ...set });
-    await queryClient.invalidateQueries({ queryKey: trpc.admin.accounts.queryKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.accounts.infiniteQueryKey() });
   };
   return (
     <Page title={t("page.title")}>
@@ -170,8 +177,17 @@ export default function AdminPage() {
         </QueryState>
         <section className="card" aria-labelledby="accounts-title">
           <h2 id="accounts-title">{t("accounts.title")}</h2>
+          <TextField type="search" label={t("accounts.search")} description={t("accounts.searchHint")} value={search} onChange={(e) => setSearch(e.target.value)} />
           <QueryState query={accounts} loading={t("accounts.loading")} error={t("accounts.error")}>
-            {(list) => (
+            {(data) => {
+              const list = data.pages.flatMap((p) => p.accounts);
+              const total = data.pages[0]?.total ?? 0;
+              return (
+              <>
+              <p className="muted" role="status" data-testid="accounts-count">
+                {t("accounts.shown", { shown: list.length, total })}
+              </p>
+              {list.length > 0 && (
               <div className="table-scroll">
                 <table className="data-table">
                   <thead>
@@ -209,7 +225,15 @@ export default function AdminPage() {
                   </tbody>
                 </table>
               </div>
-            )}
+              )}
+              {accounts.hasNextPage && (
+                <button type="button" className="btn btn-ghost btn-sm" disabled={accounts.isFetchingNextPage} onClick={() => void accounts.fetchNextPage()}>
+                  {t("accounts.more")}
+                </button>
+              )}
+              </>
+              );
+            }}
           </QueryState>
         </section>
         <MailOutboxSection />

@@ -1,5 +1,5 @@
 /** Site administration (site admins only): accounts, their site role and course-creation right. */
-import { listAccounts, setAccount, setAccountInput } from "../../accounts/admin.ts";
+import { listAccounts, listAccountsInput, setAccount, setAccountInput } from "../../accounts/admin.ts";
 import { adminResetLink } from "../../accounts/passwords.ts";
 import { requireAdmin } from "../../accounts/admin.ts";
 import { outboxReport } from "../../mail/outbox.ts";
@@ -10,7 +10,7 @@ import { protectedProcedure, router } from "../init.ts";
 
 export const adminRouter = router({
   /** @throws FORBIDDEN (403) unless a site admin. */
-  accounts: protectedProcedure.query(({ ctx }) => listAccounts(ctx.db, ctx.user)),
+  accounts: protectedProcedure.input(listAccountsInput).query(({ ctx, input }) => listAccounts(ctx.db, ctx.user, input)),
   /** @throws FORBIDDEN (403) unless a site admin; BAD_INPUT (400) for an unknown account. */
   setAccount: protectedProcedure.input(setAccountInput).mutation(({ ctx, input }) => setAccount(ctx.db, ctx.user, input)),
   /**
