@@ -10,7 +10,7 @@ import { memberRole, requireNotArchived } from "../courses/access.ts";
 import { can, isStaff, type CourseRole } from "../courses/permissions.ts";
 import { AppError } from "../errors.ts";
 import { checkExamAccess } from "../courses/exam/gate.ts";
-import { phaseAt, windowOf, type ContestTimes } from "./clock.ts";
+import { phaseAt, timesOf, windowOf } from "./clock.ts";
 import { canInContest, isContestWrite, isOwnersOnly, type ContestAction, type ContestRole } from "./permissions.ts";
 import { grantedRoles } from "./roles-store.ts";
 import { ensureStudentTeam, teamOf, type TeamRow } from "./teams.ts";
@@ -27,10 +27,8 @@ export interface ContestAccess {
   entry?: ContestEntryRow | null;
 }
 
-/** The clock's inputs from a contest row. */
-export function timesOf(c: ContestRow): ContestTimes {
-  return { startsAtMs: c.startsAt.getTime(), durationMinutes: c.durationMinutes, freezeMinutes: c.freezeMinutes, unfrozenAtMs: c.unfrozenAt?.getTime() ?? null };
-}
+/** The clock's inputs from a contest row (./clock.ts). */
+export { timesOf };
 
 /** A live contest by id or short name, or null. */
 export async function findContest(db: Database, idOrShortName: string): Promise<ContestRow | null> {

@@ -18,6 +18,11 @@ export type ContestPhase = "upcoming" | "running" | "over";
 
 const MINUTE_MS = 60_000;
 
+/** The clock's inputs from a contest row (its Date columns as ms). */
+export function timesOf(c: { startsAt: Date; durationMinutes: number; freezeMinutes: number | null; unfrozenAt: Date | null }): ContestTimes {
+  return { startsAtMs: c.startsAt.getTime(), durationMinutes: c.durationMinutes, freezeMinutes: c.freezeMinutes, unfrozenAtMs: c.unfrozenAt?.getTime() ?? null };
+}
+
 /** The contest's end, ms since the epoch. */
 export function endMs(c: ContestTimes): number {
   return c.startsAtMs + c.durationMinutes * MINUTE_MS;

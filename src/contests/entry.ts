@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/index.ts";
 import { contestEntries, contests } from "../../db/schema.ts";
 import { currentExamRequest, refuse } from "../courses/exam/gate.ts";
-import { windowOf, type ContestTimes } from "./clock.ts";
+import { timesOf, windowOf } from "./clock.ts";
 
 export type ContestEntryRow = typeof contestEntries.$inferSelect;
 type ContestRow = typeof contests.$inferSelect;
@@ -29,14 +29,9 @@ export async function entryOf(db: Database, contestId: string, userId: string): 
   return row ?? null;
 }
 
-/** The contest's clock inputs (as ./access.ts `timesOf`, repeated here to keep this file below it). */
-export function contestTimes(c: ContestRow): ContestTimes {
-  return { startsAtMs: c.startsAt.getTime(), durationMinutes: c.durationMinutes, freezeMinutes: c.freezeMinutes, unfrozenAtMs: c.unfrozenAt?.getTime() ?? null };
-}
-
 /** A participant's window (ms), their team's virtual start counted. */
 export function participantWindow(c: ContestRow, virtualStartsAt: Date | null | undefined): { startMs: number; endMs: number } {
-  return windowOf(contestTimes(c), virtualStartsAt?.getTime() ?? null);
+  return windowOf(timesOf(c), virtualStartsAt?.getTime() ?? null);
 }
 
 /**

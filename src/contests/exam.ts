@@ -6,14 +6,14 @@
  * which rule, and releases a participant held to one session (`GET /api/contests/:id/access-log`,
  * `POST /api/contests/:id/release {userId}`).
  */
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../db/index.ts";
-import { contestEntries, contestProblems, contests, contestTeamMembers, contestTeams, examAccessLog, submissions, users } from "../../db/schema.ts";
+import { contestEntries, contestProblems, contests, contestTeamMembers, contestTeams, submissions, users } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { currentExamRequest, refuse, type LockDownSource, type LockedExam, type ProcedureInput } from "../courses/exam/gate.ts";
 import { logExamEvent } from "../courses/exam/log.ts";
-import type { ExamAccessView } from "../courses/exam/staff.ts";
+import { personName, readAccessLog, type ExamAccessView } from "../courses/exam/staff.ts";
 import { rulesShape } from "../courses/exam/settings.ts";
 import { AppError } from "../errors.ts";
 import { idField } from "../lib/fields.ts";
@@ -107,26 +107,19 @@ export async function contestAccessView(db: Database, user: Caller, id: string):
       .leftJoin(contestTeamMembers, and(eq(contestTeamMembers.contestId, contestEntries.contestId), eq(contestTeamMembers.userId, contestEntries.userId)))
       .leftJoin(contestTeams, eq(contestTeams.id, contestTeamMembers.teamId))
       .where(eq(contestEntries.contestId, contest.id)),
-    db
-      .select({ l: examAccessLog, firstName: users.firstName, lastName: users.lastName, email: users.email })
-      .from(examAccessLog)
-      .leftJoin(users, eq(users.id, examAccessLog.userId))
-      .where(eq(examAccessLog.contestId, contest.id))
-      .orderBy(desc(examAccessLog.at))
-      .limit(500),
+    readAccessLog(db, { contestId: contest.id }),
   ]);
-  const name = (r: { firstName: string | null; lastName: string | null }) => `${r.firstName ?? ""} ${r.lastName ?? ""}`.trim();
   return {
     starts: entries.map((r) => ({
       userId: r.e.userId,
-      name: name(r),
+      name: personName(r),
       email: r.email,
       startedAt: r.e.enteredAt.toISOString(),
       ip: r.e.ip,
       endsAt: iso(participantWindow(contest, r.virtualStartsAt).endMs),
       sessionBound: r.e.sessionId !== null,
     })),
-    log: log.map((r) => ({ at: r.l.at.toISOString(), userId: r.l.userId, name: r.email === null ? null : name(r), email: r.email, ip: r.l.ip, event: r.l.event, detail: r.l.detail })),
+    log,
   };
 }
 

@@ -69,28 +69,36 @@ export async function examAccessView(db: Database, user: Caller, assignmentId: s
       .from(examStarts)
       .innerJoin(users, eq(users.id, examStarts.userId))
       .where(eq(examStarts.assignmentId, assignmentId)),
-    db
-      .select({ l: examAccessLog, firstName: users.firstName, lastName: users.lastName, email: users.email })
-      .from(examAccessLog)
-      .leftJoin(users, eq(users.id, examAccessLog.userId))
-      .where(eq(examAccessLog.assignmentId, assignmentId))
-      .orderBy(desc(examAccessLog.at))
-      .limit(500),
+    readAccessLog(db, { assignmentId }),
   ]);
-  const name = (r: { firstName: string | null; lastName: string | null }) => `${r.firstName ?? ""} ${r.lastName ?? ""}`.trim();
   const windows = await Promise.all(starts.map((r) => examWindowOf(db, assignment, r.s.userId)));
   return {
     starts: starts.map((r, i) => ({
       userId: r.s.userId,
-      name: name(r),
+      name: personName(r),
       email: r.email,
       startedAt: r.s.startedAt.toISOString(),
       ip: r.s.ip,
       endsAt: windows[i]!.endsAt === null ? null : new Date(windows[i]!.endsAt!).toISOString(),
       sessionBound: r.s.sessionId !== null,
     })),
-    log: log.map((r) => ({ at: r.l.at.toISOString(), userId: r.l.userId, name: r.email === null ? null : name(r), email: r.email, ip: r.l.ip, event: r.l.event, detail: r.l.detail })),
+    log,
   };
+}
+
+/** "First Last" as the access views show a person. */
+export const personName = (r: { firstName: string | null; lastName: string | null }) => `${r.firstName ?? ""} ${r.lastName ?? ""}`.trim();
+
+/** The access log of one assignment or contest, newest first, at most 500 entries (with who, when known). */
+export async function readAccessLog(db: Database, of: { assignmentId: string } | { contestId: string }): Promise<ExamLogEntry[]> {
+  const rows = await db
+    .select({ l: examAccessLog, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(examAccessLog)
+    .leftJoin(users, eq(users.id, examAccessLog.userId))
+    .where("assignmentId" in of ? eq(examAccessLog.assignmentId, of.assignmentId) : eq(examAccessLog.contestId, of.contestId))
+    .orderBy(desc(examAccessLog.at))
+    .limit(500);
+  return rows.map((r) => ({ at: r.l.at.toISOString(), userId: r.l.userId, name: r.email === null ? null : personName(r), email: r.email, ip: r.l.ip, event: r.l.event, detail: r.l.detail }));
 }
 
 /**
