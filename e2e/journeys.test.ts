@@ -663,8 +663,10 @@ describe("the problem created above, solved by its author", () => {
       wa: "import java.util.*;\n\npublic class Main {\n    public static void main(String[] args) {\n        long n = new Scanner(System.in).nextLong();\n        System.out.println(3 * n);\n    }\n}\n",
     },
     py: {
-      // Sleeps on every test so that the judging is slow enough to be watched test by test.
-      ac: "import sys, time\n\nn = int(sys.stdin.read())\ntime.sleep(0.4)\nprint(2 * n)\n",
+      // Sleeps on every test so that the judging is slow enough to be watched test by test, also on a
+      // loaded machine (CI's three lanes on two cores once stalled the page past a 0.4 s gap; 1 s, well
+      // inside the 3 s limit, leaves each state on screen long enough to be seen).
+      ac: "import sys, time\n\nn = int(sys.stdin.read())\ntime.sleep(1.0)\nprint(2 * n)\n",
       wa: "print(int(input()))\n",
     },
   } as const;
