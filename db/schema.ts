@@ -1263,6 +1263,18 @@ export const userProblemStatus = sqliteTable(
 );
 
 /**
+ * Each user's progress version: bumped by migration 0045's triggers on every write to their
+ * `user_problem_status` rows (every verdict and rejudge rewrites the row: src/problems/bank/status.ts),
+ * so a user's progress can be kept in memory and checked with one primary-key read
+ * (src/progress/memory.ts). No foreign key: the triggers fire while an account's rows are erased,
+ * and the erasure deletes this row itself (src/problems/bank/erasure.ts). A missing row reads as 0.
+ */
+export const progressVersions = sqliteTable("progress_versions", {
+  userId: text("user_id").primaryKey(),
+  version: integer("version").notNull(),
+});
+
+/**
  * A problem's public counters, kept beside the problem (not on its row: every write to `problems`
  * bumps the list cache's revision, migration 0003): users whose public submissions were judged
  * (`submitters`) and, of those, users with a public AC (`solvers`). Updated with the status row,

@@ -6,7 +6,7 @@
  * - the first page of the list (50 problems) with the viewer's marks;
  * - a tag filter (`graphs`);
  * - a two-word search (`shortest path`);
- * - the viewer's progress page (src/progress/progress.ts: solved counts, calendar, streaks, tags),
+ * - the viewer's progress page (src/progress/memory.ts `progressOf`: solved counts, calendar, streaks, tags),
  *   against its three reads (status rows, the year's submissions, the solved problems' tags) as plain statements.
  * Each is run as bursts of 50 concurrent calls (Promise.all); every call's
  * latency is recorded; the kinds alternate burst by burst. SQLite answers one
@@ -31,7 +31,7 @@ import { listBank } from "../src/problems/bank/list.ts";
 import { ftsExpression, searchWords } from "../src/problems/bank/search.ts";
 import { bankQueryInput } from "../src/problems/bank/shape.ts";
 import { recordProblemStatus } from "../src/problems/bank/status.ts";
-import { progressFor } from "../src/progress/progress.ts";
+import { progressOf } from "../src/progress/memory.ts";
 import { BANK_FIXTURE_FULL, buildBankFixture } from "../tests/fixtures/bank-fixture.ts";
 import { median, ms, percentile, writeSection } from "./lib/bench-doc.ts";
 
@@ -87,6 +87,20 @@ async function main(): Promise<void> {
   const list = (q: Record<string, unknown>, who: { id: string; siteRole: "user" } = viewer) => () => listBank(db, who, bankQueryInput.parse(q), Date.now());
   const words = searchWords("shortest path");
   let nextViewer = 0;
+  let nextProgress = 0;
+  let nextBare = 0;
+  /** The progress page's three reads as plain statements (what src/progress/progress.ts reads afresh). */
+  const bareProgress = async (userId: string) => {
+    const [rows] = await Promise.all([
+      db.all<{ problem_id: string; status: string }>(sql`SELECT s.problem_id, p.title, p.difficulty, s.status, s.submission_count, s.last_submitted_at, s.solved_at
+        FROM user_problem_status s JOIN problems p ON p.id = s.problem_id WHERE s.user_id = ${userId} AND p.deleted_at IS NULL`),
+      db.all(sql`SELECT s.created_at, s.verdict, s.language, s.problem_id FROM submissions s
+        WHERE s.user_id = ${userId} AND s.created_at >= ${Date.now() - 367 * 86_400_000} AND s.status = 'done' AND s.verdict IS NOT NULL AND s.verdict <> 'IE'`),
+    ]);
+    const solved = rows.filter((r) => r.status === "solved").map((r) => r.problem_id);
+    await db.all(sql`SELECT t.slug, t.name, count(*) FROM problem_tags pt JOIN tags t ON t.id = pt.tag_id
+      WHERE pt.problem_id IN (SELECT value FROM json_each(${JSON.stringify(solved)})) GROUP BY t.id`);
+  };
   const cases = [
     { name: "first page with the viewer's marks", run: list({}), base: bare(sql``), baseName: "page, tags, counts" },
     { name: "the same for a viewer in no course (`bu2`)", run: list({}, { id: "bu2", siteRole: "user" }), base: bare(sql``), baseName: "page, tags, counts" },
@@ -111,19 +125,16 @@ async function main(): Promise<void> {
     },
     {
       name: "the viewer's progress page (calendar, streaks, tags)",
-      run: () => progressFor(db, viewer.id, { timeZone: "Europe/Berlin" }),
-      base: async () => {
-        const [rows] = await Promise.all([
-          db.all<{ problem_id: string; status: string }>(sql`SELECT s.problem_id, p.title, p.difficulty, s.status, s.submission_count, s.last_submitted_at, s.solved_at
-            FROM user_problem_status s JOIN problems p ON p.id = s.problem_id WHERE s.user_id = ${viewer.id} AND p.deleted_at IS NULL`),
-          db.all(sql`SELECT s.created_at, s.verdict, s.language, s.problem_id FROM submissions s
-            WHERE s.user_id = ${viewer.id} AND s.created_at >= ${Date.now() - 367 * 86_400_000} AND s.status = 'done' AND s.verdict IS NOT NULL AND s.verdict <> 'IE'`),
-        ]);
-        const solved = rows.filter((r) => r.status === "solved").map((r) => r.problem_id);
-        await db.all(sql`SELECT t.slug, t.name, count(*) FROM problem_tags pt JOIN tags t ON t.id = pt.tag_id
-          WHERE pt.problem_id IN (SELECT value FROM json_each(${JSON.stringify(solved)})) GROUP BY t.id`);
-      },
+      run: () => progressOf(db, viewer.id, { timeZone: "Europe/Berlin" }),
+      base: () => bareProgress(viewer.id),
       baseName: "status rows, the year's submissions, solved tags",
+    },
+    {
+      // Each call of a burst is another user's own page (bu2…bu51, about 20 submissions each): nothing is shared between them.
+      name: "the same, each of the 50 calls another user (`bu2`…`bu51`)",
+      run: () => progressOf(db, `bu${2 + (nextProgress++ % CONCURRENCY)}`, { timeZone: "Europe/Berlin" }),
+      base: () => bareProgress(`bu${2 + (nextBare++ % CONCURRENCY)}`),
+      baseName: "the same three reads, each of another user",
     },
   ];
 
@@ -185,7 +196,7 @@ Measured ${date} on this machine (${availableParallelism()} cores, load ${load} 
 | --- | --- | --- | --- | --- |
 ${results.join("\n")}
 
-The bare read is the answer's rows as three plain statements over the public problems: the page (counters and the viewer's marks, same order and limit), the page's tags, the counts per difficulty. SQLite answers one statement at a time on a connection, so 50 concurrent bare reads queue: their p99 is about 50 × one read. The list is served from memory (docs/decisions/082-bank-in-memory.md): every live problem's card, the tags, the counters, each sort's order and what a tag or search admits are kept per revision, so a call reads only what is the viewer's, after the call began: the revisions with the spoiler-free setting (one statement), the viewer's sight of course and contest problems (src/problems/bank/visible.ts: their courses, opened assignments, the contests' rules: 7 small statements for \`bu1\`, 6 for a viewer in no course, of which the contests' rule, src/contests/guards.ts, takes one plus two per contest listing course problems), and their marks on the page (one statement). Concurrent calls of the same viewer share those reads, but only reads begun after each call (so a burst of one viewer costs two rounds of them); a burst of 50 different viewers (third row) shares nothing per viewer and shows the cost of the per-viewer reads: 50 × 8 statements.
+The bare read is the answer's rows as three plain statements over the public problems: the page (counters and the viewer's marks, same order and limit), the page's tags, the counts per difficulty. SQLite answers one statement at a time on a connection, so 50 concurrent bare reads queue: their p99 is about 50 × one read. The list is served from memory (docs/decisions/082-bank-in-memory.md): every live problem's card, the tags, the counters, each sort's order and what a tag or search admits are kept per revision. Each viewer's sight of course and contest problems (src/problems/bank/visible.ts: 7 small statements for \`bu1\`, 6 for a viewer in no course) is kept too, per viewer, until a write the rules read bumps \`revisions('sight')\` (migration 0044's triggers) or the clock reaches the next assignment opening, contest start or end (docs/decisions/083-bank-sight-in-memory.md). So a call of a viewer seen before reads two statements after it began: the revisions with the spoiler-free setting, and their marks on the page; concurrent calls of one viewer share those, but only reads begun after each call. The third row's 50 viewers each read their own two, 50 × 2 statements. The progress page keeps the user's rows (status rows, the year's submissions, solved tags) under their \`progress_versions\` row (migration 0045's triggers on every status row write) and the revisions, and reads one statement per call (a burst of one user shares it; the last row's 50 users read one each); its bare read is the three statements it made before.
 
 | what | figure | goal |
 | --- | --- | --- |

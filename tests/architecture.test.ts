@@ -227,6 +227,7 @@ const TABLE_OWNERS: Record<string, string> = {
   twoFactorTickets: "src/accounts",
   userProblemStatus: "src/problems/bank",
   problemStats: "src/problems/bank",
+  progressVersions: "src/problems/bank",
   tags: "src/problems/tags",
   tagSynonyms: "src/problems/tags",
   problemTags: "src/problems/tags",

@@ -16,7 +16,7 @@ import { courseMembers, users } from "../../db/schema.ts";
 import type { Caller } from "../accounts/user.ts";
 import { requireCourse } from "../courses/access.ts";
 import { AppError } from "../errors.ts";
-import { progressFor } from "./progress.ts";
+import { progressOf } from "./memory.ts";
 import type { CourseStudentProgress, PublicProfile } from "./shape.ts";
 
 /**
@@ -30,7 +30,7 @@ export async function publicProfile(db: Database, handle: string, timeZone: stri
     .where(and(eq(users.handle, handle), eq(users.profilePublic, true), sql`${users.isSystem} = 0`))
     .limit(1);
   if (!row?.handle) throw new AppError("PROFILE_NOT_FOUND");
-  return { handle: row.handle, progress: await progressFor(db, row.id, { timeZone, nowMs, scope: { kind: "public" } }) };
+  return { handle: row.handle, progress: await progressOf(db, row.id, { timeZone, nowMs, scope: { kind: "public" } }) };
 }
 
 /**
@@ -58,6 +58,6 @@ export async function courseStudentProgress(
   return {
     course: { id: course.id, title: course.title, code: course.code },
     student: member,
-    progress: await progressFor(db, studentId, { timeZone, nowMs, scope: { kind: "course", courseId } }),
+    progress: await progressOf(db, studentId, { timeZone, nowMs, scope: { kind: "course", courseId } }),
   };
 }

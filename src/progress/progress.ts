@@ -34,7 +34,7 @@ export const RECENT_LIMIT = 10;
 /** How far back submissions are read: the calendar plus a day and a half of zone margin (ms). */
 const READ_BACK_MS = (CALENDAR_DAYS + 2) * 86_400_000;
 
-interface StatusRow {
+export interface StatusRow {
   problem_id: string;
   title: string;
   difficulty: Difficulty;
@@ -44,7 +44,7 @@ interface StatusRow {
   solved_at: number | null;
 }
 
-interface SubmissionRow {
+export interface SubmissionRow {
   created_at: number;
   verdict: string;
   language: string;
@@ -102,8 +102,32 @@ function listed(r: StatusRow, atMs: number): ProgressProblem {
   return { problemId: r.problem_id, title: r.title, difficulty: r.difficulty, at: new Date(Number(atMs)).toISOString(), submissions: Number(r.submission_count) };
 }
 
+/** What a user's progress is made of, as read (./memory.ts keeps it per user and scope). */
+export interface ProgressRows {
+  rows: StatusRow[];
+  /** Judged submissions since `sinceMs`. */
+  subs: SubmissionRow[];
+  solvedByTag: Progress["solvedByTag"];
+  sinceMs: number;
+}
+
 /**
- * `userId`'s progress in `scope`, with days counted in `opts.timeZone`.
+ * Reads what `userId`'s progress in `scope` is made of: the status rows (a course view: its
+ * submissions aggregated), the judged submissions since `sinceMs`, and the solved problems' tags.
+ * Cost: the first two reads at once, then the tag aggregate.
+ */
+export async function readProgressRows(db: Database, userId: string, scope: ProgressScope, sinceMs: number): Promise<ProgressRows> {
+  const [rows, subs] = await Promise.all([statusRows(db, userId, scope), yearOfSubmissions(db, userId, scope, sinceMs)]);
+  const solvedByTag = await solvedTags(db, rows.filter((r) => r.status === "solved").map((r) => r.problem_id));
+  return { rows, subs, solvedByTag, sinceMs };
+}
+
+/** How far back the rows for a progress at `nowMs` must reach (ms since the epoch). */
+export const readBackFrom = (nowMs: number) => nowMs - READ_BACK_MS;
+
+/**
+ * `userId`'s progress in `scope`, with days counted in `opts.timeZone`, from rows read afresh.
+ * The pages call `progressOf` (./memory.ts), which keeps the rows while nothing changed them.
  * @param opts.timeZone an IANA zone, already validated (./zone.ts `timeZoneField`).
  * @param opts.nowMs the present (ms since the epoch); `Date.now()` by default.
  * @returns the progress (./shape.ts `Progress`); an unknown user has empty progress.
@@ -114,14 +138,18 @@ function listed(r: StatusRow, atMs: number): ProgressProblem {
  */
 export async function progressFor(db: Database, userId: string, opts: { timeZone: string; nowMs?: number; scope?: ProgressScope }): Promise<Progress> {
   const nowMs = opts.nowMs ?? Date.now();
-  const scope = opts.scope ?? { kind: "all" };
-  const tz = opts.timeZone;
-  const [rows, subs] = await Promise.all([statusRows(db, userId, scope), yearOfSubmissions(db, userId, scope, nowMs - READ_BACK_MS)]);
+  return progressFromRows(await readProgressRows(db, userId, opts.scope ?? { kind: "all" }, readBackFrom(nowMs)), nowMs, opts.timeZone);
+}
 
+/**
+ * The progress at `nowMs` in `tz` from rows read at or before `nowMs` (submissions older than the
+ * calendar are skipped, so rows read earlier serve a later clock). Pure: reads nothing.
+ */
+export function progressFromRows(read: ProgressRows, nowMs: number, tz: string): Progress {
+  const { rows, subs, solvedByTag } = read;
   const solvedRows = rows.filter((r) => r.status === "solved");
   const solvedByDifficulty = Object.fromEntries(DIFFICULTIES.map((d) => [d, 0])) as Record<Difficulty, number>;
   for (const r of solvedRows) solvedByDifficulty[r.difficulty] = (solvedByDifficulty[r.difficulty] ?? 0) + 1;
-  const solvedByTag = await solvedTags(db, solvedRows.map((r) => r.problem_id));
 
   const to = dayKey(nowMs, tz);
   const from = addDays(to, -(CALENDAR_DAYS - 1));
@@ -163,7 +191,7 @@ export async function progressFor(db: Database, userId: string, opts: { timeZone
     languages: [...languages.entries()]
       .map(([language, l]) => ({ language, submissions: l.submissions, solved: l.solved.size }))
       .sort((a, b) => b.submissions - a.submissions || a.language.localeCompare(b.language)),
-    recentlySolved: solvedRows
+    recentlySolved: [...solvedRows]
       .sort((a, b) => Number(b.solved_at) - Number(a.solved_at))
       .slice(0, RECENT_LIMIT)
       .map((r) => listed(r, r.solved_at ?? r.last_submitted_at)),

@@ -65,7 +65,7 @@ export interface ProgressProblem {
   submissions: number;
 }
 
-/** A user's progress (`progressFor`). Counts are problems unless named otherwise. */
+/** A user's progress (`progressOf`, src/progress/memory.ts). Counts are problems unless named otherwise. */
 export interface Progress {
   /** The IANA zone the days are counted in. */
   timeZone: string;

@@ -8,8 +8,9 @@
  * problem's card, tags, counters, each sort's order, what a tag or a search admits and its counts,
  * match texts) comes from ./catalogue.ts, keyed by the revisions every write touching it bumps
  * (./revision.ts). Per request and per viewer, read after the request began: the revisions with
- * the viewer's spoiler-free setting (one statement), the viewer's private sight (./visible.ts;
- * skipped for `source=public`), and the viewer's marks on the page (one indexed statement; all
+ * the viewer's spoiler-free setting (one statement), the viewer's private sight (./visible.ts, kept
+ * per viewer while the sight revision and the clock allow: ./sight-cache.ts; skipped for
+ * `source=public`), and the viewer's marks on the page (one indexed statement; all
  * their status rows with a status filter). Identical concurrent per-viewer reads are collapsed
  * without ever serving a read begun before the request (./coalesce.ts).
  *
@@ -29,14 +30,14 @@ import { readBankState, type BankState } from "./revision.ts";
 import { matchesOf, matchingRowids, searchWords } from "./search.ts";
 import type { BankMatch, BankPage, BankProblem, BankQuery, BankSort, BankSource } from "./shape.ts";
 import type { ProblemStatus } from "./status.ts";
-import { privateSight, type PrivateSight } from "./visible.ts";
+import { sightOf } from "./sight-cache.ts";
+import type { PrivateSight } from "./visible.ts";
 
 const KEY_TYPES: Record<BankSort, "string" | "number" | "null"> = { newest: "null", title: "string", acceptance: "number", solvers: "number" };
 
 /** The per-viewer reads of one database handle, each collapsed per key (./coalesce.ts). */
 interface Readers {
   state: AfterArrival<Caller, BankState>;
-  sight: AfterArrival<{ viewer: Caller; now: number }, PrivateSight>;
   marks: AfterArrival<{ viewer: Caller; ids: string[] | null }, Map<string, ProblemStatus>>;
 }
 const readers = new WeakMap<Database, Readers>();
@@ -45,8 +46,6 @@ function readersOf(db: Database): Readers {
   if (!r) {
     r = {
       state: new AfterArrival((q) => q, (viewer) => readBankState(db, viewer.id)),
-      // A joining request's clock may be later: the shared read takes the latest (never earlier than any joiner's).
-      sight: new AfterArrival((q, j) => ({ viewer: q.viewer, now: Math.max(q.now, j.now) }), ({ viewer, now }) => privateSight(db, viewer, now)),
       marks: new AfterArrival((q) => q, ({ viewer, ids }) => readMarks(db, viewer.id, ids)),
     };
     readers.set(db, r);
@@ -126,11 +125,9 @@ export async function listBank(db: Database, viewer: Caller, query: BankQuery, n
   const after = query.cursor !== undefined ? decodeCursor(query.cursor, fp, KEY_TYPES[query.sort]) : null;
   const words = searchWords(query.q);
   const r = readersOf(db);
-  const [state, sight, allMarks] = await Promise.all([
-    r.state.run(viewer.id, viewer),
-    query.source === "public" ? null : r.sight.run(`${viewer.id}|${viewer.siteRole}`, { viewer, now }),
-    query.status ? r.marks.run(`${viewer.id}|*`, { viewer, ids: null }) : null,
-  ]);
+  const [state, allMarks] = await Promise.all([r.state.run(viewer.id, viewer), query.status ? r.marks.run(`${viewer.id}|*`, { viewer, ids: null }) : null]);
+  // After the state: a kept sight is served only under the revision this request read (./sight-cache.ts).
+  const sight = query.source === "public" ? null : await sightOf(db, viewer, now, state.sight);
   const [catalogue, counters] = await Promise.all([catalogueAt(db, state.problems), countersAt(db, state.stats)]);
   const shared = await admitted(db, catalogue, counters, query.sort, query.tag, words);
 

@@ -9,6 +9,8 @@
  *   (./status.ts `recordProblemStatus` on each verdict and rejudge, ./erasure.ts on an erased account).
  *   The row is made by its first bump; a missing row reads as 0 (nothing has moved the counters since
  *   the migration computed them).
+ * - `revisions('sight')`: bumped by migration 0044's triggers on every write that can change which
+ *   course-private problems someone sees (./sight-cache.ts); null when the row is missing.
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "../../../db/index.ts";
@@ -22,17 +24,20 @@ export interface BankState {
   problems: number | null;
   /** `revisions('problem-stats')` (0 before the first bump). */
   stats: number;
+  /** `revisions('sight')`; null when the row is missing (a database migrated without 0044): no sight is kept then. */
+  sight: number | null;
   /** The viewer's spoiler-free setting. */
   hideTags: boolean;
 }
 
-/** Both revisions and the viewer's hide_tags: one statement of three primary-key reads. */
+/** The three revisions and the viewer's hide_tags: one statement of four primary-key reads. */
 export async function readBankState(db: Database, userId: string): Promise<BankState> {
-  const [row] = await db.all<{ p: number | null; s: number | null; h: number | null }>(sql`SELECT
+  const [row] = await db.all<{ p: number | null; s: number | null; v: number | null; h: number | null }>(sql`SELECT
       (SELECT value FROM revisions WHERE name = 'problems') AS p,
       (SELECT value FROM revisions WHERE name = ${STATS_REVISION}) AS s,
+      (SELECT value FROM revisions WHERE name = 'sight') AS v,
       (SELECT hide_tags FROM users WHERE id = ${userId}) AS h`);
-  return { problems: row?.p ?? null, stats: row?.s ?? 0, hideTags: Boolean(row?.h) };
+  return { problems: row?.p ?? null, stats: row?.s ?? 0, sight: row?.v ?? null, hideTags: Boolean(row?.h) };
 }
 
 /** The statement that bumps the counters' revision; for the batch that writes `problem_stats`. */

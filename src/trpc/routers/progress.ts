@@ -7,12 +7,12 @@
  * `tz` is the viewer's IANA time zone (the calendar's days and the streaks are counted there); UTC when absent.
  */
 import { courseStudentProgress, publicProfile } from "../../progress/access.ts";
-import { progressFor } from "../../progress/progress.ts";
+import { progressOf } from "../../progress/memory.ts";
 import { courseStudentInput, mineInput, profileInput } from "../../progress/shape.ts";
 import { protectedProcedure, publicProcedure, router } from "../init.ts";
 
 export const progressRouter = router({
-  mine: protectedProcedure.input(mineInput).query(({ ctx, input }) => progressFor(ctx.db, ctx.user.id, { timeZone: input.tz })),
+  mine: protectedProcedure.input(mineInput).query(({ ctx, input }) => progressOf(ctx.db, ctx.user.id, { timeZone: input.tz })),
   profile: publicProcedure.input(profileInput).query(({ ctx, input }) => publicProfile(ctx.db, input.handle, input.tz)),
   courseStudent: protectedProcedure
     .input(courseStudentInput)
