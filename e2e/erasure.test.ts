@@ -86,7 +86,7 @@ test("sign up, submit, delete the account through the dialog by keyboard, land s
   await p.keyboard.press("Enter");
   const dialog = p.getByRole("alertdialog", { name: "Delete your account?" });
   await dialog.waitFor();
-  await expect(p.evaluate(() => Boolean(document.activeElement?.closest("[role=alertdialog]")))).resolves.toBe(true);
+  expect(await p.evaluate(() => Boolean(document.activeElement?.closest("[role=alertdialog]")))).toBe(true);
   for (let i = 0; i < 6; i++) {
     await p.keyboard.press("Tab");
     expect(await p.evaluate(() => Boolean(document.activeElement?.closest("[role=alertdialog]")))).toBe(true);
@@ -94,7 +94,7 @@ test("sign up, submit, delete the account through the dialog by keyboard, land s
   expect(formatFindings("account, delete dialog", await axeViolations(p))).toEqual([]);
   await p.keyboard.press("Escape");
   await dialog.waitFor({ state: "detached" });
-  await expect(p.evaluate(() => document.activeElement?.textContent ?? "")).resolves.toBe("Delete account…");
+  expect(await p.evaluate(() => document.activeElement?.textContent ?? "")).toBe("Delete account…");
 
   // A wrong password is refused in the dialog, naming the field.
   await p.keyboard.press("Enter");
@@ -113,7 +113,7 @@ test("sign up, submit, delete the account through the dialog by keyboard, land s
   const notice = p.getByTestId("account-erased");
   await notice.waitFor();
   expect(await notice.textContent()).toBe("Your account has been deleted.");
-  await expect(p.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? "")).resolves.toBe("account-erased");
+  expect(await p.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? "")).toBe("account-erased");
   expect(await p.evaluate(() => localStorage.getItem("token"))).toBeNull();
   await p.getByRole("banner").getByRole("link", { name: /sign in/i }).first().waitFor();
 

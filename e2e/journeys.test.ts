@@ -117,7 +117,7 @@ afterEach(() => expectCleanPages(watched, main));
 describe("public pages and guest guards", () => {
   test("landing, static pages, not-found, and guests sent to /signin", async () => {
     await page.goto("/");
-    await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toContain("Solve Coding Challenges.");
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toContain("Solve Coding Challenges.");
     await page.getByText("Sharpen Your Skills.").waitFor();
     for (const text of ["Key Features", "Multiple Languages", "Live Code Execution", "Quick links", "Legal & support"]) {
       await page.getByText(text, { exact: true }).first().waitFor();

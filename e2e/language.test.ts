@@ -45,7 +45,7 @@ const htmlLang = (p: Page) => p.evaluate(() => ({ lang: document.documentElement
 async function expectHeader(p: Page, words: { main: string; problems: string; courses: string; contests: string }) {
   const nav = p.getByRole("navigation", { name: words.main, exact: true });
   await nav.waitFor({ timeout: 20_000 });
-  for (const name of [words.problems, words.courses, words.contests]) await expect(nav.getByRole("link", { name, exact: true }).count()).resolves.toBe(1);
+  for (const name of [words.problems, words.courses, words.contests]) expect(await nav.getByRole("link", { name, exact: true }).count()).toBe(1);
 }
 
 async function signIn(p: Page) {
@@ -94,7 +94,7 @@ describe("the language menu", () => {
       expect(await first!.text()).toContain('<html lang="de" dir="ltr"');
       await expectHeader(p, GERMAN);
       expect(await htmlLang(p)).toEqual({ lang: "de", dir: "ltr" });
-      await expect(p.getByRole("link", { name: "Anmelden", exact: true }).count()).resolves.toBe(1);
+      expect(await p.getByRole("link", { name: "Anmelden", exact: true }).count()).toBe(1);
 
       // The menu: named "Sprache", each language by its own name with its lang, German chosen.
       const menu = p.getByRole("combobox", { name: "Sprache", exact: true });
@@ -167,7 +167,7 @@ describe("the language menu", () => {
       await second.waitForFunction(() => document.documentElement.lang === "ja", null, { timeout: 20_000 });
       await expectHeader(second, JAPANESE);
       expect(await second.getByRole("combobox", { name: "言語", exact: true }).inputValue()).toBe("ja");
-      await expect(second.getByRole("button", { name: `アカウントメニュー: ${PERSON.firstName} ${PERSON.lastName}`, exact: true }).count()).resolves.toBe(1);
+      expect(await second.getByRole("button", { name: `アカウントメニュー: ${PERSON.firstName} ${PERSON.lastName}`, exact: true }).count()).toBe(1);
     },
     SLOW,
   );
@@ -182,9 +182,9 @@ describe("the language menu", () => {
       await nav.waitFor({ timeout: 20_000 });
       for (const word of ["Problems", "Courses", "Contests", "Sign in", "Sign up"]) {
         const link = nav.getByRole("link", { name: new RegExp(`^\\[${accent(word)} ~+\\]$`) });
-        await expect(link.count()).resolves.toBe(1);
+        expect(await link.count()).toBe(1);
       }
-      await expect(p.getByRole("combobox", { name: new RegExp(`^\\[${accent("Language")} ~+\\]$`) }).count()).resolves.toBe(1);
+      expect(await p.getByRole("combobox", { name: new RegExp(`^\\[${accent("Language")} ~+\\]$`) }).count()).toBe(1);
       // No English word is left in the header.
       const text = await p.locator("header.site-header").innerText();
       for (const word of ["Problems", "Courses", "Contests", "Sign in", "Sign up", "Menu", "BETA"]) expect(text).not.toContain(word);
@@ -208,11 +208,11 @@ describe("a problem's statement in the viewer's language (issue 34 §8)", () => 
     await signIn(p);
     await p.goto(`/solve/${problem._id}`);
     const translation = p.getByTestId("statement-translation");
-    await expect(translation.getByText("Gib", { exact: false }).first().waitFor({ timeout: 20_000 })).resolves.toBeUndefined();
+    expect(await translation.getByText("Gib", { exact: false }).first().waitFor({ timeout: 20_000 })).toBeUndefined();
     const choice = p.getByRole("main").getByLabel("Sprache der Aufgabenstellung");
-    await expect(choice.inputValue()).resolves.toBe("de");
+    expect(await choice.inputValue()).toBe("de");
     await choice.selectOption("en");
-    await expect(translation.count()).resolves.toBe(0);
-    await expect(p.getByRole("main").getByText("Print", { exact: false }).first().isVisible()).resolves.toBe(true);
+    expect(await translation.count()).toBe(0);
+    expect(await p.getByRole("main").getByText("Print", { exact: false }).first().isVisible()).toBe(true);
   }, SLOW);
 });

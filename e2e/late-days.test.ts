@@ -110,10 +110,10 @@ test("a student spends two late days on a homework after a confirmation saying h
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("alertdialog", { name: "Spend late days?" });
   await dialog.waitFor();
-  await expect(dialog.textContent()).resolves.toMatch(/Spend 2 late days on “Homework 2”\? Your due time moves to .+, and 1 late day will remain\. Only staff can give days back\./);
+  expect(await dialog.textContent()).toMatch(/Spend 2 late days on “Homework 2”\? Your due time moves to .+, and 1 late day will remain\. Only staff can give days back\./);
   expect(formatFindings("late-days dialog", await axeViolations(page))).toEqual([]);
   // Focus starts on the confirmation; Escape would cancel, Enter spends.
-  await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe("Spend 2 days");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Spend 2 days");
   await page.keyboard.press("Enter");
   await section.getByText("Spent. 1 late day remains.").waitFor();
   await section.getByText("1 late day of 3 remain in this course.").waitFor();
@@ -136,7 +136,7 @@ test("the instructor sees the two days in the gradebook and refunds them", async
   await page.goto(`/assignments/${assignmentId}/gradebook`);
   await page.getByRole("columnheader", { name: "Late days" }).waitFor();
   const cell = page.getByTestId("late-days-cell");
-  await expect(cell.textContent()).resolves.toMatch(/^2/);
+  expect(await cell.textContent()).toMatch(/^2/);
   await tabTo(page, /^Refund the 2 late days Stella Student spent$/);
   await page.keyboard.press("Enter");
   await page.getByText("Late days refunded.").waitFor();

@@ -60,7 +60,7 @@ test("turn on by keyboard; sign-in asks for the code and takes a recovery code o
   await p.keyboard.press("Enter");
   const keyText = await p.getByTestId("two-factor-key").textContent();
   const key = encodeHexLowerCase(decodeBase32IgnorePadding(keyText!.replace(/\s/g, "")));
-  await expect(p.getByRole("img", { name: "QR code holding the key for your authenticator app" }).isVisible()).resolves.toBe(true);
+  expect(await p.getByRole("img", { name: "QR code holding the key for your authenticator app" }).isVisible()).toBe(true);
   await p.getByLabel("Code from your app").fill(totpCodeAt(key, totpStep(Date.now())));
   await p.keyboard.press("Enter");
   const codes = p.getByTestId("recovery-codes").getByRole("listitem");
