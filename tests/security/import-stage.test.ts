@@ -72,8 +72,10 @@ async function writeUntil(until: Promise<unknown>, everyMs: number): Promise<{ s
  * SQLite's busy handler, which sleeps on the server's thread (the libSQL client is synchronous), so health answers
  * within about one test's insert (~0.5 s for 64 MiB here), not within 100 ms; without other writes (import-load.test.ts)
  * it stays under 100 ms. Before the import was staged, the wait was the whole package's insert (~5 s, or SQLITE_BUSY).
+ * The bound is half of that, not a speed goal (speed is the benchmark's, scripts/bench-packages.ts): CI's three lanes on
+ * two cores once took the health p99 to 1.6 s with the import staged.
  */
-test("another user's writes during the largest import each finish within 2.5 s (busy_timeout is 5 s); health p99 < 1.5 s", async () => {
+test("another user's writes during the largest import each finish within 2.5 s (busy_timeout is 5 s); health p99 < 2.5 s", async () => {
   const zip = largestPackage();
   let childPeak = 0;
   let childSeen = false;
@@ -100,7 +102,7 @@ test("another user's writes during the largest import each finish within 2.5 s (
   expect(writes.every((w) => w.status === 201)).toBe(true);
   expect(writes.length).toBeGreaterThan(10);
   expect(Math.max(...ms)).toBeLessThan(2500);
-  expect(percentile(health, 99)).toBeLessThan(1500);
+  expect(percentile(health, 99)).toBeLessThan(2500);
   const { problem } = JSON.parse(answer.text) as { problem: { _id: string; hiddenTestCount: number } };
   expect(problem.hiddenTestCount).toBe(8);
   expect(await count("select count(*) as n from problems where staged_at is not null")).toBe(0);
